@@ -1,0 +1,37 @@
+# The two README commands (demo, test) and small helpers. Self-bootstrapping: only
+# Python 3.11+ and the package registries are needed; uv is installed into .tools/.
+PYTHON ?= python3
+UV_VERSION ?= 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+RUN := $(UV) run --frozen
+
+.PHONY: demo test sync lint check-generated bench clean
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+.venv/.synced: $(UV) uv.lock pyproject.toml
+	$(UV) sync --frozen --all-packages --python $(PYTHON)
+	touch $@
+
+sync: .venv/.synced
+
+demo: sync
+	bash scripts/demo.sh
+
+test: sync
+	bash scripts/test.sh
+
+lint: sync
+	$(RUN) ruff check generator tests benchmarks contracts
+	$(RUN) ruff format --check generator tests benchmarks contracts
+	$(RUN) mypy
+	$(RUN) lint-imports
+
+bench: sync
+	$(RUN) python benchmarks/generate.py
+
+clean:
+	rm -rf $(TOOLS) .venv

@@ -1,0 +1,1 @@
+"""Adapters: persistence and the clock."""

@@ -1,0 +1,1 @@
+"""Render hexagonal, event-driven FastAPI services and libraries from YAML specs."""

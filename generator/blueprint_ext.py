@@ -1,0 +1,92 @@
+"""The Jinja extension every blueprint uses, under copier and under our own renderer:
+it derives the render context from the spec and ruff-formats each rendered Python file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, pass_environment
+from jinja2.ext import Extension
+
+from generator import naming
+
+BATCH_FORMAT = "generator_batch_format"
+PARTIALS = "blueprints/common/"
+
+
+def derive_json(spec: Any) -> str:
+    """The render context of a spec answer, as JSON (copier parses it back)."""
+    from generator.context import derive
+    from generator.spec import Spec
+
+    return json.dumps(derive(Spec.model_validate(spec)))
+
+
+@cache
+def ruff_binary() -> str:
+    """The ruff executable installed with the generator."""
+    from ruff.__main__ import find_ruff_bin
+
+    return str(find_ruff_bin())
+
+
+def ruff_options(package: str) -> list[str]:
+    """The settings every rendered file is formatted with, wherever it is rendered."""
+    return [
+        "--isolated",
+        "--no-cache",
+        "--target-version",
+        "py311",
+        "--config",
+        f"lint.isort.known-first-party=['{package}']",
+    ]
+
+
+def format_source(source: str, package: str, filename: str) -> str:
+    """Sort imports, drop unused ones and format, exactly as the batch pass does."""
+    options = ruff_options(package)
+    fixed = subprocess.run(
+        [ruff_binary(), "check", "--fix-only", "--select", "I,F401", "--exit-zero",
+         *options, "--stdin-filename", filename, "-"],
+        input=source, capture_output=True, text=True, check=True,
+    ).stdout
+    return subprocess.run(
+        [ruff_binary(), "format", *options, "--stdin-filename", filename, "-"],
+        input=fixed, capture_output=True, text=True, check=True,
+    ).stdout
+
+
+@pass_environment
+def _python_source(environment: Environment, source: str, package: str, name: str) -> str:
+    if getattr(environment, BATCH_FORMAT, False):
+        return source
+    return format_source(source, package, name.removesuffix(".jinja"))
+
+
+class BlueprintExtension(Extension):
+    """Filters for spec-derived names, and formatting of every rendered ``.py`` file."""
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.filters.update(
+            derive_json=derive_json,
+            py=repr,
+            quoted=json.dumps,
+            python_source=_python_source,
+            snake=naming.snake,
+            pascal=naming.pascal,
+            camel=naming.camel,
+            kebab=naming.kebab,
+        )
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        if name and name.endswith(".py.jinja") and not name.startswith(PARTIALS):
+            quoted = json.dumps(name.rsplit("/", 1)[-1])
+            return (
+                f"{{% filter python_source(svc.package, {quoted}) %}}"
+                f"{source}{{% endfilter %}}"
+            )
+        return source

@@ -1,0 +1,217 @@
+"""The `generate` command line: one clear error line and a non-zero exit on bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from generator import workspace as ws
+from generator.loading import SpecError, load_spec, load_spec_text, parse_yaml
+from generator.spec import NAME_RULE
+
+app = typer.Typer(
+    help="Render hexagonal, event-driven FastAPI services and libraries from YAML specs.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _workspace() -> ws.Workspace:
+    try:
+        return ws.find()
+    except ws.WorkspaceError as error:
+        fail(str(error))
+
+
+def _target_dir(workspace: ws.Workspace, path: str, name: str) -> tuple[Path, str]:
+    """The project directory and blueprint for a ``--path`` value."""
+    if path == "apps":
+        return workspace.apps / name, "service"
+    if path == "libs":
+        return workspace.libs / name, "library"
+    if not path.strip():
+        fail("--path is empty (expected apps, libs or a directory)", EXIT_USAGE)
+    directory = Path(path)
+    if directory.exists() and not directory.is_dir():
+        fail(f"--path {path!r} is a file, not a directory", EXIT_USAGE)
+    if not directory.exists() and "/" not in path and not path.startswith("."):
+        fail(
+            f"unknown --path {path!r} (expected apps, libs or a directory such as ./{path})",
+            EXIT_USAGE,
+        )
+    return directory / name, "service"
+
+
+def _relative_src(template: Path, project: Path) -> str:
+    """The template path as seen from the project, so the answers stay portable."""
+    return Path(os.path.relpath(template, project.resolve())).as_posix()
+
+
+@app.command()
+def service(
+    name: Annotated[str, typer.Argument(help="Project name, e.g. user-profile")],
+    path: Annotated[
+        str, typer.Option("--path", help="apps (default), libs, or a directory")
+    ] = "apps",
+    spec_file: Annotated[
+        Path | None, typer.Option("--spec", help="Render this spec instead of a starter")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List the files, write nothing")
+    ] = False,
+) -> None:
+    """Scaffold a new service (or, with --path=libs, a library) from a spec."""
+    from generator.render import Blueprint, RenderError, render_files, render_new
+    from generator.starter import starter_spec
+
+    if not re.fullmatch(NAME_RULE, name):
+        fail(f"invalid name {name!r}: a name must match {NAME_RULE}", EXIT_USAGE)
+    workspace = _workspace()
+    target, blueprint_name = _target_dir(workspace, path, name)
+    if target.exists():
+        fail(
+            f"{workspace.relative(target)} already exists; nothing was written "
+            f"(edit specs/{name}.yaml and re-render it, or choose another name or --path)"
+        )
+    kind = "lib" if blueprint_name == "library" else "app"
+    spec_path = workspace.specs / f"{name}.yaml"
+    written_spec: str | None = None
+    if spec_file is not None:
+        text = _read(spec_file)
+        display = str(spec_file)
+    elif spec_path.exists():
+        text, display = _read(spec_path), workspace.relative(spec_path)
+    else:
+        text = written_spec = starter_spec(name, kind, "spec.schema.json")
+        display = workspace.relative(spec_path)
+    spec = _validated(text, display)
+    if spec.name != name:
+        fail(f"{display}: name: the spec names {spec.name!r}, not {name!r}")
+    if spec.kind != kind:
+        fail(f"{display}: kind: {spec.kind!r} does not fit --path {path} (expected {kind!r})")
+    data, _ = parse_yaml(text, display)
+    blueprint = Blueprint(ws.template_root(), blueprint_name)
+    src_path = _relative_src(blueprint.root, target.parent / name)
+    if dry_run:
+        files = render_files(blueprint, spec, data, src_path=src_path, commit=None)
+        for relative in sorted(files):
+            typer.echo(workspace.relative(target / relative))
+        if written_spec is not None:
+            typer.echo(workspace.relative(spec_path))
+        return
+    try:
+        render_new(blueprint, spec, data, target, src_path=src_path)
+    except RenderError as error:
+        fail(str(error))
+    if written_spec is not None:
+        spec_path.parent.mkdir(parents=True, exist_ok=True)
+        spec_path.write_text(written_spec, encoding="utf-8")
+        _ensure_schema(workspace)
+    elif spec_file is not None and spec_file.resolve() != spec_path.resolve():
+        spec_path.parent.mkdir(parents=True, exist_ok=True)
+        spec_path.write_text(text, encoding="utf-8")
+    typer.echo(f"Service {name} generated at {workspace.relative(target)}")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        fail(f"{path}: cannot read spec: {error.strerror}")
+
+
+def _validated(text: str, display: str):  # type: ignore[no-untyped-def]
+    try:
+        return load_spec_text(text, display)
+    except SpecError as error:
+        fail(str(error.problems[0]) if len(error.problems) == 1 else str(error))
+
+
+@app.command()
+def validate(
+    specs: Annotated[
+        list[Path] | None, typer.Argument(help="Spec files (default: every spec of the workspace)")
+    ] = None,
+) -> None:
+    """Check specs; print every problem as file:line:column: key: message."""
+    files = specs or sorted(_workspace().specs.glob("*.yaml"))
+    if not files:
+        fail("no spec files to validate")
+    problems = 0
+    for file in files:
+        try:
+            load_spec(file)
+        except SpecError as error:
+            problems += len(error.problems)
+            for problem in error.problems:
+                typer.echo(str(problem), err=True)
+    if problems:
+        raise typer.Exit(EXIT_ERROR)
+    typer.echo(f"{len(files)} spec(s) valid")
+
+
+def _ensure_schema(workspace: ws.Workspace) -> Path:
+    from generator.spec import json_schema
+
+    target = workspace.specs / "spec.schema.json"
+    text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+@app.command()
+def schema() -> None:
+    """Write the JSON Schema of the spec format to specs/spec.schema.json."""
+    workspace = _workspace()
+    typer.echo(f"wrote {workspace.relative(_ensure_schema(workspace))}")
+
+
+@app.command()
+def init(
+    directory: Annotated[Path, typer.Argument(help="Where to create the workspace")] = Path("."),
+) -> None:
+    """Create a workspace (uv workspace + [tool.generate]) for generating services."""
+    from generator.init import InitError, create_workspace
+
+    try:
+        created = create_workspace(directory, ws.template_root())
+    except InitError as error:
+        fail(str(error))
+    typer.echo(f"Workspace created at {created}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("interrupted; nothing was written", err=True)
+        sys.exit(130)
+    except Exception as error:
+        if os.environ.get("GENERATE_DEBUG"):
+            raise
+        typer.echo(
+            f"error: unexpected {type(error).__name__}: {error} "
+            "(set GENERATE_DEBUG=1 for the traceback)",
+            err=True,
+        )
+        sys.exit(EXIT_ERROR)

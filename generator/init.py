@@ -1,0 +1,55 @@
+"""`generate init`: a new workspace outside this repository, with the framework runtime."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+_PYPROJECT = """\
+[project]
+name = "{name}"
+version = "0.1.0"
+requires-python = ">=3.11"
+dependencies = []
+
+[dependency-groups]
+dev = ["pytest>=8.3", "pytest-asyncio>=0.24", "httpx>=0.27", "httpx2>=2.0", "import-linter>=2.1", "mypy>=1.11"]
+
+[tool.uv]
+package = false
+
+[tool.uv.workspace]
+members = ["contracts", "apps/*", "libs/*"]
+
+[tool.generate]
+apps = "apps"
+libs = "libs"
+specs = "specs"
+"""
+
+_IGNORE = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.db")
+
+
+class InitError(Exception):
+    """The workspace cannot be created."""
+
+
+def create_workspace(directory: Path, template_root: Path) -> Path:
+    """Create the workspace at ``directory``; the framework runtime and contracts are vendored."""
+    directory = directory.resolve()
+    if (directory / "pyproject.toml").exists():
+        raise InitError(f"{directory / 'pyproject.toml'} already exists; nothing was written")
+    runtime = template_root / "rendered" / "libs" / "eaf"
+    contracts = template_root / "contracts"
+    for needed in (runtime, contracts):
+        if not needed.is_dir():
+            raise InitError(f"the template root lacks {needed}")
+    directory.mkdir(parents=True, exist_ok=True)
+    name = directory.name.lower().replace("_", "-") or "workspace"
+    (directory / "pyproject.toml").write_text(_PYPROJECT.format(name=name), encoding="utf-8")
+    for sub in ("apps", "specs"):
+        (directory / sub).mkdir(exist_ok=True)
+    shutil.copytree(runtime, directory / "libs" / "eaf", ignore=_IGNORE)
+    shutil.copytree(contracts, directory / "contracts", ignore=_IGNORE)
+    (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")
+    return directory

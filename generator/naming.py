@@ -1,0 +1,44 @@
+"""Name conversions between spec names and Python names."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+")
+
+
+def words(name: str) -> list[str]:
+    """The words of a kebab, snake, camel or Pascal name, lower-cased."""
+    return [word.lower() for word in _WORD.findall(name)]
+
+
+def snake(name: str) -> str:
+    return "_".join(words(name))
+
+
+def pascal(name: str) -> str:
+    return "".join(word.capitalize() for word in words(name))
+
+
+def camel(name: str) -> str:
+    first, *rest = words(name) or [""]
+    return first + "".join(word.capitalize() for word in rest)
+
+
+def kebab(name: str) -> str:
+    return "-".join(words(name))
+
+
+def package(service_name: str) -> str:
+    """The import package of a service: ``user-profile`` -> ``user_profile``."""
+    return service_name.replace("-", "_")
+
+
+def event_id_field(aggregate: str, declared: str | None) -> str:
+    """The event field that carries the aggregate id (``sampleUserProfileId`` by default)."""
+    return declared or f"{camel(aggregate)}Id"
+
+
+def sample_aggregate(service_name: str) -> str:
+    """The sample aggregate of a starter spec: ``user-profile`` -> ``SampleUserProfile``."""
+    return f"Sample{pascal(service_name)}"

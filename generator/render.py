@@ -1,0 +1,164 @@
+"""Render a blueprint for a spec into a directory: the same templates and context as
+copier (so `copier update` can take over), without copier's start-up cost, written
+atomically (render into a temp dir next to the target, then move it into place)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jinja2 import FileSystemLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.blueprint_ext import BATCH_FORMAT, BlueprintExtension, ruff_binary, ruff_options
+from generator.context import derive
+from generator.spec import Spec
+
+ANSWERS_FILE = ".copier-answers.yml"
+SUFFIX = ".jinja"
+
+
+class RenderError(Exception):
+    """Rendering could not complete; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """A blueprint of the template at ``root`` (the directory holding copier.yml)."""
+
+    root: Path
+    name: str
+
+    @property
+    def directory(self) -> Path:
+        return self.root / "blueprints" / self.name / "template"
+
+
+def template_commit(root: Path) -> str | None:
+    """What copier records as ``_commit``: ``git describe --tags --always`` of the template."""
+    if not (root / ".git").exists():
+        return None
+    result = subprocess.run(
+        ["git", "describe", "--tags", "--always"],
+        cwd=root, capture_output=True, text=True, check=False,
+    )
+    return result.stdout.strip() or None
+
+
+def _to_nice_yaml(value: Any) -> str:
+    return yaml.dump(value, indent=4, allow_unicode=True, default_flow_style=False)
+
+
+def _environment(root: Path) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=FileSystemLoader(str(root)),
+        extensions=[BlueprintExtension],
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    setattr(env, BATCH_FORMAT, True)
+    env.filters.setdefault("to_nice_yaml", _to_nice_yaml)
+    return env
+
+
+def answers(spec_data: dict[str, Any], blueprint: str, src_path: str, commit: str | None) -> dict[str, Any]:
+    """The answers copier would remember, in copier's order."""
+    remembered: dict[str, Any] = {}
+    if commit is not None:
+        remembered["_commit"] = commit
+    remembered["_src_path"] = src_path
+    remembered["blueprint"] = blueprint
+    remembered["spec"] = spec_data
+    return remembered
+
+
+def _template_files(directory: Path) -> Iterator[Path]:
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            yield path.relative_to(directory)
+
+
+def render_files(
+    blueprint: Blueprint, spec: Spec, spec_data: dict[str, Any], *, src_path: str, commit: str | None
+) -> dict[str, str]:
+    """Render every file of the blueprint to text, keyed by its relative path (unformatted)."""
+    env = _environment(blueprint.root)
+    context = {
+        "blueprint": blueprint.name,
+        "spec": spec_data,
+        "svc": json.loads(json.dumps(derive(spec))),
+        "_copier_answers": answers(spec_data, blueprint.name, src_path, commit),
+        "_copier_conf": {"answers_file": ANSWERS_FILE, "sep": os.sep},
+    }
+    rendered: dict[str, str] = {}
+    template_prefix = blueprint.directory.relative_to(blueprint.root).as_posix()
+    for relative in _template_files(blueprint.directory):
+        is_template = relative.name.endswith(SUFFIX)
+        source = relative.with_suffix("") if is_template else relative
+        parts = [env.from_string(part).render(context) for part in source.parts]
+        if not all(parts):
+            continue
+        target = "/".join(parts)
+        if is_template:
+            template = env.get_template(f"{template_prefix}/{relative.as_posix()}")
+            rendered[target] = template.render(context)
+        else:
+            rendered[target] = (blueprint.directory / relative).read_text(encoding="utf-8")
+    return rendered
+
+
+def format_tree(directory: Path, package: str) -> None:
+    """Sort imports, drop unused ones and format every Python file under ``directory``."""
+    if not any(directory.rglob("*.py")):
+        return
+    options = ruff_options(package)
+    for command in (
+        ["check", "--fix-only", "--select", "I,F401", "--exit-zero", *options, "."],
+        ["format", *options, "."],
+    ):
+        result = subprocess.run(
+            [ruff_binary(), *command], cwd=directory, capture_output=True, text=True, check=False
+        )
+        if result.returncode != 0:
+            raise RenderError(f"ruff {command[0]} failed: {result.stderr.strip()}")
+
+
+def write_tree(files: dict[str, str], directory: Path) -> None:
+    for relative, text in files.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def render_new(
+    blueprint: Blueprint,
+    spec: Spec,
+    spec_data: dict[str, Any],
+    target: Path,
+    *,
+    src_path: str,
+) -> list[str]:
+    """Render a new project at ``target`` (which must not exist); returns the files written."""
+    if target.exists():
+        raise RenderError(f"{target} already exists")
+    files = render_files(
+        blueprint, spec, spec_data, src_path=src_path, commit=template_commit(blueprint.root)
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        write_tree(files, staging)
+        format_tree(staging, spec.name.replace("-", "_"))
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return sorted(files)

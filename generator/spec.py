@@ -1,0 +1,182 @@
+"""The spec format: a strict pydantic model of one service or library spec."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+NAME_RULE = r"^[a-z][a-z0-9-]*[a-z0-9]$"
+SCALAR_TYPES = ("str", "int", "float", "bool", "decimal", "uuid", "datetime", "date")
+TYPE_FORMS = (*SCALAR_TYPES, "list[<scalar>]")
+PASCAL = r"^[A-Z][A-Za-z0-9]*$"
+CAMEL = r"^[a-z][A-Za-z0-9]*$"
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+QUERIES = ("get",)
+RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length")
+
+
+def is_known_type(type_name: str) -> bool:
+    """True for a scalar type or a list of one."""
+    match = re.fullmatch(r"list\[(\w+)\]", type_name)
+    return type_name in SCALAR_TYPES or (match is not None and match[1] in SCALAR_TYPES)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Rule(_Strict):
+    """One validation rule of a field; exactly one rule key, with the message raised."""
+
+    not_blank: bool | None = None
+    contains: str | None = None
+    pattern: str | None = None
+    min: float | None = None
+    max: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    message: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return next(key for key in RULE_KEYS if getattr(self, key) is not None)
+
+    @property
+    def value(self) -> Any:
+        return getattr(self, self.kind)
+
+
+def _shorthand_field(value: Any) -> Any:
+    return {"type": value} if isinstance(value, str) else value
+
+
+class FieldSpec(_Strict):
+    """A typed field of an aggregate, event or model."""
+
+    type: str = Field(description=f"one of: {', '.join(TYPE_FORMS)}")
+    description: str | None = None
+    default: Any = None
+    example: Any = Field(default=None, description="a valid value, used in docs and tests")
+    rules: list[Rule] = []
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        if not is_known_type(value):
+            raise ValueError(
+                f"unknown type {value!r} (expected one of: {', '.join(TYPE_FORMS)})"
+            )
+        return value
+
+    @field_validator("rules")
+    @classmethod
+    def _one_key_per_rule(cls, rules: list[Rule]) -> list[Rule]:
+        for rule in rules:
+            keys = [key for key in RULE_KEYS if getattr(rule, key) is not None]
+            if len(keys) != 1:
+                raise ValueError(
+                    f"a rule needs exactly one of {', '.join(RULE_KEYS)} (got {keys or 'none'})"
+                )
+        return rules
+
+
+Fields = dict[str, Annotated[FieldSpec, BeforeValidator(_shorthand_field)]]
+
+
+class CommandSpec(_Strict):
+    """A command of an aggregate: its parameters and the event it emits."""
+
+    description: str | None = None
+    params: list[str] = []
+    emits: str
+    creates: bool = False
+
+
+class AggregateSpec(_Strict):
+    """An aggregate: identity, fields with rules, commands."""
+
+    description: str | None = None
+    fields: Fields = {}
+    commands: dict[str, CommandSpec] = {}
+    not_found: str | None = Field(
+        default=None, description="message when no aggregate has the id"
+    )
+    event_id: str | None = Field(
+        default=None,
+        description="name of the identity field in this aggregate's events (default <aggregate>Id)",
+    )
+
+
+class EventSpec(_Strict):
+    """A domain event with its schema version."""
+
+    description: str | None = None
+    version: int = Field(default=1, ge=1)
+    fields: Fields = {}
+
+
+class ModelSpec(_Strict):
+    """A request or response body."""
+
+    description: str | None = None
+    fields: Fields = {}
+
+
+class EndpointSpec(_Strict):
+    """An HTTP endpoint bound to an aggregate command or query."""
+
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+    path: str
+    command: str | None = Field(default=None, description="<Aggregate>.<command>")
+    query: str | None = Field(default=None, description="<Aggregate>.get")
+    use_case: str | None = Field(
+        default=None, description="name of the use-case method (default from the command)"
+    )
+    request: str | None = Field(default=None, description="a model of `models`")
+    status: int | None = Field(default=None, ge=200, le=299)
+    summary: str | None = None
+
+    @field_validator("path")
+    @classmethod
+    def _absolute(cls, value: str) -> str:
+        if not value.startswith("/"):
+            raise ValueError("a path starts with '/'")
+        return value
+
+
+class Spec(_Strict):
+    """One service (kind app) or shared library (kind lib)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={"title": "Service spec"},
+    )
+
+    name: str = Field(pattern=NAME_RULE)
+    kind: Literal["app", "lib"] = "app"
+    description: str = ""
+    port: int = Field(default=8080, ge=1, le=65535)
+    base_path: str | None = Field(
+        default=None, description="path prefix of the resource (default /api/v1/<name>s)"
+    )
+    aggregates: dict[str, AggregateSpec] = {}
+    events: dict[str, EventSpec] = {}
+    models: dict[str, ModelSpec] = {}
+    endpoints: list[EndpointSpec] = []
+    dependencies: list[str] = Field(
+        default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
+    )
+    layers: list[str] = Field(
+        default=[],
+        description="libraries only: subpackages from highest to lowest, as a layers contract",
+    )
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of the spec format, for editors."""
+    schema = Spec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

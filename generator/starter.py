@@ -1,0 +1,72 @@
+"""The starter spec written by `generate service` without --spec: the sample profile service."""
+
+from __future__ import annotations
+
+from generator import naming
+
+_STARTER = """\
+# yaml-language-server: $schema={schema}
+# The spec of {name}. Edit it, then run `generate render {name}`.
+name: {name}
+kind: {kind}
+description: Sample {title} records of a tenant
+{port_line}
+aggregates:
+  {aggregate}:
+    not_found: {noun_title} not found
+    event_id: {noun}Id
+    fields:
+      name:
+        type: str
+        rules:
+          - {{not_blank: true, message: Name cannot be blank}}
+      email:
+        type: str
+        rules:
+          - {{contains: "@", message: Email must be valid}}
+    commands:
+      create: {{params: [name, email], emits: {aggregate}Created, creates: true}}
+      updateProfile: {{params: [name, email], emits: {aggregate}Updated}}
+
+events:
+  {aggregate}Created:
+    version: 1
+    fields: {{{noun}Id: uuid, name: str, email: str, occurredAt: datetime}}
+  {aggregate}Updated:
+    version: 1
+    fields: {{{noun}Id: uuid, name: str, email: str, occurredAt: datetime}}
+{app_part}"""
+
+_APP_PART = """
+models:
+  Create{pascal}Request:
+    fields: {{name: str, email: str}}
+  Update{pascal}Request:
+    fields: {{name: str, email: str}}
+
+endpoints:
+  - {{method: POST, path: {base}, command: {aggregate}.create, request: Create{pascal}Request, status: 201}}
+  - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get}}
+  - {{method: PUT, path: "{base}/{{id}}", command: {aggregate}.updateProfile, request: Update{pascal}Request}}
+"""
+
+
+def starter_spec(name: str, kind: str, schema_ref: str) -> str:
+    """The sample spec named after ``name`` (``user-profile`` gives the reference sample)."""
+    noun = naming.words(name)[-1]
+    if noun.endswith("s") and len(noun) > 3:
+        noun = noun[:-1]
+    fields = {
+        "name": name,
+        "kind": kind,
+        "title": " ".join(naming.words(name)),
+        "aggregate": naming.sample_aggregate(name),
+        "pascal": naming.pascal(name),
+        "noun": noun,
+        "noun_title": noun.capitalize(),
+        "schema": schema_ref,
+        "base": f"/api/v1/{name}s",
+        "port_line": "port: 8080\n" if kind == "app" else "",
+    }
+    fields["app_part"] = _APP_PART.format(**fields) if kind == "app" else ""
+    return _STARTER.format(**fields)

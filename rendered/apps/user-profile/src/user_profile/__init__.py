@@ -1,0 +1,1 @@
+"""Sample user profile records of a tenant"""

@@ -1,0 +1,29 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""Serve user-profile: ``python -m user_profile`` (PORT overrides the port)."""
+
+import logging
+
+import uvicorn
+
+from user_profile.infrastructure.config import load_settings
+from user_profile.main import create_app
+
+
+def main() -> None:
+    """Serve the application on the configured host and port."""
+    settings = load_settings()
+    app = create_app(settings)
+    base = f"http://{settings.host}:{settings.port}"
+    logging.getLogger("user_profile").info(
+        "serving %s on %s (OpenAPI %s/docs, health %s/actuator/health)",
+        settings.name,
+        base,
+        base,
+        base,
+    )
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None)
+
+
+if __name__ == "__main__":
+    main()

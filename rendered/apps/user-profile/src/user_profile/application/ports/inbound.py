@@ -1,0 +1,23 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""Input ports: the use cases the user profile service offers."""
+
+from typing import Protocol
+
+from user_profile.domain.model import SampleUserProfile
+
+
+class SampleUserProfileUseCases(Protocol):
+    """What callers can do with sample user profile aggregates."""
+
+    def create(self, *, name: str, email: str) -> SampleUserProfile:
+        """Create a sample user profile."""
+        ...
+
+    def update_profile(self, id: str, *, name: str, email: str) -> SampleUserProfile:
+        """Apply updateProfile to the sample user profile with this id."""
+        ...
+
+    def get(self, id: str) -> SampleUserProfile | None:
+        """The sample user profile with this id, or None."""
+        ...

@@ -1,0 +1,18 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""Output ports: what the user profile use cases need from the outside."""
+
+from datetime import datetime
+from typing import Protocol
+
+from user_profile.domain.ports import SampleUserProfileRepository
+
+__all__ = ["Clock", "SampleUserProfileRepository"]
+
+
+class Clock(Protocol):
+    """Tells the current time (UTC)."""
+
+    def now(self) -> datetime:
+        """The current instant, timezone-aware."""
+        ...

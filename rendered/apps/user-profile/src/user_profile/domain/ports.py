@@ -1,0 +1,20 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""Ports the user profile domain needs from the outside: where aggregates are kept."""
+
+from typing import Protocol
+
+from user_profile.domain.model import SampleUserProfile
+
+
+class SampleUserProfileRepository(Protocol):
+    """Keeps SampleUserProfile aggregates and the events they emitted."""
+
+    def get(self, id: str) -> SampleUserProfile | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    def save(self, aggregate: SampleUserProfile) -> SampleUserProfile:
+        """Store the state and its pending events atomically; raises ConcurrencyError when
+        another writer saved since it was loaded; returns the committed aggregate."""
+        ...

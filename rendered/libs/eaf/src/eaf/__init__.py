@@ -1,0 +1,1 @@
+"""Framework runtime: security context, event sourcing, messaging, observability, configuration"""

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+
+class ConfigError(ValueError):
+    """The configuration is missing, malformed or holds a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective settings of a service: file values with environment overrides."""
+
+    raw: Mapping[str, Any]
+    service_dir: Path
+    config_file: Path
+
+    @property
+    def name(self) -> str:
+        return cast(str, self.get("application.name"))
+
+    @property
+    def host(self) -> str:
+        return cast(str, self.get("server.host"))
+
+    @property
+    def port(self) -> int:
+        return cast(int, self.get("server.port"))
+
+    @property
+    def broker_url(self) -> str:
+        return cast(str, self.get("broker.url"))
+
+    @property
+    def database_url(self) -> str:
+        return cast(str, self.get("database.url"))
+
+    @property
+    def log_level(self) -> str:
+        return cast(str, self.get("logging.level"))
+
+    @property
+    def log_format(self) -> str:
+        return cast(str, self.get("logging.format"))
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        """The value at a dotted path such as ``"broker.stream"``, or ``default``."""
+        node: Any = self.raw
+        for key in dotted.split("."):
+            if not isinstance(node, Mapping) or key not in node:
+                return default
+            node = node[key]
+        return node
+
+    def sqlite_path(self) -> Path | None:
+        """The database file when ``database.url`` is a file-backed SQLite URL.
+
+        ``sqlite:///data/x.db`` is relative to the service directory, ``sqlite:////abs/x.db``
+        is absolute; in-memory and non-SQLite URLs give ``None``.
+        """
+        url = urlsplit(self.database_url)
+        if url.scheme.split("+")[0] != "sqlite":
+            return None
+        # urlsplit keeps the slash that separates the empty host from the path.
+        path = url.path.removeprefix("/")
+        if path in ("", ":memory:"):
+            return None
+        return self.service_dir / path

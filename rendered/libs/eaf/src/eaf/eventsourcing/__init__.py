@@ -1,0 +1,61 @@
+"""Event sourcing for eaf services: a tenant-aware event store with a global order,
+optimistic concurrency, a transactional outbox, snapshots, upcasting and sagas.
+
+Adapters: :class:`InMemoryEventStore` (tests), and :func:`create_event_store` for a
+SQLite file (the default) or PostgreSQL. Contract tests for new adapters live in
+:mod:`eaf.eventsourcing.testing`.
+"""
+
+from eaf.eventsourcing.aggregate import Aggregate, applies
+from eaf.eventsourcing.errors import (
+    AggregateNotFoundError,
+    ConcurrencyError,
+    DuplicateEventError,
+    EventSourcingError,
+    UnknownEventTypeError,
+    UpcastError,
+)
+from eaf.eventsourcing.memory import InMemoryEventStore, InMemorySagaStore, InMemorySnapshotStore
+from eaf.eventsourcing.outbox import InMemoryOutbox, Outbox, OutboxMessage
+from eaf.eventsourcing.ports import EventStore, SagaState, SagaStore, Snapshot, SnapshotStore
+from eaf.eventsourcing.records import EventMetadata, NewEvent, StoredEvent
+from eaf.eventsourcing.registry import EventRegistry, Upcaster
+from eaf.eventsourcing.repository import EventSourcedRepository
+from eaf.eventsourcing.saga import CommandDispatcher, Saga, handles, starts
+from eaf.eventsourcing.saga_runner import SagaRunner
+from eaf.eventsourcing.sql import SqlEventStore, create_event_store
+
+__all__ = [
+    "Aggregate",
+    "AggregateNotFoundError",
+    "CommandDispatcher",
+    "ConcurrencyError",
+    "DuplicateEventError",
+    "EventMetadata",
+    "EventRegistry",
+    "EventSourcedRepository",
+    "EventSourcingError",
+    "EventStore",
+    "InMemoryEventStore",
+    "InMemoryOutbox",
+    "InMemorySagaStore",
+    "InMemorySnapshotStore",
+    "NewEvent",
+    "Outbox",
+    "OutboxMessage",
+    "Saga",
+    "SagaRunner",
+    "SagaState",
+    "SagaStore",
+    "Snapshot",
+    "SnapshotStore",
+    "SqlEventStore",
+    "StoredEvent",
+    "UnknownEventTypeError",
+    "UpcastError",
+    "Upcaster",
+    "applies",
+    "create_event_store",
+    "handles",
+    "starts",
+]

@@ -1,0 +1,37 @@
+"""The errors the event-sourcing runtime raises."""
+
+from __future__ import annotations
+
+
+class EventSourcingError(Exception):
+    """Base class of every error raised by :mod:`eaf.eventsourcing`."""
+
+
+class ConcurrencyError(EventSourcingError):
+    """Another writer appended to the stream first: reload and retry the command."""
+
+    def __init__(self, stream_type: str, stream_id: str, expected: int, actual: int | None) -> None:
+        self.stream_type = stream_type
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+        found = "a concurrent write" if actual is None else f"version {actual}"
+        super().__init__(
+            f"stream {stream_type}/{stream_id}: expected version {expected}, found {found}"
+        )
+
+
+class DuplicateEventError(EventSourcingError):
+    """An event with the same event id is already stored."""
+
+
+class AggregateNotFoundError(EventSourcingError):
+    """No events are stored for this aggregate (in the current tenant)."""
+
+
+class UnknownEventTypeError(EventSourcingError):
+    """An event type name or class that is not in the event registry."""
+
+
+class UpcastError(EventSourcingError):
+    """A stored event cannot be brought to the schema version the code expects."""

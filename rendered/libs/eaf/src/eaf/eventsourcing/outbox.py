@@ -1,0 +1,52 @@
+"""The transactional outbox: events written with the append, relayed to the broker later."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    """One stored event waiting to be published (``position`` orders the outbox)."""
+
+    position: int
+    event_id: str
+    tenant_id: str
+    stream_type: str
+    stream_id: str
+    stream_version: int
+    event_type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, str]
+    recorded_at: datetime
+
+
+class Outbox(Protocol):
+    """What a relay needs from an outbox: the unpublished messages, in order, and a way
+    to mark them published. Platform-level: it spans every tenant."""
+
+    async def pending(self, limit: int) -> list[OutboxMessage]: ...
+
+    async def mark_published(self, positions: Sequence[int]) -> None: ...
+
+
+@dataclass
+class InMemoryOutbox:
+    """An outbox held in a list, for unit tests and the in-memory event store."""
+
+    messages: list[OutboxMessage] = field(default_factory=list)
+    published: set[int] = field(default_factory=set)
+
+    def add(self, message: OutboxMessage) -> None:
+        self.messages.append(message)
+
+    async def pending(self, limit: int) -> list[OutboxMessage]:
+        waiting = [m for m in self.messages if m.position not in self.published]
+        return waiting[:limit]
+
+    async def mark_published(self, positions: Sequence[int]) -> None:
+        self.published.update(positions)

@@ -1,0 +1,119 @@
+"""What the event store writes and reads: new events, stored events and their metadata."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from eaf.context import SecurityContext
+from eaf.eventsourcing.outbox import OutboxMessage
+
+
+@dataclass(frozen=True)
+class EventMetadata:
+    """Who caused an event, for which tenant, within which correlation."""
+
+    tenant_id: str
+    correlation_id: str
+    user_id: str | None = None
+    causation_id: str | None = None
+
+    @classmethod
+    def from_context(cls, context: SecurityContext, tenant_id: str) -> EventMetadata:
+        return cls(
+            tenant_id=tenant_id,
+            correlation_id=context.correlation_id,
+            user_id=context.user_id,
+            causation_id=context.causation_id,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, str]) -> EventMetadata:
+        return cls(
+            tenant_id=data["tenant_id"],
+            correlation_id=data["correlation_id"],
+            user_id=data.get("user_id"),
+            causation_id=data.get("causation_id"),
+        )
+
+    def as_dict(self) -> dict[str, str]:
+        data = {"tenant_id": self.tenant_id, "correlation_id": self.correlation_id}
+        if self.user_id is not None:
+            data["user_id"] = self.user_id
+        if self.causation_id is not None:
+            data["causation_id"] = self.causation_id
+        return data
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended; the store adds position, version and metadata."""
+
+    event_type: str
+    payload: Mapping[str, Any]
+    schema_version: int = 1
+    event_id: uuid.UUID = field(default_factory=uuid.uuid4)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as recorded: ``position`` is its place in the global order (the tracking
+    token), ``stream_version`` its place in its stream (1, 2, 3, ...)."""
+
+    position: int
+    event_id: uuid.UUID
+    tenant_id: str
+    stream_type: str
+    stream_id: str
+    stream_version: int
+    event_type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: EventMetadata
+    recorded_at: datetime
+
+    def reaction_context(self) -> SecurityContext:
+        """The context for work this event causes: same tenant, user and correlation,
+        with this event as the cause."""
+        return SecurityContext(
+            tenant_id=self.metadata.tenant_id,
+            user_id=self.metadata.user_id,
+            correlation_id=self.metadata.correlation_id,
+            causation_id=str(self.event_id),
+        )
+
+    def to_outbox_message(self) -> OutboxMessage:
+        return OutboxMessage(
+            position=self.position,
+            event_id=str(self.event_id),
+            tenant_id=self.tenant_id,
+            stream_type=self.stream_type,
+            stream_id=self.stream_id,
+            stream_version=self.stream_version,
+            event_type=self.event_type,
+            schema_version=self.schema_version,
+            payload=self.payload,
+            metadata=self.metadata.as_dict(),
+            recorded_at=self.recorded_at,
+        )
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC; naive values (SQLite returns those) are taken to be UTC."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def json_copy(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy through JSON: rejects what a database could not store, as they would."""
+    copied: dict[str, Any] = json.loads(json.dumps(payload))
+    return copied

@@ -1,0 +1,104 @@
+"""Runs sagas by following the event store from a tracking position."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+
+from eaf.context import platform_context, use
+from eaf.eventsourcing.ports import EventStore, SagaState, SagaStore
+from eaf.eventsourcing.records import StoredEvent
+from eaf.eventsourcing.registry import EventRegistry
+from eaf.eventsourcing.saga import CommandDispatcher, Saga
+
+__all__ = ["SagaRunner"]
+
+
+class SagaRunner:
+    """Feeds every tenant's events, in global order, to the sagas that handle them.
+
+    Each handler and the commands it dispatches run in the triggering event's security
+    context (its tenant, user and correlation id, with the event as causation). The
+    runner's position is saved after each batch; a redelivered event is skipped by the
+    saga instances that already handled it. Commands dispatched just before a crash may
+    be dispatched again: command handlers must tolerate that (at-least-once).
+    """
+
+    def __init__(
+        self,
+        *,
+        events: EventStore,
+        registry: EventRegistry,
+        store: SagaStore,
+        sagas: Sequence[type[Saga]],
+        dispatch: CommandDispatcher,
+        name: str = "sagas",
+        batch_size: int = 200,
+    ) -> None:
+        self._events = events
+        self._registry = registry
+        self._store = store
+        self._sagas = sagas
+        self._dispatch = dispatch
+        self._name = name
+        self._batch_size = batch_size
+        handled = {event_type for saga in sagas for event_type in saga.routes}
+        self._event_types = registry.names_of(handled)
+
+    async def run_once(self) -> int:
+        """Handle the next batch of events; returns how many events were read."""
+        with use(platform_context()):
+            after = await self._store.tracking_position(self._name)
+            batch = await self._events.read_all(
+                after=after, limit=self._batch_size, event_types=self._event_types
+            )
+        for stored in batch:
+            await self._handle(stored)
+        if batch:
+            with use(platform_context()):
+                await self._store.save_tracking_position(self._name, batch[-1].position)
+        return len(batch)
+
+    async def run_until_idle(self) -> None:
+        """Handle events until none are left (including those the handlers caused)."""
+        while await self.run_once():
+            pass
+
+    async def run(self, stop: asyncio.Event, *, poll_interval: float = 0.2) -> None:
+        """Follow the event store until ``stop`` is set."""
+        while not stop.is_set():
+            if await self.run_once() == 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=poll_interval)
+
+    async def _handle(self, stored: StoredEvent) -> None:
+        event = self._registry.decode(stored)
+        with use(stored.reaction_context()):
+            for saga_type in self._sagas:
+                route = saga_type.routes.get(type(event))
+                association = saga_type.association_of(event)
+                if route is None or association is None:
+                    continue
+                record = await self._store.load(saga_type.saga_type, association)
+                if record is None:
+                    if not route.starts:
+                        continue
+                    record = SagaState(saga_type.saga_type, association)
+                    saga = saga_type(association)
+                elif record.ended or record.last_position >= stored.position:
+                    continue
+                else:
+                    saga = saga_type.restore(record)
+                saga.bind(self._dispatch)
+                await route.handler(saga, event)
+                await self._store.save(
+                    SagaState(
+                        saga_type=record.saga_type,
+                        association=association,
+                        state=saga.state(),
+                        ended=saga.ended,
+                        last_position=stored.position,
+                        revision=record.revision,
+                    )
+                )

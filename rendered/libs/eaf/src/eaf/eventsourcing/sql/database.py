@@ -1,0 +1,127 @@
+"""The engine behind the SQL adapters: SQLite (aiosqlite) or PostgreSQL (asyncpg).
+
+Every transaction is opened for one scope: a tenant, or the platform. On PostgreSQL
+the scope is also handed to row-level security via transaction-local settings
+(``eaf.tenant_id``, ``eaf.platform``), so a query that forgot its tenant filter
+still sees only that tenant's rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import Table, event, text
+from sqlalchemy.dialects import postgresql as pg
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from eaf.eventsourcing.sql import postgres
+from eaf.eventsourcing.sql.schema import Tables, build_tables
+
+__all__ = ["Database"]
+
+_SET_SCOPE = text(
+    "SELECT set_config('eaf.tenant_id', :tenant, true), set_config('eaf.platform', :platform, true)"
+)
+_SQLITE_BEGIN = "eaf_sqlite_begin"
+
+
+class Database:
+    """An async engine plus the tables, opened for SQLite or PostgreSQL by URL."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+        if not self.postgres and engine.dialect.name != "sqlite":
+            raise ValueError(f"unsupported database {engine.dialect.name!r}")
+        self.tables: Tables = build_tables(postgres=self.postgres)
+        # SQLite has one writer at a time: queue this process's writers here rather than
+        # in SQLite's busy handler, which polls. Other processes still wait on busy_timeout.
+        self._sqlite_writer = asyncio.Lock()
+
+    @classmethod
+    def open(
+        cls,
+        url: str,
+        *,
+        busy_timeout: float = 30.0,
+        sqlite_synchronous: str = "FULL",
+        **engine_options: Any,
+    ) -> Database:
+        """Open ``sqlite+aiosqlite:///path.db`` or ``postgresql+asyncpg://...``."""
+        backend = make_url(url).get_backend_name()
+        if backend == "sqlite":
+            engine = create_async_engine(
+                url, connect_args={"timeout": busy_timeout}, **engine_options
+            )
+            _configure_sqlite(engine, busy_timeout, sqlite_synchronous)
+        elif backend == "postgresql":
+            engine_options.setdefault("pool_size", 10)
+            engine_options.setdefault("max_overflow", 10)
+            engine = create_async_engine(url, **engine_options)
+        else:
+            raise ValueError(
+                f"unsupported database URL {url!r}: use sqlite+aiosqlite or postgresql+asyncpg"
+            )
+        return cls(engine)
+
+    @asynccontextmanager
+    async def transaction(
+        self, *, tenant: str | None = None, platform: bool = False, write: bool = False
+    ) -> AsyncIterator[AsyncConnection]:
+        """A transaction scoped to ``tenant`` (or to the platform); ``write`` takes
+        SQLite's write lock up front so a read-then-write transaction cannot deadlock."""
+        if write and not self.postgres:
+            async with self._sqlite_writer, self.engine.connect() as connection:
+                await connection.execution_options(**{_SQLITE_BEGIN: "IMMEDIATE"})
+                async with connection.begin():
+                    yield connection
+            return
+        async with self.engine.connect() as connection, connection.begin():
+            if self.postgres:
+                await connection.execute(
+                    _SET_SCOPE, {"tenant": tenant or "", "platform": "on" if platform else "off"}
+                )
+            yield connection
+
+    def upsert(self, table: Table) -> pg.Insert | sqlite.Insert:
+        """An INSERT that can take ``on_conflict_do_update`` on either dialect."""
+        return pg.insert(table) if self.postgres else sqlite.insert(table)
+
+    async def create_schema(self) -> None:
+        """Create the tables (and on PostgreSQL the functions and policies) if missing."""
+        async with self.engine.begin() as connection:
+            if self.postgres:
+                await connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": postgres.SCHEMA_LOCK}
+                )
+            await connection.run_sync(self.tables.metadata.create_all)
+            if self.postgres:
+                await postgres.install(connection)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def _configure_sqlite(engine: AsyncEngine, busy_timeout: float, synchronous: str) -> None:
+    if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+        raise ValueError(f"invalid SQLite synchronous setting {synchronous!r}")
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        # SQLAlchemy emits BEGIN itself (below); the driver must not.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get(_SQLITE_BEGIN, "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")

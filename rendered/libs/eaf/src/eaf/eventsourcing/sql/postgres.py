@@ -1,0 +1,162 @@
+"""PostgreSQL specifics: a global order that readers never skip, and row-level security.
+
+The global order
+----------------
+A plain BIGSERIAL position is handed out when a row is inserted, but rows become
+visible when their transaction commits. If transaction A takes position 7 and B takes 8,
+and B commits first, a catch-up reader can read 8, store 8 as its tracking token and
+never see 7. The ``eventsourcing`` library avoids this with ``LOCK TABLE ... EXCLUSIVE``
+for the whole write, which serialises every writer, commit included.
+
+Here the writers stay parallel and the readers do the waiting:
+
+1. ``eaf_reserve_positions`` takes a session-level advisory lock for a few microseconds,
+   assigns the transaction its id (``pg_current_xact_id()``) and reserves a range of
+   positions from a sequence, then releases the lock - before the insert and the commit.
+   Inside that critical section transaction ids and positions are handed out in the same
+   order, so a transaction with a lower id always holds lower positions.
+2. Each event row records its transaction id (``tx_id``, default ``pg_current_xact_id()``).
+3. Readers only read rows with ``tx_id < pg_snapshot_xmin(pg_current_snapshot())``: every
+   transaction below that horizon has finished, so no row can appear there any more, and
+   by (1) every lower position belongs to a finished transaction too. Ordered by position,
+   what a reader sees is always a gap-free prefix of what will ever be committed (gaps
+   from rolled-back transactions are final and harmless).
+
+Cost: a reader can lag behind while an older transaction is still open (any transaction
+in the cluster that holds an id holds back the horizon), but it never skips. Writers
+serialise only on the reservation, not on inserts, index updates or the commit's WAL
+flush, so concurrent commits share flushes. The whole append runs server-side in one
+statement (``eaf_append``): version check, reservation, events and outbox rows, in one
+round trip and one implicit transaction. The unique key on
+(tenant, stream type, stream id, version) turns any race the version check misses into
+a unique violation, mapped to ConcurrencyError.
+
+Row-level security
+------------------
+Events, snapshots and sagas carry ``tenant_id``; a policy admits a row when it matches
+the transaction-local setting ``eaf.tenant_id`` (``set_config(..., true)``, set at the
+start of every transaction), or, for reads only, when ``eaf.platform`` is ``on``. FORCE
+ROW LEVEL SECURITY applies it to the table owner as well; only superusers and roles with
+BYPASSRLS are exempt, so the application must not connect as one. A session that sets
+no tenant sees nothing. The settings are not secrets: this guards against a query that
+forgets its tenant filter, not against a client that can run arbitrary SQL.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+# Advisory lock keys (arbitrary constants, "eafpos" and "eafddl" in ASCII).
+POSITION_LOCK = 0x656166706F73
+SCHEMA_LOCK = 0x656166646463
+
+TENANT_TABLES = ("eaf_events", "eaf_snapshots", "eaf_sagas")
+CONCURRENCY_SQLSTATE = "EAF01"
+
+_RESERVE_POSITIONS = f"""
+CREATE OR REPLACE FUNCTION eaf_reserve_positions(p_count integer) RETURNS bigint
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_last bigint;
+BEGIN
+    IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+        RAISE EXCEPTION 'eaf_reserve_positions must run before its transaction writes';
+    END IF;
+    PERFORM pg_advisory_lock({POSITION_LOCK});
+    BEGIN
+        PERFORM pg_current_xact_id();
+        v_last := nextval('eaf_events_position_seq') + p_count - 1;
+        IF p_count > 1 THEN
+            PERFORM setval('eaf_events_position_seq', v_last);
+        END IF;
+    EXCEPTION WHEN OTHERS THEN
+        PERFORM pg_advisory_unlock({POSITION_LOCK});
+        RAISE;
+    END;
+    PERFORM pg_advisory_unlock({POSITION_LOCK});
+    RETURN v_last;
+END
+$fn$
+"""
+
+_APPEND = f"""
+CREATE OR REPLACE FUNCTION eaf_append(
+    p_tenant text, p_stream_type text, p_stream_id text, p_expected bigint,
+    p_events jsonb, p_metadata jsonb, p_recorded_at timestamptz
+) RETURNS bigint
+LANGUAGE plpgsql AS $fn$
+DECLARE
+    v_actual bigint;
+    v_count integer := jsonb_array_length(p_events);
+    v_first bigint;
+BEGIN
+    PERFORM set_config('eaf.tenant_id', p_tenant, true);
+    PERFORM set_config('eaf.platform', 'off', true);
+    SELECT coalesce(max(stream_version), 0) INTO v_actual FROM eaf_events
+     WHERE tenant_id = p_tenant AND stream_type = p_stream_type AND stream_id = p_stream_id;
+    IF v_actual <> p_expected THEN
+        RAISE EXCEPTION 'eaf stream version conflict, actual=%', v_actual
+            USING ERRCODE = '{CONCURRENCY_SQLSTATE}';
+    END IF;
+    IF v_count = 0 THEN
+        RETURN 0;
+    END IF;
+    v_first := eaf_reserve_positions(v_count) - v_count + 1;
+    INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
+                            stream_version, event_type, schema_version, payload,
+                            metadata, recorded_at)
+    SELECT v_first + e.ord - 1, (e.value->>'event_id')::uuid, p_tenant, p_stream_type,
+           p_stream_id, p_expected + e.ord, e.value->>'event_type',
+           (e.value->>'schema_version')::integer, e.value->'payload', p_metadata,
+           p_recorded_at
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(value, ord);
+    INSERT INTO eaf_outbox (position) SELECT generate_series(v_first, v_first + v_count - 1);
+    RETURN v_first;
+END
+$fn$
+"""
+
+_POLICIES = """
+DO $do$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['eaf_events', 'eaf_snapshots', 'eaf_sagas'] LOOP
+        IF NOT EXISTS (SELECT 1 FROM pg_class WHERE oid = t::regclass
+                       AND relrowsecurity AND relforcerowsecurity) THEN
+            EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+            EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM pg_policy WHERE polrelid = t::regclass
+                       AND polname = 'eaf_tenant_isolation') THEN
+            EXECUTE format($p$
+                CREATE POLICY eaf_tenant_isolation ON %I
+                USING (tenant_id = current_setting('eaf.tenant_id', true)
+                       OR current_setting('eaf.platform', true) = 'on')
+                WITH CHECK (tenant_id = current_setting('eaf.tenant_id', true))
+            $p$, t);
+        END IF;
+    END LOOP;
+END
+$do$
+"""
+
+_STATEMENTS = (
+    "CREATE SEQUENCE IF NOT EXISTS eaf_events_position_seq",
+    _RESERVE_POSITIONS,
+    _APPEND,
+    _POLICIES,
+)
+
+APPEND_CALL = (
+    "SELECT eaf_append(:tenant, :stream_type, :stream_id, :expected, "
+    "CAST(:events AS jsonb), CAST(:metadata AS jsonb), :recorded_at)"
+)
+# Rows below this horizon belong to finished transactions: see the module docstring.
+VISIBLE_HORIZON = "tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+
+
+async def install(connection: AsyncConnection) -> None:
+    """Create the sequence, functions and policies (idempotent; tables exist already)."""
+    for statement in _STATEMENTS:
+        await connection.exec_driver_sql(statement)

@@ -1,0 +1,147 @@
+"""The tables of the SQL adapters (SQLite and PostgreSQL share them; PostgreSQL adds
+``tx_id``, the writing transaction's id, which its readers use for the global order)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    Row,
+    Table,
+    Text,
+    UniqueConstraint,
+    Uuid,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.types import UserDefinedType
+
+from eaf.eventsourcing.records import EventMetadata, StoredEvent, as_utc
+
+STREAM_VERSION_KEY = "eaf_events_stream_version_key"
+EVENT_ID_KEY = "eaf_events_event_id_key"
+
+_Json = JSON().with_variant(JSONB(), "postgresql")
+# INTEGER PRIMARY KEY is SQLite's rowid: the cheapest key it has.
+_Position = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Xid8(UserDefinedType[Any]):
+    """PostgreSQL's 64-bit transaction id type."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **kw: Any) -> str:
+        return "xid8"
+
+
+@dataclass(frozen=True)
+class Tables:
+    metadata: MetaData
+    events: Table
+    outbox: Table
+    snapshots: Table
+    sagas: Table
+    saga_positions: Table
+
+
+def build_tables(*, postgres: bool) -> Tables:
+    metadata = MetaData()
+    events = Table(
+        "eaf_events",
+        metadata,
+        Column("position", _Position, primary_key=True, autoincrement=False),
+        Column("event_id", Uuid(), nullable=False),
+        Column("tenant_id", Text(), nullable=False),
+        Column("stream_type", Text(), nullable=False),
+        Column("stream_id", Text(), nullable=False),
+        Column("stream_version", BigInteger(), nullable=False),
+        Column("event_type", Text(), nullable=False),
+        Column("schema_version", Integer(), nullable=False),
+        Column("payload", _Json, nullable=False),
+        Column("metadata", _Json, nullable=False),
+        Column("recorded_at", DateTime(timezone=True), nullable=False),
+        UniqueConstraint(
+            "tenant_id",
+            "stream_type",
+            "stream_id",
+            "stream_version",
+            name=STREAM_VERSION_KEY,
+        ),
+        UniqueConstraint("event_id", name=EVENT_ID_KEY),
+        Index("eaf_events_tenant_position", "tenant_id", "position"),
+    )
+    if postgres:
+        events.append_column(
+            Column(
+                "tx_id",
+                Xid8(),
+                nullable=False,
+                server_default=text("pg_current_xact_id()"),
+            )
+        )
+    outbox = Table(
+        "eaf_outbox",
+        metadata,
+        Column("position", _Position, primary_key=True, autoincrement=False),
+    )
+    snapshots = Table(
+        "eaf_snapshots",
+        metadata,
+        Column("tenant_id", Text(), primary_key=True),
+        Column("stream_type", Text(), primary_key=True),
+        Column("stream_id", Text(), primary_key=True),
+        Column("version", BigInteger(), nullable=False),
+        Column("state_version", Integer(), nullable=False),
+        Column("state", _Json, nullable=False),
+        Column("recorded_at", DateTime(timezone=True), nullable=False),
+    )
+    sagas = Table(
+        "eaf_sagas",
+        metadata,
+        Column("tenant_id", Text(), primary_key=True),
+        Column("saga_type", Text(), primary_key=True),
+        Column("association", Text(), primary_key=True),
+        Column("state", _Json, nullable=False),
+        Column("ended", Boolean(), nullable=False),
+        Column("last_position", BigInteger(), nullable=False),
+        Column("revision", BigInteger(), nullable=False),
+        Column("updated_at", DateTime(timezone=True), nullable=False),
+    )
+    saga_positions = Table(
+        "eaf_saga_positions",
+        metadata,
+        Column("runner", Text(), primary_key=True),
+        Column("position", BigInteger(), nullable=False),
+    )
+    return Tables(metadata, events, outbox, snapshots, sagas, saga_positions)
+
+
+def event_columns(events: Table) -> list[Column[Any]]:
+    """The columns of a stored event, in :class:`StoredEvent` order (``tx_id`` left out)."""
+    return [column for column in events.columns if column.name != "tx_id"]
+
+
+def row_to_event(row: Row[Any]) -> StoredEvent:
+    return StoredEvent(
+        position=row.position,
+        event_id=row.event_id,
+        tenant_id=row.tenant_id,
+        stream_type=row.stream_type,
+        stream_id=row.stream_id,
+        stream_version=row.stream_version,
+        event_type=row.event_type,
+        schema_version=row.schema_version,
+        payload=row.payload,
+        metadata=EventMetadata.from_dict(row.metadata),
+        recorded_at=as_utc(row.recorded_at),
+    )

@@ -1,0 +1,65 @@
+"""What happens to a delivery once handled: ack, retry later, or dead-letter."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from eaf.context import use
+from eaf.messaging.message import Delivery
+from eaf.messaging.ports import Handler, Poison, Subscription
+
+log = logging.getLogger("eaf.messaging")
+
+
+class Settlement(Protocol):
+    """How an adapter settles one delivery with its broker."""
+
+    async def ack(self) -> None: ...
+
+    async def retry(self, delay: float) -> None: ...
+
+    async def dead_letter(self, reason: str) -> None:
+        """Store the message in the dead letters, then stop its redelivery."""
+        ...
+
+
+async def dispatch(
+    delivery: Delivery,
+    handler: Handler,
+    subscription: Subscription,
+    settlement: Settlement,
+) -> None:
+    """Run ``handler`` in the message's security context and settle the delivery."""
+    attempt = delivery.attempt
+    if attempt > subscription.max_deliver:
+        # Only after a crash mid-handling: the broker redelivered past the limit.
+        limit = subscription.max_deliver
+        await settlement.dead_letter(f"delivered {attempt} times, max_deliver={limit}")
+        return
+    try:
+        with use(delivery.message.context()):
+            await handler(delivery)
+    except Poison as error:
+        log.warning("poison message %s: %s", delivery.message.event_id, error)
+        await settlement.dead_letter(f"Poison: {error}")
+    except Exception as error:
+        reason = f"{type(error).__name__}: {error}"
+        if attempt >= subscription.max_deliver:
+            log.warning(
+                "giving up on %s after %d attempts: %s",
+                delivery.message.event_id,
+                attempt,
+                reason,
+            )
+            await settlement.dead_letter(reason)
+        else:
+            log.info(
+                "attempt %d of %s failed: %s",
+                attempt,
+                delivery.message.event_id,
+                reason,
+            )
+            await settlement.retry(subscription.retry_delay(attempt))
+    else:
+        await settlement.ack()
