@@ -28,7 +28,7 @@ def derive_json(spec: Any) -> str:
 @cache
 def ruff_binary() -> str:
     """The ruff executable installed with the generator."""
-    from ruff.__main__ import find_ruff_bin
+    from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
 
     return str(find_ruff_bin())
 
@@ -49,13 +49,29 @@ def format_source(source: str, package: str, filename: str) -> str:
     """Sort imports, drop unused ones and format, exactly as the batch pass does."""
     options = ruff_options(package)
     fixed = subprocess.run(
-        [ruff_binary(), "check", "--fix-only", "--select", "I,F401", "--exit-zero",
-         *options, "--stdin-filename", filename, "-"],
-        input=source, capture_output=True, text=True, check=True,
+        [
+            ruff_binary(),
+            "check",
+            "--fix-only",
+            "--select",
+            "I,F401",
+            "--exit-zero",
+            *options,
+            "--stdin-filename",
+            filename,
+            "-",
+        ],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return subprocess.run(
         [ruff_binary(), "format", *options, "--stdin-filename", filename, "-"],
-        input=fixed, capture_output=True, text=True, check=True,
+        input=fixed,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
 
 
@@ -85,8 +101,5 @@ class BlueprintExtension(Extension):
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         if name and name.endswith(".py.jinja") and not name.startswith(PARTIALS):
             quoted = json.dumps(name.rsplit("/", 1)[-1])
-            return (
-                f"{{% filter python_source(svc.package, {quoted}) %}}"
-                f"{source}{{% endfilter %}}"
-            )
+            return f"{{% filter python_source(svc.package, {quoted}) %}}{source}{{% endfilter %}}"
         return source

@@ -74,7 +74,8 @@ def _aggregates(spec: Spec) -> Iterator[Finding]:
                     )
             if command.creates:
                 missing = [
-                    f for f, spec_ in aggregate.fields.items()
+                    f
+                    for f, spec_ in aggregate.fields.items()
                     if f not in command.params and spec_.default is None
                 ]
                 if missing:
@@ -121,25 +122,32 @@ def _endpoints(spec: Spec) -> Iterator[Finding]:
         aggregate_name, _, member = target.partition(".")
         aggregate = spec.aggregates.get(aggregate_name)
         if aggregate is None:
-            yield (*loc, key), (
-                f"unknown aggregate {aggregate_name!r} (expected one of: "
-                f"{', '.join(spec.aggregates) or 'none declared'})"
+            yield (
+                (*loc, key),
+                (
+                    f"unknown aggregate {aggregate_name!r} (expected one of: "
+                    f"{', '.join(spec.aggregates) or 'none declared'})"
+                ),
             )
             continue
         path_params = re.findall(r"{(\w+)}", endpoint.path)
         if endpoint.query is not None:
             if member not in QUERIES:
-                yield (*loc, "query"), (
-                    f"unknown query {member!r} (expected one of: {', '.join(QUERIES)})"
+                yield (
+                    (*loc, "query"),
+                    (f"unknown query {member!r} (expected one of: {', '.join(QUERIES)})"),
                 )
             if path_params != ["id"]:
                 yield (*loc, "path"), "a `get` query needs the path parameter {id}"
             continue
         command = aggregate.commands.get(member)
         if command is None:
-            yield (*loc, "command"), (
-                f"unknown command {member!r} of {aggregate_name} (expected one of: "
-                f"{', '.join(aggregate.commands) or 'none declared'})"
+            yield (
+                (*loc, "command"),
+                (
+                    f"unknown command {member!r} of {aggregate_name} (expected one of: "
+                    f"{', '.join(aggregate.commands) or 'none declared'})"
+                ),
             )
             continue
         expected = [] if command.creates else ["id"]
@@ -149,15 +157,19 @@ def _endpoints(spec: Spec) -> Iterator[Finding]:
         if endpoint.request is not None:
             model = spec.models.get(endpoint.request)
             if model is None:
-                yield (*loc, "request"), (
-                    f"unknown model {endpoint.request!r} (expected one of: "
-                    f"{', '.join(spec.models) or 'none declared'})"
+                yield (
+                    (*loc, "request"),
+                    (
+                        f"unknown model {endpoint.request!r} (expected one of: "
+                        f"{', '.join(spec.models) or 'none declared'})"
+                    ),
                 )
                 continue
             for param in command.params:
                 if param not in model.fields:
-                    yield (*loc, "request"), (
-                        f"model {endpoint.request} lacks the command parameter {param!r}"
+                    yield (
+                        (*loc, "request"),
+                        (f"model {endpoint.request} lacks the command parameter {param!r}"),
                     )
 
 

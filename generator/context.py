@@ -238,6 +238,9 @@ def derive(spec: Spec) -> dict[str, Any]:
         "dependencies": spec.dependencies,
         "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
         "uses_pattern": any(
-            r["kind"] == "pattern" for a in aggregates.values() for f in a["fields"] for r in f["rules"]
+            r["kind"] == "pattern"
+            for a in aggregates.values()
+            for f in a["fields"]
+            for r in f["rules"]
         ),
     }

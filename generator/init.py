@@ -13,7 +13,15 @@ requires-python = ">=3.11"
 dependencies = []
 
 [dependency-groups]
-dev = ["pytest>=8.3", "pytest-asyncio>=0.24", "httpx>=0.27", "httpx2>=2.0", "import-linter>=2.1", "mypy>=1.11"]
+dev = [
+    "httpx>=0.27",
+    "httpx2>=2.0",
+    "import-linter>=2.1",
+    "mypy>=1.11",
+    "pytest>=8.3",
+    "pytest-asyncio>=0.24",
+    "ruff>=0.6",
+]
 
 [tool.uv]
 package = false
@@ -27,7 +35,9 @@ libs = "libs"
 specs = "specs"
 """
 
-_IGNORE = shutil.ignore_patterns("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.db")
+_IGNORE = shutil.ignore_patterns(
+    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.db"
+)
 
 
 class InitError(Exception):

@@ -44,11 +44,11 @@ class _Marks:
     values: dict[Loc, tuple[int, int]]
     keys: dict[Loc, tuple[int, int]]
 
-    def find(self, loc: Loc) -> tuple[int, int]:
-        """The position of the deepest known part of ``loc`` (keys win for the last part)."""
+    def find(self, loc: Loc, *, key: bool = False) -> tuple[int, int]:
+        """The position of the deepest known part of ``loc`` (of its key when ``key``)."""
         for end in range(len(loc), -1, -1):
             prefix = loc[:end]
-            if end == len(loc) and prefix in self.keys:
+            if key and end == len(loc) and prefix in self.keys:
                 return self.keys[prefix]
             if prefix in self.values:
                 return self.values[prefix]
@@ -100,7 +100,11 @@ def _pydantic_problems(error: ValidationError, file: str, marks: _Marks) -> Iter
         if detail["type"] == "extra_forbidden":
             parent = _model_at(loc[:-1])
             expected = ", ".join(parent.model_fields) if parent else ""
-            message = f"unknown key {loc[-1]!r}" + (f" (expected one of: {expected})" if expected else "")
+            message = f"unknown key {loc[-1]!r}" + (
+                f" (expected one of: {expected})" if expected else ""
+            )
+            yield Problem(file, *marks.find(loc, key=True), loc, message)
+            continue
         elif detail["type"] == "missing":
             message = f"required key {loc[-1]!r} is missing"
             line, column = marks.find(loc[:-1])
@@ -119,7 +123,7 @@ def _model_at(loc: Loc) -> type[BaseModel] | None:
     from generator import spec as s
 
     model: type[BaseModel] = s.Spec
-    containers = {
+    containers: dict[str, type[BaseModel]] = {
         "aggregates": s.AggregateSpec,
         "events": s.EventSpec,
         "models": s.ModelSpec,

@@ -100,12 +100,9 @@ def event_models_code(spec: Spec) -> str:
 
 @lru_cache(maxsize=32)
 def _generate(defs_json: str, *, pydantic: bool) -> str:
-    from datamodel_code_generator import (
-        DataModelType,
-        InputFileType,
-        PythonVersion,
-        generate,
-    )
+    from datamodel_code_generator import generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+    from datamodel_code_generator.format import DatetimeClassType, PythonVersion
 
     schema = {"$defs": json.loads(defs_json)}
     model_type = (
@@ -128,7 +125,9 @@ def _generate(defs_json: str, *, pydantic: bool) -> str:
         allow_population_by_field_name=True,
         use_double_quotes=True,
         use_standard_primitive_types=True,
-        output_datetime_class="AwareDatetime" if pydantic else "datetime",
+        output_datetime_class=(
+            DatetimeClassType.Awaredatetime if pydantic else DatetimeClassType.Datetime
+        ),
     )
     assert isinstance(code, str)
     return _tidy(code)
@@ -138,6 +137,8 @@ def _tidy(code: str) -> str:
     """Drop the generator banner and the synthetic root model; keep imports and classes."""
     code = re.sub(r"^#.*\n", "", code, flags=re.MULTILINE)
     code = re.sub(r"^Model: TypeAlias = Any\n", "", code, flags=re.MULTILINE)
-    code = re.sub(r"^class Model\(RootModel\[Any\]\):\n    root: Any\n", "", code, flags=re.MULTILINE)
+    code = re.sub(
+        r"^class Model\(RootModel\[Any\]\):\n    root: Any\n", "", code, flags=re.MULTILINE
+    )
     code = code.replace("from __future__ import annotations\n", "")
     return code.strip() + "\n"

@@ -48,7 +48,10 @@ def template_commit(root: Path) -> str | None:
         return None
     result = subprocess.run(
         ["git", "describe", "--tags", "--always"],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     return result.stdout.strip() or None
 
@@ -69,7 +72,9 @@ def _environment(root: Path) -> SandboxedEnvironment:
     return env
 
 
-def answers(spec_data: dict[str, Any], blueprint: str, src_path: str, commit: str | None) -> dict[str, Any]:
+def answers(
+    spec_data: dict[str, Any], blueprint: str, src_path: str, commit: str | None
+) -> dict[str, Any]:
     """The answers copier would remember, in copier's order."""
     remembered: dict[str, Any] = {}
     if commit is not None:
@@ -87,7 +92,12 @@ def _template_files(directory: Path) -> Iterator[Path]:
 
 
 def render_files(
-    blueprint: Blueprint, spec: Spec, spec_data: dict[str, Any], *, src_path: str, commit: str | None
+    blueprint: Blueprint,
+    spec: Spec,
+    spec_data: dict[str, Any],
+    *,
+    src_path: str,
+    commit: str | None,
 ) -> dict[str, str]:
     """Render every file of the blueprint to text, keyed by its relative path (unformatted)."""
     env = _environment(blueprint.root)

@@ -65,9 +65,7 @@ class FieldSpec(_Strict):
     @classmethod
     def _known_type(cls, value: str) -> str:
         if not is_known_type(value):
-            raise ValueError(
-                f"unknown type {value!r} (expected one of: {', '.join(TYPE_FORMS)})"
-            )
+            raise ValueError(f"unknown type {value!r} (expected one of: {', '.join(TYPE_FORMS)})")
         return value
 
     @field_validator("rules")
@@ -100,9 +98,7 @@ class AggregateSpec(_Strict):
     description: str | None = None
     fields: Fields = {}
     commands: dict[str, CommandSpec] = {}
-    not_found: str | None = Field(
-        default=None, description="message when no aggregate has the id"
-    )
+    not_found: str | None = Field(default=None, description="message when no aggregate has the id")
     event_id: str | None = Field(
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",

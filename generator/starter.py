@@ -45,9 +45,16 @@ models:
     fields: {{name: str, email: str}}
 
 endpoints:
-  - {{method: POST, path: {base}, command: {aggregate}.create, request: Create{pascal}Request, status: 201}}
+  - method: POST
+    path: {base}
+    command: {aggregate}.create
+    request: Create{pascal}Request
+    status: 201
   - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get}}
-  - {{method: PUT, path: "{base}/{{id}}", command: {aggregate}.updateProfile, request: Update{pascal}Request}}
+  - method: PUT
+    path: "{base}/{{id}}"
+    command: {aggregate}.updateProfile
+    request: Update{pascal}Request
 """
 
 

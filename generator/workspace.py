@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-
 class WorkspaceError(Exception):
     """No usable workspace."""
 

@@ -57,8 +57,10 @@ def test_a_port_variable_that_is_not_an_integer_is_named(
     with pytest.raises(ConfigError) as error:
         load_settings(service(tmp_path, text), environ={variable: "http"})
 
-    assert str(error.value) == (
-        f"server.port must be an integer, got 'http' (from environment variable {variable})"
+    source = f"environment variable {variable}"
+    assert (
+        str(error.value)
+        == f"server.port must be an integer, got 'http' (from {source})"
     )
 
 
@@ -99,7 +101,7 @@ def test_a_section_replaced_by_a_scalar_is_reported_with_its_source(
 
 
 def test_an_unknown_log_format_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="logging.format"):
+    with pytest.raises(ConfigError, match=r"logging\.format"):
         load_settings(
             service(tmp_path, "application:\n  name: svc\n"),
             environ={"LOGGING_FORMAT": "xml"},

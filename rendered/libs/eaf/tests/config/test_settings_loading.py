@@ -127,7 +127,9 @@ def test_settings_cannot_be_changed(tmp_path: Path) -> None:
 
 
 def test_missing_sections_take_local_defaults(tmp_path: Path) -> None:
-    settings = load_settings(service(tmp_path, "application:\n  name: tiny\n"), environ={})
+    settings = load_settings(
+        service(tmp_path, "application:\n  name: tiny\n"), environ={}
+    )
 
     assert (settings.host, settings.port) == ("127.0.0.1", 8080)
     assert settings.broker_url == "nats://localhost:4222"

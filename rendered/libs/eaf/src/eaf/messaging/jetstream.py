@@ -158,11 +158,11 @@ class JetStreamBroker:
         try:
             for index, message in enumerate(messages):
                 try:
+                    # No wait_stall: with it nats-py starts a task per message and
+                    # flushes each on its own. Unacknowledged futures are cancelled
+                    # below, so the pending limit frees up after a timeout anyway.
                     future = await self.js.publish_async(
-                        message.subject,
-                        message.data,
-                        wait_stall=self.settings.publish_timeout,
-                        headers=dict(message.headers),
+                        message.subject, message.data, headers=dict(message.headers)
                     )
                 except Exception as error:
                     outcomes[index] = error

@@ -6,11 +6,13 @@ import json
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eaf.context import SecurityContext, current_or_none
-from eaf.eventsourcing.outbox import OutboxMessage
 from eaf.messaging.subjects import PLATFORM_TENANT, Subjects
+
+if TYPE_CHECKING:
+    from eaf.eventsourcing.outbox import OutboxMessage
 
 
 class Header:
@@ -46,8 +48,9 @@ DLQ_HEADERS = frozenset(
     }
 )
 
-# Outbox metadata keys understood besides header names themselves.
+# Outbox metadata keys (``EventMetadata.as_dict``) as headers; others pass unchanged.
 _METADATA_HEADERS = {
+    "tenant_id": Header.TENANT,
     "user_id": Header.USER,
     "correlation_id": Header.CORRELATION,
     "causation_id": Header.CAUSATION,
@@ -174,6 +177,7 @@ def outbox_message(subjects: Subjects, service: str, stored: OutboxMessage) -> M
         _METADATA_HEADERS.get(key, key): value for key, value in stored.metadata.items()
     }
     headers.setdefault(Header.CORRELATION, stored.event_id)
+    headers.pop(Header.TENANT, None)
     if tenant is not None:
         headers[Header.TENANT] = tenant
     headers.update(

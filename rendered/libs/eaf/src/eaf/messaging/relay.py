@@ -7,11 +7,14 @@ import contextlib
 import logging
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from eaf.eventsourcing.outbox import Outbox
 from eaf.messaging.message import outbox_message
 from eaf.messaging.ports import Publisher, PublishError
 from eaf.messaging.subjects import Subjects
+
+if TYPE_CHECKING:
+    from eaf.eventsourcing.outbox import Outbox
 
 log = logging.getLogger("eaf.messaging.relay")
 

@@ -62,7 +62,7 @@ class Subjects:
         return ".".join(
             (
                 self.prefix,
-                check_token(tenant or PLATFORM_TENANT, "tenant"),
+                check_token(PLATFORM_TENANT if tenant is None else tenant, "tenant"),
                 check_token(service, "service"),
                 check_token(event_type, "event type"),
             )

@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from eaf.context import SecurityContext, current
+from eaf.eventsourcing.outbox import OutboxMessage
 from eaf.messaging.message import Delivery, Message, event_message
 from eaf.messaging.ports import Broker, DeadLetter, Poison, Subscription
 from eaf.messaging.subjects import Subjects
@@ -40,6 +42,25 @@ def event(
         event_type=event_type,
         payload=payload if payload is not None else {"n": 0},
         context=context,
+    )
+
+
+def stored_event(
+    position: int, tenant: str = "acme", event_type: str = "ThingHappened"
+) -> OutboxMessage:
+    """An event as an event store writes it to its outbox."""
+    return OutboxMessage(
+        position=position,
+        event_id=str(uuid.uuid4()),
+        tenant_id=tenant,
+        stream_type="Thing",
+        stream_id=f"thing-{position % 10}",
+        stream_version=position // 10 + 1,
+        event_type=event_type,
+        schema_version=1,
+        payload={"position": position, "text": "x" * 64},
+        metadata={"user_id": "alice", "correlation_id": f"corr-{position}"},
+        recorded_at=datetime.now(UTC),
     )
 
 
@@ -124,7 +145,9 @@ class BrokerContract:
         assert delivery.tenant_id == "acme"
         assert delivery.attempt == 1
 
-    async def test_security_context_is_restored_in_handlers(self, broker: Broker) -> None:
+    async def test_security_context_is_restored_in_handlers(
+        self, broker: Broker
+    ) -> None:
         recorder = Recorder()
         sent = event(tenant="acme", user="bob", correlation_id="corr-1")
         worker = await broker.start(Subscription(durable=unique("ctx")), recorder)
@@ -215,7 +238,9 @@ class BrokerContract:
             assert letter.message.event_id == sent.event_id
             assert letter.message.subject == sent.subject
             assert letter.message.json() == {"n": 7}
-            assert (await broker.dead_letters.get(letter.sequence)).reason == letter.reason
+            assert (
+                await broker.dead_letters.get(letter.sequence)
+            ).reason == letter.reason
 
             failing.fail = False
             await broker.dead_letters.replay(letter.sequence)
@@ -280,5 +305,7 @@ class BrokerContract:
                     await broker.publish(event("tenant-b", payload={"n": n}))
                     await broker.publish(event("tenant-a", payload={"n": n}))
                 received = [await anext(messages) for _ in range(3)]
-        assert [delivery.json() for delivery in received] == [{"n": n} for n in range(3)]
+        assert [delivery.json() for delivery in received] == [
+            {"n": n} for n in range(3)
+        ]
         assert {delivery.tenant_id for delivery in received} == {"tenant-a"}

@@ -8,10 +8,12 @@ from typing import Any, TextIO
 
 from eaf.context import current_or_none
 
-# Attributes every LogRecord has; any other came from `extra=` and is logged as well.
+# Attributes every LogRecord has; any other came from `extra=` and is logged as well,
+# except uvicorn's ANSI-coloured copy of the message.
 _STANDARD_ATTRIBUTES = frozenset(vars(logging.makeLogRecord({}))) | {
     "message",
     "asctime",
+    "color_message",
 }
 # Uvicorn installs its own handlers; routed to the root logger they share our format.
 _SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")

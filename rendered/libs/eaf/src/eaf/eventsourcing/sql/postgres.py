@@ -148,10 +148,8 @@ _STATEMENTS = (
     _POLICIES,
 )
 
-APPEND_CALL = (
-    "SELECT eaf_append(:tenant, :stream_type, :stream_id, :expected, "
-    "CAST(:events AS jsonb), CAST(:metadata AS jsonb), :recorded_at)"
-)
+UNIQUE_VIOLATION = "23505"
+APPEND_CALL = "SELECT eaf_append($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7)"
 # Rows below this horizon belong to finished transactions: see the module docstring.
 VISIBLE_HORIZON = "tx_id < pg_snapshot_xmin(pg_current_snapshot())"
 

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from eaf.eventsourcing.outbox import InMemoryOutbox
+from eaf.messaging import (
+    InMemoryBroker,
+    JetStreamBroker,
+    Message,
+    MessagingSettings,
+    OutboxRelay,
+    Subscription,
+)
+from eaf.messaging.embedded import EmbeddedNats
+from eaf.messaging.testing import eventually, stored_event
+
+
+class FlakyPublisher:
+    """Acknowledges every other message, like a broker losing acks."""
+
+    def __init__(self) -> None:
+        self.broker = InMemoryBroker()
+        self.calls = 0
+
+    async def publish(self, message: Message) -> None:
+        await self.broker.publish(message)
+
+    async def publish_batch(self, messages: list[Message]) -> list[Exception | None]:
+        self.calls += 1
+        await self.broker.publish_batch(messages)
+        if self.calls > 1:
+            return [None] * len(messages)
+        return [None if n % 2 else TimeoutError("no ack") for n in range(len(messages))]
+
+
+async def test_relay_publishes_outbox_to_tenant_subjects_with_headers() -> None:
+    outbox, broker = InMemoryOutbox(), InMemoryBroker()
+    stored = stored_event(1, tenant="acme", event_type="OrderPlaced")
+    outbox.add(stored)
+    relay = OutboxRelay(outbox, broker, service="orders")
+
+    assert await relay.drain() == 1
+
+    [message] = broker.messages
+    assert message.subject == "events.acme.orders.OrderPlaced"
+    assert message.json() == stored.payload
+    assert message.headers["Nats-Msg-Id"] == stored.event_id
+    assert message.headers["X-Tenant-Id"] == "acme"
+    assert message.headers["X-User-Id"] == "alice"
+    assert message.headers["X-Correlation-Id"] == "corr-1"
+    assert message.headers["Eaf-Event-Type"] == "OrderPlaced"
+    assert message.headers["Eaf-Schema-Version"] == "1"
+    assert message.headers["Eaf-Stream-Id"] == stored.stream_id
+    assert message.headers["Eaf-Stream-Version"] == str(stored.stream_version)
+    assert outbox.published == {1}
+
+
+async def test_relay_marks_only_acknowledged_messages_and_retries_the_rest() -> None:
+    outbox, publisher = InMemoryOutbox(), FlakyPublisher()
+    for position in range(1, 11):
+        outbox.add(stored_event(position))
+    relay = OutboxRelay(outbox, publisher, service="orders", backoff_initial=0.01)
+    task = asyncio.create_task(relay.run())
+    try:
+        await eventually(lambda: len(outbox.published) == 10)
+    finally:
+        task.cancel()
+    assert relay.stats.failed_batches == 1
+    # The messages published twice were absorbed by their Nats-Msg-Id.
+    assert len(publisher.broker.messages) == 10
+
+
+async def test_broker_killed_while_relaying_loses_and_duplicates_nothing(
+    nats_server: EmbeddedNats, settings: MessagingSettings
+) -> None:
+    outbox = InMemoryOutbox()
+    total = 600
+
+    async def write() -> None:
+        for position in range(1, total + 1):
+            outbox.add(stored_event(position, tenant=f"t{position % 3}"))
+            relay.notify()
+            await asyncio.sleep(0.003)
+
+    # Acks are awaited for less time than the outage lasts: batches fail and are retried.
+    settings = replace(settings, publish_timeout=0.5)
+    async with await JetStreamBroker.connect(settings) as broker:
+        relay = OutboxRelay(
+            outbox, broker, service="orders", batch_size=50, poll_interval=0.05,
+            backoff_max=0.5,
+        )  # fmt: skip
+        relaying = asyncio.create_task(relay.run())
+        writing = asyncio.create_task(write())
+        try:
+            await eventually(lambda: len(outbox.published) >= 100)
+            await nats_server.kill()
+            published_before_outage = len(outbox.published)
+            await asyncio.sleep(1.5)
+            written_during_outage = len(outbox.messages)
+            await nats_server.start()
+            async with asyncio.timeout(30):
+                await writing
+            await eventually(lambda: len(outbox.published) == total, timeout=60)
+        finally:
+            relaying.cancel()
+            writing.cancel()
+
+        assert published_before_outage < written_during_outage < total
+        assert relay.stats.failed_batches > 0
+        info = await broker.js.stream_info(settings.stream)
+        assert info.state.messages == total
+        expected = {message.event_id for message in outbox.messages}
+        seen: list[str] = []
+        async with broker.stream(Subscription()) as deliveries:
+            async with asyncio.timeout(30):
+                while len(seen) < total:
+                    seen.append((await anext(deliveries)).message.event_id)
+        assert len(set(seen)) == total
+        assert set(seen) == expected

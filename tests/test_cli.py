@@ -1,0 +1,158 @@
+"""`generate service`: names, targets, dry runs, and bad input that changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import Result, tree_digest
+
+Generate = Callable[..., Result]
+
+
+@pytest.mark.parametrize("name", ["Bad", "1abc", "a", "a-", "a_b", "ab!", "ab c"])
+def test_a_bad_name_prints_the_rule_and_writes_nothing(
+    name: str, workspace: Path, generate: Generate
+) -> None:
+    before = tree_digest(workspace)
+    result = generate("service", name, cwd=workspace)
+    assert result.code == 2
+    assert "^[a-z][a-z0-9-]*[a-z0-9]$" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+    assert "Traceback" not in result.err
+    assert tree_digest(workspace) == before
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("lib", "unknown --path 'lib'"), ("", "--path is empty"), ("pyproject.toml", "is a file")],
+)
+def test_an_unknown_path_form_is_refused(
+    path: str, message: str, workspace: Path, generate: Generate
+) -> None:
+    before = tree_digest(workspace)
+    result = generate("service", "acme-orders", f"--path={path}", cwd=workspace)
+    assert result.code == 2
+    assert message in result.err
+    assert tree_digest(workspace) == before
+
+
+@pytest.mark.parametrize("form", [["--path=libs"], ["--path", "libs"]])
+def test_both_option_forms_target_the_libs_dir(
+    form: list[str], workspace: Path, generate: Generate
+) -> None:
+    result = generate("service", "acme-kit", *form, cwd=workspace)
+    assert result.code == 0, result.err
+    assert result.out.strip() == "Service acme-kit generated at libs/acme-kit"
+    assert (workspace / "libs/acme-kit/src/acme_kit/domain/model.py").is_file()
+    assert not (workspace / "libs/acme-kit/src/acme_kit/main.py").exists()
+
+
+def test_a_directory_path_is_a_target(workspace: Path, generate: Generate) -> None:
+    result = generate("service", "acme-orders", "--path=./services", cwd=workspace)
+    assert result.code == 0, result.err
+    assert (workspace / "services/acme-orders/src/acme_orders/main.py").is_file()
+
+
+def test_an_existing_target_is_refused_and_left_alone(workspace: Path, generate: Generate) -> None:
+    target = workspace / "apps/acme-orders"
+    target.mkdir(parents=True)
+    (target / "mine.txt").write_text("hand-written\n")
+    before = tree_digest(workspace)
+    result = generate("service", "acme-orders", cwd=workspace)
+    assert result.code == 1
+    assert "apps/acme-orders already exists; nothing was written" in result.err
+    assert "re-render" in result.err
+    assert tree_digest(workspace) == before
+
+
+def test_the_starter_spec_is_the_sample_named_after_the_service(
+    workspace: Path, generate: Generate
+) -> None:
+    result = generate("service", "acme-orders", cwd=workspace)
+    assert result.code == 0, result.err
+    assert result.out.strip() == "Service acme-orders generated at apps/acme-orders"
+    spec = yaml.safe_load((workspace / "specs/acme-orders.yaml").read_text())
+    assert list(spec["aggregates"]) == ["SampleAcmeOrders"]
+    assert "CreateAcmeOrdersRequest" in spec["models"]
+    assert {e["path"] for e in spec["endpoints"]} == {
+        "/api/v1/acme-orderss",
+        "/api/v1/acme-orderss/{id}",
+    }
+    schema_ref = (workspace / "specs/acme-orders.yaml").read_text().splitlines()[0]
+    assert schema_ref == "# yaml-language-server: $schema=spec.schema.json"
+    assert (workspace / "specs/spec.schema.json").is_file()
+
+
+def test_user_profile_gives_the_reference_sample(workspace: Path, generate: Generate) -> None:
+    assert generate("service", "user-profile", cwd=workspace).code == 0
+    spec = yaml.safe_load((workspace / "specs/user-profile.yaml").read_text())
+    assert list(spec["aggregates"]) == ["SampleUserProfile"]
+    assert "CreateUserProfileRequest" in spec["models"]
+    assert spec["endpoints"][0]["path"] == "/api/v1/user-profiles"
+    web = (workspace / "apps/user-profile/src/user_profile/infrastructure/web.py").read_text()
+    assert '"/api/v1/user-profiles/{id}"' in web
+
+
+def test_dry_run_lists_the_files_and_writes_nothing(workspace: Path, generate: Generate) -> None:
+    before = tree_digest(workspace)
+    result = generate("service", "acme-orders", "--dry-run", cwd=workspace)
+    assert result.code == 0, result.err
+    listed = result.out.split()
+    assert "apps/acme-orders/src/acme_orders/domain/model.py" in listed
+    assert "apps/acme-orders/.copier-answers.yml" in listed
+    assert "specs/acme-orders.yaml" in listed
+    assert tree_digest(workspace) == before
+
+
+MALFORMED = {
+    "yaml-syntax": (
+        "name: acme-orders\naggregates: {Order: [\n",
+        "specs/acme-orders.yaml:3:1: <spec>: YAML syntax error",
+    ),
+    "unknown-key": (
+        "name: acme-orders\ncolour: blue\n",
+        "specs/acme-orders.yaml:2:1: colour: unknown key 'colour' (expected one of: name, kind,",
+    ),
+    "wrong-type": (
+        "name: acme-orders\nport: eighty\n",
+        "specs/acme-orders.yaml:2:7: port: Input should be a valid integer",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_spec_names_file_line_and_key(
+    case: str, workspace: Path, generate: Generate
+) -> None:
+    text, expected = MALFORMED[case]
+    spec = workspace / "specs/acme-orders.yaml"
+    spec.parent.mkdir()
+    spec.write_text(text)
+    before = tree_digest(workspace)
+    result = generate("service", "acme-orders", cwd=workspace)
+    assert result.code == 1
+    assert result.err.startswith(f"error: {expected}"), result.err
+    assert "Traceback" not in result.err
+    assert tree_digest(workspace) == before
+
+
+def test_a_spec_option_must_name_the_same_service(workspace: Path, generate: Generate) -> None:
+    other = workspace / "other.yaml"
+    other.write_text("name: acme-billing\n")
+    before = tree_digest(workspace)
+    result = generate("service", "acme-orders", "--spec", str(other), cwd=workspace)
+    assert result.code == 1
+    assert "the spec names 'acme-billing', not 'acme-orders'" in result.err
+    assert tree_digest(workspace) == before
+
+
+def test_outside_a_workspace_the_error_says_how_to_make_one(
+    tmp_path: Path, generate: Generate
+) -> None:
+    result = generate("service", "acme-orders", cwd=tmp_path)
+    assert result.code == 1
+    assert "generate init" in result.err
+    assert list(tmp_path.iterdir()) == []

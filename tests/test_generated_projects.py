@@ -1,0 +1,113 @@
+"""Projects generated in a fresh workspace (`generate init`) install, pass their own tests
+and layer contracts, and their architecture test names an import that breaks a rule."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import REPO, Result
+
+Generate = Callable[..., Result]
+pytestmark = pytest.mark.slow
+
+
+def _uv() -> str:
+    found = REPO / ".tools/bin/uv"
+    return str(found) if found.exists() else shutil.which("uv") or "uv"
+
+
+def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
+
+
+@pytest.fixture(scope="module")
+def fresh_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("fresh") / "acme"
+    generate = REPO / ".venv/bin/generate"
+    for command in (
+        ["init", str(root)],
+        ["service", "acme-orders"],
+        ["service", "acme-kit", "--path=libs"],
+    ):
+        result = _run([str(generate), *command], cwd=root if root.exists() else root.parent)
+        assert result.returncode == 0, result.stderr
+    synced = _run([_uv(), "sync", "--all-packages", "--quiet"], cwd=root)
+    assert synced.returncode == 0, synced.stderr
+    return root
+
+
+@pytest.mark.parametrize("project", ["apps/acme-orders", "libs/acme-kit"])
+def test_generated_project_passes_its_own_tests(fresh_workspace: Path, project: str) -> None:
+    result = _run(
+        [_uv(), "run", "--frozen", "pytest", "-q", "-p", "no:cacheprovider"],
+        cwd=fresh_workspace / project,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert " passed" in result.stdout
+
+
+@pytest.mark.parametrize("project", ["apps/acme-orders", "libs/acme-kit"])
+def test_generated_project_is_lint_and_type_clean(fresh_workspace: Path, project: str) -> None:
+    cwd = fresh_workspace / project
+    for command in (["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]):
+        result = _run([_uv(), "run", "--frozen", *command], cwd=cwd)
+        assert result.returncode == 0, f"{command}: {result.stdout}{result.stderr}"
+
+
+VIOLATIONS = {
+    "rule 1": (
+        "domain/model.py",
+        "from acme_orders.infrastructure import clock",
+        "acme_orders.domain.model -> acme_orders.infrastructure.clock",
+    ),
+    "rule 2": (
+        "application/services.py",
+        "from acme_orders.infrastructure import persistence",
+        "acme_orders.application.services -> acme_orders.infrastructure.persistence",
+    ),
+    "rule 3 (external package)": (
+        "infrastructure/clock.py",
+        "import yaml",
+        "acme_orders.infrastructure.clock -> yaml",
+    ),
+    "rule 3 (composition root)": (
+        "infrastructure/web.py",
+        "from acme_orders import bootstrap",
+        "acme_orders.infrastructure.web -> acme_orders.bootstrap",
+    ),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(VIOLATIONS))
+def test_a_broken_layer_rule_fails_the_architecture_test_naming_the_import(
+    fresh_workspace: Path, rule: str
+) -> None:
+    module, line, named = VIOLATIONS[rule]
+    project = fresh_workspace / "apps/acme-orders"
+    path = project / "src/acme_orders" / module
+    original = path.read_text()
+    path.write_text(f"{original}{line}  # noqa: E402, F401\n")
+    try:
+        result = _run(
+            [
+                _uv(),
+                "run",
+                "--frozen",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_architecture.py",
+            ],
+            cwd=project,
+        )
+    finally:
+        path.write_text(original)
+    assert result.returncode == 1
+    assert named in result.stdout, result.stdout

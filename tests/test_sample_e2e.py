@@ -1,0 +1,166 @@
+"""The sample profile service over real HTTP: `python -m user_profile` under uvicorn."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+import pytest
+
+BASE = "/api/v1/user-profiles"
+PROBLEM = "application/problem+json"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """The service in a subprocess on a free loopback port."""
+
+    def __init__(self, database: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PORT": str(self.port), "DATABASE_URL": f"sqlite:///{database}"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "user_profile"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/actuator/health/liveness").status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the service did not start: {self.process.stdout}")
+
+    def stop(self) -> str:
+        self.process.terminate()
+        output, _ = self.process.communicate(timeout=15)
+        return output
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "profiles.db"
+
+
+@pytest.fixture
+def server(database: Path) -> Iterator[Server]:
+    running = Server(database)
+    yield running
+    running.stop()
+
+
+def _instant(text: str) -> datetime:
+    assert text.endswith("Z"), text
+    return datetime.fromisoformat(text)
+
+
+def test_create_get_update_and_errors_over_http(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        created = client.post(BASE, json={"name": "Ada", "email": "ada@example.org"})
+        assert created.status_code == 201
+        profile = created.json()
+        assert set(profile) == {"id", "name", "email", "createdAt", "updatedAt"}
+        assert profile["createdAt"] == profile["updatedAt"]
+        _instant(profile["createdAt"])
+
+        fetched = client.get(f"{BASE}/{profile['id']}")
+        assert (fetched.status_code, fetched.json()) == (200, profile)
+
+        missing = client.get(f"{BASE}/0b0e3c6e-0000-4000-8000-000000000000")
+        assert (missing.status_code, missing.content) == (404, b"")
+
+        updated = client.put(
+            f"{BASE}/{profile['id']}", json={"name": "Ada L.", "email": "ada@l.org"}
+        )
+        assert updated.status_code == 200
+        assert updated.json()["name"] == "Ada L."
+        assert _instant(updated.json()["updatedAt"]) > _instant(profile["updatedAt"])
+        assert updated.json()["createdAt"] == profile["createdAt"]
+
+        cases = [
+            ("post", BASE, {"name": " ", "email": "a@b.c"}, 422, "Name cannot be blank", "name"),
+            ("post", BASE, {"name": "A", "email": "ab.c"}, 422, "Email must be valid", "email"),
+            (
+                "put",
+                f"{BASE}/{profile['id']}",
+                {"name": "", "email": "a@b"},
+                422,
+                "Name cannot be blank",
+                "name",
+            ),
+            (
+                "put",
+                f"{BASE}/{profile['id']}",
+                {"name": "A", "email": "x"},
+                422,
+                "Email must be valid",
+                "email",
+            ),
+        ]
+        for method, path, body, status, detail, field in cases:
+            response = client.request(method, path, json=body)
+            assert response.status_code == status, (method, body)
+            assert response.headers["content-type"] == PROBLEM
+            assert response.json()["detail"] == detail
+            assert response.json()["field"] == field
+
+        absent = client.put(f"{BASE}/no-such-id", json={"name": "A", "email": "a@b"})
+        assert absent.status_code == 404
+        assert absent.headers["content-type"] == PROBLEM
+        assert absent.json()["detail"] == "Profile not found"
+
+        no_email = client.post(BASE, json={"name": "A"})
+        assert no_email.status_code == 422
+        assert no_email.json()["field"] == "email"
+
+
+def test_health_metrics_and_openapi(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        assert client.get(f"{BASE}/health").json() == {"status": "UP", "service": "user-profile"}
+        health = client.get("/actuator/health")
+        assert health.status_code == 200
+        assert health.json()["status"] == "UP"
+        assert client.get("/actuator/health/liveness").json()["status"] == "UP"
+        assert client.get("/actuator/health/readiness").json()["status"] == "UP"
+        client.post(BASE, json={"name": "Ada", "email": "ada@example.org"})
+        metrics = client.get("/metrics")
+        assert metrics.headers["content-type"].startswith("text/plain")
+        assert 'http_requests_total{method="POST",route="/api/v1/user-profiles",status="201"}' in (
+            metrics.text
+        )
+        paths = client.get("/openapi.json").json()["paths"]
+        assert set(paths[f"{BASE}/{{id}}"]) == {"get", "put"}
+        assert "post" in paths[BASE]
+
+
+def test_profiles_survive_a_restart(database: Path) -> None:
+    first = Server(database)
+    try:
+        created = httpx.post(f"{first.url}{BASE}", json={"name": "Ada", "email": "a@b.org"})
+    finally:
+        first.stop()
+    second = Server(database)
+    try:
+        fetched = httpx.get(f"{second.url}{BASE}/{created.json()['id']}")
+    finally:
+        logs = second.stop()
+    assert fetched.json() == created.json()
+    assert '"correlation_id"' in logs

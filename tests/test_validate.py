@@ -1,0 +1,86 @@
+"""`generate validate` and `generate schema`: every problem, with file, line and key."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from helpers import REPO, Result
+
+Generate = Callable[..., Result]
+
+BROKEN = """\
+name: acme-orders
+aggregates:
+  Order:
+    fields:
+      customer: str
+      total:
+        type: money
+      note: {type: str, colour: red}
+    commands:
+      place: {params: [customer, total, missing], emits: OrderPlaced, creates: true}
+endpoints:
+  - {method: POST, path: /api/v1/orders, command: Order.ship}
+"""
+
+
+def test_every_type_and_key_error_is_listed_with_its_place(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(BROKEN)
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert lines[0].startswith(
+        "specs/x.yaml:7:15: aggregates.Order.fields.total.type: unknown type 'money' "
+        "(expected one of: str, int, float, bool, decimal, uuid, datetime, date, list[<scalar>])"
+    )
+    assert lines[1].startswith(
+        "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour'"
+    )
+    assert len(lines) == 2
+
+
+def test_cross_references_are_checked_once_the_types_are_right(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(BROKEN.replace("type: money", "type: decimal").replace(", colour: red", ""))
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/x.yaml:10:23: aggregates.Order.commands.place.params: unknown parameter "
+        "'missing' (expected a field of Order: customer, total, note)",
+        "specs/x.yaml:10:23: aggregates.Order.commands.place.params: a creating command must "
+        "set every field without a default (missing: note)",
+        "specs/x.yaml:10:58: aggregates.Order.commands.place.emits: unknown event 'OrderPlaced' "
+        "(expected one of: none declared)",
+        "specs/x.yaml:12:51: endpoints.0.command: unknown command 'ship' of Order "
+        "(expected one of: place)",
+    ]
+
+
+def test_the_workspace_specs_are_valid(generate: Generate) -> None:
+    result = generate("validate", cwd=REPO)
+    assert result.code == 0, result.err
+    assert result.out.strip().endswith("spec(s) valid")
+
+
+def test_schema_is_written_and_describes_the_format(workspace: Path, generate: Generate) -> None:
+    result = generate("schema", cwd=workspace)
+    assert result.code == 0
+    schema = json.loads((workspace / "specs/spec.schema.json").read_text())
+    assert schema["additionalProperties"] is False
+    assert {"name", "aggregates", "events", "models", "endpoints"} <= set(schema["properties"])
+    assert schema["properties"]["name"]["pattern"] == "^[a-z][a-z0-9-]*[a-z0-9]$"
+
+
+def test_the_committed_schema_is_current(workspace: Path, generate: Generate) -> None:
+    generate("schema", cwd=workspace)
+    fresh = (workspace / "specs/spec.schema.json").read_text()
+    assert (REPO / "specs/spec.schema.json").read_text() == fresh
