@@ -3,9 +3,11 @@ it derives the render context from the spec and ruff-formats each rendered Pytho
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, pass_environment
@@ -23,6 +25,40 @@ def derive_json(spec: Any) -> str:
     from generator.spec import Spec
 
     return json.dumps(derive(Spec.model_validate(spec)))
+
+
+OUTPUT_SOURCES = (
+    "copier.yml",
+    "blueprints",
+    "generator/blueprint_ext.py",
+    "generator/context.py",
+    "generator/context_types.py",
+    "generator/models.py",
+    "generator/naming.py",
+    "generator/spec.py",
+)
+
+
+def spec_hash(spec: Any) -> str:
+    """A short content hash of a spec answer (key order and formatting do not count)."""
+    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+@cache
+def blueprint_hash(template_root: str) -> str:
+    """A short content hash of everything that shapes rendered output: the blueprints,
+    copier.yml and the generator modules that derive the render context."""
+    root = Path(str(template_root))
+    digest = hashlib.sha256()
+    for source in OUTPUT_SOURCES:
+        path = root / source
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 @cache
@@ -90,6 +126,8 @@ class BlueprintExtension(Extension):
         environment.filters.update(
             derive_json=derive_json,
             py=repr,
+            spec_hash=spec_hash,
+            blueprint_hash=blueprint_hash,
             quoted=json.dumps,
             python_source=_python_source,
             snake=naming.snake,

@@ -13,6 +13,7 @@ import typer
 
 from generator import workspace as ws
 from generator.loading import SpecError, load_spec, load_spec_text, parse_yaml
+from generator.projects import Project, ProjectError, find_projects
 from generator.spec import NAME_RULE
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ app = typer.Typer(
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_CONFLICTS = 3
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> NoReturn:
@@ -86,7 +88,7 @@ def service(
     if target.exists():
         fail(
             f"{workspace.relative(target)} already exists; nothing was written "
-            f"(edit specs/{name}.yaml and re-render it, or choose another name or --path)"
+            f"(to re-render it from specs/{name}.yaml: generate render {name})"
         )
     kind = "lib" if blueprint_name == "library" else "app"
     spec_path = workspace.specs / f"{name}.yaml"
@@ -195,6 +197,138 @@ def init(
     except InitError as error:
         fail(str(error))
     typer.echo(f"Workspace created at {created}")
+
+
+Names = Annotated[list[str] | None, typer.Argument(help="Project names (spec names)")]
+Every = Annotated[bool, typer.Option("--all", help="Every project of the workspace")]
+AllowDirty = Annotated[
+    bool, typer.Option("--allow-dirty", help="Merge into uncommitted changes too")
+]
+
+
+def _projects(names: list[str] | None, every: bool) -> tuple[ws.Workspace, list[Project]]:
+    workspace = _workspace()
+    try:
+        return workspace, find_projects(workspace, names or [], every)
+    except ProjectError as error:
+        fail(str(error))
+
+
+def _regenerate(
+    names: list[str] | None, every: bool, allow_dirty: bool, *, from_spec: bool
+) -> None:
+    from generator import regenerate as rg
+
+    workspace, projects = _projects(names, every)
+    root = ws.template_root()
+    conflicted: list[str] = []
+    for project in projects:
+        where = workspace.relative(project.directory)
+        try:
+            spec_data = rg.read_spec(workspace, project) if from_spec else project.spec_data
+        except (rg.RegenerateError, SpecError) as error:
+            fail(str(error))
+        if rg.is_current(project, spec_data, root):
+            typer.echo(f"{where}: up to date")
+            continue
+        dirty = [] if allow_dirty else rg.dirty_files(project.directory)
+        if dirty:
+            fail(
+                f"{where} has uncommitted changes ({', '.join(dirty[:5])}"
+                f"{', ...' if len(dirty) > 5 else ''}); commit or stash them first "
+                "(or pass --allow-dirty)"
+            )
+        merge, _ = rg.plan(project, rg.Source(spec_data, root))
+        rg.apply(project, merge)
+        typer.echo(f"{where}: {len(merge.changed)} file(s) changed")
+        for relative in merge.kept_deleted:
+            typer.echo(f"  kept deleted: {relative}")
+        for relative in merge.kept_edited:
+            typer.echo(f"  no longer generated, kept because edited: {relative}")
+        conflicted += [f"{where}/{relative}" for relative in merge.conflicts]
+    if conflicted:
+        typer.echo("conflicts (resolve the inline markers, then commit):", err=True)
+        for path in conflicted:
+            typer.echo(f"  {path}", err=True)
+        raise typer.Exit(EXIT_CONFLICTS)
+
+
+@app.command()
+def render(names: Names = None, every: Every = False, allow_dirty: AllowDirty = False) -> None:
+    """Re-render projects from their edited specs; user edits are kept (3-way merge)."""
+    _regenerate(names, every, allow_dirty, from_spec=True)
+
+
+@app.command()
+def update(names: Names = None, every: Every = False, allow_dirty: AllowDirty = False) -> None:
+    """Upgrade projects to the current blueprints (same spec); user edits are kept."""
+    _regenerate(names, every, allow_dirty, from_spec=False)
+
+
+@app.command()
+def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
+    """Print the unified diff `generate render NAME` would apply; write nothing."""
+    import difflib
+
+    from generator import regenerate as rg
+
+    workspace, (project,) = _projects([name], False)
+    try:
+        spec_data = rg.read_spec(workspace, project)
+    except (rg.RegenerateError, SpecError) as error:
+        fail(str(error))
+    merge, _ = rg.plan(project, rg.Source(spec_data, ws.template_root()))
+    where = workspace.relative(project.directory)
+    for relative in merge.changed:
+        path = project.directory / relative
+        before = path.read_text(encoding="utf-8") if path.is_file() else ""
+        after = merge.writes.get(relative, "")
+        typer.echo(
+            "".join(
+                difflib.unified_diff(
+                    before.splitlines(keepends=True),
+                    after.splitlines(keepends=True),
+                    f"a/{where}/{relative}",
+                    f"b/{where}/{relative}",
+                )
+            ),
+            nl=False,
+        )
+
+
+@app.command()
+def check(names: Names = None, every: Every = False) -> None:
+    """Exit 1 listing every project that is not what its spec and the blueprints render."""
+    from generator import regenerate as rg
+
+    workspace, projects = _projects(names, every or not names)
+    root = ws.template_root()
+    stale = 0
+    for project in projects:
+        where = workspace.relative(project.directory)
+        try:
+            spec_data = rg.read_spec(workspace, project)
+        except (rg.RegenerateError, SpecError) as error:
+            fail(str(error))
+        if rg.is_current(project, spec_data, root):
+            continue
+        stale += 1
+        base = rg.last_render(project, root)
+        new = rg.render_tree(project, rg.Source(spec_data, root), None)
+        files = sorted(
+            relative
+            for relative in set(base) | set(new)
+            if relative != ".copier-answers.yml" and base.get(relative) != new.get(relative)
+        )
+        typer.echo(f"{where}: out of date ({', '.join(files) or 'answers only'})")
+    if stale:
+        typer.echo(
+            f"{stale} project(s) out of date: "
+            "run `generate render --all` or `generate update --all`",
+            err=True,
+        )
+        raise typer.Exit(EXIT_ERROR)
+    typer.echo(f"{len(projects)} project(s) up to date")
 
 
 def main() -> None:

@@ -106,7 +106,11 @@ def render_files(
         "spec": spec_data,
         "svc": json.loads(json.dumps(derive(spec))),
         "_copier_answers": answers(spec_data, blueprint.name, src_path, commit),
-        "_copier_conf": {"answers_file": ANSWERS_FILE, "sep": os.sep},
+        "_copier_conf": {
+            "answers_file": ANSWERS_FILE,
+            "sep": os.sep,
+            "src_path": str(blueprint.root),
+        },
     }
     rendered: dict[str, str] = {}
     template_prefix = blueprint.directory.relative_to(blueprint.root).as_posix()

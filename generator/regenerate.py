@@ -1,0 +1,166 @@
+"""Re-render existing projects: from an edited spec (`render`) or newer blueprints
+(`update`), merged three ways into the project so that user edits survive, and applied
+all at once (a staged copy of the project replaces it) so an interruption changes nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.blueprint_ext import blueprint_hash, spec_hash
+from generator.loading import load_spec_text, parse_yaml
+from generator.merge import MergePlan, plan_merge
+from generator.projects import Project
+from generator.render import (
+    ANSWERS_FILE,
+    Blueprint,
+    format_tree,
+    render_files,
+    template_commit,
+    write_tree,
+)
+from generator.workspace import Workspace
+
+
+class RegenerateError(Exception):
+    """A project cannot be re-rendered; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a project is rendered from: a spec (as YAML data) and a template root."""
+
+    spec_data: dict[str, Any]
+    root: Path
+
+
+def read_spec(workspace: Workspace, project: Project) -> dict[str, Any]:
+    """The project's spec as it is now in the workspace's specs directory."""
+    path = workspace.specs / f"{project.name}.yaml"
+    if not path.is_file():
+        raise RegenerateError(
+            f"{workspace.relative(path)} is missing; it is the spec of {project.name}"
+        )
+    text = path.read_text(encoding="utf-8")
+    display = workspace.relative(path)
+    load_spec_text(text, display)
+    data, _ = parse_yaml(text, display)
+    assert isinstance(data, dict)
+    return data
+
+
+def is_current(project: Project, spec_data: dict[str, Any], root: Path) -> bool:
+    """True when the project was last rendered from this spec and these blueprints."""
+    return project.answers.get("_spec_hash") == spec_hash(spec_data) and project.answers.get(
+        "_blueprint_hash"
+    ) == blueprint_hash(str(root))
+
+
+def render_tree(project: Project, source: Source, commit: str | None) -> dict[str, str]:
+    """Every file the blueprint renders for ``source``, formatted, keyed by relative path."""
+    spec = load_spec_text(yaml.safe_dump(source.spec_data), f"{project.name} spec")
+    files = render_files(
+        Blueprint(source.root, project.blueprint),
+        spec,
+        source.spec_data,
+        src_path=str(project.answers.get("_src_path", ".")),
+        commit=commit,
+    )
+    with tempfile.TemporaryDirectory() as directory:
+        write_tree(files, Path(directory))
+        format_tree(Path(directory), project.name.replace("-", "_"))
+        return {relative: (Path(directory) / relative).read_text() for relative in files}
+
+
+@contextmanager
+def template_at(root: Path, commit: str | None) -> Iterator[Path]:
+    """The template as it was at ``commit`` (the current one when that cannot be had)."""
+    if commit is None or not (root / ".git").exists():
+        yield root
+        return
+    with tempfile.TemporaryDirectory() as directory:
+        archive = Path(directory) / "template.tar"
+        result = subprocess.run(
+            [
+                "git",
+                "archive",
+                "--format=tar",
+                "-o",
+                str(archive),
+                commit,
+                "--",
+                "copier.yml",
+                "blueprints",
+            ],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            yield root
+            return
+        with tarfile.open(archive) as tar:
+            tar.extractall(directory, filter="data")
+        yield Path(directory)
+
+
+def last_render(project: Project, root: Path) -> dict[str, str]:
+    """What the project's files were when it was last rendered (the merge base)."""
+    with template_at(root, project.commit) as old_root:
+        return render_tree(project, Source(project.spec_data, old_root), project.commit)
+
+
+def plan(project: Project, source: Source) -> tuple[MergePlan, dict[str, str]]:
+    """The merge that brings ``project`` to ``source``, and the fresh render it merges in."""
+    base = last_render(project, source.root)
+    new = render_tree(project, source, template_commit(source.root))
+    merge = plan_merge(base, new, project.directory, skip_if_exists={"config/application.yaml"})
+    merge.writes[ANSWERS_FILE] = new[ANSWERS_FILE]
+    merge.conflicts = [c for c in merge.conflicts if c != ANSWERS_FILE]
+    return merge, new
+
+
+def dirty_files(directory: Path) -> list[str]:
+    """Uncommitted changes under ``directory`` (empty outside a git repository)."""
+    result = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "--", "."],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        return []
+    return [line[3:] for line in result.stdout.splitlines()]
+
+
+def apply(project: Project, merge: MergePlan) -> None:
+    """Apply ``merge`` to a staged copy of the project, then swap it in."""
+    directory = project.directory
+    staging_root = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    staged = staging_root / directory.name
+    backup = staging_root / "previous"
+    try:
+        shutil.copytree(directory, staged, symlinks=True)
+        write_tree(merge.writes, staged)
+        for relative in merge.deletes:
+            (staged / relative).unlink()
+        os.rename(directory, backup)
+        try:
+            os.rename(staged, directory)
+        except BaseException:
+            os.rename(backup, directory)
+            raise
+    finally:
+        shutil.rmtree(staging_root, ignore_errors=True)
