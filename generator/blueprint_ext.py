@@ -39,6 +39,15 @@ OUTPUT_SOURCES = (
 )
 
 
+def answers_yaml(answers: Any) -> str:
+    """The answers as YAML, keys in their given order (a spec's field order matters)."""
+    import yaml
+
+    return yaml.safe_dump(
+        answers, indent=4, allow_unicode=True, default_flow_style=False, sort_keys=False
+    )
+
+
 def spec_hash(spec: Any) -> str:
     """A short content hash of a spec answer (key order and formatting do not count)."""
     canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"), default=str)
@@ -127,6 +136,7 @@ class BlueprintExtension(Extension):
             derive_json=derive_json,
             py=repr,
             spec_hash=spec_hash,
+            answers_yaml=answers_yaml,
             blueprint_hash=blueprint_hash,
             quoted=json.dumps,
             python_source=_python_source,

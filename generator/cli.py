@@ -220,9 +220,10 @@ def _regenerate(
     from generator import regenerate as rg
 
     workspace, projects = _projects(names, every)
-    root = ws.template_root()
+    default_root = ws.template_root()
     conflicted: list[str] = []
     for project in projects:
+        root = project.template_root(default_root)
         where = workspace.relative(project.directory)
         try:
             spec_data = rg.read_spec(workspace, project) if from_spec else project.spec_data
@@ -277,7 +278,7 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
         spec_data = rg.read_spec(workspace, project)
     except (rg.RegenerateError, SpecError) as error:
         fail(str(error))
-    merge, _ = rg.plan(project, rg.Source(spec_data, ws.template_root()))
+    merge, _ = rg.plan(project, rg.Source(spec_data, project.template_root(ws.template_root())))
     where = workspace.relative(project.directory)
     for relative in merge.changed:
         path = project.directory / relative
@@ -302,9 +303,10 @@ def check(names: Names = None, every: Every = False) -> None:
     from generator import regenerate as rg
 
     workspace, projects = _projects(names, every or not names)
-    root = ws.template_root()
+    default_root = ws.template_root()
     stale = 0
     for project in projects:
+        root = project.template_root(default_root)
         where = workspace.relative(project.directory)
         try:
             spec_data = rg.read_spec(workspace, project)

@@ -36,6 +36,15 @@ class Project:
         spec: dict[str, Any] = self.answers["spec"]
         return spec
 
+    def template_root(self, default: Path) -> Path:
+        """The template the project records (``_src_path``, relative to the project), as
+        copier would resolve it; ``default`` when that is not a template root."""
+        recorded = Path(str(self.answers.get("_src_path", "")))
+        candidate = recorded if recorded.is_absolute() else self.directory / recorded
+        if str(recorded) and (candidate / "copier.yml").is_file():
+            return candidate.resolve()
+        return default
+
     @property
     def commit(self) -> str | None:
         commit = self.answers.get("_commit")

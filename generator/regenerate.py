@@ -68,7 +68,7 @@ def is_current(project: Project, spec_data: dict[str, Any], root: Path) -> bool:
 
 def render_tree(project: Project, source: Source, commit: str | None) -> dict[str, str]:
     """Every file the blueprint renders for ``source``, formatted, keyed by relative path."""
-    spec = load_spec_text(yaml.safe_dump(source.spec_data), f"{project.name} spec")
+    spec = load_spec_text(yaml.safe_dump(source.spec_data, sort_keys=False), project.name)
     files = render_files(
         Blueprint(source.root, project.blueprint),
         spec,

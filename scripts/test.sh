@@ -17,6 +17,7 @@ step "generator: ruff, mypy, import contracts"
 
 step "specs"
 "$BIN/generate" validate
+"$BIN/generate" check --all
 
 for project in contracts rendered/libs/* rendered/apps/*; do
   step "$project: ruff, mypy"
