@@ -49,8 +49,9 @@ def answers_yaml(answers: Any) -> str:
 
 
 def spec_hash(spec: Any) -> str:
-    """A short content hash of a spec answer (key order and formatting do not count)."""
-    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"), default=str)
+    """A short content hash of a spec answer (formatting does not count; key order does,
+    as it orders fields)."""
+    canonical = json.dumps(spec, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jinja2 import FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -55,6 +56,11 @@ def template_commit(root: Path) -> str | None:
     return result.stdout.strip() or None
 
 
+def _to_nice_yaml(value: Any) -> str:
+    """Copier's (Ansible's) ``to_nice_yaml``, for templates that still use it."""
+    return yaml.dump(value, indent=4, allow_unicode=True, default_flow_style=False)
+
+
 def _environment(root: Path) -> SandboxedEnvironment:
     env = SandboxedEnvironment(
         loader=FileSystemLoader(str(root)),
@@ -63,6 +69,7 @@ def _environment(root: Path) -> SandboxedEnvironment:
         keep_trailing_newline=True,
     )
     setattr(env, BATCH_FORMAT, True)
+    env.filters.setdefault("to_nice_yaml", _to_nice_yaml)
     return env
 
 

@@ -97,7 +97,8 @@ def repo(tmp_path: Path) -> Repo:
 USER_EDIT = (
     "application/services.py",
     "        return self._repository.get(id)\n",
-    "        found = self._repository.get(id)  # audited lookup (user edit)\n        return found\n",
+    "        found = self._repository.get(id)  # audited lookup (user edit)\n"
+    "        return found\n",
 )
 
 
