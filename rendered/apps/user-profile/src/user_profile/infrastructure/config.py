@@ -23,6 +23,8 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
 
 def database_path(settings: Settings) -> Path | str:
     """The SQLite file of the configured ``database.url`` (``:memory:`` when so configured)."""
+    if settings.database_url in ("sqlite://", "sqlite:///:memory:"):
+        return ":memory:"
     path = settings.sqlite_path()
     if path is None:
         raise ValueError(
