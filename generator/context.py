@@ -236,6 +236,7 @@ def derive(spec: Spec) -> dict[str, Any]:
         "web_models_code": models.web_models_code(spec, list(aggregates.values()), request_models),
         "layers": spec.layers,
         "dependencies": spec.dependencies,
+        "scripts": spec.scripts,
         "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
         "uses_pattern": any(
             r["kind"] == "pattern"

@@ -165,6 +165,9 @@ class Spec(_Strict):
     dependencies: list[str] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
     )
+    scripts: dict[str, str] = Field(
+        default={}, description="console scripts: name -> 'module:function'"
+    )
     layers: list[str] = Field(
         default=[],
         description="libraries only: subpackages from highest to lowest, as a layers contract",

@@ -60,7 +60,7 @@ endpoints:
 
 def starter_spec(name: str, kind: str, schema_ref: str) -> str:
     """The sample spec named after ``name`` (``user-profile`` gives the reference sample)."""
-    noun = naming.words(name)[-1]
+    noun = next((w for w in reversed(naming.words(name)) if w[0].isalpha()), "item")
     if noun.endswith("s") and len(noun) > 3:
         noun = noun[:-1]
     fields = {

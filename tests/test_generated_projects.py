@@ -39,7 +39,28 @@ def fresh_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert result.returncode == 0, result.stderr
     synced = _run([_uv(), "sync", "--all-packages", "--quiet"], cwd=root)
     assert synced.returncode == 0, synced.stderr
+    for command in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["-c", "user.email=dev@example.org", "-c", "user.name=Dev", "commit", "-qm", "acme"],
+    ):
+        assert _run(["git", *command], cwd=root).returncode == 0
     return root
+
+
+def test_generate_and_copier_update_work_outside_this_repository(fresh_workspace: Path) -> None:
+    generate = REPO / ".venv/bin/generate"
+    check = _run([str(generate), "check", "--all"], cwd=fresh_workspace)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "2 project(s) up to date" in check.stdout
+    copier = REPO / ".venv/bin/copier"
+    updated = _run(
+        [str(copier), "update", "--trust", "--defaults", "--quiet"],
+        cwd=fresh_workspace / "apps/acme-orders",
+    )
+    assert updated.returncode == 0, updated.stderr
+    status = _run(["git", "status", "--porcelain"], cwd=fresh_workspace)
+    assert status.stdout == ""
 
 
 @pytest.mark.parametrize("project", ["apps/acme-orders", "libs/acme-kit"])
