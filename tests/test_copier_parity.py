@@ -23,7 +23,7 @@ def _files(root: Path) -> dict[str, str]:
 
 
 def _comparable(text: str) -> str:
-    return re.sub(r"^_(commit|src_path): .*\n", "", text, flags=re.MULTILINE)
+    return re.sub(r"^_(commit|src_path|blueprint_hash): .*\n", "", text, flags=re.MULTILINE)
 
 
 def test_copier_copy_renders_what_we_render(tmp_path: Path) -> None:
