@@ -60,6 +60,7 @@ def create_workspace(directory: Path, template_root: Path) -> Path:
     for sub in ("apps", "specs"):
         (directory / sub).mkdir(exist_ok=True)
     shutil.copytree(runtime, directory / "libs" / "eaf", ignore=_IGNORE)
+    shutil.copy(template_root / "specs" / "eaf.yaml", directory / "specs" / "eaf.yaml")
     shutil.copytree(contracts, directory / "contracts", ignore=_IGNORE)
     (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")
     return directory

@@ -52,7 +52,7 @@ def test_generate_and_copier_update_work_outside_this_repository(fresh_workspace
     generate = REPO / ".venv/bin/generate"
     check = _run([str(generate), "check", "--all"], cwd=fresh_workspace)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "2 project(s) up to date" in check.stdout
+    assert "3 project(s) up to date" in check.stdout
     copier = REPO / ".venv/bin/copier"
     updated = _run(
         [str(copier), "update", "--trust", "--defaults", "--quiet"],
