@@ -14,15 +14,13 @@ measurement, the ratios, and last a line with all ratios.
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 
 import nats
-from nats.js import JetStreamContext
-from nats.js.api import AckPolicy, ConsumerConfig
-
 from eaf.eventsourcing.outbox import InMemoryOutbox
 from eaf.messaging import (
     Delivery,
@@ -36,8 +34,10 @@ from eaf.messaging import (
 )
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.messaging.testing import stored_event
+from nats.js import JetStreamContext
+from nats.js.api import AckPolicy, ConsumerConfig
 
-ROUNDS = 3
+ROUNDS = 5
 BATCH = 64
 
 
@@ -54,83 +54,99 @@ async def rate(count: int, run: Callable[[], Awaitable[None]]) -> float:
     return count / (time.perf_counter() - started)
 
 
-async def publish_part(broker: JetStreamBroker, js: JetStreamContext, count: int) -> float:
-    settings = broker.settings
-    relay_rates, raw_rates = [], []
-    for _ in range(ROUNDS):
-        outbox = fresh_outbox(count)
-        relay = OutboxRelay(outbox, broker, service="bench", batch_size=1000)
-        await js.purge_stream(settings.stream)
-        relay_rates.append(await rate(count, relay.drain))
-        assert len(outbox.published) == count
+async def relay_publish(broker: JetStreamBroker, outbox: InMemoryOutbox) -> None:
+    """Relay the whole outbox with the relay's default settings."""
+    await OutboxRelay(outbox, broker, service="bench").drain()
+    assert len(outbox.published) == len(outbox.messages)
 
-        messages = [
-            outbox_message(Subjects(), "bench", stored)
-            for stored in fresh_outbox(count).messages
-        ]
 
-        async def raw(messages: list[Message] = messages) -> None:
-            for message in messages:
-                await js.publish_async(
-                    message.subject, message.data, headers=dict(message.headers)
-                )
-            await js.publish_async_completed()
+async def raw_publish(js: JetStreamContext, messages: list[Message]) -> None:
+    """What nats-py does at best: publish_async everything, then await all acks."""
+    for message in messages:
+        await js.publish_async(message.subject, message.data, headers=dict(message.headers))
+    await js.publish_async_completed()
 
-        await js.purge_stream(settings.stream)
-        raw_rates.append(await rate(count, raw))
-        info = await js.stream_info(settings.stream)
-        assert info.state.messages == count
-    relay_rate, raw_rate = max(relay_rates), max(raw_rates)
-    print(f"relay publish:     {relay_rate:10.0f} msg/s (outbox -> NATS, acked, marked)")
-    print(f"raw publish_async: {raw_rate:10.0f} msg/s (nats-py, pre-encoded)")
-    ratio = relay_rate / raw_rate
-    print(f"ratio relay/raw publish: {ratio:.2f} (target >= 0.70)")
+
+async def subscribe(broker: JetStreamBroker, count: int) -> None:
+    """Handle ``count`` messages with a no-op handler on a new durable consumer."""
+    handled = 0
+    done = asyncio.Event()
+
+    async def handler(delivery: Delivery) -> None:
+        nonlocal handled
+        handled += 1
+        if handled == count:
+            done.set()
+
+    subscription = Subscription(durable=f"bench-{uuid.uuid4().hex[:8]}", batch_size=BATCH)
+    worker = await broker.start(subscription, handler)
+    await done.wait()
+    await worker.stop()
+
+
+async def raw_pull(js: JetStreamContext, stream: str, count: int) -> None:
+    """Fetch and ack ``count`` messages on a new durable pull consumer."""
+    name = f"raw-{uuid.uuid4().hex[:8]}"
+    config = ConsumerConfig(durable_name=name, ack_policy=AckPolicy.EXPLICIT)
+    await js.add_consumer(stream, config)
+    pull = await js.pull_subscribe_bind(consumer=name, stream=stream)
+    received = 0
+    while received < count:
+        for msg in await pull.fetch(BATCH, timeout=5):
+            await msg.ack()
+            received += 1
+    await pull.unsubscribe()
+
+
+def report(name: str, ours: list[float], raw: list[float], what: tuple[str, str]) -> float:
+    best, best_raw = max(ours), max(raw)
+    print(f"{what[0]:<18} {best:10.0f} msg/s")
+    print(f"{what[1]:<18} {best_raw:10.0f} msg/s")
+    ratio = best / best_raw
+    print(f"ratio {name}: {ratio:.2f}")
     return ratio
+
+
+async def publish_part(broker: JetStreamBroker, js: JetStreamContext, count: int) -> float:
+    stream = broker.settings.stream
+    ours, raw = [], []
+    for round_ in range(ROUNDS):
+        outbox = fresh_outbox(count)
+        messages = [
+            outbox_message(Subjects(), "bench", stored) for stored in fresh_outbox(count).messages
+        ]
+        runs = [
+            (ours, functools.partial(relay_publish, broker, outbox)),
+            (raw, functools.partial(raw_publish, js, messages)),
+        ]
+        for rates, run in runs if round_ % 2 == 0 else reversed(runs):
+            await js.purge_stream(stream)
+            rates.append(await rate(count, run))
+            assert (await js.stream_info(stream)).state.messages == count
+    return report(
+        "relay/raw publish (target >= 0.70)",
+        ours,
+        raw,
+        ("relay publish:", "raw publish_async:"),
+    )
 
 
 async def consume_part(broker: JetStreamBroker, js: JetStreamContext, count: int) -> float:
     stream = broker.settings.stream
-    subscriber_rates, raw_rates = [], []
-    for _ in range(ROUNDS):
-        durable = f"bench-{uuid.uuid4().hex[:8]}"
-        handled = 0
-        done = asyncio.Event()
-
-        async def handler(delivery: Delivery) -> None:
-            nonlocal handled
-            handled += 1
-            if handled == count:
-                done.set()
-
-        async def subscribed(durable: str = durable) -> None:
-            subscription = Subscription(durable=durable, batch_size=BATCH)
-            worker = await broker.start(subscription, handler)
-            await done.wait()
-            await worker.stop()
-
-        subscriber_rates.append(await rate(count, subscribed))
-
-        async def raw() -> None:
-            name = f"raw-{uuid.uuid4().hex[:8]}"
-            config = ConsumerConfig(
-                durable_name=name, ack_policy=AckPolicy.EXPLICIT, filter_subject=">"
-            )
-            await js.add_consumer(stream, config)
-            pull = await js.pull_subscribe_bind(consumer=name, stream=stream)
-            received = 0
-            while received < count:
-                for msg in await pull.fetch(BATCH, timeout=5):
-                    await msg.ack()
-                    received += 1
-            await pull.unsubscribe()
-
-        raw_rates.append(await rate(count, raw))
-    subscriber_rate, raw_rate = max(subscriber_rates), max(raw_rates)
-    print(f"subscriber:        {subscriber_rate:10.0f} msg/s (worker, context, ack)")
-    print(f"raw fetch+ack:     {raw_rate:10.0f} msg/s (nats-py pull, batch {BATCH})")
-    ratio = subscriber_rate / raw_rate
-    print(f"ratio subscriber/raw consume: {ratio:.2f}")
-    return ratio
+    ours, raw = [], []
+    for round_ in range(ROUNDS):
+        runs = [
+            (ours, functools.partial(subscribe, broker, count)),
+            (raw, functools.partial(raw_pull, js, stream, count)),
+        ]
+        for rates, run in runs if round_ % 2 == 0 else reversed(runs):
+            rates.append(await rate(count, run))
+    return report(
+        "subscriber/raw consume",
+        ours,
+        raw,
+        ("subscriber:", f"raw fetch+ack({BATCH}):"),
+    )
 
 
 async def main(count: int) -> None:
@@ -138,9 +154,9 @@ async def main(count: int) -> None:
         settings = MessagingSettings(url=server.url, publish_timeout=30.0)
         async with await JetStreamBroker.connect(settings) as broker:
             raw_client = await nats.connect(server.url)
-            js = raw_client.jetstream(publish_async_max_pending=4000)
+            js = raw_client.jetstream()
             try:
-                print(f"{count} messages, best of {ROUNDS} rounds, {server.url}")
+                print(f"{count} messages, best of {ROUNDS} interleaved rounds")
                 publish = await publish_part(broker, js, count)
                 consume = await consume_part(broker, js, count)
             finally:

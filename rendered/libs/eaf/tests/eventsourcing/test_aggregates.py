@@ -78,7 +78,9 @@ def registry_v2() -> EventRegistry:
     registry = EventRegistry()
     registry.register(AccountOpened)
     registry.register(MoneyDeposited, version=2)
-    registry.add_upcaster("MoneyDeposited", 1, lambda payload: {**payload, "currency": "EUR"})
+    registry.add_upcaster(
+        "MoneyDeposited", 1, lambda payload: {**payload, "currency": "EUR"}
+    )
     return registry
 
 
@@ -102,7 +104,11 @@ async def test_save_and_load(backend: Backend) -> None:
         assert account.pending_events == ()
         loaded = await accounts.load("acc-1")
     assert [e.event_type for e in stored] == ["AccountOpened", "MoneyDeposited"]
-    assert (loaded.owner, loaded.balance, loaded.version) == ("ann", Decimal("10.25"), 2)
+    assert (loaded.owner, loaded.balance, loaded.version) == (
+        "ann",
+        Decimal("10.25"),
+        2,
+    )
 
 
 async def test_missing_aggregates(backend: Backend) -> None:
@@ -121,12 +127,16 @@ async def test_a_stale_copy_cannot_overwrite(backend: Backend) -> None:
         first.deposit(Decimal(1))
         second.deposit(Decimal(2))
         await accounts.save(first)
-        with pytest.raises(ConcurrencyError, match="expected version 1, found version 2"):
+        with pytest.raises(
+            ConcurrencyError, match="expected version 1, found version 2"
+        ):
             await accounts.save(second)
         assert (await accounts.load("acc-1")).balance == Decimal(1)
 
 
-async def test_snapshots_are_taken_every_interval_and_used_on_load(backend: Backend) -> None:
+async def test_snapshots_are_taken_every_interval_and_used_on_load(
+    backend: Backend,
+) -> None:
     accounts = repository(backend, snapshot_interval=10)
     with as_tenant("acme"):
         account = Account.open("acc-1", "ann")
@@ -149,7 +159,11 @@ async def test_snapshots_are_taken_every_interval_and_used_on_load(backend: Back
         account.deposit(Decimal(1))
         await accounts.save(account)
         loaded = await accounts.load("acc-1")
-    assert (loaded.owner, loaded.balance, loaded.version) == ("from-snapshot", Decimal(125), 27)
+    assert (loaded.owner, loaded.balance, loaded.version) == (
+        "from-snapshot",
+        Decimal(125),
+        27,
+    )
     assert loaded.deposits[-2:] == [Decimal(100), Decimal(1)]
     assert len(loaded.deposits) == 26
 
@@ -193,16 +207,27 @@ async def test_events_stored_as_v1_load_with_code_at_v2(backend: Backend) -> Non
         ("MoneyDeposited", 2),
     ]
     assert stored[1].payload == {"account_id": "acc-1", "amount": "7.50"}
-    assert stored[2].payload == {"account_id": "acc-1", "amount": "1", "currency": "EUR"}
+    assert stored[2].payload == {
+        "account_id": "acc-1",
+        "amount": "1",
+        "currency": "EUR",
+    }
     if isinstance(backend.events, SqlEventStore):
         async with backend.events.database.transaction(tenant="acme") as connection:
             raw = (
                 await connection.execute(
-                    text("SELECT schema_version, payload FROM eaf_events WHERE stream_version = 2")
+                    text(
+                        "SELECT schema_version, payload FROM eaf_events WHERE stream_version = 2"
+                    )
                 )
             ).one()
-        payload = raw.payload if isinstance(raw.payload, dict) else json.loads(raw.payload)
-        assert (raw.schema_version, payload) == (1, {"account_id": "acc-1", "amount": "7.50"})
+        payload = (
+            raw.payload if isinstance(raw.payload, dict) else json.loads(raw.payload)
+        )
+        assert (raw.schema_version, payload) == (
+            1,
+            {"account_id": "acc-1", "amount": "7.50"},
+        )
 
 
 async def test_aggregates_are_per_tenant(backend: Backend) -> None:

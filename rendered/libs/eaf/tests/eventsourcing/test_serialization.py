@@ -85,7 +85,9 @@ class CustomerRenamed:
     reason: str
 
 
-def _stored(event_type: str, schema_version: int, payload: dict[str, object]) -> StoredEvent:
+def _stored(
+    event_type: str, schema_version: int, payload: dict[str, object]
+) -> StoredEvent:
     return StoredEvent(
         position=1,
         event_id=uuid.uuid4(),
@@ -121,7 +123,9 @@ def test_upcasters_chain_from_v1_to_the_current_version() -> None:
     registry = _registry_at_v3()
     v1 = _stored("CustomerRenamed", 1, {"customer_id": "c-1", "name": "Ada Lovelace"})
     v2 = _stored(
-        "CustomerRenamed", 2, {"customer_id": "c-1", "first_name": "Ada", "last_name": "L"}
+        "CustomerRenamed",
+        2,
+        {"customer_id": "c-1", "first_name": "Ada", "last_name": "L"},
     )
     assert registry.decode(v1) == CustomerRenamed("c-1", "Ada", "Lovelace", "unknown")
     assert registry.decode(v2) == CustomerRenamed("c-1", "Ada", "L", "unknown")

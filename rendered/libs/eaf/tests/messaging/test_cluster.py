@@ -53,11 +53,9 @@ async def test_a_node_killed_while_publishing_and_consuming_loses_nothing(
                 await victim.kill()
                 async with asyncio.timeout(60):
                     await writing
-                await eventually(lambda: len(outbox.published) == total, timeout=60)
+                await eventually(lambda: len(outbox.published) == total, within=60)
                 expected = {message.event_id for message in outbox.messages}
-                await eventually(
-                    lambda: set(recorder.event_ids) >= expected, timeout=60
-                )
+                await eventually(lambda: set(recorder.event_ids) >= expected, within=60)
             finally:
                 relaying.cancel()
                 writing.cancel()

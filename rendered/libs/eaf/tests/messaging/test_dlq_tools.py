@@ -71,7 +71,7 @@ def test_cli_reports_a_missing_dead_letter_in_one_line(
 ) -> None:
     result = CliRunner().invoke(app, ["dlq", "show", "99", "--url", settings.url])
     assert result.exit_code == 1
-    assert result.stderr.strip() == "error: no dead letter 99"
+    assert result.output.strip() == "error: no dead letter 99"
 
 
 async def test_admin_api_lists_shows_replays_and_purges_dead_letters(

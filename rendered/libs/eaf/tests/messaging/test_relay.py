@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import replace
 
 from eaf.eventsourcing.outbox import InMemoryOutbox
@@ -26,7 +27,9 @@ class FlakyPublisher:
     async def publish(self, message: Message) -> None:
         await self.broker.publish(message)
 
-    async def publish_batch(self, messages: list[Message]) -> list[Exception | None]:
+    async def publish_batch(
+        self, messages: Sequence[Message]
+    ) -> list[Exception | None]:
         self.calls += 1
         await self.broker.publish_batch(messages)
         if self.calls > 1:
@@ -83,7 +86,7 @@ async def test_broker_killed_while_relaying_loses_and_duplicates_nothing(
             relay.notify()
             await asyncio.sleep(0.003)
 
-    # Acks are awaited for less time than the outage lasts: batches fail and are retried.
+    # Acks are awaited for less time than the outage lasts: batches fail, are retried.
     settings = replace(settings, publish_timeout=0.5)
     async with await JetStreamBroker.connect(settings) as broker:
         relay = OutboxRelay(
@@ -101,7 +104,7 @@ async def test_broker_killed_while_relaying_loses_and_duplicates_nothing(
             await nats_server.start()
             async with asyncio.timeout(30):
                 await writing
-            await eventually(lambda: len(outbox.published) == total, timeout=60)
+            await eventually(lambda: len(outbox.published) == total, within=60)
         finally:
             relaying.cancel()
             writing.cancel()

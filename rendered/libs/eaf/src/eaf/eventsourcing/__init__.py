@@ -15,9 +15,19 @@ from eaf.eventsourcing.errors import (
     UnknownEventTypeError,
     UpcastError,
 )
-from eaf.eventsourcing.memory import InMemoryEventStore, InMemorySagaStore, InMemorySnapshotStore
+from eaf.eventsourcing.memory import (
+    InMemoryEventStore,
+    InMemorySagaStore,
+    InMemorySnapshotStore,
+)
 from eaf.eventsourcing.outbox import InMemoryOutbox, Outbox, OutboxMessage
-from eaf.eventsourcing.ports import EventStore, SagaState, SagaStore, Snapshot, SnapshotStore
+from eaf.eventsourcing.ports import (
+    EventStore,
+    SagaState,
+    SagaStore,
+    Snapshot,
+    SnapshotStore,
+)
 from eaf.eventsourcing.records import EventMetadata, NewEvent, StoredEvent
 from eaf.eventsourcing.registry import EventRegistry, Upcaster
 from eaf.eventsourcing.repository import EventSourcedRepository

@@ -28,11 +28,15 @@ def _state_hints(cls: type[Any], exclude: frozenset[str]) -> dict[str, Any]:
 def capture_state(instance: object, exclude: Collection[str]) -> dict[str, Any]:
     hints = _state_hints(type(instance), frozenset(exclude))
     return {
-        name: encode_value(getattr(instance, name)) for name in hints if hasattr(instance, name)
+        name: encode_value(getattr(instance, name))
+        for name in hints
+        if hasattr(instance, name)
     }
 
 
-def restore_state(instance: object, state: Mapping[str, Any], exclude: Collection[str]) -> None:
+def restore_state(
+    instance: object, state: Mapping[str, Any], exclude: Collection[str]
+) -> None:
     hints = _state_hints(type(instance), frozenset(exclude))
     for name, hint in hints.items():
         if name in state:

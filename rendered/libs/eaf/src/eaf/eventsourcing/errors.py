@@ -10,7 +10,9 @@ class EventSourcingError(Exception):
 class ConcurrencyError(EventSourcingError):
     """Another writer appended to the stream first: reload and retry the command."""
 
-    def __init__(self, stream_type: str, stream_id: str, expected: int, actual: int | None) -> None:
+    def __init__(
+        self, stream_type: str, stream_id: str, expected: int, actual: int | None
+    ) -> None:
         self.stream_type = stream_type
         self.stream_id = stream_id
         self.expected = expected

@@ -43,7 +43,9 @@ class InMemoryEventStore:
         metadata = EventMetadata.from_context(current(), tenant)
         stream = self._streams.get((tenant, stream_type, stream_id), [])
         if len(stream) != expected_version:
-            raise ConcurrencyError(stream_type, stream_id, expected_version, len(stream))
+            raise ConcurrencyError(
+                stream_type, stream_id, expected_version, len(stream)
+            )
         ids = [str(event.event_id) for event in events]
         if len(set(ids)) != len(ids) or self._event_ids.intersection(ids):
             raise DuplicateEventError(f"an event id in {ids} is already stored")
@@ -93,7 +95,9 @@ class InMemoryEventStore:
         for event in self._events[max(after, 0) :]:
             if len(found) >= limit:
                 break
-            if scope.allows(event.tenant_id) and (types is None or event.event_type in types):
+            if scope.allows(event.tenant_id) and (
+                types is None or event.event_type in types
+            ):
                 found.append(copy.deepcopy(event))
         return found
 
@@ -112,7 +116,9 @@ class InMemorySnapshotStore:
 
     async def latest(self, stream_type: str, stream_id: str) -> Snapshot | None:
         stored = self._snapshots.get((write_tenant(), stream_type, stream_id))
-        return None if stored is None else replace(stored, state=json_copy(stored.state))
+        return (
+            None if stored is None else replace(stored, state=json_copy(stored.state))
+        )
 
 
 @dataclass
@@ -124,7 +130,9 @@ class InMemorySagaStore:
 
     async def load(self, saga_type: str, association: str) -> SagaState | None:
         stored = self._sagas.get((write_tenant(), saga_type, association))
-        return None if stored is None else replace(stored, state=json_copy(stored.state))
+        return (
+            None if stored is None else replace(stored, state=json_copy(stored.state))
+        )
 
     async def save(self, saga: SagaState) -> SagaState:
         key = (write_tenant(), saga.saga_type, saga.association)

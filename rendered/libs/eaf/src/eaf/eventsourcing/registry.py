@@ -60,7 +60,9 @@ class EventRegistry:
 
         return add
 
-    def upcaster(self, event_type: str, *, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    def upcaster(
+        self, event_type: str, *, from_version: int
+    ) -> Callable[[Upcaster], Upcaster]:
         """Register the function that turns a ``from_version`` payload into the next version."""
 
         def add(function: Upcaster) -> Upcaster:
@@ -69,10 +71,14 @@ class EventRegistry:
 
         return add
 
-    def add_upcaster(self, event_type: str, from_version: int, function: Upcaster) -> None:
+    def add_upcaster(
+        self, event_type: str, from_version: int, function: Upcaster
+    ) -> None:
         key = (event_type, from_version)
         if key in self._upcasters:
-            raise ValueError(f"an upcaster for {event_type} v{from_version} is already registered")
+            raise ValueError(
+                f"an upcaster for {event_type} v{from_version} is already registered"
+            )
         self._upcasters[key] = function
 
     def name_of(self, event_class: type[Any]) -> str:
@@ -90,7 +96,9 @@ class EventRegistry:
         """The domain event a stored event holds, upcast to the current schema version."""
         entry = self._by_name.get(stored.event_type)
         if entry is None:
-            raise UnknownEventTypeError(f"no event class is registered as {stored.event_type!r}")
+            raise UnknownEventTypeError(
+                f"no event class is registered as {stored.event_type!r}"
+            )
         payload = self.upcast(stored.event_type, stored.schema_version, stored.payload)
         return from_dict(entry.cls, payload)
 
@@ -100,7 +108,9 @@ class EventRegistry:
         """``payload`` brought from ``schema_version`` to the registered version."""
         entry = self._by_name.get(event_type)
         if entry is None:
-            raise UnknownEventTypeError(f"no event class is registered as {event_type!r}")
+            raise UnknownEventTypeError(
+                f"no event class is registered as {event_type!r}"
+            )
         if schema_version > entry.version:
             raise UpcastError(
                 f"{event_type} v{schema_version} is newer than the code's v{entry.version}"
@@ -117,5 +127,7 @@ class EventRegistry:
     def _entry_for_class(self, event_class: type[Any]) -> _EventType:
         entry = self._by_class.get(event_class)
         if entry is None:
-            raise UnknownEventTypeError(f"{event_class.__name__} is not a registered event")
+            raise UnknownEventTypeError(
+                f"{event_class.__name__} is not a registered event"
+            )
         return entry

@@ -60,7 +60,9 @@ class EventSourcedRepository(Generic[A]):
         """The aggregate; raises AggregateNotFoundError when it has no events."""
         aggregate = await self.get(aggregate_id)
         if aggregate is None:
-            raise AggregateNotFoundError(f"{self._type.stream_type} {aggregate_id} not found")
+            raise AggregateNotFoundError(
+                f"{self._type.stream_type} {aggregate_id} not found"
+            )
         return aggregate
 
     async def save(self, aggregate: A) -> list[StoredEvent]:
@@ -102,7 +104,9 @@ class EventSourcedRepository(Generic[A]):
         )
         try:
             await self._snapshots.save(snapshot)
-        except Exception:  # the events are committed; a missing snapshot only costs replay
+        except (
+            Exception
+        ):  # the events are committed; a missing snapshot only costs replay
             _log.exception(
                 "could not save a snapshot of %s %s",
                 aggregate.stream_type,

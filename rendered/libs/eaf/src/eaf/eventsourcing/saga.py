@@ -111,7 +111,9 @@ class Saga:
     async def dispatch(self, command: object) -> Any:
         """Send a command, in the security context of the event being handled."""
         if self._dispatcher is None:
-            raise RuntimeError("dispatch is only available while a saga runner handles an event")
+            raise RuntimeError(
+                "dispatch is only available while a saga runner handles an event"
+            )
         return await self._dispatcher(command)
 
     def bind(self, dispatcher: CommandDispatcher) -> None:

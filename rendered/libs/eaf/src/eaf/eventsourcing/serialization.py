@@ -53,7 +53,11 @@ def to_dict(instance: Any) -> dict[str, Any]:
 def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
     """Build dataclass ``cls`` from a JSON object written by :func:`to_dict`."""
     hints = _field_hints(cls)
-    values = {name: decode_value(hint, data[name]) for name, hint in hints.items() if name in data}
+    values = {
+        name: decode_value(hint, data[name])
+        for name, hint in hints.items()
+        if name in data
+    }
     return cls(**values)
 
 
@@ -64,7 +68,9 @@ def _field_hints(cls: type[Any]) -> dict[str, Any]:
     known = _hints.get(cls)
     if known is None:
         hints = typing.get_type_hints(cls)
-        known = {item.name: hints[item.name] for item in dataclasses.fields(cls) if item.init}
+        known = {
+            item.name: hints[item.name] for item in dataclasses.fields(cls) if item.init
+        }
         _hints[cls] = known
     return known
 
@@ -106,7 +112,9 @@ def _decode_generic(origin: Any, args: tuple[Any, ...], data: Any) -> Any:
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(decode_value(item, element) for element in data)
-        return tuple(decode_value(arg, element) for arg, element in zip(args, data, strict=True))
+        return tuple(
+            decode_value(arg, element) for arg, element in zip(args, data, strict=True)
+        )
     if origin is set or origin is frozenset:
         return origin(decode_value(item, element) for element in data)
     if origin is dict or origin is Mapping:

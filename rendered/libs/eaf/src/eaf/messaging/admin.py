@@ -1,6 +1,6 @@
 """Dead letter administration over HTTP: the operations of ``eaf dlq`` as a router."""
 
-# No ``from __future__ import annotations``: FastAPI must see the local dependency alias.
+# No ``from __future__ import annotations``: FastAPI must see the local aliases.
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated, Any

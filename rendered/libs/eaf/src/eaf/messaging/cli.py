@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, TypeVar
 
 import nats.errors
 import typer
 
+from eaf.messaging.embedded import EmbeddedNats
 from eaf.messaging.jetstream import JetStreamBroker
 from eaf.messaging.ports import DeadLetters
 from eaf.messaging.settings import MessagingSettings
@@ -46,6 +49,28 @@ def _run(url: str, prefix: str, work: Callable[[DeadLetters], Awaitable[T]]) -> 
     except (OSError, nats.errors.Error) as error:
         typer.echo(f"error: broker at {url}: {error or type(error).__name__}", err=True)
     raise typer.Exit(1)
+
+
+@app.command()
+def broker(
+    port: Annotated[int, typer.Option(help="Client port on 127.0.0.1.")] = 4222,
+    store: Annotated[Path, typer.Option(help="JetStream store directory.")] = Path(
+        ".nats"
+    ),
+) -> None:
+    """Run a local nats-server with JetStream until interrupted (development)."""
+
+    async def serve() -> None:
+        server = EmbeddedNats(store, port=port)
+        await server.start()
+        typer.echo(f"nats-server with JetStream at {server.url}, store {store}")
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await server.stop()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve())
 
 
 @dlq.command("list")

@@ -32,6 +32,10 @@ async def dispatch(
 ) -> None:
     """Run ``handler`` in the message's security context and settle the delivery."""
     attempt = delivery.attempt
+    if not delivery.message.tenant_matches_subject:
+        # Routing and filters trust the subject, the handler's context the headers.
+        await settlement.dead_letter("Poison: tenant header does not match the subject")
+        return
     if attempt > subscription.max_deliver:
         # Only after a crash mid-handling: the broker redelivered past the limit.
         limit = subscription.max_deliver

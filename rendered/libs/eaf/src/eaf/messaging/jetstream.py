@@ -14,6 +14,10 @@ import nats
 import nats.errors
 import nats.js.errors
 import stamina
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import PubAck, StreamConfig
+
 from eaf.messaging.jetstream_consumers import (
     JetStreamWorker,
     message_stream,
@@ -24,30 +28,38 @@ from eaf.messaging.message import Delivery, Message
 from eaf.messaging.ports import Handler, PublishError, Subscription
 from eaf.messaging.retry import retrying
 from eaf.messaging.settings import MessagingSettings
-from nats.aio.client import Client
-from nats.js import JetStreamContext
-from nats.js.api import PubAck, StreamConfig
 
 T = TypeVar("T")
 log = logging.getLogger("eaf.messaging")
 
 
-async def _log_error(error: Exception) -> None:
-    log.warning("nats: %s", error)
+class _ConnectionLog:
+    """Logs connection trouble, but not the disconnect of a deliberate close."""
 
+    def __init__(self) -> None:
+        self.closing = False
 
-async def _log_disconnected() -> None:
-    log.warning("nats: disconnected, reconnecting")
+    async def error(self, error: Exception) -> None:
+        log.warning("nats: %s", error)
 
+    async def disconnected(self) -> None:
+        if not self.closing:
+            log.warning("nats: disconnected, reconnecting")
 
-async def _log_reconnected() -> None:
-    log.warning("nats: reconnected")
+    async def reconnected(self) -> None:
+        log.warning("nats: reconnected")
 
 
 class JetStreamBroker:
     """Publisher, subscriber and dead letters over one NATS connection."""
 
-    def __init__(self, client: Client, settings: MessagingSettings) -> None:
+    def __init__(
+        self,
+        client: Client,
+        settings: MessagingSettings,
+        connection_log: _ConnectionLog | None = None,
+    ) -> None:
+        self._connection_log = connection_log or _ConnectionLog()
         self.settings = settings
         self.subjects = settings.subjects
         self.client = client
@@ -66,6 +78,7 @@ class JetStreamBroker:
         It reconnects for ever: publishing resumes once the broker is back."""
         settings = settings or MessagingSettings.from_env()
         client: Client | None = None
+        connection_log = _ConnectionLog()
         async for attempt in stamina.retry_context(
             on=(OSError, nats.errors.Error, TimeoutError),
             attempts=settings.publish_attempts,
@@ -78,12 +91,12 @@ class JetStreamBroker:
                     connect_timeout=2,
                     reconnect_time_wait=0.25,
                     max_reconnect_attempts=-1,
-                    error_cb=_log_error,
-                    disconnected_cb=_log_disconnected,
-                    reconnected_cb=_log_reconnected,
+                    error_cb=connection_log.error,
+                    disconnected_cb=connection_log.disconnected,
+                    reconnected_cb=connection_log.reconnected,
                 )
         assert client is not None
-        broker = cls(client, settings)
+        broker = cls(client, settings, connection_log)
         if ensure_streams:
             try:
                 await broker.ensure_streams()
@@ -93,6 +106,7 @@ class JetStreamBroker:
         return broker
 
     async def close(self) -> None:
+        self._connection_log.closing = True
         await self.client.close()
 
     async def __aenter__(self) -> Self:
@@ -154,24 +168,26 @@ class JetStreamBroker:
         """Pipelined publishing: everything goes out, then the acks are awaited together
         (bounded by the publish timeout); a message without an ack gets its error."""
         outcomes: list[Exception | None] = [None] * len(messages)
-        pending: dict[asyncio.Future[PubAck], int] = {}
+        pending: list[tuple[asyncio.Future[PubAck], int]] = []
         try:
             for index, message in enumerate(messages):
+                headers = message.headers
                 try:
                     # No wait_stall: with it nats-py starts a task per message and
                     # flushes each on its own. Unacknowledged futures are cancelled
                     # below, so the pending limit frees up after a timeout anyway.
                     future = await self.js.publish_async(
-                        message.subject, message.data, headers=dict(message.headers)
+                        message.subject,
+                        message.data,
+                        headers=headers if isinstance(headers, dict) else dict(headers),
                     )
                 except Exception as error:
                     outcomes[index] = error
                     continue
-                pending[future] = index
-            if pending:
-                await asyncio.wait(pending, timeout=self.settings.publish_timeout)
+                pending.append((future, index))
+            await self._acknowledged([future for future, _ in pending])
         finally:
-            for future, index in pending.items():
+            for future, index in pending:
                 if not future.done():
                     future.cancel()
                     outcomes[index] = PublishError("no acknowledgement in time")
@@ -180,6 +196,18 @@ class JetStreamBroker:
                 elif (failure := future.exception()) is not None:
                     outcomes[index] = _exception(failure)
         return outcomes
+
+    async def _acknowledged(self, futures: list[asyncio.Future[PubAck]]) -> None:
+        """Wait for ``futures`` until the publish timeout. Acks come in order, so wait
+        for the last one, then for any stragglers (errors come out of order)."""
+        if not futures:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.publish_timeout
+        await asyncio.wait(futures[-1:], timeout=self.settings.publish_timeout)
+        stragglers = [future for future in futures if not future.done()]
+        if stragglers:
+            await asyncio.wait(stragglers, timeout=max(0.0, deadline - loop.time()))
 
     async def start(
         self, subscription: Subscription, handler: Handler

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import nats.errors
-from eaf.messaging.dispatch import dispatch
-from eaf.messaging.message import Delivery, received
-from eaf.messaging.ports import Handler, Subscription
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+
+from eaf.messaging.dispatch import dispatch
+from eaf.messaging.message import Delivery, received
+from eaf.messaging.ports import Handler, Subscription
 
 if TYPE_CHECKING:
     from eaf.messaging.jetstream import JetStreamBroker
@@ -141,14 +142,26 @@ class JetStreamWorker:
 
     async def run(self) -> None:
         puller = _Puller(self._pull, self._subscription.batch_size)
+        loop = asyncio.get_running_loop()
         while not self._stopping:
             messages = await puller.next_batch()
             self._handling = True
+            extended_at = loop.time()
             try:
-                for msg in messages:
+                for index, msg in enumerate(messages):
+                    if loop.time() - extended_at > self._broker.settings.ack_wait / 2:
+                        # Slow handlers: keep the rest of the batch from being
+                        # redelivered to another member while it waits its turn.
+                        await self._extend(messages[index:])
+                        extended_at = loop.time()
                     await self._handle(msg)
             finally:
                 self._handling = False
+
+    async def _extend(self, waiting: list[Msg]) -> None:
+        for msg in waiting:
+            with contextlib.suppress(nats.errors.Error):
+                await msg.in_progress()
 
     async def _handle(self, msg: Msg) -> None:
         try:

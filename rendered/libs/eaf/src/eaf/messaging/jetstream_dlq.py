@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import nats.js.errors
+from nats.js import JetStreamContext
+from nats.js.api import RawStreamMsg
+
 from eaf.messaging.message import Delivery, Header, Message, original
 from eaf.messaging.ports import DeadLetter
 from eaf.messaging.retry import retrying
 from eaf.messaging.settings import MessagingSettings
 from eaf.messaging.subjects import check_name
-from nats.js import JetStreamContext
-from nats.js.api import RawStreamMsg
 
 _MAX_REASON = 2000
 

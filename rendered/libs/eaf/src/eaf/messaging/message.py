@@ -57,7 +57,7 @@ _METADATA_HEADERS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Message:
     """An event as the broker carries it."""
 
@@ -81,6 +81,15 @@ class Message:
     def schema_version(self) -> int:
         return int(self.headers.get(Header.SCHEMA_VERSION, "1"))
 
+    @property
+    def tenant_matches_subject(self) -> bool:
+        """Whether an event subject's tenant token is the tenant in the headers."""
+        tokens = self.subject.split(".")
+        if len(tokens) != 4:
+            return True
+        subject_tenant = None if tokens[1] == PLATFORM_TENANT else tokens[1]
+        return subject_tenant == self.tenant_id
+
     def json(self) -> Any:
         """The body decoded from JSON."""
         return json.loads(self.data)
@@ -88,11 +97,15 @@ class Message:
     def context(self) -> SecurityContext:
         """The security context the event was written in, one causal step later:
         work done while handling it is caused by this event."""
-        context = SecurityContext.from_headers(self.headers)
-        return context.caused_by(self.event_id) if self.event_id else context
+        event_id = self.event_id
+        if not event_id:
+            return SecurityContext.from_headers(self.headers)
+        return SecurityContext.from_headers(
+            {**self.headers, Header.CAUSATION: event_id}
+        )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Delivery:
     """One delivery of a message to a consumer."""
 
@@ -173,25 +186,22 @@ def outbox_message(subjects: Subjects, service: str, stored: OutboxMessage) -> M
     """The message relaying ``stored``; its event id becomes ``Nats-Msg-Id`` so that a
     relay retrying after a crash cannot publish it twice within the duplicate window."""
     tenant = None if stored.tenant_id == PLATFORM_TENANT else stored.tenant_id
-    headers = {
-        _METADATA_HEADERS.get(key, key): value for key, value in stored.metadata.items()
-    }
-    headers.setdefault(Header.CORRELATION, stored.event_id)
-    headers.pop(Header.TENANT, None)
-    if tenant is not None:
+    event_id = stored.event_id
+    headers = {Header.CORRELATION: event_id}
+    for key, value in stored.metadata.items():
+        headers[_METADATA_HEADERS.get(key, key)] = value
+    if tenant is None:
+        headers.pop(Header.TENANT, None)
+    else:
         headers[Header.TENANT] = tenant
-    headers.update(
-        {
-            Header.MSG_ID: stored.event_id,
-            Header.EVENT_ID: stored.event_id,
-            Header.EVENT_TYPE: stored.event_type,
-            Header.SCHEMA_VERSION: str(stored.schema_version),
-            Header.SERVICE: service,
-            Header.STREAM_TYPE: stored.stream_type,
-            Header.STREAM_ID: stored.stream_id,
-            Header.STREAM_VERSION: str(stored.stream_version),
-        }
-    )
+    headers[Header.MSG_ID] = event_id
+    headers[Header.EVENT_ID] = event_id
+    headers[Header.EVENT_TYPE] = stored.event_type
+    headers[Header.SCHEMA_VERSION] = str(stored.schema_version)
+    headers[Header.SERVICE] = service
+    headers[Header.STREAM_TYPE] = stored.stream_type
+    headers[Header.STREAM_ID] = stored.stream_id
+    headers[Header.STREAM_VERSION] = str(stored.stream_version)
     return Message(
         subject=subjects.event(tenant, service, stored.event_type),
         data=encode(stored.payload),

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from eaf.messaging.ports import Publisher, PublishError
 from eaf.messaging.subjects import Subjects
 
 if TYPE_CHECKING:
-    from eaf.eventsourcing.outbox import Outbox
+    from eaf.eventsourcing.outbox import Outbox, OutboxMessage
 
 log = logging.getLogger("eaf.messaging.relay")
 
@@ -26,11 +27,12 @@ class RelayStats:
 
 
 class OutboxRelay:
-    """Publishes pending outbox messages in order, pipelined a batch at a time, and
-    marks published only those the broker acknowledged. On failure it backs off and
-    tries again, for ever: nothing is lost across broker outages or relay restarts, and
-    a message published twice (acknowledged, but the mark was lost) is absorbed by the
-    stream's duplicate window through ``Nats-Msg-Id``."""
+    """Publishes pending outbox messages in order, ``pipeline`` batches in flight at a
+    time, and marks published only those the broker acknowledged. On failure it backs
+    off and tries again, for ever: nothing is lost across broker outages or relay
+    restarts, and a message published twice (acknowledged, but the mark was lost) is
+    absorbed by the stream's duplicate window through ``Nats-Msg-Id``. Order holds
+    unless a broker failure makes a message be retried after later ones."""
 
     def __init__(
         self,
@@ -39,7 +41,8 @@ class OutboxRelay:
         *,
         service: str,
         subjects: Subjects | None = None,
-        batch_size: int = 500,
+        batch_size: int = 1000,
+        pipeline: int = 2,
         poll_interval: float = 0.2,
         backoff_initial: float = 0.1,
         backoff_max: float = 5.0,
@@ -49,54 +52,48 @@ class OutboxRelay:
         self.service = service
         self.subjects = subjects or Subjects()
         self.batch_size = batch_size
+        self.pipeline = pipeline
         self.poll_interval = poll_interval
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.stats = RelayStats()
+        self._in_flight: set[int] = set()
         self._wakeup = asyncio.Event()
 
     def notify(self) -> None:
         """Tell the relay that new messages were written (it polls anyway)."""
         self._wakeup.set()
 
-    async def relay_once(self) -> int:
-        """Publish one batch; how many were published. Raises :class:`PublishError`
-        if some were not acknowledged (those that were are marked published)."""
-        pending = await self.outbox.pending(self.batch_size)
-        if not pending:
-            return 0
-        messages = [
-            outbox_message(self.subjects, self.service, stored) for stored in pending
-        ]
-        outcomes = await self.publisher.publish_batch(messages)
-        acknowledged = [
-            stored.position
-            for stored, error in zip(pending, outcomes, strict=True)
-            if error is None
-        ]
-        if acknowledged:
-            await self.outbox.mark_published(acknowledged)
-            self.stats.published += len(acknowledged)
-        errors = [error for error in outcomes if error is not None]
-        if errors:
-            raise PublishError(
-                f"{len(errors)} of {len(pending)} not acknowledged: {errors[0]}"
-            )
-        return len(acknowledged)
-
     async def drain(self) -> int:
-        """Publish until the outbox is empty (one attempt per batch); how many."""
-        total = 0
-        while published := await self.relay_once():
-            total += published
-        return total
+        """Publish until nothing is pending; how many were published. Raises
+        :class:`PublishError` once a batch was not fully acknowledged (after the
+        batches in flight finished and the acknowledged messages were marked)."""
+        published = 0
+        window: deque[asyncio.Task[int]] = deque()
+        try:
+            while True:
+                batch = await self._take()
+                if batch:
+                    window.append(asyncio.create_task(self._publish(batch)))
+                if window and (len(window) >= self.pipeline or not batch):
+                    published += await window.popleft()
+                elif not batch:
+                    return published
+        except Exception:
+            for task in window:
+                with contextlib.suppress(Exception):
+                    await task
+            raise
+        finally:
+            for task in window:
+                task.cancel()
 
     async def run(self) -> None:
         """Relay until cancelled."""
         delay = self.backoff_initial
         while True:
             try:
-                published = await self.relay_once()
+                await self.drain()
             except Exception as error:
                 self.stats.failed_batches += 1
                 log.warning("outbox relay: %s; retrying in %.2fs", error, delay)
@@ -104,8 +101,38 @@ class OutboxRelay:
                 delay = min(delay * 2, self.backoff_max)
                 continue
             delay = self.backoff_initial
-            if published < self.batch_size:
-                await self._idle()
+            await self._idle()
+
+    async def _take(self) -> list[OutboxMessage]:
+        limit = self.batch_size + len(self._in_flight)
+        pending = await self.outbox.pending(limit)
+        batch = [m for m in pending if m.position not in self._in_flight]
+        batch = batch[: self.batch_size]
+        self._in_flight.update(stored.position for stored in batch)
+        return batch
+
+    async def _publish(self, batch: list[OutboxMessage]) -> int:
+        try:
+            messages = [
+                outbox_message(self.subjects, self.service, stored) for stored in batch
+            ]
+            outcomes = await self.publisher.publish_batch(messages)
+            acknowledged = [
+                stored.position
+                for stored, error in zip(batch, outcomes, strict=True)
+                if error is None
+            ]
+            if acknowledged:
+                await self.outbox.mark_published(acknowledged)
+                self.stats.published += len(acknowledged)
+        finally:
+            self._in_flight.difference_update(stored.position for stored in batch)
+        errors = [error for error in outcomes if error is not None]
+        if errors:
+            raise PublishError(
+                f"{len(errors)} of {len(batch)} not acknowledged: {errors[0]}"
+            )
+        return len(acknowledged)
 
     async def _idle(self) -> None:
         with contextlib.suppress(TimeoutError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,14 +60,7 @@ class Subjects:
 
     def event(self, tenant: str | None, service: str, event_type: str) -> str:
         """The subject an event is published to."""
-        return ".".join(
-            (
-                self.prefix,
-                check_token(PLATFORM_TENANT if tenant is None else tenant, "tenant"),
-                check_token(service, "service"),
-                check_token(event_type, "event type"),
-            )
-        )
+        return _event_subject(self.prefix, tenant, service, event_type)
 
     def replay(self, durable: str) -> str:
         """Where dead letters are replayed to reach only the consumer ``durable``."""
@@ -86,6 +80,21 @@ class Subjects:
             for service in _tokens(services, "service")
             for event_type in _tokens(event_types, "event type")
         ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _event_subject(
+    prefix: str, tenant: str | None, service: str, event_type: str
+) -> str:
+    # Cached: the relay builds one per message, from few distinct values.
+    return ".".join(
+        (
+            prefix,
+            check_token(PLATFORM_TENANT if tenant is None else tenant, "tenant"),
+            check_token(service, "service"),
+            check_token(event_type, "event type"),
+        )
+    )
 
 
 def _tokens(values: Sequence[str], what: str) -> list[str]:

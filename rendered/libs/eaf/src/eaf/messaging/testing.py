@@ -65,10 +65,10 @@ def stored_event(
 
 
 async def eventually(
-    condition: Callable[[], bool | Awaitable[bool]], timeout: float = WAIT
+    condition: Callable[[], bool | Awaitable[bool]], within: float = WAIT
 ) -> None:
-    """Wait until ``condition()`` holds, polling; fail after ``timeout`` seconds."""
-    async with asyncio.timeout(timeout):
+    """Wait until ``condition()`` holds, polling; fail after ``within`` seconds."""
+    async with asyncio.timeout(within):
         while True:
             outcome = condition()
             if not isinstance(outcome, bool):
@@ -105,8 +105,8 @@ class Recorder:
     def event_ids(self) -> list[str]:
         return [delivery.message.event_id for delivery in self.handled]
 
-    async def wait_for(self, count: int, timeout: float = WAIT) -> None:
-        await eventually(lambda: len(self.handled) >= count, timeout)
+    async def wait_for(self, count: int, within: float = WAIT) -> None:
+        await eventually(lambda: len(self.handled) >= count, within)
 
 
 def unique(name: str) -> str:
@@ -271,6 +271,27 @@ class BrokerContract:
         assert letter.attempts == 1
         assert recorder.attempts == 1
         assert letter.reason == "Poison: cannot be handled"
+
+    async def test_tenant_header_not_matching_the_subject_is_dead_lettered(
+        self, broker: Broker
+    ) -> None:
+        durable = unique("guarded")
+        recorder = Recorder()
+        sent = event("tenant-b")
+        forged = Message(
+            subject=Subjects().event("tenant-a", "things", "ThingHappened"),
+            data=sent.data,
+            headers=sent.headers,
+        )
+        subscription = Subscription(durable=durable, tenants=["tenant-a"])
+        worker = await broker.start(subscription, recorder)
+        try:
+            await broker.publish(forged)
+            [letter] = await dead_letters_of(broker, durable, 1)
+        finally:
+            await worker.stop()
+        assert recorder.attempts == 0
+        assert letter.reason == "Poison: tenant header does not match the subject"
 
     async def test_purge_removes_dead_letters_of_one_consumer(
         self, broker: Broker

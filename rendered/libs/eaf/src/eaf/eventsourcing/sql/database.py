@@ -76,7 +76,7 @@ class Database:
         """A transaction scoped to ``tenant`` (or to the platform); ``write`` takes
         SQLite's write lock up front so a read-then-write transaction cannot deadlock."""
         if write and not self.postgres:
-            async with self._sqlite_writer, self.engine.connect() as connection:
+            async with self.sqlite_writer(), self.engine.connect() as connection:
                 await connection.execution_options(**{_SQLITE_BEGIN: "IMMEDIATE"})
                 async with connection.begin():
                     yield connection
@@ -84,9 +84,14 @@ class Database:
         async with self.engine.connect() as connection, connection.begin():
             if self.postgres:
                 await connection.execute(
-                    _SET_SCOPE, {"tenant": tenant or "", "platform": "on" if platform else "off"}
+                    _SET_SCOPE,
+                    {"tenant": tenant or "", "platform": "on" if platform else "off"},
                 )
             yield connection
+
+    def sqlite_writer(self) -> asyncio.Lock:
+        """Held by this process's SQLite writers, one at a time."""
+        return self._sqlite_writer
 
     def upsert(self, table: Table) -> pg.Insert | sqlite.Insert:
         """An INSERT that can take ``on_conflict_do_update`` on either dialect."""
@@ -97,7 +102,8 @@ class Database:
         async with self.engine.begin() as connection:
             if self.postgres:
                 await connection.execute(
-                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": postgres.SCHEMA_LOCK}
+                    text("SELECT pg_advisory_xact_lock(:key)"),
+                    {"key": postgres.SCHEMA_LOCK},
                 )
             await connection.run_sync(self.tables.metadata.create_all)
             if self.postgres:
@@ -107,7 +113,9 @@ class Database:
         await self.engine.dispose()
 
 
-def _configure_sqlite(engine: AsyncEngine, busy_timeout: float, synchronous: str) -> None:
+def _configure_sqlite(
+    engine: AsyncEngine, busy_timeout: float, synchronous: str
+) -> None:
     if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError(f"invalid SQLite synchronous setting {synchronous!r}")
 

@@ -46,4 +46,6 @@ class SqlOutbox:
             return
         outbox = self._database.tables.outbox
         async with self._database.transaction(platform=True, write=True) as connection:
-            await connection.execute(delete(outbox).where(outbox.c.position.in_(list(positions))))
+            await connection.execute(
+                delete(outbox).where(outbox.c.position.in_(list(positions)))
+            )

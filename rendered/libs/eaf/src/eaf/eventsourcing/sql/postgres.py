@@ -19,17 +19,21 @@ Here the writers stay parallel and the readers do the waiting:
 3. Readers only read rows with ``tx_id < pg_snapshot_xmin(pg_current_snapshot())``: every
    transaction below that horizon has finished, so no row can appear there any more, and
    by (1) every lower position belongs to a finished transaction too. Ordered by position,
-   what a reader sees is always a gap-free prefix of what will ever be committed (gaps
-   from rolled-back transactions are final and harmless).
+   what a reader sees is always a complete prefix of all that will ever be committed
+   (positions left unused by rolled-back transactions stay unused, harmlessly).
 
 Cost: a reader can lag behind while an older transaction is still open (any transaction
 in the cluster that holds an id holds back the horizon), but it never skips. Writers
 serialise only on the reservation, not on inserts, index updates or the commit's WAL
-flush, so concurrent commits share flushes. The whole append runs server-side in one
-statement (``eaf_append``): version check, reservation, events and outbox rows, in one
-round trip and one implicit transaction. The unique key on
-(tenant, stream type, stream id, version) turns any race the version check misses into
-a unique violation, mapped to ConcurrencyError.
+flush, so concurrent commits share flushes.
+
+The append itself runs server-side in one statement, ``eaf_append_many``: per append a
+version check, then its events and outbox rows in a subtransaction; one round trip and
+one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
+coalesces appends that arrive while earlier ones are in flight into one call (group
+commit); a lone append goes alone. The unique key on (tenant, stream type, stream id,
+version) turns any race the version check misses into a unique violation, reported as a
+conflict of that append only.
 
 Row-level security
 ------------------
@@ -46,12 +50,11 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-# Advisory lock keys (arbitrary constants, "eafpos" and "eafddl" in ASCII).
+from eaf.eventsourcing.sql.schema import EVENT_ID_KEY
+
+# Advisory lock keys: arbitrary constants, distinct from each other.
 POSITION_LOCK = 0x656166706F73
 SCHEMA_LOCK = 0x656166646463
-
-TENANT_TABLES = ("eaf_events", "eaf_snapshots", "eaf_sagas")
-CONCURRENCY_SQLSTATE = "EAF01"
 
 _RESERVE_POSITIONS = f"""
 CREATE OR REPLACE FUNCTION eaf_reserve_positions(p_count integer) RETURNS bigint
@@ -79,39 +82,59 @@ END
 $fn$
 """
 
-_APPEND = f"""
-CREATE OR REPLACE FUNCTION eaf_append(
-    p_tenant text, p_stream_type text, p_stream_id text, p_expected bigint,
-    p_events jsonb, p_metadata jsonb, p_recorded_at timestamptz
-) RETURNS bigint
+_APPEND_MANY = f"""
+CREATE OR REPLACE FUNCTION eaf_append_many(p_appends jsonb, p_recorded_at timestamptz)
+RETURNS TABLE (first_position bigint, outcome text, actual_version bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
-    v_actual bigint;
-    v_count integer := jsonb_array_length(p_events);
-    v_first bigint;
+    v_append jsonb;
+    v_total integer;
+    v_count integer;
+    v_next bigint;
+    v_constraint text;
 BEGIN
-    PERFORM set_config('eaf.tenant_id', p_tenant, true);
+    SELECT coalesce(sum(jsonb_array_length(a.value->'events')), 0)::integer INTO v_total
+      FROM jsonb_array_elements(p_appends) AS a;
+    IF v_total > 0 THEN
+        v_next := eaf_reserve_positions(v_total) - v_total + 1;
+    END IF;
     PERFORM set_config('eaf.platform', 'off', true);
-    SELECT coalesce(max(stream_version), 0) INTO v_actual FROM eaf_events
-     WHERE tenant_id = p_tenant AND stream_type = p_stream_type AND stream_id = p_stream_id;
-    IF v_actual <> p_expected THEN
-        RAISE EXCEPTION 'eaf stream version conflict, actual=%', v_actual
-            USING ERRCODE = '{CONCURRENCY_SQLSTATE}';
-    END IF;
-    IF v_count = 0 THEN
-        RETURN 0;
-    END IF;
-    v_first := eaf_reserve_positions(v_count) - v_count + 1;
-    INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
-                            stream_version, event_type, schema_version, payload,
-                            metadata, recorded_at)
-    SELECT v_first + e.ord - 1, (e.value->>'event_id')::uuid, p_tenant, p_stream_type,
-           p_stream_id, p_expected + e.ord, e.value->>'event_type',
-           (e.value->>'schema_version')::integer, e.value->'payload', p_metadata,
-           p_recorded_at
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(value, ord);
-    INSERT INTO eaf_outbox (position) SELECT generate_series(v_first, v_first + v_count - 1);
-    RETURN v_first;
+    FOR v_append IN SELECT value FROM jsonb_array_elements(p_appends) LOOP
+        v_count := jsonb_array_length(v_append->'events');
+        PERFORM set_config('eaf.tenant_id', v_append->>'tenant', true);
+        first_position := v_next;
+        SELECT coalesce(max(stream_version), 0) INTO actual_version FROM eaf_events
+         WHERE tenant_id = v_append->>'tenant'
+           AND stream_type = v_append->>'stream_type'
+           AND stream_id = v_append->>'stream_id';
+        IF actual_version <> (v_append->>'expected')::bigint THEN
+            outcome := 'conflict';
+        ELSIF v_count = 0 THEN
+            outcome := 'ok';
+        ELSE
+            BEGIN  -- a subtransaction: a failing append takes only its own rows with it
+                INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
+                                        stream_version, event_type, schema_version, payload,
+                                        metadata, recorded_at)
+                SELECT v_next + e.ord - 1, (e.value->>'event_id')::uuid, v_append->>'tenant',
+                       v_append->>'stream_type', v_append->>'stream_id',
+                       actual_version + e.ord, e.value->>'event_type',
+                       (e.value->>'schema_version')::integer, e.value->'payload',
+                       v_append->'metadata', p_recorded_at
+                  FROM jsonb_array_elements(v_append->'events') WITH ORDINALITY AS e(value, ord);
+                INSERT INTO eaf_outbox (position)
+                SELECT generate_series(v_next, v_next + v_count - 1);
+                outcome := 'ok';
+            EXCEPTION WHEN unique_violation THEN
+                GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+                outcome := CASE WHEN v_constraint = '{EVENT_ID_KEY}' THEN 'duplicate'
+                                ELSE 'conflict' END;
+                actual_version := NULL;
+            END;
+        END IF;
+        v_next := v_next + v_count;
+        RETURN NEXT;
+    END LOOP;
 END
 $fn$
 """
@@ -142,14 +165,14 @@ $do$
 """
 
 _STATEMENTS = (
-    "CREATE SEQUENCE IF NOT EXISTS eaf_events_position_seq",
+    # CACHE 1 (the default) matters: ranges are only consecutive without per-session caches.
+    "CREATE SEQUENCE IF NOT EXISTS eaf_events_position_seq CACHE 1",
     _RESERVE_POSITIONS,
-    _APPEND,
+    _APPEND_MANY,
     _POLICIES,
 )
 
-UNIQUE_VIOLATION = "23505"
-APPEND_CALL = "SELECT eaf_append($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7)"
+APPEND_MANY_CALL = "SELECT * FROM eaf_append_many($1::jsonb, $2)"
 # Rows below this horizon belong to finished transactions: see the module docstring.
 VISIBLE_HORIZON = "tx_id < pg_snapshot_xmin(pg_current_snapshot())"
 

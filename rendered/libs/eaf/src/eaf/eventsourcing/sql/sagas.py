@@ -25,7 +25,9 @@ class SqlSagaStore:
     async def load(self, saga_type: str, association: str) -> SagaState | None:
         tenant = write_tenant()
         table = self._database.tables.sagas
-        query = select(table.c.state, table.c.ended, table.c.last_position, table.c.revision).where(
+        query = select(
+            table.c.state, table.c.ended, table.c.last_position, table.c.revision
+        ).where(
             table.c.tenant_id == tenant,
             table.c.saga_type == saga_type,
             table.c.association == association,
@@ -35,7 +37,12 @@ class SqlSagaStore:
         if row is None:
             return None
         return SagaState(
-            saga_type, association, row.state, row.ended, row.last_position, row.revision
+            saga_type,
+            association,
+            row.state,
+            row.ended,
+            row.last_position,
+            row.revision,
         )
 
     async def save(self, saga: SagaState) -> SagaState:
@@ -54,7 +61,9 @@ class SqlSagaStore:
             table.c.association == saga.association,
         )
         try:
-            async with self._database.transaction(tenant=tenant, write=True) as connection:
+            async with self._database.transaction(
+                tenant=tenant, write=True
+            ) as connection:
                 if saga.revision == 0:
                     await connection.execute(
                         insert(table).values(
@@ -73,15 +82,21 @@ class SqlSagaStore:
                     )
                     updated = result.rowcount
         except IntegrityError as error:
-            raise self._conflict(saga, await self.load(saga.saga_type, saga.association)) from error
+            raise self._conflict(
+                saga, await self.load(saga.saga_type, saga.association)
+            ) from error
         if updated != 1:
-            raise self._conflict(saga, await self.load(saga.saga_type, saga.association))
+            raise self._conflict(
+                saga, await self.load(saga.saga_type, saga.association)
+            )
         return replace(saga, revision=saga.revision + 1)
 
     @staticmethod
     def _conflict(saga: SagaState, stored: SagaState | None) -> ConcurrencyError:
         actual = 0 if stored is None else stored.revision
-        return ConcurrencyError("saga:" + saga.saga_type, saga.association, saga.revision, actual)
+        return ConcurrencyError(
+            "saga:" + saga.saga_type, saga.association, saga.revision, actual
+        )
 
     async def tracking_position(self, runner: str) -> int:
         table = self._database.tables.saga_positions
@@ -93,9 +108,12 @@ class SqlSagaStore:
 
     async def save_tracking_position(self, runner: str, position: int) -> None:
         table = self._database.tables.saga_positions
-        statement = self._database.upsert(table).values(runner=runner, position=position)
+        statement = self._database.upsert(table).values(
+            runner=runner, position=position
+        )
         statement = statement.on_conflict_do_update(
-            index_elements=[table.c.runner], set_={"position": statement.excluded.position}
+            index_elements=[table.c.runner],
+            set_={"position": statement.excluded.position},
         )
         async with self._database.transaction(platform=True, write=True) as connection:
             await connection.execute(statement)

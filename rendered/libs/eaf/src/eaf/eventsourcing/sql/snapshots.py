@@ -55,4 +55,6 @@ class SqlSnapshotStore:
             row = (await connection.execute(query)).one_or_none()
         if row is None:
             return None
-        return Snapshot(stream_type, stream_id, row.version, row.state, row.state_version)
+        return Snapshot(
+            stream_type, stream_id, row.version, row.state, row.state_version
+        )

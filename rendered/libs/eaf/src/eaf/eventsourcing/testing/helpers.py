@@ -25,9 +25,13 @@ def as_tenant(
     tenant_id: str, *, user_id: str = "user-1", causation_id: str | None = None
 ) -> AbstractContextManager[SecurityContext]:
     """Run the enclosed block as ``user_id`` of ``tenant_id``."""
-    return use(SecurityContext(tenant_id=tenant_id, user_id=user_id, causation_id=causation_id))
+    return use(
+        SecurityContext(tenant_id=tenant_id, user_id=user_id, causation_id=causation_id)
+    )
 
 
-def new_events(count: int, *, event_type: str = "Happened", start: int = 1) -> list[NewEvent]:
+def new_events(
+    count: int, *, event_type: str = "Happened", start: int = 1
+) -> list[NewEvent]:
     """``count`` distinct events whose payloads number them from ``start``."""
     return [NewEvent(event_type, {"n": n}) for n in range(start, start + count)]

@@ -27,21 +27,33 @@ class SagaStoreContract:
             )
             loaded = await saga_store.load("Fulfilment", "order-1")
         assert saved.revision == 1
-        assert loaded == SagaState("Fulfilment", "order-1", {"paid": False}, False, 7, 1)
+        assert loaded == SagaState(
+            "Fulfilment", "order-1", {"paid": False}, False, 7, 1
+        )
 
-    async def test_updates_need_the_current_revision(self, saga_store: SagaStore) -> None:
+    async def test_updates_need_the_current_revision(
+        self, saga_store: SagaStore
+    ) -> None:
         with as_tenant("acme"):
-            first = await saga_store.save(SagaState("Fulfilment", "order-1", {"step": 1}))
-            second = await saga_store.save(replace(first, state={"step": 2}, ended=True))
+            first = await saga_store.save(
+                SagaState("Fulfilment", "order-1", {"step": 1})
+            )
+            second = await saga_store.save(
+                replace(first, state={"step": 2}, ended=True)
+            )
             with pytest.raises(ConcurrencyError):
                 await saga_store.save(replace(first, state={"step": "stale"}))
             with pytest.raises(ConcurrencyError):
-                await saga_store.save(SagaState("Fulfilment", "order-1", {"step": "new"}))
+                await saga_store.save(
+                    SagaState("Fulfilment", "order-1", {"step": "new"})
+                )
             loaded = await saga_store.load("Fulfilment", "order-1")
         assert second.revision == 2
         assert loaded == replace(second, state={"step": 2}, ended=True)
 
-    async def test_concurrent_starts_have_one_winner(self, saga_store: SagaStore) -> None:
+    async def test_concurrent_starts_have_one_winner(
+        self, saga_store: SagaStore
+    ) -> None:
         async def start(n: int) -> bool:
             try:
                 await saga_store.save(SagaState("Fulfilment", "order-1", {"by": n}))
@@ -55,10 +67,14 @@ class SagaStoreContract:
 
     async def test_sagas_are_per_tenant(self, saga_store: SagaStore) -> None:
         with as_tenant("acme"):
-            await saga_store.save(SagaState("Fulfilment", "order-1", {"tenant": "acme"}))
+            await saga_store.save(
+                SagaState("Fulfilment", "order-1", {"tenant": "acme"})
+            )
         with as_tenant("globex"):
             assert await saga_store.load("Fulfilment", "order-1") is None
-            saved = await saga_store.save(SagaState("Fulfilment", "order-1", {"tenant": "globex"}))
+            saved = await saga_store.save(
+                SagaState("Fulfilment", "order-1", {"tenant": "globex"})
+            )
             assert saved.revision == 1
         with as_tenant("acme"):
             loaded = await saga_store.load("Fulfilment", "order-1")

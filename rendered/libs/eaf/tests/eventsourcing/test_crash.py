@@ -1,0 +1,111 @@
+"""A writer process killed with SIGKILL in the middle of an append leaves all or
+nothing of that batch in the SQLite file, and the store keeps working."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import eaf
+from eaf.eventsourcing import create_event_store
+from eaf.eventsourcing.testing import as_tenant, new_events
+
+BATCH = 3000
+
+WRITER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from eaf.context import SecurityContext, use
+    from eaf.eventsourcing import NewEvent, create_event_store
+
+    async def main(url: str, prefix: str, size: int) -> None:
+        store = await create_event_store(url)
+        with use(SecurityContext(tenant_id="acme")):
+            n = 0
+            while True:
+                batch = [NewEvent("Item", {"n": n, "i": i, "pad": "x" * 100}) for i in range(size)]
+                print(f"begin {n}", flush=True)
+                await store.append("Batch", f"{prefix}-{n}", batch, expected_version=0)
+                print(f"done {n}", flush=True)
+                n += 1
+
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+    """
+)
+
+
+def _kill_mid_append(url: str, prefix: str, delay: float, tmp_path: Path) -> None:
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    source = str(Path(eaf.__file__).resolve().parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([source, os.environ.get("PYTHONPATH", "")]),
+    }
+    writer = subprocess.Popen(
+        [sys.executable, str(script), url, prefix, str(BATCH)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert writer.stdout is not None
+    try:
+        while writer.stdout.readline().strip() != "begin 2":  # after two whole batches
+            assert writer.poll() is None, "the writer died on its own"
+        time.sleep(delay)  # an append of this size takes ~0.1 s
+        writer.send_signal(signal.SIGKILL)
+    finally:
+        writer.kill()
+        writer.wait(timeout=30)
+        writer.stdout.close()
+    assert writer.returncode == -signal.SIGKILL
+
+
+async def test_sigkill_mid_append_leaves_all_or_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "events.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    store = await create_event_store(url)
+    await store.close()
+    randomness = random.Random(7)
+    for trial in range(4):
+        _kill_mid_append(url, f"t{trial}", randomness.uniform(0.03, 0.08), tmp_path)
+
+    with sqlite3.connect(path) as database:
+        assert database.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        counts = dict(
+            database.execute(
+                "SELECT stream_id, count(*) FROM eaf_events GROUP BY stream_id"
+            )
+        )
+        versions = database.execute(
+            "SELECT stream_id, min(stream_version), max(stream_version) "
+            "FROM eaf_events GROUP BY stream_id"
+        ).fetchall()
+        outbox = database.execute("SELECT count(*) FROM eaf_outbox").fetchone()[0]
+    assert set(counts.values()) == {BATCH}, counts  # every stored batch is whole
+    for trial in range(4):  # the batches before the kill are there
+        assert counts[f"t{trial}-0"] == counts[f"t{trial}-1"] == BATCH
+    assert all(low == 1 and high == BATCH for _, low, high in versions)
+    assert outbox == sum(counts.values())  # the outbox rows went with their events
+    cut_off = [trial for trial in range(4) if f"t{trial}-2" not in counts]
+    assert cut_off, "no kill landed inside an append: make the batches bigger"
+
+    store = await create_event_store(url)
+    try:
+        with as_tenant("acme"):
+            for trial in range(4):  # a batch cut off mid-append can be written again
+                stream = f"t{trial}-2"
+                version = await store.stream_version("Batch", stream)
+                assert version in (0, BATCH)
+                await store.append(
+                    "Batch", stream, new_events(1), expected_version=version
+                )
+    finally:
+        await store.close()
