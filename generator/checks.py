@@ -18,6 +18,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_names(spec),
         *_aggregates(spec),
         *_endpoints(spec),
+        *_upcasts(spec),
         *_library(spec),
     ]
 
@@ -73,16 +74,17 @@ def _aggregates(spec: Spec) -> Iterator[Finding]:
                         f"{', '.join(aggregate.fields) or 'none'})",
                     )
             if command.creates:
+                carried = spec.events[command.emits].fields if command.emits in spec.events else {}
                 missing = [
                     f
                     for f, spec_ in aggregate.fields.items()
-                    if f not in command.params and spec_.default is None
+                    if spec_.default is None and (f not in command.params or f not in carried)
                 ]
                 if missing:
                     yield (
                         (*loc, "params"),
-                        f"a creating command must set every field without a default "
-                        f"(missing: {', '.join(missing)})",
+                        "a creating command (and its event) must set every field without "
+                        f"a default (missing: {', '.join(missing)})",
                     )
             event = spec.events.get(command.emits)
             if event is None:
@@ -100,12 +102,29 @@ def _event_fillable(
 ) -> Iterator[Finding]:
     identity = naming.event_id_field(aggregate_name, aggregate.event_id)
     known = {identity, *aggregate.fields, *TIMESTAMP_FIELDS}
-    for field in spec.events[event_name].fields:
+    event = spec.events[event_name]
+    loc = ("events", event_name, "fields")
+    for field, field_spec in event.fields.items():
         if field not in known:
             yield (
-                ("events", event_name, "fields", field),
+                (*loc, field),
                 f"{aggregate_name} cannot fill {field!r} (expected one of: "
                 f"{', '.join(sorted(known))})",
+            )
+        elif field in aggregate.fields and field_spec.type != aggregate.fields[field].type:
+            yield (
+                (*loc, field, "type"),
+                f"{field!r} is {aggregate.fields[field].type} in {aggregate_name}, "
+                f"not {field_spec.type}",
+            )
+        elif field == identity and field_spec.type not in ("uuid", "str"):
+            yield (*loc, field, "type"), f"the aggregate id {field!r} is a uuid or a str"
+    for needed in (identity, *TIMESTAMP_FIELDS):
+        if needed not in event.fields:
+            yield (
+                ("events", event_name, "fields"),
+                f"an event of {aggregate_name} carries {needed!r} (the aggregate id and "
+                "when it happened), so that replaying it rebuilds the aggregate",
             )
 
 
@@ -171,6 +190,20 @@ def _endpoints(spec: Spec) -> Iterator[Finding]:
                         (*loc, "request"),
                         (f"model {endpoint.request} lacks the command parameter {param!r}"),
                     )
+
+
+def _upcasts(spec: Spec) -> Iterator[Finding]:
+    for name, event in spec.events.items():
+        needed = set(range(1, event.version))
+        if set(event.upcasts) != needed:
+            yield (
+                ("events", name, "upcasts"),
+                (
+                    f"version {event.version} needs an upcast from each older version "
+                    f"({', '.join(map(str, sorted(needed))) or 'none'}), "
+                    f"has {', '.join(map(str, sorted(event.upcasts))) or 'none'}"
+                ),
+            )
 
 
 def _library(spec: Spec) -> Iterator[Finding]:

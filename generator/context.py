@@ -120,13 +120,21 @@ def _imports(types: list[str]) -> list[str]:
     return lines
 
 
-def _event_source(field: str, aggregate: dict[str, Any], target: str) -> str:
-    """The expression that fills event field ``field`` from the aggregate ``target``."""
+def _event_source(field: str, aggregate: dict[str, Any], params: list[str], creates: bool) -> str:
+    """The expression a command method fills event field ``field`` with."""
+    fields = {f["name"]: f for f in aggregate["fields"]}
     if field == aggregate["event_id"]:
-        return f"UUID({target}.id)" if aggregate["event_id_type"] == "uuid" else f"{target}.id"
+        uuid_id = aggregate["event_id_type"] == "uuid"
+        if creates:
+            return "UUID(id) if id is not None else uuid4()" if uuid_id else "id or str(uuid4())"
+        return "UUID(self.id)" if uuid_id else "self.id"
     if field in TIMESTAMP_FIELDS:
         return "now"
-    return f"{target}.{naming.snake(field)}"
+    if field in params:
+        return naming.snake(field)
+    if creates:
+        return str(fields[field]["default"])
+    return f"self.{naming.snake(field)}"
 
 
 def _command(
@@ -134,7 +142,6 @@ def _command(
 ) -> dict[str, Any]:
     fields = {f["name"]: f for f in aggregate["fields"]}
     event = spec.events[command.emits]
-    target = "created" if command.creates else "updated"
     return {
         "name": name,
         "method": naming.snake(name),
@@ -143,10 +150,36 @@ def _command(
         "params": [fields[param] for param in command.params],
         "event": command.emits,
         "event_args": [
-            {"attr": naming.snake(f), "value": _event_source(f, aggregate, target)}
+            {
+                "attr": naming.snake(f),
+                "value": _event_source(f, aggregate, command.params, command.creates),
+            }
             for f in event.fields
         ],
     }
+
+
+def _applies(
+    aggregate: dict[str, Any], commands: dict[str, CommandSpec], spec: Spec
+) -> list[dict[str, Any]]:
+    """How each of the aggregate's events folds into its state."""
+    creating = {c.emits for c in commands.values() if c.creates}
+    result = []
+    for name in aggregate["events"]:
+        carried = spec.events[name].fields
+        result.append(
+            {
+                "event": name,
+                "creates": name in creating,
+                "sets": [
+                    {"attr": f["attr"], "default": f["default"]}
+                    | {"from_event": f["name"] in carried}
+                    for f in aggregate["fields"]
+                    if f["name"] in carried or name in creating
+                ],
+            }
+        )
+    return result
 
 
 def _aggregate(name: str, aggregate: AggregateSpec, spec: Spec) -> dict[str, Any]:
@@ -171,6 +204,8 @@ def _aggregate(name: str, aggregate: AggregateSpec, spec: Spec) -> dict[str, Any
         "events": sorted({c.emits for c in aggregate.commands.values()}),
     }
     result["commands"] = [_command(n, c, result, spec) for n, c in aggregate.commands.items()]
+    result["applies"] = _applies(result, aggregate.commands, spec)
+    result["id_attr"] = naming.snake(event_id)
     result["creator"] = next((c for c in result["commands"] if c["creates"]), None)
     result["imports"] = _imports([f.type for f in aggregate.fields.values()])
     return result
@@ -227,7 +262,23 @@ def derive(spec: Spec) -> dict[str, Any]:
         "base_path": spec.base_path or f"/api/v1/{spec.name}s",
         "aggregates": list(aggregates.values()),
         "events": [
-            {"name": n, "version": e.version, "fields": [_field(f, s) for f, s in e.fields.items()]}
+            {
+                "name": n,
+                "version": e.version,
+                "fields": [_field(f, s) for f, s in e.fields.items()],
+                "upcasts": [
+                    {
+                        "from": version,
+                        "function": f"_{naming.snake(n)}_v{version}_to_v{version + 1}",
+                        "rename": [
+                            [naming.snake(old), naming.snake(new)] for old, new in u.rename.items()
+                        ],
+                        "add": [[naming.snake(f), repr(value)] for f, value in u.add.items()],
+                        "remove": [naming.snake(f) for f in u.remove],
+                    }
+                    for version, u in sorted(e.upcasts.items())
+                ],
+            }
             for n, e in spec.events.items()
         ],
         "event_imports": _imports(event_types),

@@ -105,12 +105,23 @@ class AggregateSpec(_Strict):
     )
 
 
+class UpcastSpec(_Strict):
+    """How a stored event of one schema version becomes the next version."""
+
+    rename: dict[str, str] = Field(default={}, description="old field name -> new name")
+    add: dict[str, Any] = Field(default={}, description="new field -> value for old events")
+    remove: list[str] = Field(default=[], description="fields the new version dropped")
+
+
 class EventSpec(_Strict):
-    """A domain event with its schema version."""
+    """A domain event with its schema version and the upcasts from older versions."""
 
     description: str | None = None
     version: int = Field(default=1, ge=1)
     fields: Fields = {}
+    upcasts: dict[int, UpcastSpec] = Field(
+        default={}, description="from-version -> the change to the next version"
+    )
 
 
 class ModelSpec(_Strict):

@@ -96,8 +96,8 @@ def repo(tmp_path: Path) -> Repo:
 
 USER_EDIT = (
     "application/services.py",
-    "        return self._repository.get(id)\n",
-    "        found = self._repository.get(id)  # audited lookup (user edit)\n"
+    "        return await self._repository.get(id)\n",
+    "        found = await self._repository.get(id)  # audited lookup (user edit)\n"
     "        return found\n",
 )
 
@@ -131,7 +131,7 @@ def test_1_spec_edit_renders_new_field_and_event_and_keeps_the_user_edit(repo: R
     assert result.returncode == 0, result.stderr
     services = repo.file(f"src/{PACKAGE}/{relative}").read_text()
     assert "# audited lookup (user edit)" in services
-    assert "def rename(self, id: str, *, nickname: str)" in services
+    assert "async def rename(self, id: str, *, nickname: str)" in services
     assert "nickname: str" in repo.file(f"src/{PACKAGE}/domain/model.py").read_text()
     assert (
         "class SampleAcmeOrdersRenamed" in repo.file(f"src/{PACKAGE}/domain/events.py").read_text()
@@ -170,9 +170,9 @@ def test_2_update_keeps_an_edit_of_a_generated_file(repo: Repo) -> None:
     )
     repo.commit("user edit")
     repo.edit(
-        "blueprints/common/database.py.jinja",
-        "one connection per thread.",
-        "one connection per thread (upgraded).",
+        "blueprints/common/persistence.py.jinja",
+        "in one transaction;",
+        "in one transaction (upgraded);",
         project=False,
     )
     repo.commit("blueprint change")
@@ -182,7 +182,7 @@ def test_2_update_keeps_an_edit_of_a_generated_file(repo: Repo) -> None:
         "def today(self) -> str:  # user edit"
         in repo.file(f"src/{PACKAGE}/infrastructure/clock.py").read_text()
     )
-    assert "(upgraded)" in repo.file(f"src/{PACKAGE}/infrastructure/database.py").read_text()
+    assert "(upgraded)" in repo.file(f"src/{PACKAGE}/infrastructure/persistence.py").read_text()
 
 
 def test_3_overlapping_edits_leave_markers_and_a_distinct_exit_code(repo: Repo) -> None:

@@ -56,8 +56,8 @@ def test_cross_references_are_checked_once_the_types_are_right(
     assert result.err.splitlines() == [
         "specs/x.yaml:10:23: aggregates.Order.commands.place.params: unknown parameter "
         "'missing' (expected a field of Order: customer, total, note)",
-        "specs/x.yaml:10:23: aggregates.Order.commands.place.params: a creating command must "
-        "set every field without a default (missing: note)",
+        "specs/x.yaml:10:23: aggregates.Order.commands.place.params: a creating command (and "
+        "its event) must set every field without a default (missing: customer, total, note)",
         "specs/x.yaml:10:58: aggregates.Order.commands.place.emits: unknown event 'OrderPlaced' "
         "(expected one of: none declared)",
         "specs/x.yaml:12:51: endpoints.0.command: unknown command 'ship' of Order "
