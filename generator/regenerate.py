@@ -4,9 +4,11 @@ all at once (a staged copy of the project replaces it) so an interruption change
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from collections.abc import Iterator
@@ -116,9 +118,38 @@ def template_at(root: Path, commit: str | None) -> Iterator[Path]:
 
 
 def last_render(project: Project, root: Path) -> dict[str, str]:
-    """What the project's files were when it was last rendered (the merge base)."""
+    """What the project's files were when it was last rendered (the merge base): the
+    recorded spec through the blueprints and, where the template ships it, the generator
+    code of the recorded commit; the current generator when that one cannot render."""
     with template_at(root, project.commit) as old_root:
+        if old_root != root and (old_root / "generator" / "base_render.py").is_file():
+            rendered = _render_with_generator_at(old_root, project)
+            if rendered is not None:
+                return rendered
         return render_tree(project, Source(project.spec_data, old_root), project.commit)
+
+
+def _render_with_generator_at(old_root: Path, project: Project) -> dict[str, str] | None:
+    request = {
+        "root": str(old_root),
+        "name": project.name,
+        "blueprint": project.blueprint,
+        "spec": project.spec_data,
+        "src_path": str(project.answers.get("_src_path", ".")),
+        "commit": project.commit,
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "generator.base_render"],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(old_root), "GENERATE_TEMPLATE": str(old_root)},
+    )
+    if result.returncode != 0:
+        return None
+    rendered: dict[str, str] = json.loads(result.stdout)
+    return rendered
 
 
 def plan(project: Project, source: Source) -> tuple[MergePlan, dict[str, str]]:
