@@ -73,6 +73,18 @@ def test_get_sample_user_profile_returns_the_stored_sample_user_profile(
     assert response.json() == created
 
 
+def test_get_sample_user_profile_is_scoped_to_the_tenant(client: TestClient) -> None:
+    created = client.post(
+        CREATE_SAMPLE_USER_PROFILE_PATH,
+        json=VALID_SAMPLE_USER_PROFILE,
+        headers={"X-Tenant-Id": "tenant-a"},
+    ).json()
+    path = "/api/v1/user-profiles/{id}".format(id=created["id"])
+    assert client.get(path, headers={"X-Tenant-Id": "tenant-a"}).status_code == 200
+    assert client.get(path, headers={"X-Tenant-Id": "tenant-b"}).status_code == 404
+    assert client.get(path).status_code == 404
+
+
 def test_get_sample_user_profile_answers_404_with_an_empty_body(
     client: TestClient,
 ) -> None:

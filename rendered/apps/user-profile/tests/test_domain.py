@@ -32,6 +32,14 @@ def test_create_sample_user_profile_sets_fields_and_records_sample_user_profile_
     assert profile.committed().version == 1
 
 
+def test_replaying_the_events_of_a_sample_user_profile_rebuilds_it() -> None:
+    profile = new_sample_user_profile()
+    profile = profile.update_profile(
+        name="sample", email="email@example.org", now=LATER
+    )
+    assert SampleUserProfile.from_history(profile.changes) == profile.committed()
+
+
 def test_create_sample_user_profile_rejects_name_breaking_not_blank() -> None:
     with pytest.raises(DomainValidationError, match="Name cannot be blank") as error:
         SampleUserProfile.create(name="   ", email="email@example.org", now=NOW)

@@ -4,38 +4,42 @@
 
 from dataclasses import dataclass
 
+from eaf.eventsourcing import EventStore
+
 from user_profile.application.ports.inbound import SampleUserProfileUseCases
 from user_profile.application.ports.outbound import Clock, SampleUserProfileRepository
 from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
-from user_profile.infrastructure.config import Settings, database_path
-from user_profile.infrastructure.database import Database
-from user_profile.infrastructure.persistence import SqliteSampleUserProfileRepository
+from user_profile.infrastructure.config import Settings, event_store_url
+from user_profile.infrastructure.persistence import (
+    EventSourcedSampleUserProfileRepository,
+    open_event_store,
+)
 
 
 @dataclass(frozen=True)
 class Services:
-    """The wired use cases, and the database they share."""
+    """The wired use cases, and the event store they share."""
 
-    database: Database
+    store: EventStore
     sample_user_profile: SampleUserProfileUseCases
 
 
-def bootstrap(
+async def bootstrap(
     settings: Settings,
     *,
-    database: Database | None = None,
+    store: EventStore | None = None,
     clock: Clock | None = None,
     sample_user_profile_repository: SampleUserProfileRepository | None = None,
 ) -> Services:
     """Build the use cases from real adapters, or from the ones given."""
-    database = database or Database(database_path(settings))
+    store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
     return Services(
-        database=database,
+        store=store,
         sample_user_profile=SampleUserProfileService(
             sample_user_profile_repository
-            or SqliteSampleUserProfileRepository(database),
+            or EventSourcedSampleUserProfileRepository(store),
             clock,
         ),
     )

@@ -2,6 +2,8 @@
 
 """The FastAPI application of user-profile."""
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from eaf import observability
@@ -10,27 +12,43 @@ from fastapi import FastAPI
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
 from user_profile.infrastructure.config import Settings, load_settings
+from user_profile.infrastructure.persistence import close_event_store, event_store_ready
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
 
 
 def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
-    """The application, wired by ``bootstrap`` (keywords override its adapters)."""
+    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters)."""
     settings = settings or load_settings()
     observability.configure_logging(
         settings.log_level, settings.log_format, settings.name
     )
-    services = bootstrap(settings, **overrides)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = await bootstrap(settings, **overrides)
+        app.state.store = services.store
+        app.state.sample_user_profile = services.sample_user_profile
+        try:
+            yield
+        finally:
+            await close_event_store(services.store)
+
     app = FastAPI(
         title=settings.name,
         description="Sample user profile records of a tenant",
         version="0.1.0",
+        lifespan=lifespan,
     )
-    app.state.sample_user_profile = services.sample_user_profile
+
+    async def store_ready() -> bool:
+        store = getattr(app.state, "store", None)
+        return store is not None and await event_store_ready(store)
+
     observability.install(
         app,
         service=settings.name,
-        readiness_checks={"database": services.database.ping},
+        readiness_checks={"eventStore": store_ready},
         health_path=HEALTH_PATH,
     )
     web.install_error_handlers(app)

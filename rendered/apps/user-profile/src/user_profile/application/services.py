@@ -14,18 +14,20 @@ class SampleUserProfileService:
         self._repository = repository
         self._clock = clock
 
-    def create(self, *, name: str, email: str) -> SampleUserProfile:
+    async def create(self, *, name: str, email: str) -> SampleUserProfile:
         created = SampleUserProfile.create(
             name=name, email=email, now=self._clock.now()
         )
-        return self._repository.save(created)
+        return await self._repository.save(created)
 
-    def update_profile(self, id: str, *, name: str, email: str) -> SampleUserProfile:
-        current = self._repository.get(id)
+    async def update_profile(
+        self, id: str, *, name: str, email: str
+    ) -> SampleUserProfile:
+        current = await self._repository.get(id)
         if current is None:
             raise NotFoundError("Profile not found")
         changed = current.update_profile(name=name, email=email, now=self._clock.now())
-        return self._repository.save(changed)
+        return await self._repository.save(changed)
 
-    def get(self, id: str) -> SampleUserProfile | None:
-        return self._repository.get(id)
+    async def get(self, id: str) -> SampleUserProfile | None:
+        return await self._repository.get(id)

@@ -8,13 +8,13 @@ from user_profile.domain.model import SampleUserProfile
 
 
 class SampleUserProfileRepository(Protocol):
-    """Keeps SampleUserProfile aggregates and the events they emitted."""
+    """Keeps SampleUserProfile aggregates as the events they emitted (tenant-scoped)."""
 
-    def get(self, id: str) -> SampleUserProfile | None:
+    async def get(self, id: str) -> SampleUserProfile | None:
         """The aggregate with this id, or None."""
         ...
 
-    def save(self, aggregate: SampleUserProfile) -> SampleUserProfile:
-        """Store the state and its pending events atomically; raises ConcurrencyError when
-        another writer saved since it was loaded; returns the committed aggregate."""
+    async def save(self, aggregate: SampleUserProfile) -> SampleUserProfile:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
         ...

@@ -9,7 +9,7 @@ from pathlib import Path
 from eaf.config import Settings
 from eaf.config import load_settings as load_service_settings
 
-__all__ = ["SERVICE_DIR", "Settings", "database_path", "load_settings"]
+__all__ = ["SERVICE_DIR", "Settings", "event_store_url", "load_settings"]
 
 SERVICE_DIR = Path(
     os.environ.get("USER_PROFILE_HOME", Path(__file__).resolve().parents[3])
@@ -21,13 +21,18 @@ def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     return load_service_settings(SERVICE_DIR, environ=environ)
 
 
-def database_path(settings: Settings) -> Path | str:
-    """The SQLite file of the configured ``database.url`` (``:memory:`` when so configured)."""
-    if settings.database_url in ("sqlite://", "sqlite:///:memory:"):
-        return ":memory:"
+def event_store_url(settings: Settings) -> str | None:
+    """The event store's SQLAlchemy URL for ``database.url``: a SQLite file (relative to the
+    service directory), PostgreSQL, or None (in memory) for ``sqlite://``."""
+    url = settings.database_url
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        return None
+    if url.startswith("postgresql"):
+        return url.replace("postgresql://", "postgresql+asyncpg://", 1)
     path = settings.sqlite_path()
     if path is None:
         raise ValueError(
-            f"database.url must be a sqlite URL, not {settings.database_url!r}"
+            f"database.url must be a sqlite or postgresql URL, not {url!r}"
         )
-    return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{path}"

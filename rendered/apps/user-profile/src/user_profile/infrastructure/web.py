@@ -2,9 +2,12 @@
 
 """The HTTP adapter: routes to the use cases, errors as RFC 9457 problem bodies."""
 
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from eaf import context
+from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -22,7 +25,23 @@ PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 422)
 }
-router = APIRouter()
+DEFAULT_TENANT = "default"
+TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+async def tenant_scope(
+    x_tenant_id: Annotated[
+        str, Header(alias="X-Tenant-Id", pattern=TENANT_PATTERN)
+    ] = DEFAULT_TENANT,
+) -> AsyncIterator[None]:
+    """Run the request in its tenant's security context (``X-Tenant-Id``, else the
+    default tenant); every read and write of the event store is scoped to it."""
+    current = context.current_or_none() or context.SecurityContext()
+    with context.use(replace(current, tenant_id=x_tenant_id)):
+        yield
+
+
+router = APIRouter(dependencies=[Depends(tenant_scope)])
 
 
 def sample_user_profile_use_cases(request: Request) -> SampleUserProfileUseCases:
@@ -55,11 +74,11 @@ def sample_user_profile_view(profile: SampleUserProfile) -> schemas.SampleUserPr
     response_model=schemas.SampleUserProfile,
     responses=PROBLEM,
 )
-def create_sample_user_profile(
+async def create_sample_user_profile(
     body: schemas.CreateUserProfileRequest, use_cases: SampleUserProfileCases
 ) -> schemas.SampleUserProfile:
     """Create a sample user profile."""
-    profile = use_cases.create(name=body.name, email=body.email)
+    profile = await use_cases.create(name=body.name, email=body.email)
     return sample_user_profile_view(profile)
 
 
@@ -69,11 +88,11 @@ def create_sample_user_profile(
     response_model=schemas.SampleUserProfile,
     responses={404: {"description": "No sample user profile has this id (empty body)"}},
 )
-def get_sample_user_profile(
+async def get_sample_user_profile(
     id: str, use_cases: SampleUserProfileCases
 ) -> schemas.SampleUserProfile | Response:
     """The sample user profile with this id; 404 with an empty body when there is none."""
-    profile = use_cases.get(id)
+    profile = await use_cases.get(id)
     if profile is None:
         return Response(status_code=404)
     return sample_user_profile_view(profile)
@@ -85,11 +104,11 @@ def get_sample_user_profile(
     response_model=schemas.SampleUserProfile,
     responses=PROBLEM,
 )
-def update_profile_sample_user_profile(
+async def update_profile_sample_user_profile(
     id: str, body: schemas.UpdateUserProfileRequest, use_cases: SampleUserProfileCases
 ) -> schemas.SampleUserProfile:
     """Apply updateProfile to the sample user profile with this id."""
-    profile = use_cases.update_profile(id, name=body.name, email=body.email)
+    profile = await use_cases.update_profile(id, name=body.name, email=body.email)
     return sample_user_profile_view(profile)
 
 

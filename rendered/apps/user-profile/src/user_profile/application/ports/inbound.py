@@ -10,14 +10,16 @@ from user_profile.domain.model import SampleUserProfile
 class SampleUserProfileUseCases(Protocol):
     """What callers can do with sample user profile aggregates."""
 
-    def create(self, *, name: str, email: str) -> SampleUserProfile:
+    async def create(self, *, name: str, email: str) -> SampleUserProfile:
         """Create a sample user profile."""
         ...
 
-    def update_profile(self, id: str, *, name: str, email: str) -> SampleUserProfile:
+    async def update_profile(
+        self, id: str, *, name: str, email: str
+    ) -> SampleUserProfile:
         """Apply updateProfile to the sample user profile with this id."""
         ...
 
-    def get(self, id: str) -> SampleUserProfile | None:
+    async def get(self, id: str) -> SampleUserProfile | None:
         """The sample user profile with this id, or None."""
         ...
