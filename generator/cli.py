@@ -96,6 +96,15 @@ def service(
     if spec_file is not None:
         text = _read(spec_file)
         display = str(spec_file)
+        if (
+            spec_path.exists()
+            and spec_file.resolve() != spec_path.resolve()
+            and spec_path.read_text(encoding="utf-8") != text
+        ):
+            fail(
+                f"{workspace.relative(spec_path)} exists and differs from {spec_file}; "
+                "nothing was written (edit it, or render without --spec)"
+            )
     elif spec_path.exists():
         text, display = _read(spec_path), workspace.relative(spec_path)
     else:
