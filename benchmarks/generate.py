@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from copier_baseline import copier_copy
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -40,24 +40,7 @@ def run_generate(scratch: Path, spec: Path) -> float:
 
 
 def run_copier(scratch: Path, spec: Path) -> float:
-    target = scratch / "theirs"
-    shutil.rmtree(target, ignore_errors=True)
-    answers = scratch / "answers.yml"
-    answers.write_text(
-        yaml.safe_dump({"blueprint": "service", "spec": yaml.safe_load(spec.read_text())})
-    )
-    command = [
-        str(BIN / "copier"),
-        "copy",
-        "--trust",
-        "--defaults",
-        "--quiet",
-        "--data-file",
-        str(answers),
-        str(REPO),
-        str(target),
-    ]
-    return _timed(command, scratch)
+    return copier_copy(REPO, spec, scratch / "theirs", scratch)
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from copier_baseline import copier_copy
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -54,27 +54,12 @@ def make_repo(root: Path, services: int) -> dict[str, str]:
 
 
 def copier_copy_all(root: Path, scratch: Path, services: int) -> float:
-    total = 0.0
-    for index in range(services):
-        name = f"svc-{index:02d}"
-        answers = scratch / "answers.yml"
-        spec = yaml.safe_load((root / f"specs/{name}.yaml").read_text())
-        answers.write_text(yaml.safe_dump({"blueprint": "service", "spec": spec}))
-        target = scratch / name
-        shutil.rmtree(target, ignore_errors=True)
-        total += sh(
-            str(BIN / "copier"),
-            "copy",
-            "--trust",
-            "--defaults",
-            "--quiet",
-            "--data-file",
-            str(answers),
-            str(root),
-            str(target),
-            cwd=scratch,
+    return sum(
+        copier_copy(
+            root, root / f"specs/svc-{index:02d}.yaml", scratch / f"svc-{index:02d}", scratch
         )
-    return total
+        for index in range(services)
+    )
 
 
 def change_blueprint(root: Path) -> None:
