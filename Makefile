@@ -13,7 +13,7 @@ $(UV):
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
 
 .venv/.synced: $(UV) uv.lock pyproject.toml
-	$(UV) sync --frozen --all-packages --compile-bytecode --python $(PYTHON)
+	$(UV) sync --locked --all-packages --compile-bytecode --python $(PYTHON)
 	touch $@
 
 sync: .venv/.synced
