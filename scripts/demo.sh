@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Render the sample profile service from specs/user-profile.yaml into .demo/ and serve it
-# on port 8080 (PORT overrides it), on its embedded defaults (a SQLite file under .demo/).
+# on port 8080 (PORT overrides it), on its embedded defaults: a SQLite event store under
+# .demo/ and an embedded nats-server with JetStream that the outbox relay publishes to.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -11,6 +12,7 @@ export USER_PROFILE_HOME="$ROOT/.demo/user-profile"
 export PYTHONPATH="$ROOT/.demo/user-profile/src"
 PORT="${PORT:-8080}"
 export PORT
+export BROKER_EMBEDDED=true
 BASE="http://127.0.0.1:$PORT"
 cat <<MSG
 

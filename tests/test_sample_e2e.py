@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -11,8 +12,12 @@ from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+import anyio
 import httpx
+import nats
 import pytest
+from eaf.messaging.embedded import EmbeddedNats
+from nats.js import JetStreamContext
 
 BASE = "/api/v1/user-profiles"
 PROBLEM = "application/problem+json"
@@ -28,10 +33,11 @@ def _free_port() -> int:
 class Server:
     """The service in a subprocess on a free loopback port."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, broker_url: str | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PORT": str(self.port), "DATABASE_URL": f"sqlite:///{database}"}
+        env.update({"BROKER_URL": broker_url} if broker_url else {"BROKER_RELAY": "false"})
         self.process = subprocess.Popen(
             [sys.executable, "-m", "user_profile"],
             env=env,
@@ -164,3 +170,49 @@ def test_profiles_survive_a_restart(database: Path) -> None:
         logs = second.stop()
     assert fetched.json() == created.json()
     assert '"correlation_id"' in logs
+
+
+async def _count(stream: JetStreamContext) -> int:
+    try:
+        return int((await stream.stream_info("EVENTS")).state.messages)
+    except nats.js.errors.NotFoundError:
+        return 0
+
+
+async def _stream_names(broker: EmbeddedNats, expected: int) -> list[str]:
+    """The profile names on the EVENTS stream, once ``expected`` messages are there."""
+    client = await nats.connect(broker.url)
+    try:
+        stream = client.jetstream()
+        with anyio.fail_after(30):
+            while await _count(stream) < expected:
+                await anyio.sleep(0.2)
+        subscription = await stream.pull_subscribe("events.>", stream="EVENTS")
+        messages = await subscription.fetch(expected + 5, timeout=2)
+        return [json.loads(message.data)["name"] for message in messages]
+    finally:
+        await client.close()
+
+
+async def test_events_reach_the_broker_exactly_once_across_an_outage(tmp_path: Path) -> None:
+    broker = EmbeddedNats(tmp_path / "nats")
+    server = Server(tmp_path / "profiles.db", broker_url=broker.url)
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            for index in range(3):
+                body = {"name": f"before-{index}", "email": "a@b.org"}
+                assert (await client.post(BASE, json=body)).status_code == 201
+            await broker.start()
+            assert sorted(await _stream_names(broker, 3)) == [f"before-{i}" for i in range(3)]
+            await broker.kill()
+            for index in range(3):
+                body = {"name": f"during-{index}", "email": "a@b.org"}
+                assert (await client.post(BASE, json=body)).status_code == 201
+            await broker.start()
+            names = await _stream_names(broker, 6)
+        assert sorted(names) == sorted(
+            [f"before-{i}" for i in range(3)] + [f"during-{i}" for i in range(3)]
+        )
+    finally:
+        server.stop()
+        await broker.stop()

@@ -11,7 +11,8 @@ from fastapi import FastAPI
 
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
-from user_profile.infrastructure.config import Settings, load_settings
+from user_profile.infrastructure.config import SERVICE_DIR, Settings, load_settings
+from user_profile.infrastructure.messaging import EventRelay
 from user_profile.infrastructure.persistence import close_event_store, event_store_ready
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
@@ -29,9 +30,19 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.sample_user_profile = services.sample_user_profile
+        relay = EventRelay(
+            services.store,
+            service=settings.name,
+            url=settings.broker_url,
+            embedded=bool(settings.get("broker.embedded", False)),
+            data_dir=SERVICE_DIR / "data",
+        )
+        if settings.get("broker.relay", True):
+            await relay.start()
         try:
             yield
         finally:
+            await relay.stop()
             await close_event_store(services.store)
 
     app = FastAPI(
