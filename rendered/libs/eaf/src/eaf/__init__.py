@@ -1,1 +1,1 @@
-"""Framework runtime: security context, event sourcing, messaging, observability, configuration"""
+"""Framework runtime: security context, event sourcing, messaging, projectors, observability, configuration"""

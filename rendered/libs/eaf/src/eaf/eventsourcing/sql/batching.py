@@ -53,6 +53,16 @@ class Batcher(Generic[R, T]):
                 future.cancel()
 
     async def _flush(self) -> None:
+        try:
+            await self._drain()
+        finally:
+            # Leave the set as the queue is found empty, not later in the done callback:
+            # a request queued in between must start a flusher of its own.
+            task = asyncio.current_task()
+            if task is not None:
+                self._flushers.discard(task)
+
+    async def _drain(self) -> None:
         while self._waiting:
             batch = self._waiting[: self._max_batch]
             del self._waiting[: self._max_batch]

@@ -9,6 +9,7 @@ still sees only that tenant's rows.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -42,6 +43,10 @@ class Database:
         # SQLite has one writer at a time: queue this process's writers here rather than
         # in SQLite's busy handler, which polls. Other processes still wait on busy_timeout.
         self._sqlite_writer = asyncio.Lock()
+        # Set by open() for a SQLite file: where and how a writer opens its own connection.
+        self.sqlite_file: str | None = None
+        self._sqlite_pragmas: list[str] = []
+        self._busy_timeout = 30.0
 
     @classmethod
     def open(
@@ -58,7 +63,8 @@ class Database:
             engine = create_async_engine(
                 url, connect_args={"timeout": busy_timeout}, **engine_options
             )
-            _configure_sqlite(engine, busy_timeout, sqlite_synchronous)
+            pragmas = _sqlite_pragmas(busy_timeout, sqlite_synchronous)
+            _configure_sqlite(engine, pragmas)
         elif backend == "postgresql":
             engine_options.setdefault("pool_size", 10)
             engine_options.setdefault("max_overflow", 10)
@@ -67,7 +73,12 @@ class Database:
             raise ValueError(
                 f"unsupported database URL {url!r}: use sqlite+aiosqlite or postgresql+asyncpg"
             )
-        return cls(engine)
+        database = cls(engine)
+        if backend == "sqlite":
+            database._sqlite_pragmas = pragmas
+            database._busy_timeout = busy_timeout
+            database.sqlite_file = _sqlite_file(engine)
+        return database
 
     @asynccontextmanager
     async def transaction(
@@ -88,6 +99,21 @@ class Database:
                     {"tenant": tenant or "", "platform": "on" if platform else "off"},
                 )
             yield connection
+
+    def connect_sqlite(self) -> sqlite3.Connection:
+        """A new driver connection to the SQLite file, set up as the pool's are (the
+        caller runs its own transactions on it: no implicit BEGIN)."""
+        if self.sqlite_file is None:
+            raise ValueError("not a SQLite database file")
+        connection = sqlite3.connect(
+            self.sqlite_file,
+            timeout=self._busy_timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        for pragma in self._sqlite_pragmas:
+            connection.execute(pragma)
+        return connection
 
     def sqlite_writer(self) -> asyncio.Lock:
         """Held by this process's SQLite writers, one at a time."""
@@ -113,20 +139,33 @@ class Database:
         await self.engine.dispose()
 
 
-def _configure_sqlite(
-    engine: AsyncEngine, busy_timeout: float, synchronous: str
-) -> None:
+def _sqlite_pragmas(busy_timeout: float, synchronous: str) -> list[str]:
     if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError(f"invalid SQLite synchronous setting {synchronous!r}")
+    return [
+        "PRAGMA journal_mode=WAL",
+        f"PRAGMA busy_timeout={int(busy_timeout * 1000)}",
+        f"PRAGMA synchronous={synchronous.upper()}",
+    ]
 
+
+def _sqlite_file(engine: AsyncEngine) -> str | None:
+    """The database file, or None for an in-memory or URI-named database."""
+    url = engine.url
+    name = url.database
+    if not name or name == ":memory:" or "uri" in url.query or name.startswith("file:"):
+        return None
+    return name
+
+
+def _configure_sqlite(engine: AsyncEngine, pragmas: list[str]) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         # SQLAlchemy emits BEGIN itself (below); the driver must not.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        for pragma in pragmas:
+            cursor.execute(pragma)
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")

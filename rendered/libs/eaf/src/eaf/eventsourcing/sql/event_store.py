@@ -55,6 +55,8 @@ class SqlEventStore:
         )
 
     async def close(self) -> None:
+        if isinstance(self._writer, SqliteWriter):
+            await self._writer.close()
         await self.database.close()
 
     async def __aenter__(self) -> SqlEventStore:
@@ -91,6 +93,10 @@ class SqlEventStore:
             metadata_json=json.dumps(metadata.as_dict()),
         )
         appended = await self._writer.append(request)
+        # The caller's copies of the payloads, decoded in one call (not one per event).
+        payloads = json.loads(
+            "[" + ",".join(item.payload_json for item in encoded) + "]"
+        )
         return [
             StoredEvent(
                 position=appended.first_position + offset,
@@ -101,11 +107,13 @@ class SqlEventStore:
                 stream_version=expected_version + offset + 1,
                 event_type=event.event_type,
                 schema_version=event.schema_version,
-                payload=json.loads(item.payload_json),
+                payload=payload,
                 metadata=metadata,
                 recorded_at=appended.recorded_at,
             )
-            for offset, (event, item) in enumerate(zip(events, encoded, strict=True))
+            for offset, (event, payload) in enumerate(
+                zip(events, payloads, strict=True)
+            )
         ]
 
     async def read_stream(

@@ -1,19 +1,27 @@
 """How the SQL event store writes an append on each database.
 
 Both write the events and their outbox rows in one transaction, and both talk to the
-driver under SQLAlchemy's pooled connection: an append is a handful of fixed statements,
-and SQLAlchemy's per-statement work would cost more than the database's.
+driver directly: an append is a handful of fixed statements, and SQLAlchemy's
+per-statement work would cost more than the database's. Both group-commit concurrent
+appends. PostgreSQL gets each batch in one round trip (a function call); SQLite gets each
+transaction as one synchronous function on the writer's thread, so a transaction costs
+one thread handoff rather than one per statement (as awaiting aiosqlite would).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from queue import SimpleQueue
+from typing import Any, TypeVar
 
 from sqlalchemy import insert
 
@@ -134,13 +142,22 @@ _SQLITE_STATE = (
 )
 _SQLITE_OUTBOX = "INSERT INTO eaf_outbox (position) SELECT position FROM eaf_events WHERE position >= ?"
 
+# One append of a group commit: the request and its rows, all but the position.
+_Pending = tuple[AppendRequest, list[tuple[Any, ...]]]
+
 
 class SqliteWriter:
-    """Appends in one ``BEGIN IMMEDIATE`` transaction on the aiosqlite connection.
+    """Appends in ``BEGIN IMMEDIATE`` transactions, each run whole on one thread.
 
     SQLite has a single writer: positions are max + 1 under its write lock, so the
-    global order is the commit order. Writers in this process queue on an asyncio lock;
-    other processes wait in SQLite's busy handler.
+    global order is the commit order. A transaction is one synchronous function run on
+    the writer's thread (one thread handoff per transaction, not one per statement),
+    on the writer's own connection to the database file, or for an in-memory database
+    on the pooled aiosqlite connection's thread. Appends that arrive while a transaction
+    is in flight are group-committed in the next one, each in its own savepoint so that
+    one refused append (a version conflict, a duplicate event id) fails alone. Writers
+    in this process queue on an asyncio lock; other processes wait in SQLite's busy
+    handler.
     """
 
     _COLUMNS = (
@@ -157,7 +174,7 @@ class SqliteWriter:
         "recorded_at",
     )
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, *, max_batch: int = 64) -> None:
         self._database = database
         dialect = database.engine.dialect
         events = database.tables.events
@@ -173,37 +190,17 @@ class SqliteWriter:
         self._recorded_at = _processor(
             events.c.recorded_at.type.bind_processor(dialect)
         )
+        # Group commit: while a transaction is in flight, appends queue for the next.
+        self._max_batch = max_batch
+        self._busy = False
+        self._queue: list[tuple[_Pending, asyncio.Future[Appended | Exception]]] = []
+        self._flushers: set[asyncio.Task[None]] = set()
+        self._thread: _Thread | None = None
+        self._connection: sqlite3.Connection | None = None
 
     async def append(self, request: AppendRequest) -> Appended:
-        async with (
-            self._database.sqlite_writer(),
-            self._database.engine.connect() as connection,
-        ):
-            raw = await connection.get_raw_connection()
-            driver: Any = raw.driver_connection
-            await driver.execute("BEGIN IMMEDIATE")
-            try:
-                appended = await self._write(driver, request)
-                await driver.commit()
-            except BaseException:
-                await driver.rollback()
-                raise
-            return appended
-
-    async def _write(self, driver: Any, request: AppendRequest) -> Appended:
-        state = await driver.execute_fetchall(
-            _SQLITE_STATE, (request.tenant, request.stream_type, request.stream_id)
-        )
-        actual, last = next(iter(state))
-        if actual != request.expected:
-            raise request.conflict(actual)
-        first, recorded_at = last + 1, utc_now()
-        if not request.events:
-            return Appended(first, recorded_at)
-        stored_at = self._recorded_at(recorded_at)
         rows = [
             (
-                first + offset,
                 self._event_id(event.event_id),
                 request.tenant,
                 request.stream_type,
@@ -213,20 +210,226 @@ class SqliteWriter:
                 event.schema_version,
                 event.payload_json,
                 request.metadata_json,
-                stored_at,
             )
             for offset, event in enumerate(request.events)
         ]
+        if self._busy:  # a transaction is in flight: join the next one
+            future: asyncio.Future[Appended | Exception] = (
+                asyncio.get_running_loop().create_future()
+            )
+            self._queue.append(((request, rows), future))
+            result = await future
+        else:  # none is: this one leaves at once, from the caller's task
+            self._busy = True
+            try:
+                result = (await self._send([(request, rows)]))[0]
+            finally:
+                self._hand_over()
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def _hand_over(self) -> None:
+        """The transaction in flight is over: the queued appends leave together."""
+        if not self._queue:
+            self._busy = False
+            return
+        flusher = asyncio.get_running_loop().create_task(self._drain())
+        self._flushers.add(flusher)
+        flusher.add_done_callback(self._flushers.discard)
+
+    async def _drain(self) -> None:
         try:
-            await driver.executemany(self._insert, rows)
+            while self._queue:
+                waiting = self._queue[: self._max_batch]
+                del self._queue[: self._max_batch]
+                try:
+                    results = await self._send([item for item, _ in waiting])
+                except BaseException as error:  # the batch shares the failure
+                    for _, future in waiting:
+                        if future.done():
+                            continue
+                        if isinstance(error, asyncio.CancelledError):
+                            future.cancel()
+                        else:
+                            future.set_exception(error)
+                    if not isinstance(error, Exception):
+                        raise
+                    continue
+                for (_, future), result in zip(waiting, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+        finally:
+            self._busy = False
+            if self._queue:  # cancelled (say, at shutdown) with appends queued
+                waiting, self._queue = self._queue, []
+                for _, future in waiting:
+                    future.cancel()
+
+    async def close(self) -> None:
+        """Close the writer's own connection and thread (appends must be over)."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await thread.run(connection.close)
+        thread.stop()
+
+    async def _send(self, batch: list[_Pending]) -> list[Appended | Exception]:
+        async with self._database.sqlite_writer():
+            recorded_at = utc_now()
+            if self._database.sqlite_file is None:
+                return await self._send_on_pool(batch, recorded_at)
+            if self._thread is None:
+                self._thread = _Thread()
+            return await self._thread.run(
+                self._commit_on_own_connection, batch, recorded_at
+            )
+
+    async def _send_on_pool(
+        self, batch: list[_Pending], recorded_at: datetime
+    ) -> list[Appended | Exception]:
+        # In-memory: the pool's one connection is the database; run on its thread, through
+        # aiosqlite's (private) _execute, which takes the function to run there.
+        async with self._database.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            driver: Any = raw.driver_connection
+            results: list[Appended | Exception] = await driver._execute(
+                self._commit, driver._conn, batch, recorded_at
+            )
+            return results
+
+    def _commit_on_own_connection(
+        self, batch: list[_Pending], recorded_at: datetime
+    ) -> list[Appended | Exception]:
+        if self._connection is None:
+            self._connection = self._database.connect_sqlite()
+        return self._commit(self._connection, batch, recorded_at)
+
+    def _commit(
+        self,
+        connection: sqlite3.Connection,
+        batch: list[_Pending],
+        recorded_at: datetime,
+    ) -> list[Appended | Exception]:
+        """One transaction for the batch, on the connection's thread."""
+        stored_at = self._recorded_at(recorded_at)
+        if isinstance(stored_at, datetime):
+            # What sqlite3's default adapter would make of it, once rather than per row.
+            stored_at = stored_at.isoformat(" ")
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            if len(batch) == 1:  # no savepoint: a refusal rolls the transaction back
+                request, rows = batch[0]
+                try:
+                    first = self._write(connection, request, rows, stored_at)
+                except Exception as error:
+                    connection.execute("ROLLBACK")
+                    return [error]
+                connection.execute(_SQLITE_OUTBOX, (first,))
+                connection.execute("COMMIT")
+                return [Appended(first, recorded_at)]
+            start: int | None = None
+            results: list[Appended | Exception] = []
+            for request, rows in batch:
+                connection.execute("SAVEPOINT eaf_append")
+                try:
+                    first = self._write(connection, request, rows, stored_at)
+                except Exception as error:
+                    connection.execute("ROLLBACK TO eaf_append")
+                    results.append(error)
+                else:
+                    results.append(Appended(first, recorded_at))
+                    start = first if start is None else start
+                connection.execute("RELEASE eaf_append")
+            if start is not None:
+                connection.execute(_SQLITE_OUTBOX, (start,))
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        return results
+
+    def _write(
+        self,
+        connection: sqlite3.Connection,
+        request: AppendRequest,
+        rows: list[tuple[Any, ...]],
+        stored_at: Any,
+    ) -> int:
+        actual, last = connection.execute(
+            _SQLITE_STATE, (request.tenant, request.stream_type, request.stream_id)
+        ).fetchone()
+        if actual != request.expected:
+            raise request.conflict(actual)
+        first: int = last + 1
+        try:
+            connection.executemany(
+                self._insert,
+                [(first + offset, *row, stored_at) for offset, row in enumerate(rows)],
+            )
         except sqlite3.IntegrityError as error:
             if ".event_id" in str(error):
                 raise DuplicateEventError(
                     f"an event id of this batch is already stored: {error}"
                 ) from error
             raise request.conflict(None) from error
-        await driver.execute(_SQLITE_OUTBOX, (first,))
-        return Appended(first, recorded_at)
+        return first
+
+
+_T = TypeVar("_T")
+_Call = tuple["asyncio.Future[Any]", Callable[[], Any]]
+
+
+class _Thread:
+    """One thread that runs functions for the event loop, one at a time.
+
+    Leaner than ``run_in_executor`` (which wraps a concurrent future in an asyncio one):
+    the thread hands the result straight to the loop, as aiosqlite's thread does.
+    """
+
+    def __init__(self) -> None:
+        self._calls: SimpleQueue[_Call | None] = SimpleQueue()
+        # A daemon: a store never closed must not keep the process alive; a commit cut
+        # off at exit is rolled back by SQLite, as after a crash.
+        threading.Thread(
+            target=self._serve, name="eaf-sqlite-writer", daemon=True
+        ).start()
+
+    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._calls.put((future, partial(function, *args)))
+        return await future
+
+    def stop(self) -> None:
+        self._calls.put(None)
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, function = call
+            try:
+                result = function()
+            except BaseException as error:
+                _settle(future, None, error)
+            else:
+                _settle(future, result, None)
+
+
+def _settle(
+    future: asyncio.Future[Any], result: Any, error: BaseException | None
+) -> None:
+    def settle() -> None:
+        if future.done():  # its caller was cancelled
+            return
+        if error is None:
+            future.set_result(result)
+        else:
+            future.set_exception(error)
+
+    with suppress(RuntimeError):  # a closed loop: no one is waiting
+        future.get_loop().call_soon_threadsafe(settle)
 
 
 def _processor(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:

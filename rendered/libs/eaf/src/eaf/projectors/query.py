@@ -1,0 +1,52 @@
+"""Reading a read model, always for the current context's tenant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eaf.context import require_tenant
+from eaf.projectors.cache import ReadModelCache
+from eaf.projectors.ports import ProjectionStore
+from eaf.projectors.projection import TENANT_COLUMN, Projection
+
+
+class ReadModel:
+    """Tenant-scoped queries of one projection's table: the tenant comes from the
+    security context, never from an argument. ``get`` goes through ``cache`` when one
+    is given (pass the projector the same cache so that it drops what it writes)."""
+
+    def __init__(
+        self,
+        store: ProjectionStore,
+        projection: Projection,
+        *,
+        cache: ReadModelCache | None = None,
+    ) -> None:
+        self._store = store
+        self._projection = projection
+        self._cache = cache
+
+    async def get(self, **key: Any) -> dict[str, Any] | None:
+        """The current tenant's row with primary key ``key`` (tenant left out)."""
+        tenant = require_tenant()
+        values = self._projection.key_of(key)
+        if len(key) != len(values):
+            raise TypeError(f"a key has exactly {list(self._projection.key_columns)}")
+
+        async def load() -> dict[str, Any] | None:
+            rows = await self._store.find(self._projection, tenant, key, limit=1)
+            return rows[0] if rows else None
+
+        if self._cache is None:
+            return await load()
+        return await self._cache.get_or_load((tenant, values), load)
+
+    async def find(
+        self, *, limit: int | None = None, **where: Any
+    ) -> list[dict[str, Any]]:
+        """The current tenant's rows whose columns equal ``where``, by primary key."""
+        if TENANT_COLUMN in where:
+            raise TypeError("the tenant comes from the security context")
+        return await self._store.find(
+            self._projection, require_tenant(), where, limit=limit
+        )

@@ -1,0 +1,194 @@
+"""The NATS source on a real nats-server: events relayed from an outbox, projected
+into SQLite exactly once under redelivery, poison messages dead-lettered."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from eaf.eventsourcing import InMemoryEventStore, NewEvent, StoredEvent
+from eaf.messaging import (
+    Header,
+    JetStreamBroker,
+    Message,
+    MessagingSettings,
+    OutboxRelay,
+    outbox_message,
+)
+from eaf.projectors import (
+    JetStreamSource,
+    Projector,
+    ReadModelWriter,
+    SqlProjectionStore,
+)
+from eaf.projectors.testing import FAST_RETRY, account_projection, all_rows, as_tenant
+
+TENANTS = ["acme", "globex"]
+
+
+async def _events(store: InMemoryEventStore, deposits: list[object]) -> None:
+    for tenant in TENANTS:
+        with as_tenant(tenant):
+            events = [NewEvent("Opened", {"owner": tenant})]
+            events += [NewEvent("Deposited", {"amount": amount}) for amount in deposits]
+            await store.append("Account", "a-1", events, expected_version=0)
+
+
+async def _source(
+    broker: JetStreamBroker, tmp_path: Path
+) -> tuple[JetStreamSource, SqlProjectionStore]:
+    store = SqlProjectionStore.open(f"sqlite+aiosqlite:///{tmp_path}/read.db")
+    projector = Projector(account_projection(), store, retry=FAST_RETRY)
+    source = JetStreamSource(projector, broker, batch_size=16, fetch_timeout=0.3)
+    await source.start()
+    return source, store
+
+
+async def _drain(source: JetStreamSource, timeout: float = 15.0) -> None:
+    """Run until the consumer has nothing pending or unacknowledged."""
+    deadline = time.monotonic() + timeout
+    js, stream = source.broker.js, source.broker.settings.stream
+    while time.monotonic() < deadline:
+        await source.run_once(timeout=0.3)
+        info = await js.consumer_info(stream, source.durable)
+        if info.num_pending == 0 and info.num_ack_pending == 0:
+            return
+    raise AssertionError("the consumer did not drain")
+
+
+async def _balances(
+    store: SqlProjectionStore, source: JetStreamSource
+) -> dict[str, tuple[int, int]]:
+    rows = await all_rows(store, source.projector.projection, TENANTS)
+    return {row["tenant_id"]: (row["balance"], row["deposits"]) for row in rows}
+
+
+async def test_relayed_events_are_projected_once_despite_a_crash_before_ack(
+    nats_broker: JetStreamBroker, nats_settings: MessagingSettings, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [1, 2, 3, 4, 5])
+    assert await OutboxRelay(events.outbox, nats_broker, service="bank").drain() == 12
+
+    source, store = await _source(nats_broker, tmp_path)
+    fetched = await source.fetch()
+    assert len(fetched.events) == 12
+    assert await source.apply(fetched) == []  # committed, then "crashed": no acks
+    committed = await _balances(store, source)
+    await source.close()
+    await store.close()
+
+    await asyncio.sleep(nats_settings.ack_wait + 0.3)  # the broker redelivers
+    async with await JetStreamBroker.connect(nats_settings) as broker:
+        source, store = await _source(broker, tmp_path)
+        try:
+            redelivered = await source.fetch(timeout=3.0)
+            assert len(redelivered.messages) == 12
+            assert {m.metadata.num_delivered for m in redelivered.messages} == {2}
+            await source.apply(redelivered)
+            await source.settle(redelivered, [])
+            await _drain(source)
+            assert (
+                await _balances(store, source)
+                == committed
+                == {
+                    "acme": (15, 5),
+                    "globex": (15, 5),
+                }
+            )
+        finally:
+            await source.close()
+            await store.close()
+
+
+async def test_the_same_event_published_again_is_applied_once(
+    nats_broker: JetStreamBroker, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [10, 20])
+    await OutboxRelay(events.outbox, nats_broker, service="bank").drain()
+    # Past the duplicate window the broker keeps a re-publication: a new Nats-Msg-Id,
+    # the same event id.
+    again = [
+        outbox_message(nats_broker.subjects, "bank", m) for m in events.outbox.messages
+    ]
+    republished = [
+        Message(m.subject, m.data, {**m.headers, Header.MSG_ID: f"again-{m.event_id}"})
+        for m in again
+    ]
+    assert await nats_broker.publish_batch(republished) == [None] * len(republished)
+
+    source, store = await _source(nats_broker, tmp_path)
+    try:
+        await _drain(source)
+        assert await _balances(store, source) == {"acme": (30, 2), "globex": (30, 2)}
+        assert await store.checkpoint("accounts") == 6  # duplicates do not move it
+    finally:
+        await source.close()
+        await store.close()
+
+
+async def test_poison_messages_are_dead_lettered_and_the_projection_continues(
+    nats_broker: JetStreamBroker, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [5, "boom", 7])
+    await OutboxRelay(events.outbox, nats_broker, service="bank").drain()
+    garbage = Message(
+        "events.acme.bank.Deposited",
+        b"not json",
+        {Header.EVENT_TYPE: "Deposited", Header.TENANT: "acme", Header.MSG_ID: "junk"},
+    )
+    await nats_broker.publish(garbage)
+
+    source, store = await _source(nats_broker, tmp_path)
+    try:
+        await _drain(source)
+        assert await _balances(store, source) == {"acme": (12, 2), "globex": (12, 2)}
+        letters = await store.dead_letters("accounts")
+        assert sorted(letter.reason.split(":")[0] for letter in letters) == [
+            "Poison",
+            "ValueError",
+            "ValueError",
+        ]
+        assert {letter.attempts for letter in letters if letter.event_type} >= {3}
+        in_dlq = await nats_broker.dead_letters.find("accounts")
+        assert len(in_dlq) == 3
+        assert {letter.message.data for letter in in_dlq} >= {b"not json"}
+    finally:
+        await source.close()
+        await store.close()
+
+
+async def test_a_dead_letter_replayed_from_the_dlq_is_applied(
+    nats_broker: JetStreamBroker, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [5])
+    await OutboxRelay(events.outbox, nats_broker, service="bank").drain()
+    store = SqlProjectionStore.open(f"sqlite+aiosqlite:///{tmp_path}/read.db")
+    projection = account_projection()
+    deposited = projection.handlers["Deposited"]
+    broken = True
+
+    async def until_fixed(writer: ReadModelWriter, event: StoredEvent) -> None:
+        if broken and event.tenant_id == "acme":
+            raise RuntimeError("bug")
+        await deposited(writer, event)
+
+    projection.handlers["Deposited"] = until_fixed
+    projector = Projector(projection, store, retry=FAST_RETRY)
+    source = JetStreamSource(projector, nats_broker, fetch_timeout=0.3)
+    await source.start()
+    try:
+        await _drain(source)
+        assert await _balances(store, source) == {"acme": (0, 0), "globex": (5, 1)}
+        [letter] = await nats_broker.dead_letters.find("accounts")
+        broken = False  # the fix is deployed
+        await nats_broker.dead_letters.replay(letter.sequence)
+        await _drain(source)
+        assert await _balances(store, source) == {"acme": (5, 1), "globex": (5, 1)}
+    finally:
+        await source.close()
+        await store.close()
