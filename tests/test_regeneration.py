@@ -108,6 +108,7 @@ def add_field_and_event(repo: Repo) -> None:
     aggregate["fields"]["nickname"] = {"type": "str", "example": "ace"}
     aggregate["commands"]["create"]["params"].append("nickname")
     aggregate["commands"]["rename"] = {"params": ["nickname"], "emits": "SampleAcmeOrdersRenamed"}
+    spec["events"]["SampleAcmeOrdersCreated"]["fields"]["nickname"] = "str"
     spec["events"]["SampleAcmeOrdersRenamed"] = {
         "fields": {"orderId": "uuid", "nickname": "str", "occurredAt": "datetime"}
     }
