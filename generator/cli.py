@@ -14,7 +14,7 @@ import typer
 from generator import workspace as ws
 from generator.loading import SpecError, load_spec, load_spec_text, parse_yaml
 from generator.projects import Project, ProjectError, find_projects
-from generator.spec import NAME_RULE
+from generator.spec import NAME_RULE, Spec
 
 app = typer.Typer(
     help="Render hexagonal, event-driven FastAPI services and libraries from YAML specs.",
@@ -146,11 +146,11 @@ def _read(path: Path) -> str:
         fail(f"{path}: cannot read spec: {error.strerror}")
 
 
-def _validated(text: str, display: str):  # type: ignore[no-untyped-def]
+def _validated(text: str, display: str) -> Spec:
     try:
         return load_spec_text(text, display)
     except SpecError as error:
-        fail(str(error.problems[0]) if len(error.problems) == 1 else str(error))
+        fail(str(error))
 
 
 @app.command()

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -71,10 +72,10 @@ class Repo:
         assert old in text, f"{old!r} not in {relative}"
         path.write_text(text.replace(old, new, 1))
 
-    def spec(self) -> dict:  # type: ignore[type-arg]
+    def spec(self) -> dict[str, Any]:
         return yaml.safe_load((self.root / f"specs/{NAME}.yaml").read_text())
 
-    def write_spec(self, spec: dict) -> None:  # type: ignore[type-arg]
+    def write_spec(self, spec: dict[str, Any]) -> None:
         (self.root / f"specs/{NAME}.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
 
     def project_tests(self) -> subprocess.CompletedProcess[str]:
