@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -149,6 +150,7 @@ class BlueprintExtension(Extension):
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         if name and name.endswith(".py.jinja") and not name.startswith(PARTIALS):
-            quoted = json.dumps(name.rsplit("/", 1)[-1])
+            plain = re.sub(r"{[{%].*?[}%]}", "", name.rsplit("/", 1)[-1]) or "module.py.jinja"
+            quoted = json.dumps(plain)
             return f"{{% filter python_source(svc.package, {quoted}) %}}{source}{{% endfilter %}}"
         return source

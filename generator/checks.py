@@ -19,12 +19,13 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_aggregates(spec),
         *_endpoints(spec),
         *_upcasts(spec),
+        *_read_models(spec),
         *_library(spec),
     ]
 
 
 def _names(spec: Spec) -> Iterator[Finding]:
-    for section in ("aggregates", "events", "models"):
+    for section in ("aggregates", "events", "models", "read_models"):
         for name in getattr(spec, section):
             if not re.fullmatch(PASCAL, name):
                 yield (section, name), f"{name!r} must be PascalCase ({PASCAL})"
@@ -156,8 +157,17 @@ def _endpoints(spec: Spec) -> Iterator[Finding]:
                     (*loc, "query"),
                     (f"unknown query {member!r} (expected one of: {', '.join(QUERIES)})"),
                 )
-            if path_params != ["id"]:
+            elif member == "get" and path_params != ["id"]:
                 yield (*loc, "path"), "a `get` query needs the path parameter {id}"
+            elif member == "list" and path_params:
+                yield (*loc, "path"), "a `list` query takes no path parameter"
+            elif member == "list" and not any(
+                r.of == aggregate_name for r in spec.read_models.values()
+            ):
+                yield (
+                    (*loc, "query"),
+                    (f"a `list` query reads a read model: declare one `of: {aggregate_name}`"),
+                )
             continue
         command = aggregate.commands.get(member)
         if command is None:
@@ -192,6 +202,22 @@ def _endpoints(spec: Spec) -> Iterator[Finding]:
                     )
 
 
+def _read_models(spec: Spec) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for name, read_model in spec.read_models.items():
+        if read_model.of not in spec.aggregates:
+            yield (
+                ("read_models", name, "of"),
+                (
+                    f"unknown aggregate {read_model.of!r} (expected one of: "
+                    f"{', '.join(spec.aggregates) or 'none declared'})"
+                ),
+            )
+        elif read_model.of in seen:
+            yield ("read_models", name, "of"), f"{read_model.of} already has a read model"
+        seen.add(read_model.of)
+
+
 def _upcasts(spec: Spec) -> Iterator[Finding]:
     for name, event in spec.events.items():
         needed = set(range(1, event.version))
@@ -209,6 +235,8 @@ def _upcasts(spec: Spec) -> Iterator[Finding]:
 def _library(spec: Spec) -> Iterator[Finding]:
     if spec.kind == "lib" and spec.endpoints:
         yield ("endpoints",), "a library has no endpoints (use kind: app)"
+    if spec.kind == "lib" and spec.read_models:
+        yield ("read_models",), "read models are served by apps (use kind: app)"
     if spec.kind == "app" and spec.layers:
         yield ("layers",), "`layers` is for libraries (kind: lib)"
     for index, layer in enumerate(spec.layers):

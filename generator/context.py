@@ -37,6 +37,7 @@ _DECODE = {
     "datetime": "datetime.fromisoformat({})",
     "date": "date.fromisoformat({})",
 }
+_COLUMN = {"str": "str", "int": "int", "float": "float", "bool": "bool"}
 _RULE_FAILS = {
     "not_blank": "not {v}.strip()",
     "contains": "{value!r} not in {v}",
@@ -104,6 +105,8 @@ def _field(name: str, spec: FieldSpec) -> dict[str, Any]:
         "rules": [_rule(rule, name, attr, spec.type) for rule in spec.rules],
         "encode": _convert(_ENCODE, spec.type, f"value.{attr}"),
         "decode": _convert(_DECODE, spec.type, f'data["{name}"]'),
+        "row_decode": _convert(_DECODE, spec.type, f'row["{attr}"]'),
+        "column": "json" if spec.type.startswith("list[") else _COLUMN.get(spec.type, "str"),
     }
 
 
@@ -205,6 +208,10 @@ def _aggregate(name: str, aggregate: AggregateSpec, spec: Spec) -> dict[str, Any
     }
     result["commands"] = [_command(n, c, result, spec) for n, c in aggregate.commands.items()]
     result["applies"] = _applies(result, aggregate.commands, spec)
+    read_model = next((n for n, r in spec.read_models.items() if r.of == name), None)
+    result["read_model"] = (
+        None if read_model is None else {"name": read_model, "table": naming.snake(read_model)}
+    )
     result["id_attr"] = naming.snake(event_id)
     result["creator"] = next((c for c in result["commands"] if c["creates"]), None)
     result["imports"] = _imports([f.type for f in aggregate.fields.values()])
@@ -216,8 +223,8 @@ def _endpoint(index: int, endpoint: Any, spec: Spec, aggregates: dict[str, Any])
     aggregate_name, _, member = target.partition(".")
     aggregate = aggregates[aggregate_name]
     if endpoint.query is not None:
-        kind, command = "get", None
-        use_case = endpoint.use_case or "get"
+        kind, command = member, None
+        use_case = endpoint.use_case or member
         status = endpoint.status or 200
     else:
         command = next(c for c in aggregate["commands"] if c["name"] == member)
@@ -231,9 +238,7 @@ def _endpoint(index: int, endpoint: Any, spec: Spec, aggregates: dict[str, Any])
         "method": endpoint.method,
         "verb": endpoint.method.lower(),
         "path": endpoint.path,
-        "function": f"{naming.snake(use_case)}_{aggregate['snake']}"
-        if kind != "get"
-        else f"get_{aggregate['snake']}",
+        "function": f"{naming.snake(use_case)}_{aggregate['snake']}",
         "kind": kind,
         "aggregate": aggregate_name,
         "use_case": naming.snake(use_case),
@@ -287,6 +292,7 @@ def derive(spec: Spec) -> dict[str, Any]:
         "web_models_code": models.web_models_code(spec, list(aggregates.values()), request_models),
         "layers": spec.layers,
         "dependencies": spec.dependencies,
+        "has_read_models": bool(spec.read_models),
         "scripts": spec.scripts,
         "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
         "uses_pattern": any(

@@ -13,7 +13,7 @@ TYPE_FORMS = (*SCALAR_TYPES, "list[<scalar>]")
 PASCAL = r"^[A-Z][A-Za-z0-9]*$"
 CAMEL = r"^[a-z][A-Za-z0-9]*$"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
-QUERIES = ("get",)
+QUERIES = ("get", "list")
 RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length")
 
 
@@ -131,13 +131,22 @@ class ModelSpec(_Strict):
     fields: Fields = {}
 
 
+class ReadModelSpec(_Strict):
+    """A projection: one row per aggregate, kept up to date from its events."""
+
+    description: str | None = None
+    of: str = Field(description="the aggregate whose events build the rows")
+
+
 class EndpointSpec(_Strict):
     """An HTTP endpoint bound to an aggregate command or query."""
 
     method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
     path: str
     command: str | None = Field(default=None, description="<Aggregate>.<command>")
-    query: str | None = Field(default=None, description="<Aggregate>.get")
+    query: str | None = Field(
+        default=None, description="<Aggregate>.get, or <Aggregate>.list (needs a read model)"
+    )
     use_case: str | None = Field(
         default=None, description="name of the use-case method (default from the command)"
     )
@@ -172,6 +181,7 @@ class Spec(_Strict):
     aggregates: dict[str, AggregateSpec] = {}
     events: dict[str, EventSpec] = {}
     models: dict[str, ModelSpec] = {}
+    read_models: dict[str, ReadModelSpec] = {}
     endpoints: list[EndpointSpec] = []
     dependencies: list[str] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"

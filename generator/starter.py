@@ -38,6 +38,10 @@ events:
 {app_part}"""
 
 _APP_PART = """
+read_models:
+  {aggregate}List:
+    of: {aggregate}
+
 models:
   Create{pascal}Request:
     fields: {{name: str, email: str}}
@@ -50,6 +54,7 @@ endpoints:
     command: {aggregate}.create
     request: Create{pascal}Request
     status: 201
+  - {{method: GET, path: {base}, query: {aggregate}.list}}
   - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get}}
   - method: PUT
     path: "{base}/{{id}}"

@@ -48,6 +48,7 @@ from eaf.projectors.projection import Handler, Projection, delete, update, upser
 from eaf.projectors.projector import Projector, RetryPolicy
 from eaf.projectors.query import ReadModel
 from eaf.projectors.sql import SqlProjectionStore
+from eaf.projectors.tables import read_model_table
 
 __all__ = [
     "Applied",
@@ -65,6 +66,7 @@ __all__ = [
     "ReadModelWriter",
     "RetryPolicy",
     "SqlProjectionStore",
+    "read_model_table",
     "StoreFollower",
     "delete",
     "update",

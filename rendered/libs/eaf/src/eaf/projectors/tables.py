@@ -1,0 +1,45 @@
+"""Read-model tables from plain column declarations, so that generated services can
+declare projections without importing SQLAlchemy themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Column, Float, Integer, MetaData, String, Table
+
+from eaf.projectors.projection import TENANT_COLUMN
+
+COLUMN_TYPES: Mapping[str, Any] = {
+    "str": String,
+    "int": Integer,
+    "float": Float,
+    "bool": Boolean,
+    "json": JSON,
+}
+
+
+def read_model_table(
+    name: str,
+    columns: Mapping[str, str],
+    *,
+    key: Sequence[str] = ("id",),
+    metadata: MetaData | None = None,
+) -> Table:
+    """A table keyed by ``tenant_id`` and ``key`` with ``columns`` (name -> one of
+    str, int, float, bool, json); key columns are strings and never null."""
+    unknown = sorted(set(columns.values()) - set(COLUMN_TYPES))
+    if unknown:
+        raise ValueError(
+            f"unknown column types {unknown} (expected {sorted(COLUMN_TYPES)})"
+        )
+    table_columns: list[Column[Any]] = [
+        Column(TENANT_COLUMN, String(64), primary_key=True)
+    ]
+    table_columns += [Column(part, String(255), primary_key=True) for part in key]
+    table_columns += [
+        Column(column, COLUMN_TYPES[kind](), nullable=True)
+        for column, kind in columns.items()
+        if column not in key
+    ]
+    return Table(name, metadata or MetaData(), *table_columns)
