@@ -149,8 +149,12 @@ class BlueprintExtension(Extension):
         )
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
-        if name and name.endswith(".py.jinja") and not name.startswith(PARTIALS):
-            plain = re.sub(r"{[{%].*?[}%]}", "", name.rsplit("/", 1)[-1]) or "module.py.jinja"
-            quoted = json.dumps(plain)
-            return f"{{% filter python_source(svc.package, {quoted}) %}}{source}{{% endfilter %}}"
-        return source
+        if not name or name.startswith(PARTIALS):
+            return source
+        plain = re.sub(r"{[{%].*?[}%]}", "", name.rsplit("/", 1)[-1])
+        if not plain.endswith(".py.jinja"):
+            return source
+        return (
+            f"{{% filter python_source(svc.package, {json.dumps(plain)}) %}}"
+            f"{source}{{% endfilter %}}"
+        )
