@@ -90,6 +90,14 @@ def test_create_get_update_and_errors_over_http(server: Server) -> None:
         fetched = client.get(f"{BASE}/{profile['id']}")
         assert (fetched.status_code, fetched.json()) == (200, profile)
 
+        listed: list[dict[str, str]] = []
+        deadline = time.monotonic() + 10
+        while not listed and time.monotonic() < deadline:
+            listed = client.get(BASE).json()
+            time.sleep(0.05)
+        assert listed == [profile]
+        assert client.get(BASE, headers={"X-Tenant-Id": "someone-else"}).json() == []
+
         missing = client.get(f"{BASE}/0b0e3c6e-0000-4000-8000-000000000000")
         assert (missing.status_code, missing.content) == (404, b"")
 

@@ -2,6 +2,7 @@
 
 """The HTTP API: every endpoint of the spec, its errors, health, metrics and OpenAPI."""
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -62,6 +63,33 @@ def test_create_sample_user_profile_names_a_missing_field(client: TestClient) ->
     assert response.headers["content-type"] == PROBLEM_TYPE
     fields = {error["field"] for error in response.json()["errors"]}
     assert fields == set(VALID_SAMPLE_USER_PROFILE)
+
+
+def test_list_sample_user_profile_lists_the_tenant_s_sample_user_profile_from_the_read_model(
+    client: TestClient,
+) -> None:
+    mine = {"X-Tenant-Id": "tenant-a"}
+    created = [
+        client.post(
+            CREATE_SAMPLE_USER_PROFILE_PATH,
+            json=VALID_SAMPLE_USER_PROFILE,
+            headers=mine,
+        ).json()
+        for _ in range(2)
+    ]
+    client.post(
+        CREATE_SAMPLE_USER_PROFILE_PATH,
+        json=VALID_SAMPLE_USER_PROFILE,
+        headers={"X-Tenant-Id": "tenant-b"},
+    )
+    listed: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 10
+    while len(listed) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        listed = client.get("/api/v1/user-profiles", headers=mine).json()
+    assert sorted(listed, key=lambda p: p["id"]) == sorted(
+        created, key=lambda p: p["id"]
+    )
 
 
 def test_get_sample_user_profile_returns_the_stored_sample_user_profile(
@@ -167,5 +195,6 @@ def test_metrics_count_requests_by_route(client: TestClient) -> None:
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert "post" in paths["/api/v1/user-profiles"]
+    assert "get" in paths["/api/v1/user-profiles"]
     assert "get" in paths["/api/v1/user-profiles/{id}"]
     assert "put" in paths["/api/v1/user-profiles/{id}"]

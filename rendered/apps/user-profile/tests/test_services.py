@@ -18,6 +18,10 @@ from user_profile.infrastructure.persistence import (
     close_event_store,
     open_event_store,
 )
+from user_profile.infrastructure.projections import (
+    ReadModelSampleUserProfileListing,
+    projection_store,
+)
 
 TENANT_A = SecurityContext(tenant_id="tenant-a")
 TENANT_B = SecurityContext(tenant_id="tenant-b")
@@ -44,7 +48,9 @@ async def store(
 
 def sample_user_profile_service(store: EventStore) -> SampleUserProfileService:
     return SampleUserProfileService(
-        EventSourcedSampleUserProfileRepository(store), FixedClock()
+        EventSourcedSampleUserProfileRepository(store),
+        FixedClock(),
+        ReadModelSampleUserProfileListing(projection_store(store)),
     )
 
 

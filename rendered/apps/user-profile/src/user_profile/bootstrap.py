@@ -5,6 +5,7 @@
 from dataclasses import dataclass
 
 from eaf.eventsourcing import EventStore
+from eaf.projectors import ProjectionStore
 
 from user_profile.application.ports.inbound import SampleUserProfileUseCases
 from user_profile.application.ports.outbound import Clock, SampleUserProfileRepository
@@ -15,6 +16,10 @@ from user_profile.infrastructure.persistence import (
     EventSourcedSampleUserProfileRepository,
     open_event_store,
 )
+from user_profile.infrastructure.projections import (
+    ReadModelSampleUserProfileListing,
+    projection_store,
+)
 
 
 @dataclass(frozen=True)
@@ -22,6 +27,7 @@ class Services:
     """The wired use cases, and the event store they share."""
 
     store: EventStore
+    read_models: ProjectionStore
     sample_user_profile: SampleUserProfileUseCases
 
 
@@ -35,11 +41,14 @@ async def bootstrap(
     """Build the use cases from real adapters, or from the ones given."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
+    read_models = projection_store(store)
     return Services(
         store=store,
+        read_models=read_models,
         sample_user_profile=SampleUserProfileService(
             sample_user_profile_repository
             or EventSourcedSampleUserProfileRepository(store),
             clock,
+            ReadModelSampleUserProfileListing(read_models),
         ),
     )

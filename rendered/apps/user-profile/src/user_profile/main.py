@@ -14,6 +14,7 @@ from user_profile.infrastructure import web
 from user_profile.infrastructure.config import SERVICE_DIR, Settings, load_settings
 from user_profile.infrastructure.messaging import EventRelay
 from user_profile.infrastructure.persistence import close_event_store, event_store_ready
+from user_profile.infrastructure.projections import Projectors
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
 
@@ -39,9 +40,12 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         )
         if settings.get("broker.relay", True):
             await relay.start()
+        projectors = Projectors(services.store, services.read_models)
+        await projectors.start()
         try:
             yield
         finally:
+            await projectors.stop()
             await relay.stop()
             await close_event_store(services.store)
 

@@ -2,7 +2,11 @@
 
 """The use cases of the user profile service."""
 
-from user_profile.application.ports.outbound import Clock, SampleUserProfileRepository
+from user_profile.application.ports.outbound import (
+    Clock,
+    SampleUserProfileListing,
+    SampleUserProfileRepository,
+)
 from user_profile.domain.errors import NotFoundError
 from user_profile.domain.model import SampleUserProfile
 
@@ -10,9 +14,15 @@ from user_profile.domain.model import SampleUserProfile
 class SampleUserProfileService:
     """Runs the SampleUserProfile use cases against a repository and a clock."""
 
-    def __init__(self, repository: SampleUserProfileRepository, clock: Clock) -> None:
+    def __init__(
+        self,
+        repository: SampleUserProfileRepository,
+        clock: Clock,
+        listing: SampleUserProfileListing,
+    ) -> None:
         self._repository = repository
         self._clock = clock
+        self._listing = listing
 
     async def create(self, *, name: str, email: str) -> SampleUserProfile:
         created = SampleUserProfile.create(
@@ -31,3 +41,6 @@ class SampleUserProfileService:
 
     async def get(self, id: str) -> SampleUserProfile | None:
         return await self._repository.get(id)
+
+    async def list(self) -> list[SampleUserProfile]:
+        return await self._listing.list()

@@ -83,6 +83,18 @@ async def create_sample_user_profile(
 
 
 @router.get(
+    "/api/v1/user-profiles",
+    status_code=200,
+    response_model=list[schemas.SampleUserProfile],
+)
+async def list_sample_user_profile(
+    use_cases: SampleUserProfileCases,
+) -> list[schemas.SampleUserProfile]:
+    """Every sample user profile of the tenant, from the read model (eventually consistent)."""
+    return [sample_user_profile_view(profile) for profile in await use_cases.list()]
+
+
+@router.get(
     "/api/v1/user-profiles/{id}",
     status_code=200,
     response_model=schemas.SampleUserProfile,

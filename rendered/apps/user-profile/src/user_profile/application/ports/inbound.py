@@ -23,3 +23,7 @@ class SampleUserProfileUseCases(Protocol):
     async def get(self, id: str) -> SampleUserProfile | None:
         """The sample user profile with this id, or None."""
         ...
+
+    async def list(self) -> list[SampleUserProfile]:
+        """Every sample user profile of the tenant (from the read model: eventually consistent)."""
+        ...

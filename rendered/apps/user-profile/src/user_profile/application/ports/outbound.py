@@ -5,9 +5,10 @@
 from datetime import datetime
 from typing import Protocol
 
+from user_profile.domain.model import SampleUserProfile
 from user_profile.domain.ports import SampleUserProfileRepository
 
-__all__ = ["Clock", "SampleUserProfileRepository"]
+__all__ = ["Clock", "SampleUserProfileRepository", "SampleUserProfileListing"]
 
 
 class Clock(Protocol):
@@ -15,4 +16,12 @@ class Clock(Protocol):
 
     def now(self) -> datetime:
         """The current instant, timezone-aware."""
+        ...
+
+
+class SampleUserProfileListing(Protocol):
+    """The read side of SampleUserProfile: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[SampleUserProfile]:
+        """Every sample user profile of the tenant, as of the projection's last batch."""
         ...
