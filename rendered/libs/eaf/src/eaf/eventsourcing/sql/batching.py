@@ -9,13 +9,35 @@ row lock (another process writing the same stream) holds up only its own batch.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 R = TypeVar("R")
 T = TypeVar("T")
 
 __all__ = ["Batcher"]
+
+
+def fail_all(
+    batch: Sequence[tuple[Any, asyncio.Future[Any]]], error: BaseException
+) -> None:
+    """Every still-pending future of ``batch`` shares ``error`` (cancellation cancels)."""
+    for _, future in batch:
+        if future.done():
+            continue
+        if isinstance(error, asyncio.CancelledError):
+            future.cancel()
+        else:
+            future.set_exception(error)
+
+
+def resolve_all(
+    batch: Sequence[tuple[Any, asyncio.Future[Any]]], results: Sequence[Any]
+) -> None:
+    """Each still-pending future of ``batch`` gets its result."""
+    for (_, future), result in zip(batch, results, strict=True):
+        if not future.done():
+            future.set_result(result)
 
 
 class Batcher(Generic[R, T]):
@@ -71,16 +93,8 @@ class Batcher(Generic[R, T]):
             except (
                 BaseException
             ) as error:  # every request of the batch shares the failure
-                for _, future in batch:
-                    if future.done():
-                        continue
-                    if isinstance(error, asyncio.CancelledError):
-                        future.cancel()
-                    else:
-                        future.set_exception(error)
+                fail_all(batch, error)
                 if not isinstance(error, Exception):
                     raise
                 continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
+            resolve_all(batch, results)

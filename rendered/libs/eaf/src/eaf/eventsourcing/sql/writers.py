@@ -28,7 +28,7 @@ from sqlalchemy import insert
 from eaf.eventsourcing.errors import ConcurrencyError, DuplicateEventError
 from eaf.eventsourcing.records import utc_now
 from eaf.eventsourcing.sql import postgres
-from eaf.eventsourcing.sql.batching import Batcher
+from eaf.eventsourcing.sql.batching import Batcher, fail_all, resolve_all
 from eaf.eventsourcing.sql.database import Database
 
 __all__ = ["AppendRequest", "PostgresWriter", "SqliteWriter"]
@@ -246,19 +246,11 @@ class SqliteWriter:
                 try:
                     results = await self._send([item for item, _ in waiting])
                 except BaseException as error:  # the batch shares the failure
-                    for _, future in waiting:
-                        if future.done():
-                            continue
-                        if isinstance(error, asyncio.CancelledError):
-                            future.cancel()
-                        else:
-                            future.set_exception(error)
+                    fail_all(waiting, error)
                     if not isinstance(error, Exception):
                         raise
                     continue
-                for (_, future), result in zip(waiting, results, strict=True):
-                    if not future.done():
-                        future.set_result(result)
+                resolve_all(waiting, results)
         finally:
             self._busy = False
             if self._queue:  # cancelled (say, at shutdown) with appends queued
