@@ -218,7 +218,7 @@ def _aggregate(name: str, aggregate: AggregateSpec, spec: Spec) -> dict[str, Any
     return result
 
 
-def _endpoint(index: int, endpoint: Any, spec: Spec, aggregates: dict[str, Any]) -> dict[str, Any]:
+def _endpoint(endpoint: Any, aggregates: dict[str, Any]) -> dict[str, Any]:
     target = endpoint.command or endpoint.query
     aggregate_name, _, member = target.partition(".")
     aggregate = aggregates[aggregate_name]
@@ -253,7 +253,7 @@ def derive(spec: Spec) -> dict[str, Any]:
     """Everything the blueprints need, as JSON-compatible data."""
     package = naming.package(spec.name)
     aggregates = {n: _aggregate(n, a, spec) for n, a in spec.aggregates.items()}
-    endpoints = [_endpoint(i, e, spec, aggregates) for i, e in enumerate(spec.endpoints)]
+    endpoints = [_endpoint(e, aggregates) for e in spec.endpoints]
     request_models = models.request_models(spec, endpoints)
     event_types = [f.type for e in spec.events.values() for f in e.fields.values()]
     return {

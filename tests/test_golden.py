@@ -26,7 +26,7 @@ def _without_commit(text: str) -> str:
     return re.sub(r"^_commit: .*\n", "", text, flags=re.MULTILINE)
 
 
-def fresh_render(name: str, blueprint: str, target: Path) -> dict[str, str]:
+def fresh_render(name: str, blueprint: str) -> dict[str, str]:
     spec_path = REPO / "specs" / f"{name}.yaml"
     spec = load_spec(spec_path)
     data, _ = parse_yaml(spec_path.read_text(), str(spec_path))
@@ -42,7 +42,7 @@ def fresh_render(name: str, blueprint: str, target: Path) -> dict[str, str]:
 @pytest.mark.parametrize("name", sorted(PROJECTS))
 def test_rendered_project_matches_its_spec_and_the_blueprints(name: str) -> None:
     blueprint, target = PROJECTS[name]
-    expected = fresh_render(name, blueprint, target)
+    expected = fresh_render(name, blueprint)
     if os.environ.get("UPDATE_GOLDEN"):
         write_tree(expected, target)
     different = [

