@@ -5,6 +5,7 @@ copier-style inline conflict markers; files the user deleted stay deleted."""
 from __future__ import annotations
 
 import subprocess
+from fnmatch import fnmatch
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,7 +60,7 @@ def plan_merge(
         path = project / relative
         ours = path.read_text(encoding="utf-8") if path.is_file() else None
         old, fresh = base.get(relative), new.get(relative)
-        if relative in skip_if_exists and ours is not None:
+        if ours is not None and any(fnmatch(relative, pattern) for pattern in skip_if_exists):
             continue
         if fresh is None:
             if ours is None:

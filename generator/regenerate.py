@@ -152,11 +152,17 @@ def _render_with_generator_at(old_root: Path, project: Project) -> dict[str, str
     return rendered
 
 
+def skip_if_exists(root: Path) -> set[str]:
+    """The files copier.yml declares created once, then the user's (`_skip_if_exists`)."""
+    config = yaml.safe_load((root / "copier.yml").read_text(encoding="utf-8")) or {}
+    return set(config.get("_skip_if_exists", []))
+
+
 def plan(project: Project, source: Source) -> tuple[MergePlan, dict[str, str]]:
     """The merge that brings ``project`` to ``source``, and the fresh render it merges in."""
     base = last_render(project, source.root)
     new = render_tree(project, source, template_commit(source.root))
-    merge = plan_merge(base, new, project.directory, skip_if_exists={"config/application.yaml"})
+    merge = plan_merge(base, new, project.directory, skip_if_exists=skip_if_exists(source.root))
     merge.writes[ANSWERS_FILE] = new[ANSWERS_FILE]
     merge.conflicts = [c for c in merge.conflicts if c != ANSWERS_FILE]
     return merge, new
