@@ -5,9 +5,9 @@ copier-style inline conflict markers; files the user deleted stay deleted."""
 from __future__ import annotations
 
 import subprocess
-from fnmatch import fnmatch
 import tempfile
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 
 LABELS = ("before updating", "last update", "after updating")
