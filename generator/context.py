@@ -249,6 +249,21 @@ def _endpoint(endpoint: Any, aggregates: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
+
+
+def _extra_requirements(spec: Spec) -> list[str]:
+    """The spec's requirements minus those every project of its kind already has."""
+    implied = {"eaf"} if spec.name != "eaf" else set()
+    if spec.kind == "app":
+        implied |= _APP_REQUIREMENTS
+    return [
+        r
+        for r in spec.dependencies
+        if re.split(r"[\s\[<>=!~;@]", r, maxsplit=1)[0].lower() not in implied
+    ]
+
+
 def derive(spec: Spec) -> dict[str, Any]:
     """Everything the blueprints need, as JSON-compatible data."""
     package = naming.package(spec.name)
@@ -291,7 +306,7 @@ def derive(spec: Spec) -> dict[str, Any]:
         "event_models_code": models.event_models_code(spec),
         "web_models_code": models.web_models_code(spec, list(aggregates.values()), request_models),
         "layers": spec.layers,
-        "dependencies": spec.dependencies,
+        "dependencies": _extra_requirements(spec),
         "has_read_models": bool(spec.read_models),
         "scripts": spec.scripts,
         "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
