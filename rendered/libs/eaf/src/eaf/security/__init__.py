@@ -1,0 +1,1 @@
+"""Security primitives: password hashing, signing keys and tokens, permission and policy checks."""
