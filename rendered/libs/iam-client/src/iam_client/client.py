@@ -1,0 +1,1 @@
+"""IamClient: local token validation against cached JWKS, introspection, permission checks."""

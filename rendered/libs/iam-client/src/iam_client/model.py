@@ -1,0 +1,1 @@
+"""The authenticated user and the errors of validation."""
