@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from generator import naming
-from generator.spec import CAMEL, HTTP_METHODS, PASCAL, QUERIES, AggregateSpec, Spec
+from generator.spec import CAMEL, CONSUMED_EVENT, HTTP_METHODS, PASCAL, QUERIES, AggregateSpec, Spec
 
 Finding = tuple[tuple[str | int, ...], str]
 TIMESTAMP_FIELDS = ("occurredAt",)
@@ -21,6 +21,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_upcasts(spec),
         *_read_models(spec),
         *_library(spec),
+        *_consumes(spec),
     ]
 
 
@@ -46,7 +47,7 @@ def _names(spec: Spec) -> Iterator[Finding]:
 
 
 def _all_fields(spec: Spec) -> Iterator[tuple[tuple[str, str], dict[str, object]]]:
-    for section in ("aggregates", "events", "models"):
+    for section in ("aggregates", "events", "models", "consumes"):
         for name, item in getattr(spec, section).items():
             yield (section, name), item.fields
 
@@ -243,3 +244,37 @@ def _library(spec: Spec) -> Iterator[Finding]:
         for part in layer.split("|"):
             if not re.fullmatch(r"[a-z_][a-z0-9_]*", part.strip()):
                 yield ("layers", index), f"{part!r} is not a subpackage name"
+
+
+def _consumes(spec: Spec) -> Iterator[Finding]:
+    if spec.kind == "lib" and spec.consumes:
+        yield ("consumes",), "a library has no consumers (use kind: app)"
+    own = set(spec.aggregates) | set(spec.events) | set(spec.models) | set(spec.read_models)
+    handlers: dict[str, str] = {}
+    durables: dict[str, str] = {}
+    for key, consumed in spec.consumes.items():
+        if not re.fullmatch(CONSUMED_EVENT, key):
+            yield ("consumes", key), (
+                f"{key!r} must name <service>.<EventType>, e.g. iam.TenantCreatedEvent"
+            )
+            continue
+        producer, event = key.split(".")
+        if event in own:
+            yield ("consumes", key), f"{event!r} is also declared in this spec; rename one"
+        if producer == spec.name:
+            yield ("consumes", key), "a service consumes other services' events, not its own"
+        if consumed.handler is not None and not re.fullmatch(CAMEL, consumed.handler):
+            yield (
+                ("consumes", key, "handler"),
+                f"{consumed.handler!r} must be camelCase ({CAMEL})",
+            )
+        handler = naming.consumer_handler(key, consumed.handler)
+        if handler in handlers:
+            yield ("consumes", key, "handler"), f"{handler!r} also handles {handlers[handler]}"
+        handlers[handler] = key
+        durable = naming.consumer_durable(spec.name, key, consumed.durable)
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", durable):
+            yield ("consumes", key, "durable"), f"{durable!r} is not a durable name ([A-Za-z0-9_-])"
+        elif durable in durables:
+            yield ("consumes", key, "durable"), f"{durable!r} is also the group of {durables[durable]}"
+        durables[durable] = key

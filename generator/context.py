@@ -304,6 +304,23 @@ def derive(spec: Spec) -> dict[str, Any]:
         "event_imports": _imports(event_types),
         "endpoints": endpoints,
         "event_models_code": models.event_models_code(spec),
+        "consumes": [
+            {
+                "key": key,
+                "producer": key.partition(".")[0],
+                "event": key.partition(".")[2],
+                "event_snake": naming.snake(key.partition(".")[2]),
+                "handler": naming.consumer_handler(key, c.handler),
+                "durable": naming.consumer_durable(spec.name, key, c.durable),
+                "max_deliver": c.max_deliver,
+                "fields": [_field(f, s) for f, s in c.fields.items()],
+            }
+            for key, c in spec.consumes.items()
+        ],
+        "consumed_models_code": models.consumed_models_code(spec),
+        "consumed_imports": _imports(
+            [f.type for c in spec.consumes.values() for f in c.fields.values()]
+        ),
         "web_models_code": models.web_models_code(spec, list(aggregates.values()), request_models),
         "layers": spec.layers,
         "dependencies": _extra_requirements(spec),

@@ -98,6 +98,20 @@ def event_models_code(spec: Spec) -> str:
     return _generate(json.dumps(defs), pydantic=False)
 
 
+def consumed_models_code(spec: Spec) -> str:
+    """Frozen dataclasses of the events of other services this service consumes."""
+    if not spec.consumes:
+        return ""
+    defs = {
+        key.rpartition(".")[2]: _object(
+            consumed.fields,
+            consumed.description or f"{key}, as this service reads it.",
+        )
+        for key, consumed in spec.consumes.items()
+    }
+    return _generate(json.dumps(defs), pydantic=False)
+
+
 @lru_cache(maxsize=32)
 def _generate(defs_json: str, *, pydantic: bool) -> str:
     from datamodel_code_generator import generate

@@ -42,3 +42,15 @@ def event_id_field(aggregate: str, declared: str | None) -> str:
 def sample_aggregate(service_name: str) -> str:
     """The sample aggregate of a starter spec: ``user-profile`` -> ``SampleUserProfile``."""
     return f"Sample{pascal(service_name)}"
+
+
+def consumer_handler(consumed: str, declared: str | None) -> str:
+    """The reaction method of a consumed ``<service>.<EventType>`` (``on_tenant_created``)."""
+    event = consumed.rpartition(".")[2]
+    return snake(declared) if declared else f"on_{snake(event)}"
+
+
+def consumer_durable(service_name: str, consumed: str, declared: str | None) -> str:
+    """The consumer group of a consumed event: ``user-profile-iam-tenant-created-event``."""
+    producer, _, event = consumed.rpartition(".")
+    return declared or f"{service_name}-{producer}-{kebab(event)}"

@@ -138,6 +138,28 @@ class ReadModelSpec(_Strict):
     of: str = Field(description="the aggregate whose events build the rows")
 
 
+CONSUMED_EVENT = r"^[a-z][a-z0-9-]*[a-z0-9]\.[A-Z][A-Za-z0-9]*$"
+
+
+class ConsumeSpec(_Strict):
+    """An event of another service this service reacts to, through a durable consumer."""
+
+    description: str | None = None
+    handler: str | None = Field(
+        default=None,
+        description="the reaction method (camelCase; default on<EventType>)",
+    )
+    durable: str | None = Field(
+        default=None,
+        description="the consumer group (default <service>-<producer>-<event-type>)",
+    )
+    max_deliver: int = Field(default=5, ge=1, description="attempts before the dead letter queue")
+    fields: Fields = Field(
+        default={},
+        description="the payload fields this service reads (others are ignored)",
+    )
+
+
 class EndpointSpec(_Strict):
     """An HTTP endpoint bound to an aggregate command or query."""
 
@@ -183,6 +205,10 @@ class Spec(_Strict):
     models: dict[str, ModelSpec] = {}
     read_models: dict[str, ReadModelSpec] = {}
     endpoints: list[EndpointSpec] = []
+    consumes: dict[str, ConsumeSpec] = Field(
+        default={},
+        description="events of other services, keyed <service>.<EventType>, e.g. iam.TenantCreatedEvent",
+    )
     dependencies: list[str] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
     )

@@ -16,6 +16,8 @@ import anyio
 import httpx
 import nats
 import pytest
+from eaf.context import SecurityContext
+from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
 from eaf.messaging.embedded import EmbeddedNats
 from nats.js import JetStreamContext
 
@@ -37,7 +39,11 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PORT": str(self.port), "DATABASE_URL": f"sqlite:///{database}"}
-        env.update({"BROKER_URL": broker_url} if broker_url else {"BROKER_RELAY": "false"})
+        env.update(
+            {"BROKER_URL": broker_url}
+            if broker_url
+            else {"BROKER_RELAY": "false", "BROKER_CONSUME": "false"}
+        )
         self.process = subprocess.Popen(
             [sys.executable, "-m", "user_profile"],
             env=env,
@@ -224,3 +230,51 @@ async def test_events_reach_the_broker_exactly_once_across_an_outage(tmp_path: P
     finally:
         server.stop()
         await broker.stop()
+
+
+async def _consumer_done(broker: EmbeddedNats, durable: str, delivered: int) -> None:
+    client = await nats.connect(broker.url)
+    try:
+        stream = client.jetstream()
+        with anyio.fail_after(30):
+            while True:
+                try:
+                    info = await stream.consumer_info("EVENTS", durable)
+                except nats.js.errors.NotFoundError:
+                    info = None
+                if info and info.ack_floor.stream_seq >= delivered and not info.num_ack_pending:
+                    return
+                await anyio.sleep(0.2)
+    finally:
+        await client.close()
+
+
+async def test_a_consumed_event_reaches_the_reaction_in_its_context(tmp_path: Path) -> None:
+    broker = EmbeddedNats(tmp_path / "nats")
+    await broker.start()
+    server = Server(tmp_path / "profiles.db", broker_url=broker.url)
+    try:
+        publisher = await JetStreamBroker.connect(MessagingSettings(url=broker.url))
+        try:
+            await publisher.publish(
+                event_message(
+                    Subjects(),
+                    service="iam",
+                    event_type="TenantCreatedEvent",
+                    payload={
+                        "tenant_id": "acme",
+                        "name": "Acme",
+                        "created_at": "2026-11-22T10:00:00+00:00",
+                        "admin_user_id": "u-1",
+                    },
+                    context=SecurityContext(tenant_id="acme", correlation_id="corr-e2e"),
+                )
+            )
+        finally:
+            await publisher.close()
+        await _consumer_done(broker, "user-profile-iam-tenant-created-event", 1)
+    finally:
+        output = server.stop()
+        await broker.stop()
+    [line] = [json.loads(x) for x in output.splitlines() if "received iam.Tenant" in x]
+    assert (line["tenant_id"], line["correlation_id"]) == ("acme", "corr-e2e")
