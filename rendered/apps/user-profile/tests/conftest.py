@@ -15,7 +15,11 @@ from user_profile.main import create_app
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = load_settings(
-        {"DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}", "BROKER_RELAY": "false"}
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+            "BROKER_RELAY": "false",
+            "BROKER_CONSUME": "false",
+        }
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client

@@ -7,8 +7,12 @@ from dataclasses import dataclass
 from eaf.eventsourcing import EventStore
 from eaf.projectors import ProjectionStore
 
-from user_profile.application.ports.inbound import SampleUserProfileUseCases
+from user_profile.application.ports.inbound import (
+    EventReactions,
+    SampleUserProfileUseCases,
+)
 from user_profile.application.ports.outbound import Clock, SampleUserProfileRepository
+from user_profile.application.reactions import Reactions
 from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
 from user_profile.infrastructure.config import Settings, event_store_url
@@ -29,6 +33,7 @@ class Services:
     store: EventStore
     read_models: ProjectionStore
     sample_user_profile: SampleUserProfileUseCases
+    reactions: EventReactions
 
 
 async def bootstrap(
@@ -37,18 +42,21 @@ async def bootstrap(
     store: EventStore | None = None,
     clock: Clock | None = None,
     sample_user_profile_repository: SampleUserProfileRepository | None = None,
+    reactions: EventReactions | None = None,
 ) -> Services:
     """Build the use cases from real adapters, or from the ones given."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
     read_models = projection_store(store)
+    sample_user_profile = SampleUserProfileService(
+        sample_user_profile_repository
+        or EventSourcedSampleUserProfileRepository(store),
+        clock,
+        ReadModelSampleUserProfileListing(read_models),
+    )
     return Services(
         store=store,
         read_models=read_models,
-        sample_user_profile=SampleUserProfileService(
-            sample_user_profile_repository
-            or EventSourcedSampleUserProfileRepository(store),
-            clock,
-            ReadModelSampleUserProfileListing(read_models),
-        ),
+        sample_user_profile=sample_user_profile,
+        reactions=reactions or Reactions(sample_user_profile=sample_user_profile),
     )

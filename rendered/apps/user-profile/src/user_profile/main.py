@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
 from user_profile.infrastructure.config import SERVICE_DIR, Settings, load_settings
+from user_profile.infrastructure.consumers import EventConsumers
 from user_profile.infrastructure.messaging import EventRelay
 from user_profile.infrastructure.persistence import close_event_store, event_store_ready
 from user_profile.infrastructure.projections import Projectors
@@ -40,12 +41,18 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         )
         if settings.get("broker.relay", True):
             await relay.start()
+        consumers = EventConsumers(
+            services.reactions, service=settings.name, url=lambda: relay.url
+        )
+        if settings.get("broker.consume", True):
+            await consumers.start()
         projectors = Projectors(services.store, services.read_models)
         await projectors.start()
         try:
             yield
         finally:
             await projectors.stop()
+            await consumers.stop()
             await relay.stop()
             await close_event_store(services.store)
 

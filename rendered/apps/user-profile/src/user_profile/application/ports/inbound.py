@@ -4,6 +4,7 @@
 
 from typing import Protocol
 
+from user_profile.application.consumed import TenantCreatedEvent
 from user_profile.domain.model import SampleUserProfile
 
 
@@ -26,4 +27,15 @@ class SampleUserProfileUseCases(Protocol):
 
     async def list(self) -> list[SampleUserProfile]:
         """Every sample user profile of the tenant (from the read model: eventually consistent)."""
+        ...
+
+
+class EventReactions(Protocol):
+    """How this service reacts to other services' events (``application/reactions.py``).
+
+    Each method runs in the security context the event was written in; raising makes the
+    delivery retry, and after ``max_deliver`` attempts the event goes to the dead letters."""
+
+    async def prepare_tenant(self, event: TenantCreatedEvent) -> None:
+        """React to iam.TenantCreatedEvent."""
         ...

@@ -1,0 +1,100 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""The broker adapter for consumed events: one durable consumer group per event type
+(instances of user-profile share the work), the event's security context restored around
+each reaction, retries with backoff, then the dead letter queue."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from eaf.eventsourcing.serialization import from_dict
+from eaf.messaging import (
+    Delivery,
+    EventHandlers,
+    JetStreamBroker,
+    MessagingSettings,
+    Poison,
+    Subscriber,
+)
+
+from user_profile.application.consumed import TenantCreatedEvent
+from user_profile.application.ports.inbound import EventReactions
+
+log = logging.getLogger(__name__)
+
+
+def event_handlers(reactions: EventReactions) -> EventHandlers:
+    """The consumer groups of user-profile, each bound to its reaction."""
+    handlers = EventHandlers()
+
+    @handlers.on(
+        "user-profile-iam-tenant-created-event",
+        services=["iam"],
+        event_types=["TenantCreatedEvent"],
+        max_deliver=5,
+    )
+    async def prepare_tenant(delivery: Delivery) -> None:
+        try:
+            event = from_dict(TenantCreatedEvent, delivery.json())
+        except (KeyError, TypeError, ValueError) as error:
+            raise Poison(
+                f"iam.TenantCreatedEvent payload unreadable: {error}"
+            ) from error
+        await reactions.prepare_tenant(event)
+
+    return handlers
+
+
+class EventConsumers:
+    """Runs the consumer groups against ``subscriber``, or against the broker at ``url``
+    (connecting again while it is unreachable), until stopped."""
+
+    def __init__(
+        self,
+        reactions: EventReactions,
+        *,
+        service: str,
+        url: str | Callable[[], str] = "",
+        subscriber: Subscriber | None = None,
+        instances: int = 1,
+    ) -> None:
+        self._handlers = event_handlers(reactions)
+        self._service = service
+        self._url = url
+        self._subscriber = subscriber
+        self._instances = instances
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="event-consumers")
+
+    async def _run(self) -> None:
+        if self._subscriber is not None:
+            await self._consume(self._subscriber)
+            return
+        while True:
+            url = self._url() if callable(self._url) else self._url
+            try:
+                broker = await JetStreamBroker.connect(
+                    MessagingSettings(url=url), name=self._service
+                )
+            except Exception as error:
+                log.warning("broker %s unreachable (%s); consumers wait", url, error)
+                await asyncio.sleep(1)
+                continue
+            try:
+                await self._consume(broker)
+            finally:
+                await broker.close()
+
+    async def _consume(self, subscriber: Subscriber) -> None:
+        async with self._handlers.running(subscriber, instances=self._instances):
+            await asyncio.Event().wait()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

@@ -1,0 +1,101 @@
+# Generated from spec user-profile by `generate`; edits are merged on re-render.
+
+"""The consumers deliver other services' events to the reactions, typed and in the
+security context they were written in; unreadable payloads go to the dead letters."""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from eaf.context import SecurityContext, current
+from eaf.eventsourcing.serialization import to_dict
+from eaf.messaging import InMemoryBroker, event_message
+
+from user_profile.application.consumed import TenantCreatedEvent
+from user_profile.infrastructure.consumers import EventConsumers
+
+CONTEXT = SecurityContext(
+    tenant_id="tenant-a", user_id="user-1", correlation_id="corr-1"
+)
+
+
+class RecordingReactions:
+    """Records each reaction with the context it ran in."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[object, SecurityContext]] = []
+
+    async def prepare_tenant(self, event: TenantCreatedEvent) -> None:
+        self.seen.append((event, current()))
+
+
+async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not await condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_prepare_tenant_receives_tenant_created_event_in_its_context() -> None:
+    broker = InMemoryBroker()
+    reactions = RecordingReactions()
+    event = TenantCreatedEvent(
+        tenant_id="sample",
+        name="sample",
+        created_at=datetime.fromisoformat("2026-01-02T03:04:05+00:00"),
+        admin_user_id="sample",
+    )
+    await broker.publish(
+        event_message(
+            broker.subjects,
+            service="iam",
+            event_type="TenantCreatedEvent",
+            payload={**to_dict(event), "addedLater": "ignored"},
+            context=CONTEXT,
+        )
+    )
+    consumers = EventConsumers(reactions, service="test", subscriber=broker)
+    await consumers.start()
+    try:
+
+        async def reacted() -> bool:
+            return len(reactions.seen) == 1
+
+        await until(reacted)
+    finally:
+        await consumers.stop()
+    received, context = reactions.seen[0]
+    assert received == event
+    assert (context.tenant_id, context.user_id, context.correlation_id) == (
+        "tenant-a",
+        "user-1",
+        "corr-1",
+    )
+
+
+async def test_unreadable_tenant_created_event_goes_to_the_dead_letters() -> None:
+    broker = InMemoryBroker()
+    reactions = RecordingReactions()
+    await broker.publish(
+        event_message(
+            broker.subjects,
+            service="iam",
+            event_type="TenantCreatedEvent",
+            payload={"unexpected": True},
+            context=CONTEXT,
+        )
+    )
+    consumers = EventConsumers(reactions, service="test", subscriber=broker)
+    await consumers.start()
+    try:
+
+        async def dead_lettered() -> bool:
+            return bool(
+                await broker.dead_letters.find("user-profile-iam-tenant-created-event")
+            )
+
+        await until(dead_lettered)
+    finally:
+        await consumers.stop()
+    [letter] = await broker.dead_letters.find("user-profile-iam-tenant-created-event")
+    assert "unreadable" in letter.reason
+    assert reactions.seen == []
