@@ -350,3 +350,36 @@ def test_diff_shows_what_render_would_apply_and_writes_nothing(repo: Repo) -> No
     assert f"+++ b/{PROJECT}/src/acme_orders/domain/model.py" in result.stdout
     assert "+    nickname: str" in result.stdout
     assert tree_digest(repo.project) == before
+
+
+def test_consumed_events_get_a_user_owned_reaction_created_once(repo: Repo) -> None:
+    spec = repo.spec()
+    spec["consumes"] = {"iam.TenantCreatedEvent": {"fields": {"tenantId": "str"}}}
+    repo.write_spec(spec)
+    repo.commit("consume TenantCreatedEvent")
+    assert repo.generate("render", NAME).returncode == 0
+    reactions = f"src/{PACKAGE}/application/reactions.py"
+    assert "async def on_tenant_created_event" in repo.file(reactions).read_text()
+    tests = repo.project_tests()
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert (repo.project / "tests/test_consumers.py").is_file()
+    repo.edit(reactions, "log.info(", "log.warning(")
+    spec["consumes"]["billing.InvoicePaid"] = {"fields": {"invoiceId": "uuid"}}
+    repo.write_spec(spec)
+    repo.commit("own the reaction; consume InvoicePaid")
+    user_file = repo.file(reactions).read_text()
+    result = repo.generate("render", NAME)
+    assert result.returncode == 0, result.stderr
+    assert repo.file(reactions).read_text() == user_file
+    inbound = repo.file(f"src/{PACKAGE}/application/ports/inbound.py").read_text()
+    assert "async def on_invoice_paid(self, event: InvoicePaid) -> None:" in inbound
+    # The reaction the user has not written yet is a type error, not a silent no-op.
+    mypy = subprocess.run(
+        [sys.executable, "-m", "mypy", "src"],
+        cwd=repo.project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert mypy.returncode == 1
+    assert "on_invoice_paid" in mypy.stdout, mypy.stdout

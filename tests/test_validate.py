@@ -84,3 +84,31 @@ def test_the_committed_schema_is_current(workspace: Path, generate: Generate) ->
     generate("schema", cwd=workspace)
     fresh = (workspace / "specs/spec.schema.json").read_text()
     assert (REPO / "specs/spec.schema.json").read_text() == fresh
+
+
+CONSUMES = """\
+name: acme-orders
+consumes:
+  iam.TenantCreatedEvent: {fields: {tenantId: str}}
+  billing.Invoiced: {handler: onTenantCreatedEvent}
+  Billing-Paid: {}
+  acme-orders.OrderPlaced: {durable: "has.dots"}
+"""
+
+
+def test_consumed_events_are_checked(workspace: Path, generate: Generate) -> None:
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(CONSUMES)
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/x.yaml:4:31: consumes.billing.Invoiced.handler: 'on_tenant_created_event' also "
+        "handles iam.TenantCreatedEvent",
+        "specs/x.yaml:5:17: consumes.Billing-Paid: 'Billing-Paid' must name "
+        "<service>.<EventType>, e.g. iam.TenantCreatedEvent",
+        "specs/x.yaml:6:28: consumes.acme-orders.OrderPlaced: a service consumes other "
+        "services' events, not its own",
+        "specs/x.yaml:6:38: consumes.acme-orders.OrderPlaced.durable: 'has.dots' is not a "
+        "durable name ([A-Za-z0-9_-])",
+    ]
