@@ -36,6 +36,11 @@ class Services:
     reactions: EventReactions
 
 
+def default_reactions(sample_user_profile: SampleUserProfileUseCases) -> EventReactions:
+    """The reactions of ``application/reactions.py`` (yours), given the use cases."""
+    return Reactions(sample_user_profile=sample_user_profile)
+
+
 async def bootstrap(
     settings: Settings,
     *,
@@ -58,5 +63,5 @@ async def bootstrap(
         store=store,
         read_models=read_models,
         sample_user_profile=sample_user_profile,
-        reactions=reactions or Reactions(sample_user_profile=sample_user_profile),
+        reactions=reactions or default_reactions(sample_user_profile),
     )
