@@ -246,6 +246,10 @@ def _endpoint(endpoint: Any, aggregates: dict[str, Any]) -> dict[str, Any]:
         "request": request,
         "status": status,
         "summary": endpoint.summary or "",
+        "permission": endpoint.permission,
+        "sample_body": (
+            {p["name"]: p["sample"] for p in command["params"]} if command is not None else None
+        ),
     }
 
 
@@ -255,6 +259,8 @@ _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
 def _extra_requirements(spec: Spec) -> list[str]:
     """The spec's requirements minus those every project of its kind already has."""
     implied = {"eaf"} if spec.name != "eaf" else set()
+    if any(e.permission for e in spec.endpoints):
+        implied.add("iam-client")
     if spec.kind == "app":
         implied |= _APP_REQUIREMENTS
     return [
@@ -325,6 +331,8 @@ def derive(spec: Spec) -> dict[str, Any]:
         "layers": spec.layers,
         "dependencies": _extra_requirements(spec),
         "has_read_models": bool(spec.read_models),
+        "secured": any(e.permission for e in spec.endpoints),
+        "permissions": sorted({e.permission for e in spec.endpoints if e.permission}),
         "scripts": spec.scripts,
         "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
         "uses_pattern": any(

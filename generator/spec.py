@@ -14,6 +14,7 @@ PASCAL = r"^[A-Z][A-Za-z0-9]*$"
 CAMEL = r"^[a-z][A-Za-z0-9]*$"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 QUERIES = ("get", "list")
+PERMISSION = r"^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$"
 RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length")
 
 
@@ -175,6 +176,12 @@ class EndpointSpec(_Strict):
     request: str | None = Field(default=None, description="a model of `models`")
     status: int | None = Field(default=None, ge=200, le=299)
     summary: str | None = None
+    permission: str | None = Field(
+        default=None,
+        pattern=PERMISSION,
+        description="<resource>:<action> the caller's token must grant (e.g. orders:write); "
+        "a service with permissions takes its tenant from bearer tokens only",
+    )
 
     @field_validator("path")
     @classmethod

@@ -119,7 +119,13 @@ def _with_defaults(from_file: Mapping[str, Any], name: str) -> dict[str, Any]:
     defaults = {
         "application": {"name": name},
         "server": {"host": "127.0.0.1", "port": 8080},
-        "broker": {"url": "nats://localhost:4222"},
+        "broker": {
+            "url": "nats://localhost:4222",
+            "relay": True,
+            "consume": True,
+            "embedded": False,
+        },
+        "security": {"iam_url": "http://127.0.0.1:8081", "issuer": "", "audience": "eaf"},
         "database": {"url": f"sqlite:///data/{name}.db"},
         "logging": {"level": "INFO", "format": "json"},
     }
