@@ -3,9 +3,12 @@
 """The HTTP API: every endpoint of the spec, its errors, health, metrics and OpenAPI."""
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+TenantHeaders = Callable[..., dict[str, str]]
 
 PROBLEM_TYPE = "application/problem+json"
 
@@ -66,9 +69,9 @@ def test_create_sample_user_profile_names_a_missing_field(client: TestClient) ->
 
 
 def test_list_sample_user_profile_lists_the_tenant_s_sample_user_profile_from_the_read_model(
-    client: TestClient,
+    client: TestClient, as_tenant: TenantHeaders
 ) -> None:
-    mine = {"X-Tenant-Id": "tenant-a"}
+    mine = as_tenant("tenant-a")
     created = [
         client.post(
             CREATE_SAMPLE_USER_PROFILE_PATH,
@@ -80,7 +83,7 @@ def test_list_sample_user_profile_lists_the_tenant_s_sample_user_profile_from_th
     client.post(
         CREATE_SAMPLE_USER_PROFILE_PATH,
         json=VALID_SAMPLE_USER_PROFILE,
-        headers={"X-Tenant-Id": "tenant-b"},
+        headers=as_tenant("tenant-b"),
     )
     listed: list[dict[str, Any]] = []
     deadline = time.monotonic() + 10
@@ -101,15 +104,17 @@ def test_get_sample_user_profile_returns_the_stored_sample_user_profile(
     assert response.json() == created
 
 
-def test_get_sample_user_profile_is_scoped_to_the_tenant(client: TestClient) -> None:
+def test_get_sample_user_profile_is_scoped_to_the_tenant(
+    client: TestClient, as_tenant: TenantHeaders
+) -> None:
     created = client.post(
         CREATE_SAMPLE_USER_PROFILE_PATH,
         json=VALID_SAMPLE_USER_PROFILE,
-        headers={"X-Tenant-Id": "tenant-a"},
+        headers=as_tenant("tenant-a"),
     ).json()
     path = "/api/v1/user-profiles/{id}".format(id=created["id"])
-    assert client.get(path, headers={"X-Tenant-Id": "tenant-a"}).status_code == 200
-    assert client.get(path, headers={"X-Tenant-Id": "tenant-b"}).status_code == 404
+    assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
+    assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
     assert client.get(path).status_code == 404
 
 

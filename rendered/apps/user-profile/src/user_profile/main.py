@@ -8,10 +8,16 @@ from typing import Any
 
 from eaf import observability
 from fastapi import FastAPI
+from iam_client import IamClient, install
 
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
-from user_profile.infrastructure.config import SERVICE_DIR, Settings, load_settings
+from user_profile.infrastructure.config import (
+    SERVICE_DIR,
+    Settings,
+    iam_client,
+    load_settings,
+)
 from user_profile.infrastructure.consumers import EventConsumers
 from user_profile.infrastructure.messaging import EventRelay
 from user_profile.infrastructure.persistence import close_event_store, event_store_ready
@@ -20,8 +26,11 @@ from user_profile.infrastructure.projections import Projectors
 HEALTH_PATH = "/api/v1/user-profiles/health"
 
 
-def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
-    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters)."""
+def create_app(
+    settings: Settings | None = None, *, iam: IamClient | None = None, **overrides: Any
+) -> FastAPI:
+    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters;
+    ``iam`` validates bearer tokens, by default against IAM's JWKS at ``security.iam_url``)."""
     settings = settings or load_settings()
     observability.configure_logging(
         settings.log_level, settings.log_format, settings.name
@@ -55,6 +64,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
             await consumers.stop()
             await relay.stop()
             await close_event_store(services.store)
+            await app.state.iam_client.aclose()
 
     app = FastAPI(
         title=settings.name,
@@ -73,6 +83,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         readiness_checks={"eventStore": store_ready},
         health_path=HEALTH_PATH,
     )
+    install(app, iam or iam_client(settings))
     web.install_error_handlers(app)
     app.include_router(web.router)
     return app

@@ -1,1 +1,163 @@
-"""FastAPI dependencies: the bearer token of a request as its security context, permission guards."""
+"""FastAPI dependencies: the bearer token of a request as its security context, permission guards.
+
+    app = FastAPI()
+    install(app, IamClient("https://iam.internal", issuer=..., audience=...))
+
+    @app.get("/profiles/{id}")
+    async def read(user: Annotated[User, Depends(require("user-profile:read"))]): ...
+
+``require`` finds the client in ``request.app.state.iam_client`` (set by :func:`install`)
+unless one is passed explicitly. The endpoint, and every use case it awaits, runs inside
+``eaf.context.use(SecurityContext(...))`` for the token's user. The guards are async
+dependencies on purpose: FastAPI runs sync dependencies in worker threads, whose context
+changes the endpoint would never see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from eaf.context import SecurityContext, current_or_none, use
+from eaf.security import validate_permission
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from iam_client.client import IamClient
+from iam_client.model import AuthenticationError, PermissionDeniedError, User
+
+PROBLEM_TYPE = "application/problem+json"
+CORRELATION_HEADER = "X-Correlation-Id"
+
+
+class ProblemError(HTTPException):
+    """A 401 or 403 with an RFC 9457 problem body (rendered by the handler of :func:`install`)."""
+
+    def __init__(
+        self, status_code: int, title: str, detail: str, headers: Mapping[str, str]
+    ) -> None:
+        super().__init__(status_code, detail=detail, headers=dict(headers))
+        self.title = title
+
+    def problem(self) -> dict[str, Any]:
+        return {
+            "type": "about:blank",
+            "title": self.title,
+            "status": self.status_code,
+            "detail": self.detail,
+        }
+
+
+def install(app: FastAPI, client: IamClient) -> None:
+    """Make ``client`` the app's IamClient and render auth failures as problem bodies."""
+    app.state.iam_client = client
+    app.add_exception_handler(ProblemError, _problem_response)
+    app.add_exception_handler(AuthenticationError, _problem_response)
+    app.add_exception_handler(PermissionDeniedError, _problem_response)
+
+
+async def _problem_response(request: Request, error: Exception) -> JSONResponse:
+    if isinstance(error, AuthenticationError):
+        error = _invalid_token(error)
+    elif isinstance(error, PermissionDeniedError):
+        error = _forbidden(error.permission)
+    assert isinstance(error, ProblemError)
+    return JSONResponse(
+        error.problem(),
+        status_code=error.status_code,
+        headers=error.headers,
+        media_type=PROBLEM_TYPE,
+    )
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, if there is one."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def security_context(user: User, request: Request) -> SecurityContext:
+    """The security context of ``user``'s request; the correlation id comes from the
+    ``X-Correlation-Id`` header or the context already set, else a new one."""
+    correlation = request.headers.get(CORRELATION_HEADER)
+    if not correlation:
+        outer = current_or_none()
+        correlation = outer.correlation_id if outer else None
+    extra = {"correlation_id": correlation} if correlation else {}
+    return SecurityContext(
+        tenant_id=user.tenant_id,
+        user_id=user.id,
+        roles=user.roles,
+        permissions=user.permissions,
+        token=user.token,
+        platform=user.platform,
+        **extra,
+    )
+
+
+def require(
+    permission: str | None = None,
+    *,
+    client: IamClient | None = None,
+    check_revocation: bool = False,
+) -> Callable[[Request], AsyncIterator[User]]:
+    """A dependency yielding the request's authenticated :class:`User`, with the security
+    context set for the rest of the request; 401 without a valid bearer token, 403
+    without ``permission`` (``None``: any authenticated user)."""
+    if permission is not None:
+        validate_permission(permission)
+
+    async def authenticated_user(request: Request) -> AsyncIterator[User]:
+        iam: IamClient = client or request.app.state.iam_client
+        token = bearer_token(request)
+        if token is None:
+            raise ProblemError(
+                401,
+                "Unauthorized",
+                "a bearer token is required",
+                {"WWW-Authenticate": "Bearer"},
+            )
+        try:
+            user = await iam.validate(token, check_revocation=check_revocation)
+        except AuthenticationError as error:
+            raise _invalid_token(error) from error
+        if permission is not None and not iam.has_permission(user, permission):
+            raise _forbidden(permission)
+        with use(security_context(user, request)):
+            yield user
+
+    return authenticated_user
+
+
+def _invalid_token(error: AuthenticationError) -> ProblemError:
+    description = _header_safe(error.reason)
+    return ProblemError(
+        401,
+        "Unauthorized",
+        "the bearer token is not valid",
+        {
+            "WWW-Authenticate": f'Bearer error="invalid_token", error_description="{description}"'
+        },
+    )
+
+
+def _forbidden(permission: str) -> ProblemError:
+    return ProblemError(
+        403,
+        "Forbidden",
+        f"missing permission {permission}",
+        {
+            "WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{_header_safe(permission)}"'
+        },
+    )
+
+
+def _header_safe(text: str) -> str:
+    """``text`` as a quoted-string value: printable ASCII without quotes, at most 200 chars."""
+    return "".join(c if " " <= c <= "~" and c not in '"\\' else "?" for c in text)[:200]
+
+
+#: Any authenticated user, whatever their permissions.
+authenticated = require()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from eaf.config import Settings
 from eaf.config import load_settings as load_service_settings
+from iam_client import IamClient
 
-__all__ = ["SERVICE_DIR", "Settings", "event_store_url", "load_settings"]
+__all__ = ["SERVICE_DIR", "Settings", "event_store_url", "iam_client", "load_settings"]
 
 SERVICE_DIR = Path(
     os.environ.get("USER_PROFILE_HOME", Path(__file__).resolve().parents[3])
@@ -36,3 +37,15 @@ def event_store_url(settings: Settings) -> str | None:
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{path}"
+
+
+def iam_client(settings: Settings) -> IamClient:
+    """Validates bearer tokens against IAM's published keys (``security.iam_url``), for
+    tokens of issuer ``security.issuer`` (default: the IAM URL) and audience
+    ``security.audience``."""
+    iam_url = str(settings.get("security.iam_url"))
+    return IamClient(
+        iam_url,
+        issuer=str(settings.get("security.issuer") or iam_url),
+        audience=str(settings.get("security.audience")),
+    )

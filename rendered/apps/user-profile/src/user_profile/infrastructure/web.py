@@ -2,14 +2,12 @@
 
 """The HTTP adapter: routes to the use cases, errors as RFC 9457 problem bodies."""
 
-from collections.abc import AsyncIterator
-from dataclasses import replace
 from typing import Annotated, Any
 
-from eaf import context
-from fastapi import APIRouter, Depends, FastAPI, Header, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from iam_client import require
 
 from user_profile.application.ports.inbound import SampleUserProfileUseCases
 from user_profile.domain.errors import (
@@ -25,23 +23,22 @@ PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 422)
 }
-DEFAULT_TENANT = "default"
-TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {
+        "model": schemas.Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "No valid bearer token (see WWW-Authenticate)",
+    },
+    403: {
+        "model": schemas.Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "The token lacks the permission",
+    },
+}
 
-
-async def tenant_scope(
-    x_tenant_id: Annotated[
-        str, Header(alias="X-Tenant-Id", pattern=TENANT_PATTERN)
-    ] = DEFAULT_TENANT,
-) -> AsyncIterator[None]:
-    """Run the request in its tenant's security context (``X-Tenant-Id``, else the
-    default tenant); every read and write of the event store is scoped to it."""
-    current = context.current_or_none() or context.SecurityContext()
-    with context.use(replace(current, tenant_id=x_tenant_id)):
-        yield
-
-
-router = APIRouter(dependencies=[Depends(tenant_scope)])
+# Every route needs a bearer token from IAM: the request runs in the token's security
+# context (tenant, user, permissions), and the tenant comes from the token only.
+router = APIRouter(responses=AUTH_PROBLEMS)
 
 
 def sample_user_profile_use_cases(request: Request) -> SampleUserProfileUseCases:
@@ -71,6 +68,7 @@ def sample_user_profile_view(profile: SampleUserProfile) -> schemas.SampleUserPr
 @router.post(
     "/api/v1/user-profiles",
     status_code=201,
+    dependencies=[Depends(require("user-profile:write"))],
     response_model=schemas.SampleUserProfile,
     responses=PROBLEM,
 )
@@ -85,6 +83,7 @@ async def create_sample_user_profile(
 @router.get(
     "/api/v1/user-profiles",
     status_code=200,
+    dependencies=[Depends(require("user-profile:read"))],
     response_model=list[schemas.SampleUserProfile],
 )
 async def list_sample_user_profile(
@@ -97,6 +96,7 @@ async def list_sample_user_profile(
 @router.get(
     "/api/v1/user-profiles/{id}",
     status_code=200,
+    dependencies=[Depends(require("user-profile:read"))],
     response_model=schemas.SampleUserProfile,
     responses={404: {"description": "No sample user profile has this id (empty body)"}},
 )
@@ -113,6 +113,7 @@ async def get_sample_user_profile(
 @router.put(
     "/api/v1/user-profiles/{id}",
     status_code=200,
+    dependencies=[Depends(require("user-profile:write"))],
     response_model=schemas.SampleUserProfile,
     responses=PROBLEM,
 )

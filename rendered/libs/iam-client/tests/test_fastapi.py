@@ -1,0 +1,201 @@
+"""require(...) on a real FastAPI app: 401, 403, 200, and the security context."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import httpx
+import pytest
+from eaf.context import SecurityContext, current, current_or_none, use
+from eaf.security import TokenIssuer
+from fastapi import Depends, FastAPI
+
+from iam_client import IamClient, PermissionDeniedError, User, install, require
+
+ReadProfiles = Annotated[User, Depends(require("user-profile:read"))]
+
+
+async def load_profile(profile_id: str) -> dict[str, Any]:
+    """A use case: it knows nothing of HTTP, only the current security context."""
+    context = current()
+    return {"id": profile_id, "tenant": context.tenant_id, "by": context.user_id}
+
+
+def make_app(client: IamClient) -> FastAPI:
+    app = FastAPI()
+    install(app, client)
+
+    @app.get("/profiles/{profile_id}")
+    async def read(profile_id: str, user: ReadProfiles) -> dict[str, Any]:
+        context = current()
+        return {
+            "user": user.id,
+            "profile": await load_profile(profile_id),
+            "roles": sorted(context.roles),
+            "correlation_id": context.correlation_id,
+            "token_forwardable": context.token == user.token,
+        }
+
+    @app.get("/sync-profiles")
+    def read_sync(user: ReadProfiles) -> dict[str, Any]:
+        context = current()
+        return {"tenant": context.tenant_id, "user": context.user_id}
+
+    @app.delete("/profiles/{profile_id}")
+    async def delete(
+        profile_id: str, user: Annotated[User, Depends(require("user-profile:delete"))]
+    ) -> None:
+        raise AssertionError("never reached")
+
+    @app.post("/licenses")
+    async def create(user: Annotated[User, Depends(require())]) -> dict[str, str]:
+        client.ensure_permission(user, "billing:create")
+        return {}
+
+    return app
+
+
+@pytest.fixture
+async def http(static_client: IamClient) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=make_app(static_client))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        yield http
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_the_endpoint_and_its_use_cases_see_the_security_context(
+    http: httpx.AsyncClient, token: str
+) -> None:
+    response = await http.get(
+        "/profiles/p7", headers={**bearer(token), "X-Correlation-Id": "corr-1"}
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "user": "u1",
+        "profile": {"id": "p7", "tenant": "acme", "by": "u1"},
+        "roles": ["reader"],
+        "correlation_id": "corr-1",
+        "token_forwardable": True,
+    }
+    assert current_or_none() is None
+
+
+async def test_sync_endpoints_see_the_context_too(
+    http: httpx.AsyncClient, token: str
+) -> None:
+    response = await http.get("/sync-profiles", headers=bearer(token))
+    assert response.json() == {"tenant": "acme", "user": "u1"}
+
+
+async def test_the_correlation_id_of_the_surrounding_context_is_kept(
+    static_client: IamClient, token: str
+) -> None:
+    transport = httpx.ASGITransport(app=make_app(static_client))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        with use(SecurityContext(correlation_id="outer")):
+            response = await http.get("/profiles/p1", headers=bearer(token))
+    assert response.json()["correlation_id"] == "outer"
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        response = await http.get("/profiles/p1", headers=bearer(token))
+    assert len(response.json()["correlation_id"]) == 36  # a new uuid
+
+
+async def test_no_token_is_401_with_a_bare_challenge(http: httpx.AsyncClient) -> None:
+    response = await http.get("/profiles/p1")
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json() == {
+        "type": "about:blank",
+        "title": "Unauthorized",
+        "status": 401,
+        "detail": "a bearer token is required",
+    }
+
+
+@pytest.mark.parametrize(
+    "authorization", ["Basic dTpw", "Bearer", "Bearer   ", "token"]
+)
+async def test_other_schemes_are_no_token(
+    http: httpx.AsyncClient, authorization: str
+) -> None:
+    response = await http.get("/profiles/p1", headers={"Authorization": authorization})
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+
+
+async def test_a_bad_token_is_401_invalid_token(
+    http: httpx.AsyncClient, issuer: TokenIssuer
+) -> None:
+    other = issuer.issue(
+        subject="u1", client_id="web", tenant_id="acme", audience="billing-api"
+    ).token
+    response = await http.get("/profiles/p1", headers=bearer(other))
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == (
+        'Bearer error="invalid_token", error_description="wrong audience \'billing-api\'"'
+    )
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["detail"] == "the bearer token is not valid"
+
+
+async def test_a_missing_permission_is_403(http: httpx.AsyncClient, token: str) -> None:
+    response = await http.delete("/profiles/p1", headers=bearer(token))
+    assert response.status_code == 403
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json() == {
+        "type": "about:blank",
+        "title": "Forbidden",
+        "status": 403,
+        "detail": "missing permission user-profile:delete",
+    }
+    assert 'error="insufficient_scope"' in response.headers["www-authenticate"]
+
+
+async def test_permission_errors_raised_later_are_403_too(
+    http: httpx.AsyncClient, token: str
+) -> None:
+    response = await http.post("/licenses", headers=bearer(token))
+    assert response.status_code == 403
+    assert response.json()["detail"] == "missing permission billing:create"
+
+
+async def test_an_explicit_client_needs_no_app_state(
+    key_ring: Any, token: str, static_client: IamClient
+) -> None:
+    app = FastAPI()
+
+    guard = Depends(require(client=static_client))
+
+    @app.get("/me")
+    async def me(user: User = guard) -> dict[str, str]:
+        return {"tenant": current().tenant_id or ""}
+
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        assert (await http.get("/me", headers=bearer(token))).json() == {
+            "tenant": "acme"
+        }
+        unauthorized = await http.get("/me")
+    assert unauthorized.status_code == 401  # without install(): FastAPI's own body
+
+
+def test_typos_in_permissions_fail_at_import_time() -> None:
+    with pytest.raises(ValueError, match="invalid permission 'user-profile'"):
+        require("user-profile")
+
+
+def test_permission_denied_error_names_the_permission() -> None:
+    assert PermissionDeniedError("a:b").reason == "missing permission a:b"
