@@ -10,6 +10,9 @@ from generator.spec import CAMEL, CONSUMED_EVENT, HTTP_METHODS, PASCAL, QUERIES,
 
 Finding = tuple[tuple[str | int, ...], str]
 TIMESTAMP_FIELDS = ("occurredAt",)
+RESERVED_COMMANDS = frozenset(
+    {"apply", "record", "committed", "from_history", "changes", "version"}
+)
 
 
 def semantic_problems(spec: Spec) -> list[Finding]:
@@ -40,6 +43,12 @@ def _names(spec: Spec) -> Iterator[Finding]:
                 yield (
                     ("aggregates", name, "commands", command),
                     f"{command!r} must be camelCase ({CAMEL})",
+                )
+            elif naming.snake(command) in RESERVED_COMMANDS or command.startswith("validate"):
+                yield (
+                    ("aggregates", name, "commands", command),
+                    f"{command!r} is a method every aggregate has "
+                    f"({', '.join(sorted(RESERVED_COMMANDS))}, validate*); choose another name",
                 )
     clash = set(spec.aggregates) & (set(spec.events) | set(spec.models))
     for name in sorted(clash):
@@ -254,8 +263,9 @@ def _consumes(spec: Spec) -> Iterator[Finding]:
     durables: dict[str, str] = {}
     for key, consumed in spec.consumes.items():
         if not re.fullmatch(CONSUMED_EVENT, key):
-            yield ("consumes", key), (
-                f"{key!r} must name <service>.<EventType>, e.g. iam.TenantCreatedEvent"
+            yield (
+                ("consumes", key),
+                (f"{key!r} must name <service>.<EventType>, e.g. iam.TenantCreatedEvent"),
             )
             continue
         producer, event = key.split(".")
@@ -276,5 +286,8 @@ def _consumes(spec: Spec) -> Iterator[Finding]:
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", durable):
             yield ("consumes", key, "durable"), f"{durable!r} is not a durable name ([A-Za-z0-9_-])"
         elif durable in durables:
-            yield ("consumes", key, "durable"), f"{durable!r} is also the group of {durables[durable]}"
+            yield (
+                ("consumes", key, "durable"),
+                f"{durable!r} is also the group of {durables[durable]}",
+            )
         durables[durable] = key

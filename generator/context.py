@@ -20,6 +20,7 @@ _PY = {
     "uuid": "UUID",
     "datetime": "datetime",
     "date": "date",
+    "map": "dict[str, str]",
 }
 _ENCODE = {
     "decimal": "str({})",
@@ -36,6 +37,7 @@ _DECODE = {
     "uuid": "UUID({})",
     "datetime": "datetime.fromisoformat({})",
     "date": "date.fromisoformat({})",
+    "map": "dict({})",
 }
 _COLUMN = {"str": "str", "int": "int", "float": "float", "bool": "bool"}
 _RULE_FAILS = {
@@ -106,7 +108,9 @@ def _field(name: str, spec: FieldSpec) -> dict[str, Any]:
         "encode": _convert(_ENCODE, spec.type, f"value.{attr}"),
         "decode": _convert(_DECODE, spec.type, f'data["{name}"]'),
         "row_decode": _convert(_DECODE, spec.type, f'row["{attr}"]'),
-        "column": "json" if spec.type.startswith("list[") else _COLUMN.get(spec.type, "str"),
+        "column": "json"
+        if spec.type.startswith("list[") or spec.type == "map"
+        else _COLUMN.get(spec.type, "str"),
     }
 
 

@@ -24,6 +24,8 @@ def type_schema(type_name: str) -> dict[str, Any]:
     match = re.fullmatch(r"list\[(\w+)\]", type_name)
     if match:
         return {"type": "array", "items": dict(_SCALARS[match[1]])}
+    if type_name == "map":
+        return {"type": "object", "additionalProperties": {"type": "string"}}
     return dict(_SCALARS[type_name])
 
 
@@ -69,6 +71,8 @@ def sample_value(name: str, field: FieldSpec) -> Any:
         return field.example
     if field.type.startswith("list["):
         return []
+    if field.type == "map":
+        return {}
     value = _SAMPLES[field.type]
     for rule in field.rules:
         if rule.kind == "contains":

@@ -9,7 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 
 NAME_RULE = r"^[a-z][a-z0-9-]*[a-z0-9]$"
 SCALAR_TYPES = ("str", "int", "float", "bool", "decimal", "uuid", "datetime", "date")
-TYPE_FORMS = (*SCALAR_TYPES, "list[<scalar>]")
+TYPE_FORMS = (*SCALAR_TYPES, "list[<scalar>]", "map")
 PASCAL = r"^[A-Z][A-Za-z0-9]*$"
 CAMEL = r"^[a-z][A-Za-z0-9]*$"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -19,9 +19,13 @@ RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "ma
 
 
 def is_known_type(type_name: str) -> bool:
-    """True for a scalar type or a list of one."""
+    """True for a scalar type, a list of one, or ``map`` (string keys to string values)."""
     match = re.fullmatch(r"list\[(\w+)\]", type_name)
-    return type_name in SCALAR_TYPES or (match is not None and match[1] in SCALAR_TYPES)
+    return (
+        type_name in SCALAR_TYPES
+        or type_name == "map"
+        or (match is not None and match[1] in SCALAR_TYPES)
+    )
 
 
 class _Strict(BaseModel):
@@ -214,7 +218,7 @@ class Spec(_Strict):
     endpoints: list[EndpointSpec] = []
     consumes: dict[str, ConsumeSpec] = Field(
         default={},
-        description="events of other services, keyed <service>.<EventType>, e.g. iam.TenantCreatedEvent",
+        description="events of other services by <service>.<EventType> (iam.TenantCreatedEvent)",
     )
     dependencies: list[str] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
