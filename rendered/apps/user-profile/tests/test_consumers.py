@@ -41,8 +41,8 @@ async def test_prepare_tenant_receives_tenant_created_event_in_its_context() -> 
     event = TenantCreatedEvent(
         tenant_id="sample",
         name="sample",
-        created_at=datetime.fromisoformat("2026-01-02T03:04:05+00:00"),
         admin_user_id="sample",
+        occurred_at=datetime.fromisoformat("2026-01-02T03:04:05+00:00"),
     )
     await broker.publish(
         event_message(

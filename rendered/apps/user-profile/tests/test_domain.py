@@ -52,7 +52,9 @@ def test_create_sample_user_profile_rejects_email_breaking_contains() -> None:
     assert error.value.field == "email"
 
 
-def test_update_profile_returns_a_changed_copy_with_fresh_updated_at() -> None:
+def test_update_profile_sample_user_profile_returns_a_changed_copy_with_fresh_updated_at() -> (
+    None
+):
     original = new_sample_user_profile().committed()
     changed = original.update_profile(
         name="sample", email="email@example.org", now=LATER
@@ -64,13 +66,13 @@ def test_update_profile_returns_a_changed_copy_with_fresh_updated_at() -> None:
     assert [type(event) for event in changed.changes] == [SampleUserProfileUpdated]
 
 
-def test_update_profile_rejects_name_breaking_not_blank() -> None:
+def test_update_profile_sample_user_profile_rejects_name_breaking_not_blank() -> None:
     original = new_sample_user_profile().committed()
     with pytest.raises(DomainValidationError, match="Name cannot be blank"):
         original.update_profile(name="   ", email="email@example.org", now=LATER)
 
 
-def test_update_profile_rejects_email_breaking_contains() -> None:
+def test_update_profile_sample_user_profile_rejects_email_breaking_contains() -> None:
     original = new_sample_user_profile().committed()
     with pytest.raises(DomainValidationError, match="Email must be valid"):
         original.update_profile(name="sample", email="x", now=LATER)

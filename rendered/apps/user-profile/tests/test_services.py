@@ -82,7 +82,9 @@ async def test_update_profile_of_a_missing_sample_user_profile_is_not_found(
         )
 
 
-async def test_update_profile_is_stored_as_an_event(store: EventStore) -> None:
+async def test_update_profile_of_a_sample_user_profile_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
     service = sample_user_profile_service(store)
     with use(TENANT_A):
         created = await service.create(name="sample", email="email@example.org")

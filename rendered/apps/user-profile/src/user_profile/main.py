@@ -10,6 +10,7 @@ from eaf import observability
 from fastapi import FastAPI
 from iam_client import IamClient, install
 
+from user_profile import extensions
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
 from user_profile.infrastructure.config import (
@@ -58,7 +59,8 @@ def create_app(
         projectors = Projectors(services.store, services.read_models)
         await projectors.start()
         try:
-            yield
+            async with extensions.running(app, services, settings):
+                yield
         finally:
             await projectors.stop()
             await consumers.stop()
@@ -86,4 +88,6 @@ def create_app(
     install(app, iam or iam_client(settings))
     web.install_error_handlers(app)
     app.include_router(web.router)
+    for router in extensions.routers:
+        app.include_router(router)
     return app

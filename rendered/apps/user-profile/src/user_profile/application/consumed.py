@@ -15,5 +15,5 @@ class TenantCreatedEvent:
 
     tenant_id: str
     name: str
-    created_at: datetime
     admin_user_id: str
+    occurred_at: datetime

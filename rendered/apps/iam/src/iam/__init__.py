@@ -1,0 +1,1 @@
+"""Identity and access management - tenants, users, roles, policies and tokens"""

@@ -1,0 +1,29 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Serve iam: ``python -m iam`` (PORT overrides the port)."""
+
+import logging
+
+import uvicorn
+
+from iam.infrastructure.config import load_settings
+from iam.main import create_app
+
+
+def main() -> None:
+    """Serve the application on the configured host and port."""
+    settings = load_settings()
+    app = create_app(settings)
+    base = f"http://{settings.host}:{settings.port}"
+    logging.getLogger("iam").info(
+        "serving %s on %s (OpenAPI %s/docs, health %s/actuator/health)",
+        settings.name,
+        base,
+        base,
+        base,
+    )
+    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None)
+
+
+if __name__ == "__main__":
+    main()

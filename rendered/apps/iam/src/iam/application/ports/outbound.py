@@ -1,0 +1,87 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Output ports: what the iam use cases need from the outside."""
+
+from datetime import datetime
+from typing import Protocol
+
+from iam.domain.model import (
+    Policy,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
+from iam.domain.ports import (
+    AccessTokenRevocationRepository,
+    PolicyRepository,
+    RefreshTokenFamilyRepository,
+    RoleRepository,
+    ServiceAccountRepository,
+    TenantRepository,
+    UserRepository,
+)
+
+__all__ = [
+    "Clock",
+    "TenantRepository",
+    "TenantListing",
+    "UserRepository",
+    "UserListing",
+    "RoleRepository",
+    "RoleListing",
+    "PolicyRepository",
+    "PolicyListing",
+    "ServiceAccountRepository",
+    "ServiceAccountListing",
+    "RefreshTokenFamilyRepository",
+    "AccessTokenRevocationRepository",
+]
+
+
+class Clock(Protocol):
+    """Tells the current time (UTC)."""
+
+    def now(self) -> datetime:
+        """The current instant, timezone-aware."""
+        ...
+
+
+class TenantListing(Protocol):
+    """The read side of Tenant: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[Tenant]:
+        """Every tenant of the tenant, as of the projection's last batch."""
+        ...
+
+
+class UserListing(Protocol):
+    """The read side of User: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[User]:
+        """Every user of the tenant, as of the projection's last batch."""
+        ...
+
+
+class RoleListing(Protocol):
+    """The read side of Role: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[Role]:
+        """Every role of the tenant, as of the projection's last batch."""
+        ...
+
+
+class PolicyListing(Protocol):
+    """The read side of Policy: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[Policy]:
+        """Every policy of the tenant, as of the projection's last batch."""
+        ...
+
+
+class ServiceAccountListing(Protocol):
+    """The read side of ServiceAccount: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[ServiceAccount]:
+        """Every service account of the tenant, as of the projection's last batch."""
+        ...

@@ -1,0 +1,281 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Events of the iam domain, with their schema versions."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeAlias
+from uuid import UUID
+
+
+@dataclass(frozen=True, kw_only=True)
+class TenantCreatedEvent:
+    """
+    Tenant created event (v1).
+    """
+
+    tenant_id: UUID
+    name: str
+    admin_user_id: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class TenantStatusChanged:
+    """
+    Tenant status changed (v1).
+    """
+
+    tenant_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserCreated:
+    """
+    User created (v1).
+    """
+
+    user_id: UUID
+    username: str
+    email: str
+    password_hash: str
+    roles: list[str]
+    attributes: dict[str, str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserStatusChanged:
+    """
+    User status changed (v1).
+    """
+
+    user_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserRolesChanged:
+    """
+    User roles changed (v1).
+    """
+
+    user_id: UUID
+    roles: list[str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserAttributesChanged:
+    """
+    User attributes changed (v1).
+    """
+
+    user_id: UUID
+    attributes: dict[str, str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class UserPasswordChanged:
+    """
+    User password changed (v1).
+    """
+
+    user_id: UUID
+    password_hash: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleCreated:
+    """
+    Role created (v1).
+    """
+
+    role_id: UUID
+    name: str
+    permissions: list[str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RolePermissionsChanged:
+    """
+    Role permissions changed (v1).
+    """
+
+    role_id: UUID
+    permissions: list[str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleDescribed:
+    """
+    Role described (v1).
+    """
+
+    role_id: UUID
+    description: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class PolicyCreated:
+    """
+    Policy created (v1).
+    """
+
+    policy_id: UUID
+    name: str
+    effect: str
+    permissions: list[str]
+    conditions: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class PolicyChanged:
+    """
+    Policy changed (v1).
+    """
+
+    policy_id: UUID
+    name: str
+    effect: str
+    permissions: list[str]
+    conditions: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class PolicyStatusChanged:
+    """
+    Policy status changed (v1).
+    """
+
+    policy_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceAccountCreated:
+    """
+    Service account created (v1).
+    """
+
+    service_account_id: UUID
+    client_id: str
+    secret_hash: str
+    roles: list[str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceAccountStatusChanged:
+    """
+    Service account status changed (v1).
+    """
+
+    service_account_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefreshTokenIssued:
+    """
+    Refresh token issued (v1).
+    """
+
+    family_id: UUID
+    subject: str
+    client_id: str
+    scope: str
+    current_hash: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefreshTokenRotated:
+    """
+    Refresh token rotated (v1).
+    """
+
+    family_id: UUID
+    current_hash: str
+    used_hashes: list[str]
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefreshTokenFamilyRevoked:
+    """
+    Refresh token family revoked (v1).
+    """
+
+    family_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccessTokenRevoked:
+    """
+    Access token revoked (v1).
+    """
+
+    revocation_id: UUID
+    jti: str
+    expires_at: datetime
+    occurred_at: datetime
+
+
+DomainEvent: TypeAlias = (
+    TenantCreatedEvent
+    | TenantStatusChanged
+    | UserCreated
+    | UserStatusChanged
+    | UserRolesChanged
+    | UserAttributesChanged
+    | UserPasswordChanged
+    | RoleCreated
+    | RolePermissionsChanged
+    | RoleDescribed
+    | PolicyCreated
+    | PolicyChanged
+    | PolicyStatusChanged
+    | ServiceAccountCreated
+    | ServiceAccountStatusChanged
+    | RefreshTokenIssued
+    | RefreshTokenRotated
+    | RefreshTokenFamilyRevoked
+    | AccessTokenRevoked
+)
+
+SCHEMA_VERSIONS: dict[str, int] = {
+    "TenantCreatedEvent": 1,
+    "TenantStatusChanged": 1,
+    "UserCreated": 1,
+    "UserStatusChanged": 1,
+    "UserRolesChanged": 1,
+    "UserAttributesChanged": 1,
+    "UserPasswordChanged": 1,
+    "RoleCreated": 1,
+    "RolePermissionsChanged": 1,
+    "RoleDescribed": 1,
+    "PolicyCreated": 1,
+    "PolicyChanged": 1,
+    "PolicyStatusChanged": 1,
+    "ServiceAccountCreated": 1,
+    "ServiceAccountStatusChanged": 1,
+    "RefreshTokenIssued": 1,
+    "RefreshTokenRotated": 1,
+    "RefreshTokenFamilyRevoked": 1,
+    "AccessTokenRevoked": 1,
+}

@@ -1,0 +1,106 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Ports the iam domain needs from the outside: where aggregates are kept."""
+
+from typing import Protocol
+
+from iam.domain.model import (
+    AccessTokenRevocation,
+    Policy,
+    RefreshTokenFamily,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
+
+
+class TenantRepository(Protocol):
+    """Keeps Tenant aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Tenant | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Tenant) -> Tenant:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class UserRepository(Protocol):
+    """Keeps User aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> User | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: User) -> User:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class RoleRepository(Protocol):
+    """Keeps Role aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Role | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Role) -> Role:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class PolicyRepository(Protocol):
+    """Keeps Policy aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Policy | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Policy) -> Policy:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class ServiceAccountRepository(Protocol):
+    """Keeps ServiceAccount aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> ServiceAccount | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: ServiceAccount) -> ServiceAccount:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class RefreshTokenFamilyRepository(Protocol):
+    """Keeps RefreshTokenFamily aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> RefreshTokenFamily | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: RefreshTokenFamily) -> RefreshTokenFamily:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class AccessTokenRevocationRepository(Protocol):
+    """Keeps AccessTokenRevocation aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> AccessTokenRevocation | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: AccessTokenRevocation) -> AccessTokenRevocation:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...

@@ -1,0 +1,81 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""The FastAPI application of iam."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from eaf import observability
+from fastapi import FastAPI
+
+from iam import extensions
+from iam.bootstrap import bootstrap
+from iam.infrastructure import web
+from iam.infrastructure.config import SERVICE_DIR, Settings, load_settings
+from iam.infrastructure.messaging import EventRelay
+from iam.infrastructure.persistence import close_event_store, event_store_ready
+from iam.infrastructure.projections import Projectors
+
+HEALTH_PATH = "/api/v1/iams/health"
+
+
+def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
+    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters)."""
+    settings = settings or load_settings()
+    observability.configure_logging(
+        settings.log_level, settings.log_format, settings.name
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = await bootstrap(settings, **overrides)
+        app.state.store = services.store
+        app.state.tenant = services.tenant
+        app.state.user = services.user
+        app.state.role = services.role
+        app.state.policy = services.policy
+        app.state.service_account = services.service_account
+        app.state.refresh_token_family = services.refresh_token_family
+        app.state.access_token_revocation = services.access_token_revocation
+        relay = EventRelay(
+            services.store,
+            service=settings.name,
+            url=settings.broker_url,
+            embedded=bool(settings.get("broker.embedded", False)),
+            data_dir=SERVICE_DIR / "data",
+        )
+        if settings.get("broker.relay", True):
+            await relay.start()
+        projectors = Projectors(services.store, services.read_models)
+        await projectors.start()
+        try:
+            async with extensions.running(app, services, settings):
+                yield
+        finally:
+            await projectors.stop()
+            await relay.stop()
+            await close_event_store(services.store)
+
+    app = FastAPI(
+        title=settings.name,
+        description="Identity and access management - tenants, users, roles, policies and tokens",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    async def store_ready() -> bool:
+        store = getattr(app.state, "store", None)
+        return store is not None and await event_store_ready(store)
+
+    observability.install(
+        app,
+        service=settings.name,
+        readiness_checks={"eventStore": store_ready},
+        health_path=HEALTH_PATH,
+    )
+    web.install_error_handlers(app)
+    app.include_router(web.router)
+    for router in extensions.routers:
+        app.include_router(router)
+    return app
