@@ -7,9 +7,11 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
@@ -19,6 +21,7 @@ import pytest
 from eaf.context import SecurityContext
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
 from eaf.messaging.embedded import EmbeddedNats
+from eaf.security import KeyRing, TokenIssuer
 from nats.js import JetStreamContext
 
 BASE = "/api/v1/user-profiles"
@@ -32,13 +35,56 @@ def _free_port() -> int:
         return port
 
 
+class Keys:
+    """Signs bearer tokens and publishes the public keys at /.well-known/jwks.json over real
+    HTTP, as IAM does (tests/test_iam_e2e.py runs the real IAM service)."""
+
+    def __init__(self) -> None:
+        self.ring = KeyRing.generate()
+        body = json.dumps(self.ring.jwks()).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                found = self.path == "/.well-known/jwks.json"
+                self.send_response(200 if found else 404)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(body if found else b"{}")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.issuer = TokenIssuer(self.ring, issuer=self.url, default_audience="eaf")
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def headers(
+        self,
+        tenant: str = "acme",
+        permissions: tuple[str, ...] = ("user-profile:read", "user-profile:write"),
+    ) -> dict[str, str]:
+        token = self.issuer.issue(
+            subject="ada", client_id="e2e", tenant_id=tenant, permissions=permissions
+        ).token
+        return {"Authorization": f"Bearer {token}"}
+
+
+KEYS = Keys()
+
+
 class Server:
     """The service in a subprocess on a free loopback port."""
 
     def __init__(self, database: Path, broker_url: str | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PORT": str(self.port), "DATABASE_URL": f"sqlite:///{database}"}
+        env = {
+            **os.environ,
+            "PORT": str(self.port),
+            "DATABASE_URL": f"sqlite:///{database}",
+            "SECURITY_IAM_URL": KEYS.url,
+        }
         env.update(
             {"BROKER_URL": broker_url}
             if broker_url
@@ -85,7 +131,8 @@ def _instant(text: str) -> datetime:
 
 
 def test_create_get_update_and_errors_over_http(server: Server) -> None:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    with httpx.Client(base_url=server.url, timeout=10, headers=KEYS.headers()) as client:
+        assert httpx.get(f"{server.url}{BASE}").status_code == 401
         created = client.post(BASE, json={"name": "Ada", "email": "ada@example.org"})
         assert created.status_code == 201
         profile = created.json()
@@ -102,7 +149,9 @@ def test_create_get_update_and_errors_over_http(server: Server) -> None:
             listed = client.get(BASE).json()
             time.sleep(0.05)
         assert listed == [profile]
-        assert client.get(BASE, headers={"X-Tenant-Id": "someone-else"}).json() == []
+        assert client.get(BASE, headers=KEYS.headers("someone-else")).json() == []
+        reader = KEYS.headers(permissions=("user-profile:read",))
+        assert client.post(BASE, json=profile, headers=reader).status_code == 403
 
         missing = client.get(f"{BASE}/0b0e3c6e-0000-4000-8000-000000000000")
         assert (missing.status_code, missing.content) == (404, b"")
@@ -153,7 +202,7 @@ def test_create_get_update_and_errors_over_http(server: Server) -> None:
 
 
 def test_health_metrics_and_openapi(server: Server) -> None:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    with httpx.Client(base_url=server.url, timeout=10, headers=KEYS.headers()) as client:
         assert client.get(f"{BASE}/health").json() == {"status": "UP", "service": "user-profile"}
         health = client.get("/actuator/health")
         assert health.status_code == 200
@@ -174,12 +223,14 @@ def test_health_metrics_and_openapi(server: Server) -> None:
 def test_profiles_survive_a_restart(database: Path) -> None:
     first = Server(database)
     try:
-        created = httpx.post(f"{first.url}{BASE}", json={"name": "Ada", "email": "a@b.org"})
+        created = httpx.post(
+            f"{first.url}{BASE}", json={"name": "Ada", "email": "a@b.org"}, headers=KEYS.headers()
+        )
     finally:
         first.stop()
     second = Server(database)
     try:
-        fetched = httpx.get(f"{second.url}{BASE}/{created.json()['id']}")
+        fetched = httpx.get(f"{second.url}{BASE}/{created.json()['id']}", headers=KEYS.headers())
     finally:
         logs = second.stop()
     assert fetched.json() == created.json()
@@ -212,7 +263,9 @@ async def test_events_reach_the_broker_exactly_once_across_an_outage(tmp_path: P
     broker = EmbeddedNats(tmp_path / "nats")
     server = Server(tmp_path / "profiles.db", broker_url=broker.url)
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+        async with httpx.AsyncClient(
+            base_url=server.url, timeout=10, headers=KEYS.headers()
+        ) as client:
             for index in range(3):
                 body = {"name": f"before-{index}", "email": "a@b.org"}
                 assert (await client.post(BASE, json=body)).status_code == 201
@@ -264,7 +317,7 @@ async def test_a_consumed_event_reaches_the_reaction_in_its_context(tmp_path: Pa
                     payload={
                         "tenant_id": "acme",
                         "name": "Acme",
-                        "created_at": "2026-11-22T10:00:00+00:00",
+                        "occurred_at": "2026-11-22T10:00:00+00:00",
                         "admin_user_id": "u-1",
                     },
                     context=SecurityContext(tenant_id="acme", correlation_id="corr-e2e"),
@@ -276,5 +329,9 @@ async def test_a_consumed_event_reaches_the_reaction_in_its_context(tmp_path: Pa
     finally:
         output = server.stop()
         await broker.stop()
-    [line] = [json.loads(x) for x in output.splitlines() if "received iam.Tenant" in x]
-    assert (line["tenant_id"], line["correlation_id"]) == ("acme", "corr-e2e")
+    [line] = [json.loads(x) for x in output.splitlines() if "tenant prepared" in x]
+    assert (line["tenant_id"], line["correlation_id"], line["tenantName"]) == (
+        "acme",
+        "corr-e2e",
+        "Acme",
+    )

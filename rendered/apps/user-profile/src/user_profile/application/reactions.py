@@ -9,6 +9,8 @@ service, at least once: keep reactions idempotent."""
 
 import logging
 
+from eaf import context
+
 from user_profile.application.consumed import TenantCreatedEvent
 from user_profile.application.ports.inbound import SampleUserProfileUseCases
 
@@ -22,7 +24,19 @@ class Reactions:
         self.sample_user_profile = sample_user_profile
 
     async def prepare_tenant(self, event: TenantCreatedEvent) -> None:
-        """React to iam.TenantCreatedEvent: replace this logging with what the service needs."""
+        """A new tenant: profiles are stored per tenant, so there is no schema to create;
+        the service logs that it is ready for the tenant (with the event's correlation id)
+        and refuses an event whose payload and context disagree about the tenant."""
+        tenant = context.current().tenant_id
+        if tenant != event.tenant_id:
+            raise ValueError(
+                f"TenantCreatedEvent for {event.tenant_id} arrived in tenant {tenant}'s context"
+            )
         log.info(
-            "received iam.TenantCreatedEvent", extra={"event": "iam.TenantCreatedEvent"}
+            "tenant prepared",
+            extra={
+                "event": "iam.TenantCreatedEvent",
+                "tenantName": event.name,
+                "adminUserId": event.admin_user_id,
+            },
         )
