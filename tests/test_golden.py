@@ -7,19 +7,25 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
 from helpers import REPO
 
 from generator.loading import load_spec, parse_yaml
+from generator.regenerate import skip_if_exists
 from generator.render import Blueprint, format_tree, render_files, write_tree
 from generator.workspace import template_root
 
 PROJECTS = {
     "user-profile": ("service", REPO / "rendered/apps/user-profile"),
+    "iam": ("service", REPO / "rendered/apps/iam"),
     "eaf": ("library", REPO / "rendered/libs/eaf"),
+    "iam-client": ("library", REPO / "rendered/libs/iam-client"),
 }
+# Created once, then edited by their owners: present, but not compared.
+USER_OWNED = skip_if_exists(REPO)
 
 
 def _without_commit(text: str) -> str:
@@ -49,6 +55,9 @@ def test_rendered_project_matches_its_spec_and_the_blueprints(name: str) -> None
         relative
         for relative, text in sorted(expected.items())
         if not (target / relative).is_file()
-        or _without_commit((target / relative).read_text()) != _without_commit(text)
+        or (
+            not any(fnmatch(relative, pattern) for pattern in USER_OWNED)
+            and _without_commit((target / relative).read_text()) != _without_commit(text)
+        )
     ]
     assert different == [], f"re-render with UPDATE_GOLDEN=1 and review the diff: {different}"

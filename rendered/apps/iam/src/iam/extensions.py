@@ -6,20 +6,150 @@
 lifespan, after the generated wiring (``services``) and before the first request, and
 its code after ``yield`` at shutdown."""
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
 
+from eaf.eventsourcing import EventStore
+from eaf.security import (
+    KeyRing,
+    KeyRingJwks,
+    LoginThrottle,
+    PasswordHasher,
+    TokenIssuer,
+    TokenVerifier,
+)
 from fastapi import APIRouter, FastAPI
 
+from iam.application.access import AccessControl
+from iam.application.directory import Directory
+from iam.application.tokens import TokenService
 from iam.bootstrap import Services
+from iam.infrastructure import api_access, api_tenants, api_tokens
+from iam.infrastructure.access_rules import StoredAccessRules
+from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import Settings
+from iam.infrastructure.http import Identity
+from iam.infrastructure.persistence import (
+    EventSourcedAccessTokenRevocationRepository,
+    EventSourcedPolicyRepository,
+    EventSourcedRefreshTokenFamilyRepository,
+    EventSourcedRoleRepository,
+    EventSourcedServiceAccountRepository,
+    EventSourcedTenantRepository,
+    EventSourcedUserRepository,
+)
+from iam.infrastructure.projections import ReadModelUserListing
 
-routers: list[APIRouter] = []
+logger = logging.getLogger(__name__)
+
+DEFAULT_ISSUER = "http://127.0.0.1:8081"
+
+routers: list[APIRouter] = [api_tokens.router, api_tenants.router, api_access.router]
 
 
 @asynccontextmanager
 async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
-    """Start-up work before ``yield``, shutdown work after it."""
+    """Wire the identity use cases, then make sure the platform administrator exists."""
+    identity = wire_identity(services, settings)
+    app.state.identity = identity
+    await ensure_platform_admin(identity.directory, settings)
     yield
+
+
+def wire_identity(services: Services, settings: Settings) -> Identity:
+    """The identity use cases on the event store, with the key ring of ``settings``."""
+    store: EventStore = services.store
+    clock = SystemClock()
+    access_ttl = timedelta(
+        seconds=int(settings.get("security.access_token_ttl_seconds", 900))
+    )
+    keys_file = Path(str(settings.get("security.keys_file", "data/keys.json")))
+    keys = KeyRing.load_or_create(
+        keys_file if keys_file.is_absolute() else settings.service_dir / keys_file,
+        max_token_lifetime=access_ttl,
+    )
+    issuer_url = str(settings.get("security.issuer") or DEFAULT_ISSUER)
+    audience = str(settings.get("security.audience") or "eaf")
+    hasher = PasswordHasher(
+        time_cost=int(settings.get("security.password_hashing.time_cost", 3)),
+        memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
+        parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
+    )
+    throttle = LoginThrottle(
+        max_failures=int(settings.get("security.login_throttle.max_failures", 5)),
+        base_delay=float(
+            settings.get("security.login_throttle.base_delay_seconds", 1.0)
+        ),
+        max_delay=float(
+            settings.get("security.login_throttle.max_delay_seconds", 900.0)
+        ),
+    )
+    users = EventSourcedUserRepository(store)
+    service_accounts = EventSourcedServiceAccountRepository(store)
+    access = AccessControl(
+        roles=EventSourcedRoleRepository(store),
+        policies=EventSourcedPolicyRepository(store),
+        users=users,
+        service_accounts=service_accounts,
+        rules=StoredAccessRules(store),
+        clock=clock,
+    )
+    tenants = EventSourcedTenantRepository(store)
+    directory = Directory(
+        tenants=tenants,
+        users=users,
+        user_listing=ReadModelUserListing(services.read_models),
+        service_accounts=service_accounts,
+        access=access,
+        hasher=hasher,
+        clock=clock,
+    )
+    tokens = TokenService(
+        keys=keys,
+        issuer=TokenIssuer(
+            keys, issuer=issuer_url, default_audience=audience, access_ttl=access_ttl
+        ),
+        verifier=TokenVerifier(KeyRingJwks(keys), issuer=issuer_url, audience=audience),
+        hasher=hasher,
+        throttle=throttle,
+        access=access,
+        tenants=tenants,
+        users=users,
+        service_accounts=service_accounts,
+        families=EventSourcedRefreshTokenFamilyRepository(store),
+        revocations=EventSourcedAccessTokenRevocationRepository(store),
+        clock=clock,
+        refresh_ttl=timedelta(
+            seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
+        ),
+    )
+    return Identity(
+        directory=directory, access=access, tokens=tokens, issuer=issuer_url
+    )
+
+
+async def ensure_platform_admin(directory: Directory, settings: Settings) -> None:
+    """Create the first platform administrator from ``IAM_PLATFORM_ADMIN_USERNAME`` and
+    ``IAM_PLATFORM_ADMIN_PASSWORD`` unless it exists; there is no default password."""
+    username = str(settings.get("iam.platform_admin.username") or "")
+    password = str(settings.get("iam.platform_admin.password") or "")
+    if not username or not password:
+        logger.warning(
+            "no platform administrator configured: set IAM_PLATFORM_ADMIN_USERNAME"
+            " and IAM_PLATFORM_ADMIN_PASSWORD to create one"
+        )
+        return
+    email = str(settings.get("iam.platform_admin.email") or "")
+    created = await directory.ensure_platform_admin(
+        username=username,
+        password=password,
+        email=email
+        or (username if "@" in username else f"{username}@platform.invalid"),
+    )
+    if created is not None:
+        logger.info("created platform administrator %s", username)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -49,6 +51,25 @@ class EventMetadata:
         return data
 
 
+_UUID7_VERSION_AND_VARIANT = (0x7 << 76) | (0b10 << 62)
+_UUID7_RAND_A = 0xFFF << 64
+_UUID7_RAND_B = (1 << 62) - 1
+
+
+def uuid7() -> uuid.UUID:
+    """A time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then 74
+    random bits. Ids made in order land at the right edge of an index on them, rather
+    than on a random page of it as random (version 4) ids do."""
+    millis = time.time_ns() // 1_000_000
+    rand = int.from_bytes(os.urandom(10))
+    return uuid.UUID(
+        int=(millis << 80)
+        | _UUID7_VERSION_AND_VARIANT
+        | ((rand << 2) & _UUID7_RAND_A)
+        | (rand & _UUID7_RAND_B)
+    )
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event about to be appended; the store adds position, version and metadata."""
@@ -56,7 +77,7 @@ class NewEvent:
     event_type: str
     payload: Mapping[str, Any]
     schema_version: int = 1
-    event_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    event_id: uuid.UUID = field(default_factory=uuid7)
 
 
 @dataclass(frozen=True)

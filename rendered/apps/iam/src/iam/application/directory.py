@@ -1,0 +1,288 @@
+"""Tenants, their users and service accounts, and the platform administrators."""
+
+import logging
+import secrets
+from dataclasses import dataclass
+
+from eaf.security import PasswordHasher
+
+from iam.application.access import AccessControl
+from iam.application.identity import (
+    ACTIVE,
+    BUILT_IN_ROLES,
+    DELETED,
+    DISABLED,
+    PLATFORM,
+    PLATFORM_ADMIN_ROLE,
+    TENANT_ADMIN_ROLE,
+    AlreadyExistsError,
+    check_password,
+    in_tenant,
+    service_account_id_for,
+    tenant_id_for,
+    user_id_for,
+)
+from iam.application.ports.outbound import (
+    Clock,
+    ServiceAccountRepository,
+    TenantRepository,
+    UserListing,
+    UserRepository,
+)
+from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
+from iam.domain.model import ServiceAccount, Tenant, User
+
+logger = logging.getLogger(__name__)
+
+USER_STATUSES = (ACTIVE, DISABLED)
+
+
+@dataclass(frozen=True)
+class UserChanges:
+    """What a PATCH of a user changes (``None``: unchanged)."""
+
+    status: str | None = None
+    roles: list[str] | None = None
+    attributes: dict[str, str] | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class NewServiceAccount:
+    """A created service account and its secret, shown this once."""
+
+    account: ServiceAccount
+    secret: str
+
+
+class Directory:
+    """Creates tenants with their administrator, and manages users and clients."""
+
+    def __init__(
+        self,
+        *,
+        tenants: TenantRepository,
+        users: UserRepository,
+        user_listing: UserListing,
+        service_accounts: ServiceAccountRepository,
+        access: AccessControl,
+        hasher: PasswordHasher,
+        clock: Clock,
+    ) -> None:
+        self._tenants = tenants
+        self._users = users
+        self._user_listing = user_listing
+        self._service_accounts = service_accounts
+        self._access = access
+        self._hasher = hasher
+        self._clock = clock
+
+    async def create_tenant(
+        self,
+        *,
+        name: str,
+        admin_username: str,
+        admin_email: str,
+        admin_password: str,
+    ) -> tuple[Tenant, User]:
+        """A new tenant (``TenantCreatedEvent`` in its own scope), its built-in roles and
+        its first administrator; 409 when the name (case-insensitive) is taken."""
+        tenant_id = tenant_id_for(name)
+        admin_id = user_id_for(tenant_id, admin_username)
+        User.validate_username(admin_username)
+        User.validate_email(admin_email)
+        check_password(admin_password)
+        tenant = Tenant.create(
+            name=name, admin_user_id=admin_id, now=self._clock.now(), id=tenant_id
+        )
+        with in_tenant(tenant_id):
+            try:
+                tenant = await self._tenants.save(tenant)
+            except ConcurrencyError:
+                raise AlreadyExistsError(f"A tenant named {name} exists") from None
+        for role, permissions in BUILT_IN_ROLES.items():
+            await self._access.create_role(
+                tenant_id, name=role, permissions=permissions, description="built-in"
+            )
+        admin = await self._create_user(
+            tenant_id,
+            username=admin_username,
+            email=admin_email,
+            password=admin_password,
+            roles=[TENANT_ADMIN_ROLE],
+            attributes={},
+        )
+        return tenant, admin
+
+    async def tenant(self, tenant_id: str) -> Tenant:
+        with in_tenant(tenant_id):
+            tenant = await self._tenants.get(tenant_id)
+        if tenant is None:
+            raise NotFoundError("Tenant not found")
+        return tenant
+
+    async def ensure_platform_admin(
+        self, *, username: str, password: str, email: str
+    ) -> User | None:
+        """The platform administrator ``username``, created unless it exists (its
+        password is then left as it is); None when it existed already."""
+        check_password(password)
+        with in_tenant(PLATFORM):
+            if await self._users.get(user_id_for(PLATFORM, username)) is not None:
+                return None
+        try:
+            return await self._create_user(
+                PLATFORM,
+                username=username,
+                email=email,
+                password=password,
+                roles=[PLATFORM_ADMIN_ROLE],
+                attributes={},
+            )
+        except AlreadyExistsError:
+            return None
+
+    async def create_user(
+        self,
+        tenant_id: str,
+        *,
+        username: str,
+        email: str,
+        password: str,
+        roles: list[str],
+        attributes: dict[str, str],
+    ) -> User:
+        await self.tenant(tenant_id)
+        unknown = await self._access.unknown_roles(tenant_id, roles)
+        if unknown:
+            raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")
+        return await self._create_user(
+            tenant_id,
+            username=username,
+            email=email,
+            password=password,
+            roles=roles,
+            attributes=attributes,
+        )
+
+    async def _create_user(
+        self,
+        tenant_id: str,
+        *,
+        username: str,
+        email: str,
+        password: str,
+        roles: list[str],
+        attributes: dict[str, str],
+    ) -> User:
+        check_password(password)
+        user = User.create(
+            username=username,
+            email=email,
+            password_hash=self._hasher.hash(password),
+            roles=list(dict.fromkeys(roles)),
+            attributes=attributes,
+            now=self._clock.now(),
+            id=user_id_for(tenant_id, username),
+        )
+        with in_tenant(tenant_id):
+            try:
+                return await self._users.save(user)
+            except ConcurrencyError:
+                raise AlreadyExistsError(f"A user named {username} exists") from None
+
+    async def user(self, tenant_id: str, user_id: str) -> User:
+        """A user of the tenant that is not deleted."""
+        with in_tenant(tenant_id):
+            user = await self._users.get(user_id)
+        if user is None or user.status == DELETED:
+            raise NotFoundError("User not found")
+        return user
+
+    async def users(self, tenant_id: str) -> list[User]:
+        """The tenant's users that are not deleted (eventually consistent)."""
+        with in_tenant(tenant_id):
+            users = await self._user_listing.list()
+        return sorted(
+            (user for user in users if user.status != DELETED),
+            key=lambda user: user.username,
+        )
+
+    async def change_user(
+        self, tenant_id: str, user_id: str, changes: UserChanges
+    ) -> User:
+        user = await self.user(tenant_id, user_id)
+        now = self._clock.now()
+        if changes.status is not None and changes.status != user.status:
+            if changes.status not in USER_STATUSES:
+                raise DomainValidationError(
+                    "status", f"Status is one of {', '.join(USER_STATUSES)}"
+                )
+            user = user.change_status(status=changes.status, now=now)
+        if changes.roles is not None:
+            unknown = await self._access.unknown_roles(tenant_id, changes.roles)
+            if unknown:
+                raise DomainValidationError(
+                    "roles", f"Unknown roles: {', '.join(unknown)}"
+                )
+            user = user.change_roles(roles=list(dict.fromkeys(changes.roles)), now=now)
+        if changes.attributes is not None:
+            user = user.change_attributes(attributes=changes.attributes, now=now)
+        if changes.password is not None:
+            check_password(changes.password)
+            user = user.change_password(
+                password_hash=self._hasher.hash(changes.password), now=now
+            )
+        with in_tenant(tenant_id):
+            return await self._users.save(user)
+
+    async def delete_user(self, tenant_id: str, user_id: str) -> None:
+        user = await self.user(tenant_id, user_id)
+        with in_tenant(tenant_id):
+            await self._users.save(
+                user.change_status(status=DELETED, now=self._clock.now())
+            )
+
+    async def create_service_account(
+        self, tenant_id: str, *, client_id: str, roles: list[str]
+    ) -> NewServiceAccount:
+        await self.tenant(tenant_id)
+        User.validate_username(client_id)
+        unknown = await self._access.unknown_roles(tenant_id, roles)
+        if unknown:
+            raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")
+        secret = secrets.token_urlsafe(32)
+        account = ServiceAccount.create(
+            client_id=client_id,
+            secret_hash=self._hasher.hash(secret),
+            roles=list(dict.fromkeys(roles)),
+            now=self._clock.now(),
+            id=service_account_id_for(tenant_id, client_id),
+        )
+        with in_tenant(tenant_id):
+            try:
+                account = await self._service_accounts.save(account)
+            except ConcurrencyError:
+                raise AlreadyExistsError(
+                    f"A client with id {client_id} exists"
+                ) from None
+        return NewServiceAccount(account, secret)
+
+    async def service_account(
+        self, tenant_id: str, service_account_id: str
+    ) -> ServiceAccount:
+        with in_tenant(tenant_id):
+            account = await self._service_accounts.get(service_account_id)
+        if account is None:
+            raise NotFoundError("Service account not found")
+        return account
+
+    async def disable_service_account(
+        self, tenant_id: str, service_account_id: str
+    ) -> None:
+        account = await self.service_account(tenant_id, service_account_id)
+        if account.status != DISABLED:
+            with in_tenant(tenant_id):
+                await self._service_accounts.save(
+                    account.change_status(status=DISABLED, now=self._clock.now())
+                )

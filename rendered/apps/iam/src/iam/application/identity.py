@@ -1,0 +1,97 @@
+"""The shared vocabulary of the identity use cases: deterministic ids, the reserved
+platform scope, built-in roles and permissions, and the tenant scope of a unit of work."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from uuid import UUID, uuid5
+
+from eaf import context
+
+from iam.domain.errors import ConcurrencyError, DomainValidationError
+
+#: Fixed namespace of the name-derived ids (uuid5), so that names are unique per scope.
+NAMESPACE = UUID("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91")
+
+#: The event-store scope of platform administrators (no tenant id is ever this string).
+PLATFORM = "platform"
+PLATFORM_ADMIN_ROLE = "platform-admin"
+TENANT_ADMIN_ROLE = "tenant-admin"
+USER_ROLE = "user"
+ACTIVE, DISABLED, DELETED = "ACTIVE", "DISABLED", "DELETED"
+MIN_PASSWORD_LENGTH = 8
+
+USERS_READ, USERS_WRITE = "iam-users:read", "iam-users:write"
+ROLES_READ, ROLES_WRITE = "iam-roles:read", "iam-roles:write"
+POLICIES_READ, POLICIES_WRITE = "iam-policies:read", "iam-policies:write"
+CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts:write"
+AUTHZ_READ = "iam-authz:read"
+TENANTS_WRITE, KEYS_WRITE = "iam-tenants:write", "iam-keys:write"
+
+#: The roles every new tenant starts with.
+BUILT_IN_ROLES: dict[str, list[str]] = {
+    TENANT_ADMIN_ROLE: [
+        "iam-users:*",
+        "iam-roles:*",
+        "iam-policies:*",
+        "iam-service-accounts:*",
+        "iam-authz:*",
+        "user-profile:*",
+    ],
+    USER_ROLE: ["user-profile:read"],
+}
+
+
+class AlreadyExistsError(ConcurrencyError):
+    """A tenant, user, role, policy or client with this name already exists."""
+
+
+def tenant_id_for(name: str) -> str:
+    """The id of the tenant called ``name`` (case-insensitive)."""
+    return str(uuid5(NAMESPACE, name.casefold()))
+
+
+def user_id_for(tenant_id: str, username: str) -> str:
+    """The id of ``username`` (case-insensitive) in ``tenant_id``."""
+    return str(uuid5(NAMESPACE, f"{tenant_id}/{username.casefold()}"))
+
+
+def role_id_for(tenant_id: str, name: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/role/{name}"))
+
+
+def policy_id_for(tenant_id: str, name: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/policy/{name}"))
+
+
+def service_account_id_for(tenant_id: str, client_id: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/client/{client_id}"))
+
+
+def revocation_id_for(jti: str) -> str:
+    return str(uuid5(NAMESPACE, f"jti/{jti}"))
+
+
+def tenant_reference(reference: str) -> str:
+    """The tenant id a client names by id, by name, or ``platform``."""
+    if reference == PLATFORM:
+        return PLATFORM
+    try:
+        return str(UUID(reference))
+    except ValueError:
+        return tenant_id_for(reference)
+
+
+def check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise DomainValidationError(
+            "password", f"Password is at least {MIN_PASSWORD_LENGTH} characters"
+        )
+
+
+@contextmanager
+def in_tenant(tenant_id: str) -> Iterator[None]:
+    """Run the block in ``tenant_id``'s scope: the event store reads and appends there."""
+    outer = context.current_or_none() or context.SecurityContext()
+    with context.use(replace(outer, tenant_id=tenant_id, platform=False)):
+        yield

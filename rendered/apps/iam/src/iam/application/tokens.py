@@ -1,0 +1,399 @@
+"""The token lifecycle: RFC 6749 grants, rotating refresh tokens, RFC 7009 revocation and
+RFC 7662 introspection of the access tokens this service signs."""
+
+import hmac
+import secrets
+from contextlib import suppress
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from eaf.security import (
+    AccessClaims,
+    InvalidTokenError,
+    KeyRing,
+    LoginThrottle,
+    PasswordHasher,
+    TokenIssuer,
+    TokenVerifier,
+    has_permission,
+)
+
+from iam.application.access import AccessControl, checked_permissions
+from iam.application.identity import (
+    ACTIVE,
+    PLATFORM,
+    in_tenant,
+    revocation_id_for,
+    service_account_id_for,
+    tenant_reference,
+    user_id_for,
+)
+from iam.application.oauth import (
+    InactiveTokenError,
+    OAuthError,
+    RefreshToken,
+    TokenResponse,
+    TooManyAttemptsError,
+)
+from iam.application.ports.outbound import (
+    AccessTokenRevocationRepository,
+    Clock,
+    RefreshTokenFamilyRepository,
+    ServiceAccountRepository,
+    TenantRepository,
+    UserRepository,
+)
+from iam.domain.errors import ConcurrencyError, DomainValidationError
+from iam.domain.model import (
+    AccessTokenRevocation,
+    RefreshTokenFamily,
+    ServiceAccount,
+    User,
+)
+
+REVOKED = "REVOKED"
+PLATFORM_PERMISSIONS = frozenset({"*:*"})
+
+
+def _invalid_grant(description: str) -> OAuthError:
+    return OAuthError("invalid_grant", description)
+
+
+class TokenService:
+    """Issues, refreshes, revokes and introspects tokens."""
+
+    def __init__(
+        self,
+        *,
+        keys: KeyRing,
+        issuer: TokenIssuer,
+        verifier: TokenVerifier,
+        hasher: PasswordHasher,
+        throttle: LoginThrottle,
+        access: AccessControl,
+        tenants: TenantRepository,
+        users: UserRepository,
+        service_accounts: ServiceAccountRepository,
+        families: RefreshTokenFamilyRepository,
+        revocations: AccessTokenRevocationRepository,
+        clock: Clock,
+        refresh_ttl: timedelta,
+        default_client_id: str = "iam",
+    ) -> None:
+        self._keys = keys
+        self._issuer = issuer
+        self._verifier = verifier
+        self._hasher = hasher
+        self._throttle = throttle
+        self._access = access
+        self._tenants = tenants
+        self._users = users
+        self._service_accounts = service_accounts
+        self._families = families
+        self._revocations = revocations
+        self._clock = clock
+        self._refresh_ttl = refresh_ttl
+        self._default_client_id = default_client_id
+
+    async def password_grant(
+        self,
+        *,
+        tenant: str,
+        username: str,
+        password: str,
+        scope: str | None,
+        client_id: str | None,
+    ) -> TokenResponse:
+        tenant_id = tenant_reference(tenant)
+        key = ("user", tenant_id, username.casefold())
+        self._ensure_not_throttled(key)
+        user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
+        if not self._hasher.verify(user.password_hash if user else None, password):
+            self._throttle.failed(key)
+            raise _invalid_grant("invalid tenant, username or password")
+        assert user is not None
+        self._throttle.succeeded(key)
+        await self._rehash(tenant_id, user, password)
+        client = client_id or self._default_client_id
+        granted, permissions = self._narrow(
+            scope, await self._permissions(tenant_id, user.roles)
+        )
+        refresh = RefreshToken.new(tenant_id)
+        family = RefreshTokenFamily.issue(
+            subject=user.id,
+            client_id=client,
+            scope=" ".join(granted),
+            current_hash=refresh.hash,
+            now=self._clock.now(),
+            id=refresh.family_id,
+        )
+        with in_tenant(tenant_id):
+            await self._families.save(family)
+        return self._respond(
+            tenant_id, user, client, granted, permissions, str(refresh)
+        )
+
+    async def client_credentials_grant(
+        self, *, tenant: str | None, client_id: str, secret: str, scope: str | None
+    ) -> TokenResponse:
+        """A token for a service account, without refresh token (RFC 6749 §4.4.3)."""
+        if not tenant:
+            raise OAuthError("invalid_request", "the tenant parameter is required")
+        account = await self.authenticate_client(tenant, client_id, secret)
+        tenant_id = tenant_reference(tenant)
+        granted, permissions = self._narrow(
+            scope, await self._permissions(tenant_id, account.roles)
+        )
+        issued = self._issuer.issue(
+            subject=account.id,
+            client_id=account.client_id,
+            tenant_id=tenant_id,
+            roles=account.roles,
+            permissions=permissions,
+            scope=granted,
+        )
+        return TokenResponse(issued.token, issued.expires_in, " ".join(granted))
+
+    async def refresh_grant(
+        self, *, refresh_token: str, scope: str | None, client_id: str | None
+    ) -> TokenResponse:
+        """A new access and refresh token; the presented one is spent. Presenting a spent
+        token again revokes its whole family (a stolen token was used)."""
+        presented = RefreshToken.parse(refresh_token)
+        if presented is None:
+            raise _invalid_grant("unknown refresh token")
+        tenant_id = presented.tenant_id
+        with in_tenant(tenant_id):
+            family = await self._families.get(presented.family_id)
+        if family is None or family.status != ACTIVE:
+            raise _invalid_grant("unknown or revoked refresh token")
+        if presented.hash in family.used_hashes:
+            await self._revoke_family(tenant_id, family)
+            raise _invalid_grant("refresh token reused: its family is revoked")
+        if not hmac.compare_digest(presented.hash, family.current_hash):
+            raise _invalid_grant("unknown refresh token")
+        if client_id and client_id != family.client_id:
+            raise _invalid_grant("refresh token issued to another client")
+        if self._clock.now() - family.created_at > self._refresh_ttl:
+            raise _invalid_grant("refresh token expired")
+        renewed = RefreshToken(tenant_id, family.id, secrets.token_urlsafe(32))
+        rotated = family.rotate(
+            current_hash=renewed.hash,
+            used_hashes=[*family.used_hashes, presented.hash],
+            now=self._clock.now(),
+        )
+        with in_tenant(tenant_id):
+            try:
+                await self._families.save(rotated)
+            except ConcurrencyError:
+                # a concurrent refresh with the same token won: this one is a reuse
+                await self._revoke_family(tenant_id, family)
+                raise _invalid_grant(
+                    "refresh token reused: its family is revoked"
+                ) from None
+        user = await self._active_user(tenant_id, family.subject)
+        if user is None:
+            await self._revoke_family(tenant_id, rotated.committed())
+            raise _invalid_grant("the user is no longer active")
+        family_scope = family.scope.split()
+        if scope and family_scope and not set(scope.split()) <= set(family_scope):
+            raise OAuthError("invalid_scope", "scope exceeds the one first granted")
+        granted, permissions = self._narrow(
+            scope or family.scope, await self._permissions(tenant_id, user.roles)
+        )
+        return self._respond(
+            tenant_id, user, family.client_id, granted, permissions, str(renewed)
+        )
+
+    async def authenticate_client(
+        self, tenant: str, client_id: str, secret: str
+    ) -> ServiceAccount:
+        """The active service account with these credentials; 401 invalid_client else."""
+        tenant_id = tenant_reference(tenant)
+        key = ("client", tenant_id, client_id)
+        self._ensure_not_throttled(key)
+        with in_tenant(tenant_id):
+            account = await self._service_accounts.get(
+                service_account_id_for(tenant_id, client_id)
+            )
+        if account is not None and account.status != ACTIVE:
+            account = None
+        if not self._hasher.verify(account.secret_hash if account else None, secret):
+            self._throttle.failed(key)
+            raise OAuthError("invalid_client", "client authentication failed", 401)
+        assert account is not None
+        self._throttle.succeeded(key)
+        return account
+
+    async def authenticate(self, token: str) -> AccessClaims:
+        """The claims of a valid access token that is not revoked and whose subject is
+        still active; :class:`InactiveTokenError` otherwise."""
+        try:
+            claims = await self._verifier.verify(token)
+        except InvalidTokenError as error:
+            raise InactiveTokenError(error.reason) from error
+        tenant_id = claims.tenant_id or PLATFORM
+        with in_tenant(tenant_id):
+            revoked = await self._revocations.get(revocation_id_for(claims.jti))
+        if revoked is not None:
+            raise InactiveTokenError("token revoked")
+        if await self._access.subject(tenant_id, claims.subject) is None:
+            raise InactiveTokenError("the token's subject is not active")
+        return claims
+
+    async def tenant_of(self, token: str) -> str | None:
+        """The tenant scope of a correctly signed access token, even a revoked one."""
+        try:
+            claims = await self._verifier.verify(token)
+        except InvalidTokenError:
+            return None
+        return claims.tenant_id or PLATFORM
+
+    async def introspect(self, token: str, *, caller_tenant: str) -> dict[str, Any]:
+        """RFC 7662: exactly ``{"active": false}`` unless ``token`` is an active access
+        token of the caller's tenant (a platform caller sees every tenant's)."""
+        try:
+            claims = await self.authenticate(token)
+        except InactiveTokenError:
+            return {"active": False}
+        if caller_tenant not in (PLATFORM, claims.tenant_id):
+            return {"active": False}
+        answer: dict[str, Any] = {
+            "active": True,
+            "sub": claims.subject,
+            "client_id": claims.client_id,
+            "tenant_id": claims.tenant_id,
+            "scope": " ".join(sorted(claims.scope)),
+            "exp": claims.exp,
+            "iat": claims.iat,
+            "iss": claims.issuer,
+            "aud": claims.raw["aud"],
+            "jti": claims.jti,
+            "token_type": "Bearer",
+            "username": claims.username,
+            "roles": sorted(claims.roles),
+            "permissions": sorted(claims.permissions),
+        }
+        if claims.platform:
+            answer["platform"] = True
+        return {name: value for name, value in answer.items() if value is not None}
+
+    async def revoke(self, token: str) -> None:
+        """RFC 7009: a refresh token revokes its family, an access token its jti; an
+        unknown token is ignored."""
+        refresh = RefreshToken.parse(token)
+        if refresh is not None:
+            with in_tenant(refresh.tenant_id):
+                family = await self._families.get(refresh.family_id)
+            known = family is not None and (
+                refresh.hash == family.current_hash
+                or refresh.hash in family.used_hashes
+            )
+            if family is not None and known:
+                await self._revoke_family(refresh.tenant_id, family)
+            return
+        try:
+            claims = await self._verifier.verify(token)
+        except InvalidTokenError:
+            return
+        revocation = AccessTokenRevocation.create(
+            jti=claims.jti,
+            expires_at=datetime.fromtimestamp(claims.exp, UTC),
+            now=self._clock.now(),
+            id=revocation_id_for(claims.jti),
+        )
+        # a ConcurrencyError: revoked already
+        with in_tenant(claims.tenant_id or PLATFORM), suppress(ConcurrencyError):
+            await self._revocations.save(revocation)
+
+    def jwks(self) -> dict[str, Any]:
+        """The public keys of every published signing key."""
+        return self._keys.jwks()
+
+    def rotate_keys(self) -> str:
+        """Sign with a new key from now on; returns its kid."""
+        return self._keys.rotate().kid
+
+    def _ensure_not_throttled(self, key: tuple[str, str, str]) -> None:
+        wait = self._throttle.check(key)
+        if wait > 0:
+            raise TooManyAttemptsError(wait)
+
+    async def _active_user(self, tenant_id: str, user_id: str) -> User | None:
+        with in_tenant(tenant_id):
+            if tenant_id != PLATFORM:
+                tenant = await self._tenants.get(tenant_id)
+                if tenant is None or tenant.status != ACTIVE:
+                    return None
+            user = await self._users.get(user_id)
+        return user if user is not None and user.status == ACTIVE else None
+
+    async def _rehash(self, tenant_id: str, user: User, password: str) -> None:
+        if not self._hasher.needs_rehash(user.password_hash):
+            return
+        changed = user.change_password(
+            password_hash=self._hasher.hash(password), now=self._clock.now()
+        )
+        # a ConcurrencyError: changed meanwhile, the next login rehashes
+        with in_tenant(tenant_id), suppress(ConcurrencyError):
+            await self._users.save(changed)
+
+    async def _permissions(self, tenant_id: str, roles: list[str]) -> set[str]:
+        if tenant_id == PLATFORM:
+            return set(PLATFORM_PERMISSIONS)
+        return await self._access.permissions_of(tenant_id, roles)
+
+    @staticmethod
+    def _narrow(scope: str | None, permissions: set[str]) -> tuple[list[str], set[str]]:
+        """The granted scope and the token's permissions: a requested scope is a list of
+        permissions the subject holds, and the token then carries only those."""
+        requested = (scope or "").split()
+        if not requested:
+            return [], permissions
+        try:
+            checked = checked_permissions(requested)
+        except DomainValidationError as error:
+            raise OAuthError("invalid_scope", error.message) from None
+        missing = [item for item in checked if not has_permission(permissions, item)]
+        if missing:
+            raise OAuthError("invalid_scope", f"not granted: {' '.join(missing)}")
+        return checked, set(checked)
+
+    def _respond(
+        self,
+        tenant_id: str,
+        user: User,
+        client_id: str,
+        scope: list[str],
+        permissions: set[str],
+        refresh_token: str,
+    ) -> TokenResponse:
+        platform = tenant_id == PLATFORM
+        issued = self._issuer.issue(
+            subject=user.id,
+            client_id=client_id,
+            tenant_id=None if platform else tenant_id,
+            platform=platform,
+            roles=user.roles,
+            permissions=permissions,
+            scope=scope,
+            username=user.username,
+            email=user.email,
+        )
+        return TokenResponse(
+            issued.token, issued.expires_in, " ".join(scope), refresh_token
+        )
+
+    async def _revoke_family(self, tenant_id: str, family: RefreshTokenFamily) -> None:
+        current: RefreshTokenFamily | None = family
+        with in_tenant(tenant_id):
+            for _ in range(5):
+                if current is None or current.status != ACTIVE:
+                    return
+                try:
+                    await self._families.save(
+                        current.revoke(status=REVOKED, now=self._clock.now())
+                    )
+                    return
+                except ConcurrencyError:
+                    current = await self._families.get(family.id)

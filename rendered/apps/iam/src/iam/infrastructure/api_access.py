@@ -1,0 +1,244 @@
+"""HTTP API of roles, attribute policies and authorization checks."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from eaf.security import has_permission
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from iam.application.access import conditions_of
+from iam.application.identity import (
+    AUTHZ_READ,
+    POLICIES_READ,
+    POLICIES_WRITE,
+    ROLES_READ,
+    ROLES_WRITE,
+)
+from iam.domain.model import Policy, Role
+from iam.infrastructure.http import (
+    AUTH_PROBLEMS,
+    Authenticated,
+    CamelModel,
+    IdentityCases,
+    ProblemRoute,
+    forbidden,
+    in_path_tenant,
+    problem_error,
+)
+
+router = APIRouter(tags=["access"], route_class=ProblemRoute)
+TENANT = "/api/v1/tenants/{tenantId}"
+
+RolesReader = Annotated[str, Depends(in_path_tenant(ROLES_READ))]
+RolesWriter = Annotated[str, Depends(in_path_tenant(ROLES_WRITE))]
+PoliciesReader = Annotated[str, Depends(in_path_tenant(POLICIES_READ))]
+PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
+
+
+class NewRole(CamelModel):
+    name: str
+    permissions: list[str]
+    description: str = ""
+
+
+class RoleChange(CamelModel):
+    permissions: list[str] | None = None
+    description: str | None = None
+
+
+class RoleView(CamelModel):
+    role_id: str = Field(serialization_alias="roleId")
+    name: str
+    permissions: list[str]
+    description: str
+    created_at: datetime = Field(serialization_alias="createdAt")
+    updated_at: datetime = Field(serialization_alias="updatedAt")
+
+    @classmethod
+    def of(cls, role: Role) -> "RoleView":
+        return cls(
+            role_id=role.id,
+            name=role.name,
+            permissions=role.permissions,
+            description=role.description,
+            created_at=role.created_at,
+            updated_at=role.updated_at,
+        )
+
+
+class ConditionBody(BaseModel):
+    """``<attribute> <op> <value | valueOf>``, e.g. ``user.department eq "sales"``."""
+
+    model_config = ConfigDict(extra="forbid")
+    attribute: str
+    op: str
+    value: Any = None
+    valueOf: str | None = None  # noqa: N815 - the API's name
+
+
+class PolicyRule(CamelModel):
+    effect: Literal["allow", "deny"]
+    permissions: list[str]
+    conditions: list[ConditionBody] = Field(default_factory=list)
+
+    def condition_data(self) -> list[dict[str, Any]]:
+        return [c.model_dump(exclude_none=True) for c in self.conditions]
+
+
+class NewPolicy(PolicyRule):
+    name: str
+
+
+class PolicyView(CamelModel):
+    policy_id: str = Field(serialization_alias="policyId")
+    name: str
+    effect: str
+    permissions: list[str]
+    conditions: list[dict[str, Any]]
+    status: str
+    created_at: datetime = Field(serialization_alias="createdAt")
+    updated_at: datetime = Field(serialization_alias="updatedAt")
+
+    @classmethod
+    def of(cls, policy: Policy) -> "PolicyView":
+        return cls(
+            policy_id=policy.id,
+            name=policy.name,
+            effect=policy.effect,
+            permissions=policy.permissions,
+            conditions=conditions_of(policy),
+            status=policy.status,
+            created_at=policy.created_at,
+            updated_at=policy.updated_at,
+        )
+
+
+class CheckRequest(CamelModel):
+    permission: str
+    resource: dict[str, Any] = Field(default_factory=dict)
+    env: dict[str, Any] = Field(default_factory=dict)
+    subject: str | None = None
+
+
+class CheckAnswer(BaseModel):
+    allowed: bool
+    reason: str
+
+
+@router.post(f"{TENANT}/roles", status_code=201, responses=AUTH_PROBLEMS)
+async def create_role(
+    tenant_id: RolesWriter, body: NewRole, wired: IdentityCases
+) -> RoleView:
+    role = await wired.access.create_role(
+        tenant_id,
+        name=body.name,
+        permissions=body.permissions,
+        description=body.description,
+    )
+    return RoleView.of(role)
+
+
+@router.get(f"{TENANT}/roles", responses=AUTH_PROBLEMS)
+async def list_roles(tenant_id: RolesReader, wired: IdentityCases) -> list[RoleView]:
+    return [RoleView.of(role) for role in await wired.access.roles(tenant_id)]
+
+
+@router.get(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
+async def get_role(
+    tenant_id: RolesReader, roleId: str, wired: IdentityCases
+) -> RoleView:
+    return RoleView.of(await wired.access.role(tenant_id, roleId))
+
+
+@router.put(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
+@router.patch(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
+async def change_role(
+    tenant_id: RolesWriter, roleId: str, body: RoleChange, wired: IdentityCases
+) -> RoleView:
+    role = await wired.access.change_role(
+        tenant_id, roleId, permissions=body.permissions, description=body.description
+    )
+    return RoleView.of(role)
+
+
+@router.post(f"{TENANT}/policies", status_code=201, responses=AUTH_PROBLEMS)
+async def create_policy(
+    tenant_id: PoliciesWriter, body: NewPolicy, wired: IdentityCases
+) -> PolicyView:
+    policy = await wired.access.create_policy(
+        tenant_id,
+        name=body.name,
+        effect=body.effect,
+        permissions=body.permissions,
+        conditions=body.condition_data(),
+    )
+    return PolicyView.of(policy)
+
+
+@router.get(f"{TENANT}/policies", responses=AUTH_PROBLEMS)
+async def list_policies(
+    tenant_id: PoliciesReader, wired: IdentityCases
+) -> list[PolicyView]:
+    return [PolicyView.of(p) for p in await wired.access.policies(tenant_id)]
+
+
+@router.get(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
+async def get_policy(
+    tenant_id: PoliciesReader, policyId: str, wired: IdentityCases
+) -> PolicyView:
+    return PolicyView.of(await wired.access.policy(tenant_id, policyId))
+
+
+@router.put(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
+async def change_policy(
+    tenant_id: PoliciesWriter, policyId: str, body: PolicyRule, wired: IdentityCases
+) -> PolicyView:
+    policy = await wired.access.change_policy(
+        tenant_id,
+        policyId,
+        effect=body.effect,
+        permissions=body.permissions,
+        conditions=body.condition_data(),
+    )
+    return PolicyView.of(policy)
+
+
+@router.delete(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
+async def disable_policy(
+    tenant_id: PoliciesWriter, policyId: str, wired: IdentityCases
+) -> PolicyView:
+    """Disable the policy (it stays listed, with status DISABLED)."""
+    return PolicyView.of(await wired.access.disable_policy(tenant_id, policyId))
+
+
+@router.post("/api/v1/authz/check", responses=AUTH_PROBLEMS)
+async def check(
+    body: CheckRequest, caller: Authenticated, request: Request, wired: IdentityCases
+) -> CheckAnswer:
+    """The decision of the caller's tenant on ``permission`` for the caller (or, with
+    ``iam-authz:read``, for ``subject``); ``env`` defaults to the time and client IP."""
+    claims = caller.claims
+    if claims.platform:
+        allowed = has_permission(claims.permissions, body.permission)
+        return CheckAnswer(allowed=allowed, reason="platform token permissions")
+    assert claims.tenant_id is not None
+    subject = claims.subject
+    if body.subject is not None and body.subject != subject:
+        if not caller.may(AUTHZ_READ):
+            raise forbidden(AUTHZ_READ)
+        subject = body.subject
+    env = dict(body.env)
+    if request.client is not None:
+        env.setdefault("ip", request.client.host)
+    try:
+        decision = await wired.access.check(
+            claims.tenant_id,
+            subject,
+            body.permission,
+            resource=body.resource,
+            env=env,
+        )
+    except ValueError as error:
+        raise problem_error(422, "Validation failed", str(error)) from None
+    return CheckAnswer(allowed=decision.allowed, reason=decision.reason)

@@ -1,0 +1,214 @@
+"""Roles and attribute policies of a tenant, and the decisions of /authz/check."""
+
+from typing import Any
+
+import pytest
+
+from tests.identity.conftest import Iam, bearer
+
+CHECK = "/api/v1/authz/check"
+
+
+class Tenant:
+    """Acme with editors, readers and policies; alice (sales) edits, bob (eng) reads."""
+
+    def __init__(self, iam: Iam) -> None:
+        self.iam = iam
+        self.id, self.admin = iam.tenant_admin("Acme")
+        self.post("roles", {"name": "editor", "permissions": ["doc:*"]})
+        self.post("roles", {"name": "reader", "permissions": ["doc:read"]})
+        self.alice_id = self.user("alice", ["editor"], "sales")
+        self.bob_id = self.user("bob", ["reader"], "eng")
+        self.post(
+            "policies",
+            {
+                "name": "deletes-in-sales-only",
+                "effect": "deny",
+                "permissions": ["doc:delete"],
+                "conditions": [
+                    {"attribute": "user.department", "op": "ne", "value": "sales"}
+                ],
+            },
+        )
+        self.post(
+            "policies",
+            {
+                "name": "owners-write",
+                "effect": "allow",
+                "permissions": ["doc:write"],
+                "conditions": [
+                    {"attribute": "resource.owner", "op": "eq", "valueOf": "user.id"}
+                ],
+            },
+        )
+        self.no_archive = self.post(
+            "policies",
+            {"name": "no-archive", "effect": "deny", "permissions": ["doc:archive"]},
+        )["policyId"]
+        self.alice = iam.access_token(self.id, "alice", "user-password-1")
+        self.bob = iam.access_token(self.id, "bob", "user-password-1")
+
+    def post(self, collection: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = self.iam.http.post(
+            f"/api/v1/tenants/{self.id}/{collection}",
+            json=body,
+            headers=bearer(self.admin),
+        )
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def user(self, name: str, roles: list[str], department: str) -> str:
+        response = self.iam.create_user(
+            self.id,
+            self.admin,
+            name,
+            roles=roles,
+            attributes={"department": department},
+        )
+        assert response.status_code == 201, response.text
+        return str(response.json()["userId"])
+
+    def check(self, token: str, permission: str, **body: Any) -> dict[str, Any]:
+        response = self.iam.http.post(
+            CHECK, json={"permission": permission, **body}, headers=bearer(token)
+        )
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+
+@pytest.fixture
+def acme(iam: Iam) -> Tenant:
+    return Tenant(iam)
+
+
+def test_the_decision_table(acme: Tenant) -> None:
+    table = [
+        (acme.alice, "doc:read", {}, True, "granted by role 'editor'"),
+        (acme.alice, "doc:delete", {}, True, "granted by role 'editor'"),
+        (acme.alice, "doc:archive", {}, False, "denied by policy 'no-archive'"),
+        (acme.bob, "doc:read", {}, True, "granted by role 'reader'"),
+        (acme.bob, "doc:delete", {}, False, "denied by policy 'deletes-in-sales-only'"),
+        (
+            acme.bob,
+            "doc:write",
+            {"owner": acme.bob_id},
+            True,
+            "allowed by policy 'owners-write'",
+        ),
+        (acme.bob, "doc:write", {"owner": acme.alice_id}, False, None),
+        (acme.bob, "billing:read", {}, False, None),
+    ]
+    for token, permission, resource, allowed, reason in table:
+        answer = acme.check(token, permission, resource=resource)
+        assert answer["allowed"] is allowed, (permission, resource, answer)
+        if reason is not None:
+            assert answer["reason"] == reason
+
+
+def test_disabling_a_policy_lifts_it(acme: Tenant) -> None:
+    path = f"/api/v1/tenants/{acme.id}/policies/{acme.no_archive}"
+
+    deleted = acme.iam.http.delete(path, headers=bearer(acme.admin))
+
+    assert deleted.json()["status"] == "DISABLED"
+    assert acme.check(acme.alice, "doc:archive")["allowed"] is True
+
+
+def test_changed_role_permissions_apply_at_once(acme: Tenant) -> None:
+    roles = acme.iam.http.get(
+        f"/api/v1/tenants/{acme.id}/roles", headers=bearer(acme.admin)
+    ).json()
+    reader = next(role for role in roles if role["name"] == "reader")
+    assert {role["name"] for role in roles} >= {"tenant-admin", "user", "editor"}
+
+    changed = acme.iam.http.put(
+        f"/api/v1/tenants/{acme.id}/roles/{reader['roleId']}",
+        json={"permissions": ["doc:read", "doc:write"]},
+        headers=bearer(acme.admin),
+    )
+
+    assert changed.json()["permissions"] == ["doc:read", "doc:write"]
+    assert acme.check(acme.bob, "doc:write", resource={"owner": "x"})["allowed"]
+
+
+def test_changed_attributes_change_decisions(acme: Tenant) -> None:
+    acme.iam.http.post(
+        f"/api/v1/tenants/{acme.id}/roles",
+        json={"name": "janitor", "permissions": ["doc:delete"]},
+        headers=bearer(acme.admin),
+    )
+    user = f"/api/v1/tenants/{acme.id}/users/{acme.bob_id}"
+    acme.iam.http.patch(user, json={"roles": ["janitor"]}, headers=bearer(acme.admin))
+    assert acme.check(acme.bob, "doc:delete")["allowed"] is False
+
+    acme.iam.http.patch(
+        user, json={"attributes": {"department": "sales"}}, headers=bearer(acme.admin)
+    )
+
+    assert acme.check(acme.bob, "doc:delete")["allowed"] is True
+
+
+def test_an_admin_checks_for_another_subject(acme: Tenant) -> None:
+    for_alice = acme.check(acme.admin, "doc:archive", subject=acme.alice_id)
+    by_bob = acme.iam.http.post(
+        CHECK,
+        json={"permission": "doc:read", "subject": acme.alice_id},
+        headers=bearer(acme.bob),
+    )
+
+    assert for_alice["allowed"] is False
+    assert by_bob.status_code == 403
+
+
+def test_malformed_rules_are_rejected(acme: Tenant) -> None:
+    roles = f"/api/v1/tenants/{acme.id}/roles"
+    policies = f"/api/v1/tenants/{acme.id}/policies"
+    headers = bearer(acme.admin)
+
+    bad_role = acme.iam.http.post(
+        roles,
+        json={"name": "x", "permissions": ["doc:read", "nonsense"]},
+        headers=headers,
+    )
+    duplicate = acme.iam.http.post(
+        roles, json={"name": "editor", "permissions": []}, headers=headers
+    )
+    bad_condition = acme.iam.http.post(
+        policies,
+        json={
+            "name": "p",
+            "effect": "allow",
+            "permissions": ["doc:read"],
+            "conditions": [{"attribute": "user.x", "op": "like", "value": "y"}],
+        },
+        headers=headers,
+    )
+    bad_effect = acme.iam.http.post(
+        policies,
+        json={"name": "q", "effect": "maybe", "permissions": ["doc:read"]},
+        headers=headers,
+    )
+
+    assert bad_role.status_code == 422
+    assert "'nonsense'" in bad_role.json()["detail"]
+    assert duplicate.status_code == 409
+    assert bad_condition.status_code == 422
+    assert bad_effect.status_code == 422
+
+
+def test_rules_are_private_to_their_tenant(acme: Tenant) -> None:
+    _, globex = acme.iam.tenant_admin("Globex")
+
+    response = acme.iam.http.get(
+        f"/api/v1/tenants/{acme.id}/policies", headers=bearer(globex)
+    )
+
+    assert response.status_code == 404
+
+
+def test_the_check_needs_a_token(acme: Tenant) -> None:
+    response = acme.iam.http.post(CHECK, json={"permission": "doc:read"})
+
+    assert response.status_code == 401

@@ -1,0 +1,83 @@
+"""The token use cases on an in-memory event store, where requests can race."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from iam.application.oauth import OAuthError, TokenResponse
+from iam.bootstrap import bootstrap
+from iam.extensions import wire_identity
+from iam.infrastructure.http import Identity
+from tests.identity.conftest import ADMIN_PASSWORD, settings_for
+
+
+@pytest.fixture
+async def identity(tmp_path: Path) -> Identity:
+    settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
+    return wire_identity(await bootstrap(settings), settings)
+
+
+async def test_a_concurrent_double_refresh_revokes_the_family(
+    identity: Identity,
+) -> None:
+    tenant, _ = await identity.directory.create_tenant(
+        name="Acme",
+        admin_username="admin",
+        admin_email="admin@acme.example",
+        admin_password=ADMIN_PASSWORD,
+    )
+    issued = await identity.tokens.password_grant(
+        tenant=tenant.id,
+        username="admin",
+        password=ADMIN_PASSWORD,
+        scope=None,
+        client_id=None,
+    )
+    assert issued.refresh_token is not None
+
+    def refresh(token: str) -> "asyncio.Future[TokenResponse]":
+        return asyncio.ensure_future(
+            identity.tokens.refresh_grant(
+                refresh_token=token, scope=None, client_id=None
+            )
+        )
+
+    results = await asyncio.gather(
+        refresh(issued.refresh_token),
+        refresh(issued.refresh_token),
+        return_exceptions=True,
+    )
+
+    winners = [r for r in results if isinstance(r, TokenResponse)]
+    losers = [r for r in results if isinstance(r, OAuthError)]
+    assert len(winners) == len(losers) == 1
+    assert losers[0].error == "invalid_grant"
+    assert winners[0].refresh_token is not None
+    with pytest.raises(OAuthError, match="revoked"):
+        await refresh(winners[0].refresh_token)
+
+
+async def test_a_client_id_binds_the_refresh_token(identity: Identity) -> None:
+    tenant, _ = await identity.directory.create_tenant(
+        name="Acme",
+        admin_username="admin",
+        admin_email="admin@acme.example",
+        admin_password=ADMIN_PASSWORD,
+    )
+    issued = await identity.tokens.password_grant(
+        tenant="Acme",
+        username="admin",
+        password=ADMIN_PASSWORD,
+        scope=None,
+        client_id="web",
+    )
+    assert issued.refresh_token is not None
+
+    with pytest.raises(OAuthError, match="another client"):
+        await identity.tokens.refresh_grant(
+            refresh_token=issued.refresh_token, scope=None, client_id="cli"
+        )
+    claims = await identity.tokens.authenticate(issued.access_token)
+    assert claims.client_id == "web"
+    assert claims.tenant_id == tenant.id
