@@ -137,6 +137,10 @@ async def authenticated(
             {"WWW-Authenticate": "Bearer"},
         )
     claims = caller.claims
+    # The request's correlation id (set by the observability middleware) carries on into
+    # the events this request writes, and from there into NATS headers and consumers.
+    outer = context.current_or_none()
+    correlation = {"correlation_id": outer.correlation_id} if outer else {}
     with context.use(
         context.SecurityContext(
             tenant_id=claims.tenant_id,
@@ -145,6 +149,7 @@ async def authenticated(
             permissions=claims.permissions,
             token=caller.token,
             platform=claims.platform,
+            **correlation,
         )
     ):
         yield caller

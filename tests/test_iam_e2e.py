@@ -1,0 +1,274 @@
+"""IAM and the sample service together, over real HTTP and a real nats-server: a platform
+admin creates a tenant, the sample service's consumer receives `TenantCreatedEvent` in the
+request's context, a tenant user logs in, calls the sample service, refreshes (rotation),
+revokes, and introspection then calls the token inactive."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from eaf.messaging.embedded import EmbeddedNats
+
+ADMIN = "root"
+ADMIN_PASSWORD = secrets.token_urlsafe(16)
+FAST_HASHING = {
+    "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
+    "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
+    "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Service:
+    """``python -m <module>`` on a free loopback port, its output in a log file."""
+
+    def __init__(self, module: str, log: Path, env: dict[str, str], port: int = 0) -> None:
+        self.port = port or _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self._output = log.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", module],
+            env={**os.environ, **env, "PORT": str(self.port)},
+            stdout=self._output,
+            stderr=subprocess.STDOUT,
+        )
+
+    async def ready(self) -> None:
+        async with httpx.AsyncClient() as client:
+            with anyio.fail_after(60):
+                while True:
+                    if self.process.poll() is not None:
+                        raise RuntimeError(f"{self.log.name} exited: {self.log.read_text()}")
+                    try:
+                        health = await client.get(f"{self.url}/actuator/health/readiness")
+                        if health.status_code == 200:
+                            return
+                    except httpx.TransportError:
+                        pass
+                    await anyio.sleep(0.1)
+
+    def lines(self) -> list[dict[str, object]]:
+        entries = []
+        for line in self.log.read_text().splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return entries
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._output.close()
+
+
+@pytest.fixture
+async def services(tmp_path: Path) -> AsyncIterator[tuple[Service, Service]]:
+    broker = EmbeddedNats(tmp_path / "nats")
+    await broker.start()
+    iam_port = _free_port()
+    iam_url = f"http://127.0.0.1:{iam_port}"
+    common = {"BROKER_URL": broker.url, "LOGGING_FORMAT": "json"}
+    iam = Service(
+        "iam",
+        tmp_path / "iam.log",
+        {
+            **common,
+            **FAST_HASHING,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
+            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+            "SECURITY_ISSUER": iam_url,
+            "IAM_PLATFORM_ADMIN_USERNAME": ADMIN,
+            "IAM_PLATFORM_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        },
+        port=iam_port,
+    )
+    profiles = Service(
+        "user_profile",
+        tmp_path / "user-profile.log",
+        {
+            **common,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'profiles.db'}",
+            "SECURITY_IAM_URL": iam_url,
+        },
+    )
+    try:
+        await iam.ready()
+        await profiles.ready()
+        yield iam, profiles
+    finally:
+        profiles.stop()
+        iam.stop()
+        await broker.stop()
+
+
+def _bearer(token: str, correlation: str | None = None) -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {token}"}
+    if correlation:
+        headers["X-Correlation-Id"] = correlation
+    return headers
+
+
+async def _password_grant(
+    client: httpx.AsyncClient, tenant: str, username: str, password: str
+) -> dict[str, str]:
+    response = await client.post(
+        "/api/v1/auth/token",
+        data={
+            "grant_type": "password",
+            "tenant": tenant,
+            "username": username,
+            "password": password,
+        },
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["cache-control"] == "no-store"
+    body: dict[str, str] = response.json()
+    return body
+
+
+async def _until(condition: object, timeout: float = 30) -> None:
+    with anyio.fail_after(timeout):
+        while not callable(condition) or not condition():
+            await anyio.sleep(0.1)
+
+
+async def test_tenant_user_token_call_refresh_revoke(services: tuple[Service, Service]) -> None:
+    iam, profiles = services
+    async with (
+        httpx.AsyncClient(base_url=iam.url, timeout=15) as idp,
+        httpx.AsyncClient(base_url=profiles.url, timeout=15) as app,
+    ):
+        root = await _password_grant(idp, "platform", ADMIN, ADMIN_PASSWORD)
+        admin_password = secrets.token_urlsafe(12)
+        created = await idp.post(
+            "/api/v1/tenants",
+            json={
+                "name": "Acme",
+                "adminUsername": "boss",
+                "adminEmail": "boss@acme.test",
+                "adminPassword": admin_password,
+            },
+            headers=_bearer(root["access_token"], correlation="corr-tenant-acme"),
+        )
+        assert created.status_code == 201, created.text
+        tenant = created.json()
+        assert set(tenant) == {"tenantId", "name", "status", "createdAt", "adminUserId"}
+        tenant_id = tenant["tenantId"]
+
+        # The sample service's durable consumer got TenantCreatedEvent over NATS, in the
+        # context of the request that created the tenant.
+        def prepared() -> list[dict[str, object]]:
+            return [e for e in profiles.lines() if e.get("message") == "tenant prepared"]
+
+        await _until(prepared)
+        [event] = prepared()
+        assert event["tenant_id"] == tenant_id
+        assert event["correlation_id"] == "corr-tenant-acme"
+        assert event["adminUserId"] == tenant["adminUserId"]
+
+        boss = await _password_grant(idp, tenant_id, "boss", admin_password)
+        role = await idp.post(
+            f"/api/v1/tenants/{tenant_id}/roles",
+            json={"name": "profile-editor", "permissions": ["user-profile:*"]},
+            headers=_bearer(boss["access_token"]),
+        )
+        assert role.status_code == 201, role.text
+        password = secrets.token_urlsafe(12)
+        user = await idp.post(
+            f"/api/v1/tenants/{tenant_id}/users",
+            json={
+                "username": "ada",
+                "email": "ada@acme.test",
+                "password": password,
+                "roles": ["profile-editor"],
+                "attributes": {"department": "research"},
+            },
+            headers=_bearer(boss["access_token"]),
+        )
+        assert user.status_code == 201, user.text
+
+        ada = await _password_grant(idp, "Acme", "ada", password)
+        profile = await app.post(
+            "/api/v1/user-profiles",
+            json={"name": "Ada", "email": "ada@acme.test"},
+            headers=_bearer(ada["access_token"]),
+        )
+        assert profile.status_code == 201, profile.text
+        assert (await app.post("/api/v1/user-profiles", json={})).status_code == 401
+
+        refreshed = await idp.post(
+            "/api/v1/auth/token",
+            data={"grant_type": "refresh_token", "refresh_token": ada["refresh_token"]},
+        )
+        assert refreshed.status_code == 200, refreshed.text
+        rotated = refreshed.json()
+        assert rotated["refresh_token"] != ada["refresh_token"]
+        fetched = await app.get(
+            f"/api/v1/user-profiles/{profile.json()['id']}",
+            headers=_bearer(rotated["access_token"]),
+        )
+        assert fetched.status_code == 200
+
+        introspect = {"token": rotated["access_token"]}
+        active = await idp.post(
+            "/api/v1/auth/introspect", data=introspect, headers=_bearer(boss["access_token"])
+        )
+        assert active.json()["active"] is True
+        assert active.json()["tenant_id"] == tenant_id
+        revoked = await idp.post("/api/v1/auth/revoke", data={"token": rotated["access_token"]})
+        assert revoked.status_code == 200
+        inactive = await idp.post(
+            "/api/v1/auth/introspect", data=introspect, headers=_bearer(boss["access_token"])
+        )
+        assert inactive.json() == {"active": False}
+
+        # Reusing the rotated refresh token revokes the whole family.
+        reused = await idp.post(
+            "/api/v1/auth/token",
+            data={"grant_type": "refresh_token", "refresh_token": ada["refresh_token"]},
+        )
+        assert (reused.status_code, reused.json()["error"]) == (400, "invalid_grant")
+        newest = await idp.post(
+            "/api/v1/auth/token",
+            data={"grant_type": "refresh_token", "refresh_token": rotated["refresh_token"]},
+        )
+        assert newest.json()["error"] == "invalid_grant"
+
+        # Another tenant's token never reaches Acme's profile.
+        other = await idp.post(
+            "/api/v1/tenants",
+            json={
+                "name": "Globex",
+                "adminUsername": "hank",
+                "adminEmail": "hank@globex.test",
+                "adminPassword": admin_password,
+            },
+            headers=_bearer(root["access_token"]),
+        )
+        hank = await _password_grant(idp, other.json()["tenantId"], "hank", admin_password)
+        stolen = await app.get(
+            f"/api/v1/user-profiles/{profile.json()['id']}",
+            headers=_bearer(hank["access_token"]),
+        )
+        assert stolen.status_code == 404
