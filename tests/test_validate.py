@@ -37,7 +37,8 @@ def test_every_type_and_key_error_is_listed_with_its_place(
     lines = result.err.splitlines()
     assert lines[0].startswith(
         "specs/x.yaml:7:15: aggregates.Order.fields.total.type: unknown type 'money' "
-        "(expected one of: str, int, float, bool, decimal, uuid, datetime, date, list[<scalar>], map)"
+        "(expected one of: str, int, float, bool, decimal, uuid, datetime, date, "
+        "list[<scalar>], map)"
     )
     assert lines[1].startswith(
         "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour'"
