@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
-# Render the sample profile service from specs/user-profile.yaml into .demo/ and serve it
-# on port 8080 (PORT overrides it), on its embedded defaults: a SQLite event store under
-# .demo/ and an embedded nats-server with JetStream that the outbox relay publishes to.
+# The demo: render the sample profile service from specs/user-profile.yaml into .demo/, then
+# serve it with the IAM service (rendered/apps/iam) on embedded defaults: SQLite event stores
+# and a key ring under .demo/, one embedded nats-server with JetStream that both services
+# publish to and consume from. A platform admin (random password), a tenant "demo" and a user
+# "ada" are created, and a ready token with curl examples is printed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.venv/bin"
-rm -rf .demo
-"$BIN/generate" service user-profile --path=./.demo
-export USER_PROFILE_HOME="$ROOT/.demo/user-profile"
-export PYTHONPATH="$ROOT/.demo/user-profile/src"
+DEMO="$ROOT/.demo"
 PORT="${PORT:-8080}"
-export PORT
-export BROKER_EMBEDDED=true
-BASE="http://127.0.0.1:$PORT"
-cat <<MSG
+IAM_PORT="${IAM_PORT:-8081}"
+free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+NATS_PORT="$(free_port)"
 
-Serving user-profile on $BASE  (Ctrl-C stops it)
-  OpenAPI     $BASE/docs   $BASE/openapi.json
-  Health      $BASE/api/v1/user-profiles/health   $BASE/actuator/health
-  Metrics     $BASE/metrics
-  Try         curl -s -X POST $BASE/api/v1/user-profiles -H 'Content-Type: application/json' -d '{"name":"Ada","email":"ada@example.org"}'
+rm -rf "$DEMO"
+"$BIN/generate" service user-profile --path=./.demo
 
-MSG
-exec "$BIN/python" -m user_profile
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+mkdir -p "$DEMO/nats"
+"$BIN/nats-server" -js -a 127.0.0.1 -p "$NATS_PORT" -sd "$DEMO/nats" >"$DEMO/nats.log" 2>&1 &
+pids+=($!)
+export BROKER_URL="nats://127.0.0.1:$NATS_PORT"
+
+ADMIN_PASSWORD="$("$BIN/python" -c 'import secrets; print(secrets.token_urlsafe(12))')"
+IAM_URL="http://127.0.0.1:$IAM_PORT"
+PORT="$IAM_PORT" DATABASE_URL="sqlite:///$DEMO/iam.db" SECURITY_KEYS_FILE="$DEMO/iam-keys.json" \
+  SECURITY_ISSUER="$IAM_URL" IAM_PLATFORM_ADMIN_USERNAME=admin \
+  IAM_PLATFORM_ADMIN_PASSWORD="$ADMIN_PASSWORD" \
+  "$BIN/python" -m iam >"$DEMO/iam.log" 2>&1 &
+pids+=($!)
+
+USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT="$PORT" \
+  SECURITY_IAM_URL="$IAM_URL" "$BIN/python" -m user_profile >"$DEMO/user-profile.log" 2>&1 &
+pids+=($!)
+
+"$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" \
+  --admin-password "$ADMIN_PASSWORD" --logs "$DEMO"
+wait "${pids[-1]}"
