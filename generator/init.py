@@ -40,18 +40,22 @@ _IGNORE = shutil.ignore_patterns(
 )
 
 
+FRAMEWORK_LIBRARIES = ("eaf", "iam-client")
+
+
 class InitError(Exception):
     """The workspace cannot be created."""
 
 
 def create_workspace(directory: Path, template_root: Path) -> Path:
-    """Create the workspace at ``directory``; the framework runtime and contracts are vendored."""
+    """Create the workspace at ``directory``; the framework libraries (the ``eaf`` runtime,
+    the ``iam-client`` that secured services validate tokens with) and contracts are vendored."""
     directory = directory.resolve()
     if (directory / "pyproject.toml").exists():
         raise InitError(f"{directory / 'pyproject.toml'} already exists; nothing was written")
-    runtime = template_root / "rendered" / "libs" / "eaf"
+    libraries = [template_root / "rendered" / "libs" / name for name in FRAMEWORK_LIBRARIES]
     contracts = template_root / "contracts"
-    for needed in (runtime, contracts):
+    for needed in (*libraries, contracts):
         if not needed.is_dir():
             raise InitError(f"the template root lacks {needed}")
     directory.mkdir(parents=True, exist_ok=True)
@@ -59,8 +63,10 @@ def create_workspace(directory: Path, template_root: Path) -> Path:
     (directory / "pyproject.toml").write_text(_PYPROJECT.format(name=name), encoding="utf-8")
     for sub in ("apps", "specs"):
         (directory / sub).mkdir(exist_ok=True)
-    shutil.copytree(runtime, directory / "libs" / "eaf", ignore=_IGNORE)
-    shutil.copy(template_root / "specs" / "eaf.yaml", directory / "specs" / "eaf.yaml")
+    for library in libraries:
+        shutil.copytree(library, directory / "libs" / library.name, ignore=_IGNORE)
+        spec = f"{library.name}.yaml"
+        shutil.copy(template_root / "specs" / spec, directory / "specs" / spec)
     shutil.copytree(contracts, directory / "contracts", ignore=_IGNORE)
     (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")
     return directory

@@ -10,10 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers import REPO, Result
 
 Generate = Callable[..., Result]
 pytestmark = pytest.mark.slow
+PROJECTS = ["apps/acme-orders", "apps/acme-billing", "libs/acme-kit"]
 
 
 def _uv() -> str:
@@ -24,6 +26,20 @@ def _uv() -> str:
 def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
+
+
+def _secure(root: Path, name: str, generate: Path) -> None:
+    """A service whose endpoints declare permissions: it validates bearer tokens with the
+    vendored iam-client."""
+    assert _run([str(generate), "service", name], cwd=root).returncode == 0
+    spec_path = root / "specs" / f"{name}.yaml"
+    spec = yaml.safe_load(spec_path.read_text())
+    for endpoint in spec["endpoints"]:
+        action = "read" if endpoint["method"] == "GET" else "write"
+        endpoint["permission"] = f"{name}:{action}"
+    spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    rendered = _run([str(generate), "render", name], cwd=root)
+    assert rendered.returncode == 0, rendered.stderr
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +53,7 @@ def fresh_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         result = _run([str(generate), *command], cwd=root if root.exists() else root.parent)
         assert result.returncode == 0, result.stderr
+    _secure(root, "acme-billing", generate)
     synced = _run([_uv(), "sync", "--all-packages", "--quiet"], cwd=root)
     assert synced.returncode == 0, synced.stderr
     for command in (
@@ -52,7 +69,7 @@ def test_generate_and_copier_update_work_outside_this_repository(fresh_workspace
     generate = REPO / ".venv/bin/generate"
     check = _run([str(generate), "check", "--all"], cwd=fresh_workspace)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "3 project(s) up to date" in check.stdout
+    assert "5 project(s) up to date" in check.stdout
     copier = REPO / ".venv/bin/copier"
     updated = _run(
         [str(copier), "update", "--trust", "--defaults", "--quiet"],
@@ -63,7 +80,7 @@ def test_generate_and_copier_update_work_outside_this_repository(fresh_workspace
     assert status.stdout == ""
 
 
-@pytest.mark.parametrize("project", ["apps/acme-orders", "libs/acme-kit"])
+@pytest.mark.parametrize("project", PROJECTS)
 def test_generated_project_passes_its_own_tests(fresh_workspace: Path, project: str) -> None:
     result = _run(
         [_uv(), "run", "--frozen", "pytest", "-q", "-p", "no:cacheprovider"],
@@ -73,7 +90,7 @@ def test_generated_project_passes_its_own_tests(fresh_workspace: Path, project: 
     assert " passed" in result.stdout
 
 
-@pytest.mark.parametrize("project", ["apps/acme-orders", "libs/acme-kit"])
+@pytest.mark.parametrize("project", PROJECTS)
 def test_generated_project_is_lint_and_type_clean(fresh_workspace: Path, project: str) -> None:
     cwd = fresh_workspace / project
     for command in (["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]):

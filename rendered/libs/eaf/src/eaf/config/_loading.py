@@ -125,7 +125,11 @@ def _with_defaults(from_file: Mapping[str, Any], name: str) -> dict[str, Any]:
             "consume": True,
             "embedded": False,
         },
-        "security": {"iam_url": "http://127.0.0.1:8081", "issuer": "", "audience": "eaf"},
+        "security": {
+            "iam_url": "http://127.0.0.1:8081",
+            "issuer": "",
+            "audience": "eaf",
+        },
         "database": {"url": f"sqlite:///data/{name}.db"},
         "logging": {"level": "INFO", "format": "json"},
     }
