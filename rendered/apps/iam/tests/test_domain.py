@@ -19,6 +19,7 @@ from iam.domain.events import (
     RoleDescribed,
     RolePermissionsChanged,
     ServiceAccountCreated,
+    ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
     TenantCreatedEvent,
     TenantStatusChanged,
@@ -308,6 +309,9 @@ def test_create_service_account_sets_fields_and_records_service_account_created(
 def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
     account = new_service_account()
     account = account.change_status(status="ACTIVE", now=LATER)
+    account = account.change_secret(
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
+    )
     assert ServiceAccount.from_history(account.changes) == account.committed()
 
 
@@ -321,6 +325,20 @@ def test_change_status_service_account_returns_a_changed_copy_with_fresh_updated
     assert changed.created_at == original.created_at == NOW
     assert original.changes == ()
     assert [type(event) for event in changed.changes] == [ServiceAccountStatusChanged]
+
+
+def test_change_secret_service_account_returns_a_changed_copy_with_fresh_updated_at() -> (
+    None
+):
+    original = new_service_account().committed()
+    changed = original.change_secret(
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
+    )
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert original.changes == ()
+    assert [type(event) for event in changed.changes] == [ServiceAccountSecretChanged]
 
 
 def new_refresh_token_family() -> RefreshTokenFamily:

@@ -587,6 +587,40 @@ async def test_change_status_of_a_service_account_is_stored_as_an_event(
     ]
 
 
+async def test_change_secret_of_a_missing_service_account_is_not_found(
+    store: EventStore,
+) -> None:
+    service = service_account_service(store)
+    with use(TENANT_A), pytest.raises(NotFoundError, match="Service account not found"):
+        await service.change_secret(
+            "no-such-id", secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
+        )
+
+
+async def test_change_secret_of_a_service_account_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    service = service_account_service(store)
+    with use(TENANT_A):
+        created = await service.create(
+            client_id="billing-worker",
+            secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+            roles=["service"],
+        )
+        changed = await service.change_secret(
+            created.id, secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
+        )
+        assert await service.get(created.id) == changed
+        assert changed.version == created.version + 1
+        stream = await store.read_stream(
+            EventSourcedServiceAccountRepository.STREAM, created.id
+        )
+    assert [event.event_type for event in stream] == [
+        "ServiceAccountCreated",
+        "ServiceAccountSecretChanged",
+    ]
+
+
 async def test_a_stale_service_account_is_not_saved_over_a_newer_one(
     store: EventStore,
 ) -> None:

@@ -24,10 +24,16 @@ from eaf.security import (
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
-from iam.application.directory import Directory
+from iam.application.directory import Directory, platform_admin_email
+from iam.application.ports.outbound import Clock
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
-from iam.infrastructure import api_access, api_tenants, api_tokens
+from iam.infrastructure import (
+    api_access,
+    api_service_accounts,
+    api_tenants,
+    api_tokens,
+)
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import Settings
@@ -42,12 +48,19 @@ from iam.infrastructure.persistence import (
     EventSourcedUserRepository,
 )
 from iam.infrastructure.projections import ReadModelUserListing
+from iam.infrastructure.service_account_listing import StoredServiceAccountListing
+from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_ISSUER = "http://127.0.0.1:8081"
 
-routers: list[APIRouter] = [api_tokens.router, api_tenants.router, api_access.router]
+routers: list[APIRouter] = [
+    api_tokens.router,
+    api_tenants.router,
+    api_service_accounts.router,
+    api_access.router,
+]
 
 
 @asynccontextmanager
@@ -75,11 +88,7 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
     )
     issuer_url = str(settings.get("security.issuer") or DEFAULT_ISSUER)
     audience = str(settings.get("security.audience") or "eaf")
-    hasher = PasswordHasher(
-        time_cost=int(settings.get("security.password_hashing.time_cost", 3)),
-        memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
-        parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
-    )
+    hasher = password_hasher(settings)
     throttle = LoginThrottle(
         max_failures=int(settings.get("security.login_throttle.max_failures", 5)),
         base_delay=float(
@@ -89,26 +98,8 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
             settings.get("security.login_throttle.max_delay_seconds", 900.0)
         ),
     )
-    users = EventSourcedUserRepository(store)
-    service_accounts = EventSourcedServiceAccountRepository(store)
-    access = AccessControl(
-        roles=EventSourcedRoleRepository(store),
-        policies=EventSourcedPolicyRepository(store),
-        users=users,
-        service_accounts=service_accounts,
-        rules=StoredAccessRules(store),
-        clock=clock,
-    )
-    tenants = EventSourcedTenantRepository(store)
-    directory = Directory(
-        tenants=tenants,
-        users=users,
-        user_listing=ReadModelUserListing(services.read_models),
-        service_accounts=service_accounts,
-        access=access,
-        hasher=hasher,
-        clock=clock,
-    )
+    access = access_control(store, clock)
+    directory = wire_directory(services, access, hasher, clock)
     tokens = TokenService(
         keys=keys,
         issuer=TokenIssuer(
@@ -118,9 +109,9 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
         hasher=hasher,
         throttle=throttle,
         access=access,
-        tenants=tenants,
-        users=users,
-        service_accounts=service_accounts,
+        tenants=EventSourcedTenantRepository(store),
+        users=EventSourcedUserRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
         families=EventSourcedRefreshTokenFamilyRepository(store),
         revocations=EventSourcedAccessTokenRevocationRepository(store),
         clock=clock,
@@ -130,6 +121,48 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
     )
     return Identity(
         directory=directory, access=access, tokens=tokens, issuer=issuer_url
+    )
+
+
+def password_hasher(settings: Settings) -> PasswordHasher:
+    """The argon2id hasher with the costs of ``security.password_hashing``."""
+    return PasswordHasher(
+        time_cost=int(settings.get("security.password_hashing.time_cost", 3)),
+        memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
+        parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
+    )
+
+
+def access_control(store: EventStore, clock: Clock) -> AccessControl:
+    """Roles, policies and decisions on the event store."""
+    return AccessControl(
+        roles=EventSourcedRoleRepository(store),
+        policies=EventSourcedPolicyRepository(store),
+        users=EventSourcedUserRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        rules=StoredAccessRules(store),
+        clock=clock,
+    )
+
+
+def wire_directory(
+    services: Services,
+    access: AccessControl,
+    hasher: PasswordHasher,
+    clock: Clock,
+) -> Directory:
+    """Tenants, users and service accounts on the event store and its read models."""
+    store = services.store
+    return Directory(
+        tenants=EventSourcedTenantRepository(store),
+        tenant_catalog=StoredTenantCatalog(store),
+        users=EventSourcedUserRepository(store),
+        user_listing=ReadModelUserListing(services.read_models),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        service_account_listing=StoredServiceAccountListing(store),
+        access=access,
+        hasher=hasher,
+        clock=clock,
     )
 
 
@@ -148,8 +181,7 @@ async def ensure_platform_admin(directory: Directory, settings: Settings) -> Non
     created = await directory.ensure_platform_admin(
         username=username,
         password=password,
-        email=email
-        or (username if "@" in username else f"{username}@platform.invalid"),
+        email=email or platform_admin_email(username),
     )
     if created is not None:
         logger.info("created platform administrator %s", username)

@@ -14,16 +14,20 @@ from iam.application.identity import (
     DISABLED,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
+    SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
+    ConflictError,
     check_password,
     in_tenant,
     service_account_id_for,
     tenant_id_for,
     user_id_for,
 )
+from iam.application.ports.access import TenantCatalog
 from iam.application.ports.outbound import (
     Clock,
+    ServiceAccountListing,
     ServiceAccountRepository,
     TenantRepository,
     UserListing,
@@ -35,6 +39,12 @@ from iam.domain.model import ServiceAccount, Tenant, User
 logger = logging.getLogger(__name__)
 
 USER_STATUSES = (ACTIVE, DISABLED)
+TENANT_STATUSES = (ACTIVE, SUSPENDED)
+
+
+def platform_admin_email(username: str) -> str:
+    """The email of a platform administrator given none: the username if it is one."""
+    return username if "@" in username else f"{username}@platform.invalid"
 
 
 @dataclass(frozen=True)
@@ -62,17 +72,21 @@ class Directory:
         self,
         *,
         tenants: TenantRepository,
+        tenant_catalog: TenantCatalog,
         users: UserRepository,
         user_listing: UserListing,
         service_accounts: ServiceAccountRepository,
+        service_account_listing: ServiceAccountListing,
         access: AccessControl,
         hasher: PasswordHasher,
         clock: Clock,
     ) -> None:
         self._tenants = tenants
+        self._tenant_catalog = tenant_catalog
         self._users = users
         self._user_listing = user_listing
         self._service_accounts = service_accounts
+        self._service_account_listing = service_account_listing
         self._access = access
         self._hasher = hasher
         self._clock = clock
@@ -121,6 +135,26 @@ class Directory:
             raise NotFoundError("Tenant not found")
         return tenant
 
+    async def tenants(self) -> list[Tenant]:
+        """Every tenant, by name (a platform-level read)."""
+        tenants = await self._tenant_catalog.tenants()
+        return sorted(tenants, key=lambda tenant: (tenant.name.casefold(), tenant.id))
+
+    async def change_tenant_status(self, tenant_id: str, status: str) -> Tenant:
+        """Suspend or reactivate a tenant: a suspended tenant's users and clients get no
+        tokens, and the tokens they hold stop working."""
+        if status not in TENANT_STATUSES:
+            raise DomainValidationError(
+                "status", f"Status is one of {', '.join(TENANT_STATUSES)}"
+            )
+        tenant = await self.tenant(tenant_id)
+        if tenant.status == status:
+            return tenant
+        with in_tenant(tenant_id):
+            return await self._tenants.save(
+                tenant.change_status(status=status, now=self._clock.now())
+            )
+
     async def ensure_platform_admin(
         self, *, username: str, password: str, email: str
     ) -> User | None:
@@ -141,6 +175,37 @@ class Directory:
             )
         except AlreadyExistsError:
             return None
+
+    async def set_platform_admin(
+        self, *, username: str, password: str, email: str | None = None
+    ) -> bool:
+        """Create the platform administrator ``username``, or reset its password (and
+        enable it again); True when it was created."""
+        User.validate_username(username)
+        check_password(password)
+        if email is not None:
+            User.validate_email(email)
+        with in_tenant(PLATFORM):
+            admin = await self._users.get(user_id_for(PLATFORM, username))
+        if admin is None:
+            await self._create_user(
+                PLATFORM,
+                username=username,
+                email=email or platform_admin_email(username),
+                password=password,
+                roles=[PLATFORM_ADMIN_ROLE],
+                attributes={},
+            )
+            return True
+        now = self._clock.now()
+        admin = admin.change_password(
+            password_hash=self._hasher.hash(password), now=now
+        )
+        if admin.status != ACTIVE:
+            admin = admin.change_status(status=ACTIVE, now=now)
+        with in_tenant(PLATFORM):
+            await self._users.save(admin)
+        return False
 
     async def create_user(
         self,
@@ -276,6 +341,29 @@ class Directory:
         if account is None:
             raise NotFoundError("Service account not found")
         return account
+
+    async def service_accounts(self, tenant_id: str) -> list[ServiceAccount]:
+        """The tenant's service accounts, disabled ones too, by client id."""
+        with in_tenant(tenant_id):
+            accounts = await self._service_account_listing.list()
+        return sorted(accounts, key=lambda account: account.client_id)
+
+    async def rotate_service_account_secret(
+        self, tenant_id: str, service_account_id: str
+    ) -> NewServiceAccount:
+        """A new secret for an active service account, shown this once; the old one
+        stops working at once. 409 for a disabled account."""
+        account = await self.service_account(tenant_id, service_account_id)
+        if account.status != ACTIVE:
+            raise ConflictError("The service account is disabled")
+        secret = secrets.token_urlsafe(32)
+        with in_tenant(tenant_id):
+            account = await self._service_accounts.save(
+                account.change_secret(
+                    secret_hash=self._hasher.hash(secret), now=self._clock.now()
+                )
+            )
+        return NewServiceAccount(account, secret)
 
     async def disable_service_account(
         self, tenant_id: str, service_account_id: str

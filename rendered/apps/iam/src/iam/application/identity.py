@@ -19,6 +19,7 @@ PLATFORM_ADMIN_ROLE = "platform-admin"
 TENANT_ADMIN_ROLE = "tenant-admin"
 USER_ROLE = "user"
 ACTIVE, DISABLED, DELETED = "ACTIVE", "DISABLED", "DELETED"
+SUSPENDED = "SUSPENDED"
 MIN_PASSWORD_LENGTH = 8
 
 USERS_READ, USERS_WRITE = "iam-users:read", "iam-users:write"
@@ -26,7 +27,8 @@ ROLES_READ, ROLES_WRITE = "iam-roles:read", "iam-roles:write"
 POLICIES_READ, POLICIES_WRITE = "iam-policies:read", "iam-policies:write"
 CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts:write"
 AUTHZ_READ = "iam-authz:read"
-TENANTS_WRITE, KEYS_WRITE = "iam-tenants:write", "iam-keys:write"
+TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
+KEYS_WRITE = "iam-keys:write"
 
 #: The roles every new tenant starts with.
 BUILT_IN_ROLES: dict[str, list[str]] = {
@@ -37,12 +39,17 @@ BUILT_IN_ROLES: dict[str, list[str]] = {
         "iam-service-accounts:*",
         "iam-authz:*",
         "user-profile:*",
+        TENANTS_READ,
     ],
     USER_ROLE: ["user-profile:read"],
 }
 
 
-class AlreadyExistsError(ConcurrencyError):
+class ConflictError(ConcurrencyError):
+    """The request conflicts with the current state (answered 409)."""
+
+
+class AlreadyExistsError(ConflictError):
     """A tenant, user, role, policy or client with this name already exists."""
 
 

@@ -266,6 +266,13 @@ class ServiceAccountService:
         changed = current.change_status(status=status, now=self._clock.now())
         return await self._repository.save(changed)
 
+    async def change_secret(self, id: str, *, secret_hash: str) -> ServiceAccount:
+        current = await self._repository.get(id)
+        if current is None:
+            raise NotFoundError("Service account not found")
+        changed = current.change_secret(secret_hash=secret_hash, now=self._clock.now())
+        return await self._repository.save(changed)
+
     async def get(self, id: str) -> ServiceAccount | None:
         return await self._repository.get(id)
 

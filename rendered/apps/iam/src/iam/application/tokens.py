@@ -176,6 +176,9 @@ class TokenService:
             raise _invalid_grant("refresh token issued to another client")
         if self._clock.now() - family.created_at > self._refresh_ttl:
             raise _invalid_grant("refresh token expired")
+        if not await self._tenant_active(tenant_id):
+            # not spent nor revoked: the family works again if the tenant is reactivated
+            raise _invalid_grant("the tenant is not active")
         renewed = RefreshToken(tenant_id, family.id, secrets.token_urlsafe(32))
         rotated = family.rotate(
             current_hash=renewed.hash,
@@ -216,7 +219,9 @@ class TokenService:
             account = await self._service_accounts.get(
                 service_account_id_for(tenant_id, client_id)
             )
-        if account is not None and account.status != ACTIVE:
+        if account is not None and (
+            account.status != ACTIVE or not await self._tenant_active(tenant_id)
+        ):
             account = None
         if not self._hasher.verify(account.secret_hash if account else None, secret):
             self._throttle.failed(key)
@@ -226,8 +231,8 @@ class TokenService:
         return account
 
     async def authenticate(self, token: str) -> AccessClaims:
-        """The claims of a valid access token that is not revoked and whose subject is
-        still active; :class:`InactiveTokenError` otherwise."""
+        """The claims of a valid access token that is not revoked, of an active tenant,
+        and whose subject is still active; :class:`InactiveTokenError` otherwise."""
         try:
             claims = await self._verifier.verify(token)
         except InvalidTokenError as error:
@@ -237,6 +242,8 @@ class TokenService:
             revoked = await self._revocations.get(revocation_id_for(claims.jti))
         if revoked is not None:
             raise InactiveTokenError("token revoked")
+        if not await self._tenant_active(tenant_id):
+            raise InactiveTokenError("the token's tenant is not active")
         if await self._access.subject(tenant_id, claims.subject) is None:
             raise InactiveTokenError("the token's subject is not active")
         return claims
@@ -319,12 +326,18 @@ class TokenService:
         if wait > 0:
             raise TooManyAttemptsError(wait)
 
-    async def _active_user(self, tenant_id: str, user_id: str) -> User | None:
+    async def _tenant_active(self, tenant_id: str) -> bool:
+        """Whether ``tenant_id`` exists and is not suspended (the platform always is)."""
+        if tenant_id == PLATFORM:
+            return True
         with in_tenant(tenant_id):
-            if tenant_id != PLATFORM:
-                tenant = await self._tenants.get(tenant_id)
-                if tenant is None or tenant.status != ACTIVE:
-                    return None
+            tenant = await self._tenants.get(tenant_id)
+        return tenant is not None and tenant.status == ACTIVE
+
+    async def _active_user(self, tenant_id: str, user_id: str) -> User | None:
+        if not await self._tenant_active(tenant_id):
+            return None
+        with in_tenant(tenant_id):
             user = await self._users.get(user_id)
         return user if user is not None and user.status == ACTIVE else None
 

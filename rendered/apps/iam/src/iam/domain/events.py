@@ -188,6 +188,17 @@ class ServiceAccountStatusChanged:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ServiceAccountSecretChanged:
+    """
+    Service account secret changed (v1).
+    """
+
+    service_account_id: UUID
+    secret_hash: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
 class RefreshTokenIssued:
     """
     Refresh token issued (v1).
@@ -252,6 +263,7 @@ DomainEvent: TypeAlias = (
     | PolicyStatusChanged
     | ServiceAccountCreated
     | ServiceAccountStatusChanged
+    | ServiceAccountSecretChanged
     | RefreshTokenIssued
     | RefreshTokenRotated
     | RefreshTokenFamilyRevoked
@@ -274,6 +286,7 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "PolicyStatusChanged": 1,
     "ServiceAccountCreated": 1,
     "ServiceAccountStatusChanged": 1,
+    "ServiceAccountSecretChanged": 1,
     "RefreshTokenIssued": 1,
     "RefreshTokenRotated": 1,
     "RefreshTokenFamilyRevoked": 1,

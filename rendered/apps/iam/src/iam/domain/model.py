@@ -25,6 +25,7 @@ from iam.domain.events import (
     RoleDescribed,
     RolePermissionsChanged,
     ServiceAccountCreated,
+    ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
     TenantCreatedEvent,
     TenantStatusChanged,
@@ -546,6 +547,12 @@ class ServiceAccount:
     def apply(self, event: DomainEvent) -> ServiceAccount:
         """This state with ``event`` folded in."""
         match event:
+            case ServiceAccountSecretChanged():
+                return replace(
+                    self,
+                    secret_hash=event.secret_hash,
+                    updated_at=event.occurred_at,
+                )
             case ServiceAccountStatusChanged():
                 return replace(
                     self,
@@ -581,6 +588,15 @@ class ServiceAccount:
         event = ServiceAccountStatusChanged(
             service_account_id=UUID(self.id),
             status=status,
+            occurred_at=now,
+        )
+        return self.apply(event).record(event)
+
+    def change_secret(self, *, secret_hash: str, now: datetime) -> ServiceAccount:
+        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+        event = ServiceAccountSecretChanged(
+            service_account_id=UUID(self.id),
+            secret_hash=secret_hash,
             occurred_at=now,
         )
         return self.apply(event).record(event)

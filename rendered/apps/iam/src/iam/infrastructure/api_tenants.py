@@ -1,4 +1,4 @@
-"""HTTP API of tenants, their users and their service accounts."""
+"""HTTP API of tenants and their users."""
 
 from datetime import datetime
 from typing import Annotated
@@ -8,21 +8,20 @@ from pydantic import Field
 
 from iam.application.directory import UserChanges
 from iam.application.identity import (
-    CLIENTS_READ,
-    CLIENTS_WRITE,
+    TENANTS_READ,
     TENANTS_WRITE,
     USER_ROLE,
     USERS_READ,
     USERS_WRITE,
 )
-from iam.domain.model import ServiceAccount, User
+from iam.domain.model import Tenant, User
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
     IdentityCases,
     ProblemRoute,
     in_path_tenant,
-    requires,
+    platform_admin,
 )
 
 router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
@@ -35,12 +34,26 @@ class NewTenant(CamelModel):
     admin_password: str = Field(alias="adminPassword", repr=False)
 
 
-class CreatedTenant(CamelModel):
+class TenantView(CamelModel):
     tenant_id: str = Field(serialization_alias="tenantId")
     name: str
     status: str
     created_at: datetime = Field(serialization_alias="createdAt")
     admin_user_id: str = Field(serialization_alias="adminUserId")
+
+    @classmethod
+    def of(cls, tenant: Tenant) -> "TenantView":
+        return cls(
+            tenant_id=tenant.id,
+            name=tenant.name,
+            status=tenant.status,
+            created_at=tenant.created_at,
+            admin_user_id=tenant.admin_user_id,
+        )
+
+
+class TenantPatch(CamelModel):
+    status: str
 
 
 class NewUser(CamelModel):
@@ -84,63 +97,57 @@ class UserView(CamelModel):
         )
 
 
-class NewServiceAccount(CamelModel):
-    client_id: str = Field(alias="clientId")
-    roles: list[str] = Field(default_factory=list)
-
-
-class ServiceAccountView(CamelModel):
-    service_account_id: str = Field(serialization_alias="serviceAccountId")
-    tenant_id: str = Field(serialization_alias="tenantId")
-    client_id: str = Field(serialization_alias="clientId")
-    roles: list[str]
-    status: str
-    created_at: datetime = Field(serialization_alias="createdAt")
-    client_secret: str | None = Field(default=None, serialization_alias="clientSecret")
-
-    @classmethod
-    def of(
-        cls, tenant_id: str, account: ServiceAccount, secret: str | None = None
-    ) -> "ServiceAccountView":
-        return cls(
-            service_account_id=account.id,
-            tenant_id=tenant_id,
-            client_id=account.client_id,
-            roles=account.roles,
-            status=account.status,
-            created_at=account.created_at,
-            client_secret=secret,
-        )
-
-
+TenantReader = Annotated[str, Depends(in_path_tenant(TENANTS_READ))]
 UsersReader = Annotated[str, Depends(in_path_tenant(USERS_READ))]
 UsersWriter = Annotated[str, Depends(in_path_tenant(USERS_WRITE))]
-ClientsReader = Annotated[str, Depends(in_path_tenant(CLIENTS_READ))]
-ClientsWriter = Annotated[str, Depends(in_path_tenant(CLIENTS_WRITE))]
 
 
 @router.post(
     "",
     status_code=201,
-    response_model_by_alias=True,
     responses=AUTH_PROBLEMS,
-    dependencies=[Depends(requires(TENANTS_WRITE))],
+    dependencies=[Depends(platform_admin(TENANTS_WRITE))],
 )
-async def create_tenant(body: NewTenant, wired: IdentityCases) -> CreatedTenant:
+async def create_tenant(body: NewTenant, wired: IdentityCases) -> TenantView:
     """Create a tenant with its built-in roles and first administrator (platform
     administrators only)."""
-    tenant, admin = await wired.directory.create_tenant(
+    tenant, _ = await wired.directory.create_tenant(
         name=body.name,
         admin_username=body.admin_username,
         admin_email=body.admin_email,
         admin_password=body.admin_password,
     )
-    return CreatedTenant(
-        tenant_id=tenant.id,
-        name=tenant.name,
-        status=tenant.status,
-        created_at=tenant.created_at,
-        admin_user_id=admin.id,
+    return TenantView.of(tenant)
+
+
+@router.get(
+    "",
+    responses=AUTH_PROBLEMS,
+    dependencies=[Depends(platform_admin(TENANTS_READ))],
+)
+async def list_tenants(wired: IdentityCases) -> list[TenantView]:
+    """Every tenant, by name (platform administrators only)."""
+    return [TenantView.of(tenant) for tenant in await wired.directory.tenants()]
+
+
+@router.get("/{tenantId}", responses=AUTH_PROBLEMS)
+async def get_tenant(tenant_id: TenantReader, wired: IdentityCases) -> TenantView:
+    """A tenant: any for platform administrators, else the caller's own."""
+    return TenantView.of(await wired.directory.tenant(tenant_id))
+
+
+@router.patch(
+    "/{tenantId}",
+    responses=AUTH_PROBLEMS,
+    dependencies=[Depends(platform_admin(TENANTS_WRITE))],
+)
+async def change_tenant(
+    tenantId: str, body: TenantPatch, wired: IdentityCases
+) -> TenantView:
+    """Suspend (``SUSPENDED``) or reactivate (``ACTIVE``) a tenant (platform
+    administrators only)."""
+    return TenantView.of(
+        await wired.directory.change_tenant_status(tenantId, body.status)
     )
 
 
@@ -193,39 +200,4 @@ async def delete_user(
     tenant_id: UsersWriter, userId: str, wired: IdentityCases
 ) -> Response:
     await wired.directory.delete_user(tenant_id, userId)
-    return Response(status_code=204)
-
-
-@router.post("/{tenantId}/service-accounts", status_code=201, responses=AUTH_PROBLEMS)
-async def create_service_account(
-    tenant_id: ClientsWriter, body: NewServiceAccount, wired: IdentityCases
-) -> ServiceAccountView:
-    """Create a client of the client credentials grant; its secret is shown only here."""
-    created = await wired.directory.create_service_account(
-        tenant_id, client_id=body.client_id, roles=body.roles
-    )
-    return ServiceAccountView.of(tenant_id, created.account, created.secret)
-
-
-@router.get(
-    "/{tenantId}/service-accounts/{serviceAccountId}",
-    responses=AUTH_PROBLEMS,
-    response_model_exclude_none=True,
-)
-async def get_service_account(
-    tenant_id: ClientsReader, serviceAccountId: str, wired: IdentityCases
-) -> ServiceAccountView:
-    account = await wired.directory.service_account(tenant_id, serviceAccountId)
-    return ServiceAccountView.of(tenant_id, account)
-
-
-@router.delete(
-    "/{tenantId}/service-accounts/{serviceAccountId}",
-    status_code=204,
-    responses=AUTH_PROBLEMS,
-)
-async def disable_service_account(
-    tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
-) -> Response:
-    await wired.directory.disable_service_account(tenant_id, serviceAccountId)
     return Response(status_code=204)

@@ -17,7 +17,7 @@ from iam.infrastructure.http import (
     IdentityCases,
     ProblemRoute,
     ResponseError,
-    requires,
+    platform_admin,
     verified_caller,
 )
 
@@ -250,7 +250,9 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
     }
 
 
-@router.post("/api/v1/auth/keys/rotate", dependencies=[Depends(requires(KEYS_WRITE))])
+@router.post(
+    "/api/v1/auth/keys/rotate", dependencies=[Depends(platform_admin(KEYS_WRITE))]
+)
 async def rotate_keys(wired: IdentityCases) -> dict[str, Any]:
     """Sign new tokens with a new key; the old keys stay published until their tokens
     expire (platform administrators only)."""

@@ -169,10 +169,13 @@ def forbidden(permission: str) -> ResponseError:
     )
 
 
-def requires(permission: str) -> Callable[..., Coroutine[Any, Any, Caller]]:
-    """A dependency: the caller, who must hold ``permission`` (403 otherwise)."""
+def platform_admin(permission: str) -> Callable[..., Coroutine[Any, Any, Caller]]:
+    """A dependency: the caller, who must hold ``permission`` in a platform token (403
+    otherwise: tenant administrators can grant their own roles any permission)."""
 
     async def permitted(caller: Authenticated) -> Caller:
+        if not caller.claims.platform:
+            raise problem_error(403, "Forbidden", "platform administrators only", {})
         if not caller.may(permission):
             raise forbidden(permission)
         return caller

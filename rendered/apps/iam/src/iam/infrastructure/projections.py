@@ -405,6 +405,14 @@ def _service_account_created_row(event: StoredEvent) -> dict[str, Any]:
     }
 
 
+def _service_account_secret_changed_row(event: StoredEvent) -> dict[str, Any]:
+    payload = event.payload
+    return {
+        "secret_hash": payload["secret_hash"],
+        "updated_at": payload["occurred_at"],
+    }
+
+
 def _service_account_status_changed_row(event: StoredEvent) -> dict[str, Any]:
     payload = event.payload
     return {
@@ -416,6 +424,10 @@ def _service_account_status_changed_row(event: StoredEvent) -> dict[str, Any]:
 SERVICE_ACCOUNT_PROJECTION.on(
     "ServiceAccountCreated",
     upsert(_service_account_created_row),
+)
+SERVICE_ACCOUNT_PROJECTION.on(
+    "ServiceAccountSecretChanged",
+    update(_service_account_key, _service_account_secret_changed_row),
 )
 SERVICE_ACCOUNT_PROJECTION.on(
     "ServiceAccountStatusChanged",

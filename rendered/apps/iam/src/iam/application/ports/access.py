@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from iam.domain.model import Policy, Role
+from iam.domain.model import Policy, Role, Tenant
 
 
 class AccessRules(Protocol):
@@ -15,4 +15,13 @@ class AccessRules(Protocol):
 
     async def policies(self) -> list[Policy]:
         """The tenant's policies, whatever their status."""
+        ...
+
+
+class TenantCatalog(Protocol):
+    """Every tenant, as of the last stored event; read across tenants (a platform-level
+    read), unlike the tenant-scoped repositories and read models."""
+
+    async def tenants(self) -> list[Tenant]:
+        """All tenants, whatever their status."""
         ...

@@ -147,6 +147,10 @@ class ServiceAccountUseCases(Protocol):
         """Apply changeStatus to the service account with this id."""
         ...
 
+    async def change_secret(self, id: str, *, secret_hash: str) -> ServiceAccount:
+        """Apply changeSecret to the service account with this id."""
+        ...
+
     async def get(self, id: str) -> ServiceAccount | None:
         """The service account with this id, or None."""
         ...

@@ -1,0 +1,117 @@
+"""HTTP API of a tenant's service accounts: the clients of the client credentials
+grant."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Response
+from pydantic import Field
+
+from iam.application.identity import CLIENTS_READ, CLIENTS_WRITE
+from iam.domain.model import ServiceAccount
+from iam.infrastructure.http import (
+    AUTH_PROBLEMS,
+    CamelModel,
+    IdentityCases,
+    ProblemRoute,
+    in_path_tenant,
+)
+
+router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
+
+ClientsReader = Annotated[str, Depends(in_path_tenant(CLIENTS_READ))]
+ClientsWriter = Annotated[str, Depends(in_path_tenant(CLIENTS_WRITE))]
+
+
+class NewServiceAccount(CamelModel):
+    client_id: str = Field(alias="clientId")
+    roles: list[str] = Field(default_factory=list)
+
+
+class ServiceAccountView(CamelModel):
+    service_account_id: str = Field(serialization_alias="serviceAccountId")
+    tenant_id: str = Field(serialization_alias="tenantId")
+    client_id: str = Field(serialization_alias="clientId")
+    roles: list[str]
+    status: str
+    created_at: datetime = Field(serialization_alias="createdAt")
+    client_secret: str | None = Field(default=None, serialization_alias="clientSecret")
+
+    @classmethod
+    def of(
+        cls, tenant_id: str, account: ServiceAccount, secret: str | None = None
+    ) -> "ServiceAccountView":
+        return cls(
+            service_account_id=account.id,
+            tenant_id=tenant_id,
+            client_id=account.client_id,
+            roles=account.roles,
+            status=account.status,
+            created_at=account.created_at,
+            client_secret=secret,
+        )
+
+
+@router.post("/{tenantId}/service-accounts", status_code=201, responses=AUTH_PROBLEMS)
+async def create_service_account(
+    tenant_id: ClientsWriter, body: NewServiceAccount, wired: IdentityCases
+) -> ServiceAccountView:
+    """Create a client of the client credentials grant; its secret is shown only here."""
+    created = await wired.directory.create_service_account(
+        tenant_id, client_id=body.client_id, roles=body.roles
+    )
+    return ServiceAccountView.of(tenant_id, created.account, created.secret)
+
+
+@router.get(
+    "/{tenantId}/service-accounts/{serviceAccountId}",
+    responses=AUTH_PROBLEMS,
+    response_model_exclude_none=True,
+)
+async def get_service_account(
+    tenant_id: ClientsReader, serviceAccountId: str, wired: IdentityCases
+) -> ServiceAccountView:
+    account = await wired.directory.service_account(tenant_id, serviceAccountId)
+    return ServiceAccountView.of(tenant_id, account)
+
+
+@router.delete(
+    "/{tenantId}/service-accounts/{serviceAccountId}",
+    status_code=204,
+    responses=AUTH_PROBLEMS,
+)
+async def disable_service_account(
+    tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
+) -> Response:
+    await wired.directory.disable_service_account(tenant_id, serviceAccountId)
+    return Response(status_code=204)
+
+
+@router.get(
+    "/{tenantId}/service-accounts",
+    responses=AUTH_PROBLEMS,
+    response_model_exclude_none=True,
+)
+async def list_service_accounts(
+    tenant_id: ClientsReader, wired: IdentityCases
+) -> list[ServiceAccountView]:
+    """The tenant's service accounts, disabled ones too, by client id; secrets are
+    never shown here."""
+    return [
+        ServiceAccountView.of(tenant_id, account)
+        for account in await wired.directory.service_accounts(tenant_id)
+    ]
+
+
+@router.post(
+    "/{tenantId}/service-accounts/{serviceAccountId}/secret", responses=AUTH_PROBLEMS
+)
+async def rotate_service_account_secret(
+    tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
+) -> ServiceAccountView:
+    """Replace the secret: the new one is shown only here, the old one stops working
+    at once (409 for a disabled service account)."""
+    rotated = await wired.directory.rotate_service_account_secret(
+        tenant_id, serviceAccountId
+    )
+    return ServiceAccountView.of(tenant_id, rotated.account, rotated.secret)

@@ -1,0 +1,97 @@
+"""Service accounts: listing them, and rotating a secret (shown once, the old one dead)."""
+
+from typing import Any
+
+from tests.identity.conftest import Iam, bearer
+from tests.identity.test_tokens import TOKEN, basic, create_client
+
+
+def accounts_of(tenant_id: str) -> str:
+    return f"/api/v1/tenants/{tenant_id}/service-accounts"
+
+
+def client_token(iam: Iam, tenant_id: str, client_id: str, secret: str) -> Any:
+    return iam.http.post(
+        TOKEN,
+        data={"grant_type": "client_credentials", "tenant": tenant_id},
+        headers=basic(client_id, secret),
+    )
+
+
+def test_a_tenant_admin_lists_its_service_accounts(iam: Iam) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+    create_client(iam, tenant_id, admin, ["user"])
+    reporting = iam.http.post(
+        accounts_of(tenant_id), json={"clientId": "reporting"}, headers=bearer(admin)
+    ).json()
+    iam.http.delete(
+        f"{accounts_of(tenant_id)}/{reporting['serviceAccountId']}",
+        headers=bearer(admin),
+    )
+
+    listed = iam.http.get(accounts_of(tenant_id), headers=bearer(admin))
+
+    # read from the event store: every change shows in the next listing
+    assert listed.status_code == 200
+    accounts = listed.json()
+    assert [account["clientId"] for account in accounts] == ["billing", "reporting"]
+    assert [account["status"] for account in accounts] == ["ACTIVE", "DISABLED"]
+    assert accounts[0]["roles"] == ["user"]
+    assert accounts[0]["tenantId"] == tenant_id
+    assert all("clientSecret" not in account for account in accounts)
+    assert all("secretHash" not in account for account in accounts)
+
+
+def test_service_accounts_are_private_to_their_tenant(iam: Iam) -> None:
+    acme_id, acme_admin = iam.tenant_admin("Acme")
+    _, globex_admin = iam.tenant_admin("Globex")
+    create_client(iam, acme_id, acme_admin, [])
+    iam.create_user(acme_id, acme_admin, "alice")
+    alice = iam.access_token(acme_id, "alice", "user-password-1")
+
+    other = iam.http.get(accounts_of(acme_id), headers=bearer(globex_admin))
+    plain_user = iam.http.get(accounts_of(acme_id), headers=bearer(alice))
+
+    assert other.status_code == 404
+    assert plain_user.status_code == 403
+
+
+def test_a_rotated_secret_is_shown_once_and_replaces_the_old_one(iam: Iam) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+    old_secret = create_client(iam, tenant_id, admin, ["user"])
+    account = iam.http.get(accounts_of(tenant_id), headers=bearer(admin)).json()[0]
+    one = f"{accounts_of(tenant_id)}/{account['serviceAccountId']}"
+
+    rotated = iam.http.post(f"{one}/secret", headers=bearer(admin))
+
+    assert rotated.status_code == 200, rotated.text
+    new_secret = rotated.json()["clientSecret"]
+    assert new_secret and new_secret != old_secret
+    assert rotated.json()["clientId"] == "billing"
+    assert "clientSecret" not in iam.http.get(one, headers=bearer(admin)).json()
+    refused = client_token(iam, tenant_id, "billing", old_secret)
+    assert refused.status_code == 401
+    assert refused.json()["error"] == "invalid_client"
+    assert client_token(iam, tenant_id, "billing", new_secret).status_code == 200
+
+
+def test_only_an_active_account_of_the_tenant_gets_a_new_secret(iam: Iam) -> None:
+    acme_id, acme_admin = iam.tenant_admin("Acme")
+    _, globex_admin = iam.tenant_admin("Globex")
+    created = iam.http.post(
+        accounts_of(acme_id), json={"clientId": "billing"}, headers=bearer(acme_admin)
+    ).json()
+    one = f"{accounts_of(acme_id)}/{created['serviceAccountId']}"
+
+    other_tenant = iam.http.post(f"{one}/secret", headers=bearer(globex_admin))
+    unknown = iam.http.post(
+        f"{accounts_of(acme_id)}/00000000-0000-0000-0000-000000000000/secret",
+        headers=bearer(acme_admin),
+    )
+    iam.http.delete(one, headers=bearer(acme_admin))
+    disabled = iam.http.post(f"{one}/secret", headers=bearer(acme_admin))
+
+    assert other_tenant.status_code == 404
+    assert unknown.status_code == 404
+    assert disabled.status_code == 409
+    assert disabled.json()["detail"] == "The service account is disabled"
