@@ -101,6 +101,7 @@ def _field(name: str, spec: FieldSpec) -> dict[str, Any]:
         "type": spec.type,
         "py": python_type(spec.type),
         "default": None if spec.default is None else python_literal(spec.type, spec.default),
+        "initial": spec.default,  # the default as stored (JSON), for read model rows
         "description": spec.description or "",
         "sample": sample,
         "sample_py": python_literal(spec.type, sample),
@@ -179,7 +180,7 @@ def _applies(
                 "event": name,
                 "creates": name in creating,
                 "sets": [
-                    {"attr": f["attr"], "default": f["default"]}
+                    {"attr": f["attr"], "default": f["default"], "initial": f["initial"]}
                     | {"from_event": f["name"] in carried}
                     for f in aggregate["fields"]
                     if f["name"] in carried or name in creating
