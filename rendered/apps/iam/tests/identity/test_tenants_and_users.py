@@ -100,12 +100,12 @@ def test_a_tenant_admin_manages_users(iam: Iam) -> None:
     assert iam.http.get(one, headers=bearer(admin)).json()["username"] == "alice"
     listed = eventually(
         lambda: [
-            user["username"]
+            (user["username"], user["status"])
             for user in iam.http.get(users, headers=bearer(admin)).json()
             if user["username"] == "alice"
         ]
     )
-    assert listed == ["alice"]
+    assert listed == [("alice", "ACTIVE")]
 
     patched = iam.http.patch(
         one,

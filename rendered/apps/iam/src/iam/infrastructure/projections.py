@@ -49,6 +49,7 @@ def _tenant_created_event_row(event: StoredEvent) -> dict[str, Any]:
         "created_at": payload["occurred_at"],
         "name": payload["name"],
         "admin_user_id": payload["admin_user_id"],
+        "status": "ACTIVE",
         "updated_at": payload["occurred_at"],
     }
 
@@ -131,6 +132,7 @@ def _user_created_row(event: StoredEvent) -> dict[str, Any]:
         "password_hash": payload["password_hash"],
         "roles": payload["roles"],
         "attributes": payload["attributes"],
+        "status": "ACTIVE",
         "updated_at": payload["occurred_at"],
     }
 
@@ -230,6 +232,7 @@ def _role_created_row(event: StoredEvent) -> dict[str, Any]:
         "created_at": payload["occurred_at"],
         "name": payload["name"],
         "permissions": payload["permissions"],
+        "description": "",
         "updated_at": payload["occurred_at"],
     }
 
@@ -325,6 +328,7 @@ def _policy_created_row(event: StoredEvent) -> dict[str, Any]:
         "effect": payload["effect"],
         "permissions": payload["permissions"],
         "conditions": payload["conditions"],
+        "status": "ACTIVE",
         "updated_at": payload["occurred_at"],
     }
 
@@ -401,6 +405,7 @@ def _service_account_created_row(event: StoredEvent) -> dict[str, Any]:
         "client_id": payload["client_id"],
         "secret_hash": payload["secret_hash"],
         "roles": payload["roles"],
+        "status": "ACTIVE",
         "updated_at": payload["occurred_at"],
     }
 
