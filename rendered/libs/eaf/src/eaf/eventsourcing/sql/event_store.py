@@ -20,9 +20,9 @@ from eaf.eventsourcing.sql.schema import event_columns, row_to_event
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
 from eaf.eventsourcing.sql.writers import (
     AppendRequest,
-    EncodedEvent,
     PostgresWriter,
     SqliteWriter,
+    encode_events,
 )
 
 __all__ = ["SqlEventStore", "create_event_store"]
@@ -75,45 +75,35 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         tenant = write_tenant()
         metadata = EventMetadata.from_context(current(), tenant)
-        encoded = [
-            EncodedEvent(
-                event.event_id,
-                event.event_type,
-                event.schema_version,
-                json.dumps(event.payload),
-            )
-            for event in events
-        ]
+        events_json = encode_events(events)
         request = AppendRequest(
-            tenant=tenant,
-            stream_type=stream_type,
-            stream_id=stream_id,
-            expected=expected_version,
-            events=encoded,
-            metadata_json=json.dumps(metadata.as_dict()),
+            tenant,
+            stream_type,
+            stream_id,
+            expected_version,
+            len(events),
+            events_json,
+            json.dumps(metadata.as_dict()),
         )
         appended = await self._writer.append(request)
         # The caller's copies of the payloads, decoded in one call (not one per event).
-        payloads = json.loads(
-            "[" + ",".join(item.payload_json for item in encoded) + "]"
-        )
+        decoded = json.loads(events_json)
+        first, recorded_at = appended.first_position, appended.recorded_at
         return [
             StoredEvent(
-                position=appended.first_position + offset,
-                event_id=event.event_id,
-                tenant_id=tenant,
-                stream_type=stream_type,
-                stream_id=stream_id,
-                stream_version=expected_version + offset + 1,
-                event_type=event.event_type,
-                schema_version=event.schema_version,
-                payload=payload,
-                metadata=metadata,
-                recorded_at=appended.recorded_at,
+                first + offset,
+                event.event_id,
+                tenant,
+                stream_type,
+                stream_id,
+                expected_version + offset + 1,
+                event.event_type,
+                event.schema_version,
+                row[3],
+                metadata,
+                recorded_at,
             )
-            for offset, (event, payload) in enumerate(
-                zip(events, payloads, strict=True)
-            )
+            for offset, (event, row) in enumerate(zip(events, decoded, strict=True))
         ]
 
     async def read_stream(

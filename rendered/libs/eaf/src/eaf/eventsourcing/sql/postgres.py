@@ -28,8 +28,8 @@ serialise only on the reservation, not on inserts, index updates or the commit's
 flush, so concurrent commits share flushes.
 
 The append itself runs server-side in one statement, ``eaf_append_many``: per append a
-version check, then its events and outbox rows in a subtransaction; one round trip and
-one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
+version check, then its events in a subtransaction (the events table is the outbox);
+one round trip and one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
 coalesces appends that arrive while earlier ones are in flight into one call (group
 commit); a lone append goes alone. The unique key on (tenant, stream type, stream id,
 version) turns any race the version check misses into a unique violation, reported as a
@@ -116,14 +116,11 @@ BEGIN
                 INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
                                         stream_version, event_type, schema_version, payload,
                                         metadata, recorded_at)
-                SELECT v_next + e.ord - 1, (e.value->>'event_id')::uuid, v_append->>'tenant',
+                SELECT v_next + e.ord - 1, (e.value->>0)::uuid, v_append->>'tenant',
                        v_append->>'stream_type', v_append->>'stream_id',
-                       actual_version + e.ord, e.value->>'event_type',
-                       (e.value->>'schema_version')::integer, e.value->'payload',
-                       v_append->'metadata', p_recorded_at
+                       actual_version + e.ord, e.value->>1, (e.value->>2)::integer,
+                       e.value->3, v_append->'metadata', p_recorded_at
                   FROM jsonb_array_elements(v_append->'events') WITH ORDINALITY AS e(value, ord);
-                INSERT INTO eaf_outbox (position)
-                SELECT generate_series(v_next, v_next + v_count - 1);
                 outcome := 'ok';
             EXCEPTION WHEN unique_violation THEN
                 GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;

@@ -48,7 +48,7 @@ class Xid8(UserDefinedType[Any]):
 class Tables:
     metadata: MetaData
     events: Table
-    outbox: Table
+    outbox_cursors: Table
     snapshots: Table
     sagas: Table
     saga_positions: Table
@@ -89,10 +89,13 @@ def build_tables(*, postgres: bool) -> Tables:
                 server_default=text("pg_current_xact_id()"),
             )
         )
-    outbox = Table(
-        "eaf_outbox",
+    # The outbox is the events table: a relay's cursor is the position it has
+    # published up to (see sql/outbox.py).
+    outbox_cursors = Table(
+        "eaf_outbox_cursors",
         metadata,
-        Column("position", _Position, primary_key=True, autoincrement=False),
+        Column("relay", Text(), primary_key=True),
+        Column("position", BigInteger(), nullable=False),
     )
     snapshots = Table(
         "eaf_snapshots",
@@ -123,7 +126,7 @@ def build_tables(*, postgres: bool) -> Tables:
         Column("runner", Text(), primary_key=True),
         Column("position", BigInteger(), nullable=False),
     )
-    return Tables(metadata, events, outbox, snapshots, sagas, saga_positions)
+    return Tables(metadata, events, outbox_cursors, snapshots, sagas, saga_positions)
 
 
 def event_columns(events: Table) -> list[Column[Any]]:
