@@ -16,7 +16,7 @@ from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.database import Database
 from eaf.eventsourcing.sql.outbox import SqlOutbox
 from eaf.eventsourcing.sql.sagas import SqlSagaStore
-from eaf.eventsourcing.sql.schema import event_columns, row_to_event
+from eaf.eventsourcing.sql.schema import row_to_event, select_events
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
 from eaf.eventsourcing.sql.writers import (
     AppendRequest,
@@ -118,7 +118,7 @@ class SqlEventStore:
         tenant = write_tenant()
         events = self.database.tables.events
         query = (
-            select(*event_columns(events))
+            select_events(events)
             .where(
                 events.c.tenant_id == tenant,
                 events.c.stream_type == stream_type,
@@ -159,7 +159,7 @@ class SqlEventStore:
         scope = read_scope()
         events = self.database.tables.events
         query = (
-            select(*event_columns(events))
+            select_events(events)
             .where(events.c.position > after)
             .order_by(events.c.position)
             .limit(limit)

@@ -24,7 +24,7 @@ from sqlalchemy import func, select, text
 from eaf.eventsourcing.outbox import OutboxMessage
 from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.database import Database
-from eaf.eventsourcing.sql.schema import event_columns, row_to_event
+from eaf.eventsourcing.sql.schema import row_to_event, select_events
 
 __all__ = ["SqlOutbox"]
 
@@ -61,7 +61,7 @@ class SqlOutbox:
             self._cursor = await self.cursor()
         events = self._database.tables.events
         query = (
-            select(*event_columns(events))
+            select_events(events)
             .where(events.c.position > self._cursor)
             .order_by(events.c.position)
             .limit(limit + len(self._published))

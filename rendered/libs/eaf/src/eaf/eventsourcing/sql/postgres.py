@@ -115,11 +115,15 @@ BEGIN
             BEGIN  -- a subtransaction: a failing append takes only its own rows with it
                 INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
                                         stream_version, event_type, schema_version, payload,
-                                        metadata, recorded_at)
+                                        metadata, recorded_at, commit_position)
                 SELECT v_next + e.ord - 1, (e.value->>0)::uuid, v_append->>'tenant',
                        v_append->>'stream_type', v_append->>'stream_id',
                        actual_version + e.ord, e.value->>1, (e.value->>2)::integer,
-                       e.value->3, v_append->'metadata', p_recorded_at
+                       e.value->3,
+                       -- once per append, on its first event (see schema.py)
+                       CASE WHEN e.ord = 1 THEN v_append->'metadata' END,
+                       CASE WHEN e.ord = 1 THEN p_recorded_at END,
+                       CASE WHEN e.ord > 1 THEN v_next END
                   FROM jsonb_array_elements(v_append->'events') WITH ORDINALITY AS e(value, ord);
                 outcome := 'ok';
             EXCEPTION WHEN unique_violation THEN
@@ -171,7 +175,7 @@ _STATEMENTS = (
 
 APPEND_MANY_CALL = "SELECT * FROM eaf_append_many($1::jsonb, $2)"
 # Rows below this horizon belong to finished transactions: see the module docstring.
-VISIBLE_HORIZON = "tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+VISIBLE_HORIZON = "eaf_events.tx_id < pg_snapshot_xmin(pg_current_snapshot())"
 
 
 async def install(connection: AsyncConnection) -> None:

@@ -142,18 +142,20 @@ _SQLITE_STATE = (
 
 _SQLITE_COLUMNS = (
     "position, event_id, tenant_id, stream_type, stream_id, stream_version, event_type,"
-    " schema_version, payload, metadata, recorded_at"
+    " schema_version, payload, metadata, recorded_at, commit_position"
 )
 # Parameters: 1 first position, 2 tenant, 3 stream type, 4 stream id, 5 first version,
 # 6 metadata, 7 recorded at, 8 the events (encode_events). One statement per append,
 # the rows split from the JSON array by SQLite; a lone event without json_each's table.
+# Metadata and time go on the append's first event only; the others point at it.
 _SQLITE_INSERT_ONE = (
     f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) VALUES (?1, ?8 ->> '$[0][0]', ?2, ?3,"
-    " ?4, ?5, ?8 ->> '$[0][1]', ?8 ->> '$[0][2]', ?8 -> '$[0][3]', ?6, ?7)"
+    " ?4, ?5, ?8 ->> '$[0][1]', ?8 ->> '$[0][2]', ?8 -> '$[0][3]', ?6, ?7, NULL)"
 )
 _SQLITE_INSERT_MANY = (
     f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) SELECT ?1 + e.key, e.value ->> 0, ?2,"
-    " ?3, ?4, ?5 + e.key, e.value ->> 1, e.value ->> 2, e.value -> '$[3]', ?6, ?7"
+    " ?3, ?4, ?5 + e.key, e.value ->> 1, e.value ->> 2, e.value -> '$[3]',"
+    " iif(e.key = 0, ?6, NULL), iif(e.key = 0, ?7, NULL), nullif(?1, ?1 + e.key)"
     " FROM json_each(?8) AS e"
 )
 
