@@ -68,12 +68,16 @@ async def test_catch_up_reader_does_not_skip_a_late_commit(
 
         # Our reader waits: the paused transaction is below every later position.
         assert await postgres_store.read_all(after=0) == []
+        # So does the outbox relay, which reads the events from its cursor.
+        assert await postgres_store.outbox.pending(10) == []
 
         await admin.execute("SELECT pg_advisory_unlock($1)", PAUSE_LOCK)
         slow_events = await slow
         caught_up = await postgres_store.read_all(after=0)
     assert slow_events[-1].position < fast[0].position  # the slow one committed last
     assert [e.event_id for e in caught_up] == [e.event_id for e in slow_events + fast]
+    relayed = await postgres_store.outbox.pending(10)
+    assert [m.event_id for m in relayed] == [str(e.event_id) for e in caught_up]
 
 
 async def _fill_two_tenants(store: SqlEventStore) -> None:

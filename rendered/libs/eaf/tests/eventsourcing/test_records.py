@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import random
 import time
 import uuid
 
@@ -29,6 +32,34 @@ def test_uuid7_ids_made_in_different_milliseconds_sort_in_time_order() -> None:
 def test_uuid7_ids_are_unique() -> None:
     ids = {uuid7() for _ in range(10_000)}
     assert len(ids) == 10_000
+
+
+def test_uuid7_ids_are_plain_uuids() -> None:
+    made = uuid7()
+    assert uuid.UUID(str(made)) == made
+    assert hash(uuid.UUID(made.hex)) == hash(made)
+    assert pickle.loads(pickle.dumps(made)) == made
+
+
+def test_uuid7_ids_ignore_the_application_seeding_random() -> None:
+    random.seed(7)
+    first = uuid7()
+    random.seed(7)
+    assert (uuid7().int & (1 << 74) - 1) != (first.int & (1 << 74) - 1)
+
+
+def test_a_forked_child_makes_other_ids_than_its_parent() -> None:
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        os.write(write, uuid7().bytes)
+        os._exit(0)
+    os.close(write)
+    theirs = uuid.UUID(bytes=os.read(read, 16))
+    os.close(read)
+    os.waitpid(child, 0)
+    mask = (1 << 62) - 1  # the low random bits
+    assert theirs.int & mask != uuid7().int & mask
 
 
 def test_a_new_event_gets_a_time_ordered_id_by_default() -> None:

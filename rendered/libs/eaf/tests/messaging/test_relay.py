@@ -4,7 +4,11 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
+from eaf.context import platform_context, use
+from eaf.eventsourcing import SqlEventStore
 from eaf.eventsourcing.outbox import InMemoryOutbox
+from eaf.eventsourcing.sql import SqlOutbox
+from eaf.eventsourcing.testing import as_tenant, new_events
 from eaf.messaging import (
     InMemoryBroker,
     JetStreamBroker,
@@ -121,3 +125,29 @@ async def test_broker_killed_while_relaying_loses_and_duplicates_nothing(
                     seen.append((await anext(deliveries)).message.event_id)
         assert len(set(seen)) == total
         assert set(seen) == expected
+
+
+async def test_relay_from_the_sql_outbox_loses_nothing_when_acks_are_lost(
+    sqlite_store: SqlEventStore,
+) -> None:
+    with as_tenant("acme"):
+        for n in range(10):
+            await sqlite_store.append(
+                "Order", f"o-{n}", new_events(3), expected_version=0
+            )
+    publisher = FlakyPublisher()
+    relay = OutboxRelay(
+        sqlite_store.outbox, publisher, service="orders", batch_size=7,
+        backoff_initial=0.01,
+    )  # fmt: skip
+    task = asyncio.create_task(relay.run())
+    try:
+        await eventually(lambda: relay.stats.published == 30)
+    finally:
+        task.cancel()
+    assert relay.stats.failed_batches == 1
+    assert len(publisher.broker.messages) == 30  # re-sent ones absorbed by Nats-Msg-Id
+    with use(platform_context()):
+        last = (await sqlite_store.read_all())[-1].position
+    assert await sqlite_store.outbox.cursor() == last
+    assert await SqlOutbox(sqlite_store.database).pending(100) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 import uuid
 from collections.abc import Mapping
@@ -54,20 +55,32 @@ class EventMetadata:
 _UUID7_VERSION_AND_VARIANT = (0x7 << 76) | (0b10 << 62)
 _UUID7_RAND_A = 0xFFF << 64
 _UUID7_RAND_B = (1 << 62) - 1
+# The random bits of ids: a generator of our own, seeded from os.urandom (a syscall per
+# id costs more than the rest of uuid7), reseeded in a forked child so that parent and
+# child never share a sequence, and untouched by random.seed() in application code.
+_random = random.Random()
+os.register_at_fork(after_in_child=_random.seed)
+_new_uuid = object.__new__
+_set = object.__setattr__
+_SAFE_UNKNOWN = uuid.SafeUUID.unknown
 
 
 def uuid7() -> uuid.UUID:
     """A time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then 74
     random bits. Ids made in order land at the right edge of an index on them, rather
     than on a random page of it as random (version 4) ids do."""
-    millis = time.time_ns() // 1_000_000
-    rand = int.from_bytes(os.urandom(10))
-    return uuid.UUID(
-        int=(millis << 80)
+    rand = _random.getrandbits(74)
+    value = (
+        (time.time_ns() // 1_000_000) << 80
         | _UUID7_VERSION_AND_VARIANT
         | ((rand << 2) & _UUID7_RAND_A)
         | (rand & _UUID7_RAND_B)
     )
+    # What uuid.UUID(int=value) makes, without re-checking a value built in range.
+    made: uuid.UUID = _new_uuid(uuid.UUID)
+    _set(made, "int", value)
+    _set(made, "is_safe", _SAFE_UNKNOWN)
+    return made
 
 
 @dataclass(frozen=True)

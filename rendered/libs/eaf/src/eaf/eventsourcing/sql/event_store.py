@@ -16,16 +16,18 @@ from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.database import Database
 from eaf.eventsourcing.sql.outbox import SqlOutbox
 from eaf.eventsourcing.sql.sagas import SqlSagaStore
-from eaf.eventsourcing.sql.schema import event_columns, row_to_event
+from eaf.eventsourcing.sql.schema import row_to_event, select_events
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
 from eaf.eventsourcing.sql.writers import (
     AppendRequest,
-    EncodedEvent,
     PostgresWriter,
     SqliteWriter,
+    encode_events,
 )
 
 __all__ = ["SqlEventStore", "create_event_store"]
+
+_new = object.__new__
 
 
 async def create_event_store(
@@ -75,31 +77,27 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         tenant = write_tenant()
         metadata = EventMetadata.from_context(current(), tenant)
-        encoded = [
-            EncodedEvent(
-                event.event_id,
-                event.event_type,
-                event.schema_version,
-                json.dumps(event.payload),
-            )
-            for event in events
-        ]
+        events_json = encode_events(events)
         request = AppendRequest(
-            tenant=tenant,
-            stream_type=stream_type,
-            stream_id=stream_id,
-            expected=expected_version,
-            events=encoded,
-            metadata_json=json.dumps(metadata.as_dict()),
+            tenant,
+            stream_type,
+            stream_id,
+            expected_version,
+            len(events),
+            events_json,
+            json.dumps(metadata.as_dict()),
         )
         appended = await self._writer.append(request)
         # The caller's copies of the payloads, decoded in one call (not one per event).
-        payloads = json.loads(
-            "[" + ",".join(item.payload_json for item in encoded) + "]"
-        )
-        return [
-            StoredEvent(
-                position=appended.first_position + offset,
+        decoded = json.loads(events_json)
+        first, recorded_at = appended.first_position, appended.recorded_at
+        stored: list[StoredEvent] = []
+        for offset, (event, row) in enumerate(zip(events, decoded, strict=True)):
+            # What StoredEvent(...) makes, at a third of the cost of its frozen
+            # dataclass __init__ (one object.__setattr__ per field).
+            made = _new(StoredEvent)
+            made.__dict__.update(
+                position=first + offset,
                 event_id=event.event_id,
                 tenant_id=tenant,
                 stream_type=stream_type,
@@ -107,14 +105,12 @@ class SqlEventStore:
                 stream_version=expected_version + offset + 1,
                 event_type=event.event_type,
                 schema_version=event.schema_version,
-                payload=payload,
+                payload=row[3],
                 metadata=metadata,
-                recorded_at=appended.recorded_at,
+                recorded_at=recorded_at,
             )
-            for offset, (event, payload) in enumerate(
-                zip(events, payloads, strict=True)
-            )
-        ]
+            stored.append(made)
+        return stored
 
     async def read_stream(
         self, stream_type: str, stream_id: str, *, after_version: int = 0
@@ -122,7 +118,7 @@ class SqlEventStore:
         tenant = write_tenant()
         events = self.database.tables.events
         query = (
-            select(*event_columns(events))
+            select_events(events)
             .where(
                 events.c.tenant_id == tenant,
                 events.c.stream_type == stream_type,
@@ -163,7 +159,7 @@ class SqlEventStore:
         scope = read_scope()
         events = self.database.tables.events
         query = (
-            select(*event_columns(events))
+            select_events(events)
             .where(events.c.position > after)
             .order_by(events.c.position)
             .limit(limit)

@@ -28,8 +28,8 @@ serialise only on the reservation, not on inserts, index updates or the commit's
 flush, so concurrent commits share flushes.
 
 The append itself runs server-side in one statement, ``eaf_append_many``: per append a
-version check, then its events and outbox rows in a subtransaction; one round trip and
-one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
+version check, then its events in a subtransaction (the events table is the outbox);
+one round trip and one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
 coalesces appends that arrive while earlier ones are in flight into one call (group
 commit); a lone append goes alone. The unique key on (tenant, stream type, stream id,
 version) turns any race the version check misses into a unique violation, reported as a
@@ -115,15 +115,16 @@ BEGIN
             BEGIN  -- a subtransaction: a failing append takes only its own rows with it
                 INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
                                         stream_version, event_type, schema_version, payload,
-                                        metadata, recorded_at)
-                SELECT v_next + e.ord - 1, (e.value->>'event_id')::uuid, v_append->>'tenant',
+                                        metadata, recorded_at, commit_position)
+                SELECT v_next + e.ord - 1, (e.value->>0)::uuid, v_append->>'tenant',
                        v_append->>'stream_type', v_append->>'stream_id',
-                       actual_version + e.ord, e.value->>'event_type',
-                       (e.value->>'schema_version')::integer, e.value->'payload',
-                       v_append->'metadata', p_recorded_at
+                       actual_version + e.ord, e.value->>1, (e.value->>2)::integer,
+                       e.value->3,
+                       -- once per append, on its first event (see schema.py)
+                       CASE WHEN e.ord = 1 THEN v_append->'metadata' END,
+                       CASE WHEN e.ord = 1 THEN p_recorded_at END,
+                       CASE WHEN e.ord > 1 THEN v_next END
                   FROM jsonb_array_elements(v_append->'events') WITH ORDINALITY AS e(value, ord);
-                INSERT INTO eaf_outbox (position)
-                SELECT generate_series(v_next, v_next + v_count - 1);
                 outcome := 'ok';
             EXCEPTION WHEN unique_violation THEN
                 GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
@@ -174,7 +175,7 @@ _STATEMENTS = (
 
 APPEND_MANY_CALL = "SELECT * FROM eaf_append_many($1::jsonb, $2)"
 # Rows below this horizon belong to finished transactions: see the module docstring.
-VISIBLE_HORIZON = "tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+VISIBLE_HORIZON = "eaf_events.tx_id < pg_snapshot_xmin(pg_current_snapshot())"
 
 
 async def install(connection: AsyncConnection) -> None:

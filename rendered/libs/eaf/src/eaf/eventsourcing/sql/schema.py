@@ -16,10 +16,13 @@ from sqlalchemy import (
     Integer,
     MetaData,
     Row,
+    Select,
     Table,
     Text,
     UniqueConstraint,
     Uuid,
+    func,
+    select,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -48,7 +51,7 @@ class Xid8(UserDefinedType[Any]):
 class Tables:
     metadata: MetaData
     events: Table
-    outbox: Table
+    outbox_cursors: Table
     snapshots: Table
     sagas: Table
     saga_positions: Table
@@ -68,8 +71,11 @@ def build_tables(*, postgres: bool) -> Tables:
         Column("event_type", Text(), nullable=False),
         Column("schema_version", Integer(), nullable=False),
         Column("payload", _Json, nullable=False),
-        Column("metadata", _Json, nullable=False),
-        Column("recorded_at", DateTime(timezone=True), nullable=False),
+        # Who and when, once per append: on its first event (commit_position NULL);
+        # its other events point at that one (commit_position) and hold NULL here.
+        Column("metadata", _Json, nullable=True),
+        Column("recorded_at", DateTime(timezone=True), nullable=True),
+        Column("commit_position", _Position, nullable=True),
         UniqueConstraint(
             "tenant_id",
             "stream_type",
@@ -89,10 +95,13 @@ def build_tables(*, postgres: bool) -> Tables:
                 server_default=text("pg_current_xact_id()"),
             )
         )
-    outbox = Table(
-        "eaf_outbox",
+    # The outbox is the events table: a relay's cursor is the position it has
+    # published up to (see sql/outbox.py).
+    outbox_cursors = Table(
+        "eaf_outbox_cursors",
         metadata,
-        Column("position", _Position, primary_key=True, autoincrement=False),
+        Column("relay", Text(), primary_key=True),
+        Column("position", BigInteger(), nullable=False),
     )
     snapshots = Table(
         "eaf_snapshots",
@@ -123,12 +132,27 @@ def build_tables(*, postgres: bool) -> Tables:
         Column("runner", Text(), primary_key=True),
         Column("position", BigInteger(), nullable=False),
     )
-    return Tables(metadata, events, outbox, snapshots, sagas, saga_positions)
+    return Tables(metadata, events, outbox_cursors, snapshots, sagas, saga_positions)
 
 
-def event_columns(events: Table) -> list[Column[Any]]:
-    """The columns of a stored event, in :class:`StoredEvent` order (``tx_id`` left out)."""
-    return [column for column in events.columns if column.name != "tx_id"]
+_PER_APPEND = ("metadata", "recorded_at")
+
+
+def select_events(events: Table) -> Select[Any]:
+    """The stored events, each with its append's metadata and time (joined from the
+    append's first event, by primary key, when the event does not hold them itself)."""
+    head = events.alias("eaf_head")
+    columns = [
+        column
+        for column in events.columns
+        if column.name not in ("tx_id", "commit_position", *_PER_APPEND)
+    ]
+    shared = [
+        func.coalesce(events.c[name], head.c[name]).label(name) for name in _PER_APPEND
+    ]
+    return select(*columns, *shared).select_from(
+        events.outerjoin(head, head.c.position == events.c.commit_position)
+    )
 
 
 def row_to_event(row: Row[Any]) -> StoredEvent:

@@ -1,6 +1,6 @@
 """How the SQL event store writes an append on each database.
 
-Both write the events and their outbox rows in one transaction, and both talk to the
+Both write the events (which are the outbox too) in one transaction, and both talk to the
 driver directly: an append is a handful of fixed statements, and SQLAlchemy's
 per-statement work would cost more than the database's. Both group-commit concurrent
 appends. PostgreSQL gets each batch in one round trip (a function call); SQLite gets each
@@ -15,64 +15,63 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from queue import SimpleQueue
-from typing import Any, NamedTuple, TypeVar
-
-from sqlalchemy import insert
+from typing import Any, TypeVar
 
 from eaf.eventsourcing.errors import ConcurrencyError, DuplicateEventError
-from eaf.eventsourcing.records import utc_now
+from eaf.eventsourcing.records import NewEvent, utc_now
 from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.batching import Batcher, fail_all, resolve_all
 from eaf.eventsourcing.sql.database import Database
 
-__all__ = ["AppendRequest", "PostgresWriter", "SqliteWriter"]
+__all__ = ["AppendRequest", "PostgresWriter", "SqliteWriter", "encode_events"]
 
 
-class EncodedEvent(NamedTuple):
-    """A new event with its payload already serialised (a tuple: cheaper to make than a
-    frozen dataclass, and an append makes one per event)."""
-
-    event_id: uuid.UUID
-    event_type: str
-    schema_version: int
-    payload_json: str
-
-    def as_json(self) -> str:
-        return (
-            f'{{"event_id":"{self.event_id}","event_type":{json.dumps(self.event_type)},'
-            f'"schema_version":{self.schema_version},"payload":{self.payload_json}}}'
-        )
+_encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
 
-@dataclass(frozen=True)
+def encode_events(events: Sequence[NewEvent]) -> str:
+    """The events of an append as one JSON array of ``[id, type, schema version,
+    payload]`` arrays, ids as 32 hex digits: one encoder call for the lot, split into
+    rows by the database (SQLite's ``json_each``, PostgreSQL's
+    ``jsonb_array_elements``). NaN and infinities are refused, as JSON has none."""
+    return _encode_json(
+        [
+            [event.event_id.hex, event.event_type, event.schema_version, event.payload]
+            for event in events
+        ]
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class AppendRequest:
-    """One append to one stream, for the current tenant."""
+    """One append to one stream, for the current tenant; ``events_json`` as made by
+    :func:`encode_events`."""
 
     tenant: str
     stream_type: str
     stream_id: str
     expected: int
-    events: list[EncodedEvent]
+    count: int
+    events_json: str
     metadata_json: str
 
     def conflict(self, actual: int | None) -> ConcurrencyError:
         return ConcurrencyError(self.stream_type, self.stream_id, self.expected, actual)
 
     def as_json(self) -> str:
-        events = ",".join(event.as_json() for event in self.events)
         return (
             f'{{"tenant":{json.dumps(self.tenant)},'
             f'"stream_type":{json.dumps(self.stream_type)},'
             f'"stream_id":{json.dumps(self.stream_id)},'
             f'"expected":{self.expected},'
             f'"metadata":{self.metadata_json},'
-            f'"events":[{events}]}}'
+            f'"events":{self.events_json}}}'
         )
 
 
@@ -140,10 +139,28 @@ _SQLITE_STATE = (
     " WHERE tenant_id = ? AND stream_type = ? AND stream_id = ?),"
     " (SELECT coalesce(max(position), 0) FROM eaf_events)"
 )
-_SQLITE_OUTBOX = "INSERT INTO eaf_outbox (position) SELECT position FROM eaf_events WHERE position >= ?"
 
-# One append of a group commit: the request and its rows, all but the position.
-_Pending = tuple[AppendRequest, list[tuple[Any, ...]]]
+_SQLITE_COLUMNS = (
+    "position, event_id, tenant_id, stream_type, stream_id, stream_version, event_type,"
+    " schema_version, payload, metadata, recorded_at, commit_position"
+)
+# Parameters: 1 first position, 2 tenant, 3 stream type, 4 stream id, 5 first version,
+# 6 metadata, 7 recorded at, 8 the events (encode_events). One statement per append,
+# the rows split from the JSON array by SQLite; a lone event without json_each's table.
+# Metadata and time go on the append's first event only; the others point at it.
+_SQLITE_INSERT_ONE = (
+    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) VALUES (?1, ?8 ->> '$[0][0]', ?2, ?3,"
+    " ?4, ?5, ?8 ->> '$[0][1]', ?8 ->> '$[0][2]', ?8 -> '$[0][3]', ?6, ?7, NULL)"
+)
+_SQLITE_INSERT_MANY = (
+    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) SELECT ?1 + e.key, e.value ->> 0, ?2,"
+    " ?3, ?4, ?5 + e.key, e.value ->> 1, e.value ->> 2, e.value -> '$[3]',"
+    " iif(e.key = 0, ?6, NULL), iif(e.key = 0, ?7, NULL), nullif(?1, ?1 + e.key)"
+    " FROM json_each(?8) AS e"
+)
+
+# One append of a group commit.
+_Pending = AppendRequest
 
 
 class SqliteWriter:
@@ -160,33 +177,15 @@ class SqliteWriter:
     handler.
     """
 
-    _COLUMNS = (
-        "position",
-        "event_id",
-        "tenant_id",
-        "stream_type",
-        "stream_id",
-        "stream_version",
-        "event_type",
-        "schema_version",
-        "payload",
-        "metadata",
-        "recorded_at",
-    )
-
     def __init__(self, database: Database, *, max_batch: int = 64) -> None:
         self._database = database
         dialect = database.engine.dialect
         events = database.tables.events
-        compiled = insert(events).compile(
-            dialect=dialect, column_keys=list(self._COLUMNS)
-        )
-        self._insert = str(compiled)
-        order = compiled.positiontup or []
-        assert list(order) == list(self._COLUMNS), order
         # Ids and times stored exactly as SQLAlchemy stores them, so its reads understand
         # them; JSON columns hold the JSON text, as SQLAlchemy writes them too.
-        self._event_id = _processor(events.c.event_id.type.bind_processor(dialect))
+        sample = uuid.UUID(int=1)
+        event_id = _processor(events.c.event_id.type.bind_processor(dialect))
+        assert event_id(sample) == sample.hex, "event ids are stored as 32 hex digits"
         self._recorded_at = _processor(
             events.c.recorded_at.type.bind_processor(dialect)
         )
@@ -199,30 +198,16 @@ class SqliteWriter:
         self._connection: sqlite3.Connection | None = None
 
     async def append(self, request: AppendRequest) -> Appended:
-        rows = [
-            (
-                self._event_id(event.event_id),
-                request.tenant,
-                request.stream_type,
-                request.stream_id,
-                request.expected + offset + 1,
-                event.event_type,
-                event.schema_version,
-                event.payload_json,
-                request.metadata_json,
-            )
-            for offset, event in enumerate(request.events)
-        ]
         if self._busy:  # a transaction is in flight: join the next one
             future: asyncio.Future[Appended | Exception] = (
                 asyncio.get_running_loop().create_future()
             )
-            self._queue.append(((request, rows), future))
+            self._queue.append((request, future))
             result = await future
         else:  # none is: this one leaves at once, from the caller's task
             self._busy = True
             try:
-                result = (await self._send([(request, rows)]))[0]
+                result = (await self._send([request]))[0]
             finally:
                 self._hand_over()
         if isinstance(result, Exception):
@@ -313,30 +298,25 @@ class SqliteWriter:
         connection.execute("BEGIN IMMEDIATE")
         try:
             if len(batch) == 1:  # no savepoint: a refusal rolls the transaction back
-                request, rows = batch[0]
+                request = batch[0]
                 try:
-                    first = self._write(connection, request, rows, stored_at)
+                    first = self._write(connection, request, stored_at)
                 except Exception as error:
                     connection.execute("ROLLBACK")
                     return [error]
-                connection.execute(_SQLITE_OUTBOX, (first,))
                 connection.execute("COMMIT")
                 return [Appended(first, recorded_at)]
-            start: int | None = None
             results: list[Appended | Exception] = []
-            for request, rows in batch:
+            for request in batch:
                 connection.execute("SAVEPOINT eaf_append")
                 try:
-                    first = self._write(connection, request, rows, stored_at)
+                    first = self._write(connection, request, stored_at)
                 except Exception as error:
                     connection.execute("ROLLBACK TO eaf_append")
                     results.append(error)
                 else:
                     results.append(Appended(first, recorded_at))
-                    start = first if start is None else start
                 connection.execute("RELEASE eaf_append")
-            if start is not None:
-                connection.execute(_SQLITE_OUTBOX, (start,))
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
@@ -348,7 +328,6 @@ class SqliteWriter:
         self,
         connection: sqlite3.Connection,
         request: AppendRequest,
-        rows: list[tuple[Any, ...]],
         stored_at: Any,
     ) -> int:
         actual, last = connection.execute(
@@ -357,10 +336,21 @@ class SqliteWriter:
         if actual != request.expected:
             raise request.conflict(actual)
         first: int = last + 1
+        if request.count == 0:
+            return first
         try:
-            connection.executemany(
-                self._insert,
-                [(first + offset, *row, stored_at) for offset, row in enumerate(rows)],
+            connection.execute(
+                _SQLITE_INSERT_ONE if request.count == 1 else _SQLITE_INSERT_MANY,
+                (
+                    first,
+                    request.tenant,
+                    request.stream_type,
+                    request.stream_id,
+                    request.expected + 1,
+                    request.metadata_json,
+                    stored_at,
+                    request.events_json,
+                ),
             )
         except sqlite3.IntegrityError as error:
             if ".event_id" in str(error):
