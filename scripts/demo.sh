@@ -4,18 +4,25 @@
 # and a key ring under .demo/, one embedded nats-server with JetStream that both services
 # publish to and consume from. A platform admin (random password), a tenant "demo" and a user
 # "ada" are created, and a ready token with curl examples is printed.
+# PORT, IAM_PORT and DEMO_DIR override the ports (8080, 8081) and the directory (.demo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.venv/bin"
-DEMO="$ROOT/.demo"
+DEMO="${DEMO_DIR:-$ROOT/.demo}"
 PORT="${PORT:-8080}"
 IAM_PORT="${IAM_PORT:-8081}"
 free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 NATS_PORT="$(free_port)"
 
+if [ -d "$DEMO" ] && [ ! -f "$DEMO/.eaf-demo" ] && [ -n "$(ls -A "$DEMO")" ]; then
+  echo "demo: $DEMO is not a demo directory (no .eaf-demo); not clearing it" >&2
+  exit 2
+fi
 rm -rf "$DEMO"
-"$BIN/generate" service user-profile --path=./.demo
+mkdir -p "$DEMO"
+touch "$DEMO/.eaf-demo"
+"$BIN/generate" service user-profile --path="$DEMO"
 
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }

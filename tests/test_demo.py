@@ -1,0 +1,70 @@
+"""`make demo`'s script: IAM and the freshly rendered sample come up together, and the
+token it prints is accepted by the sample."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+from helpers import REPO
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
+    port, iam_port = _free_port(), _free_port()
+    demo = subprocess.Popen(
+        ["bash", str(REPO / "scripts/demo.sh")],
+        env={
+            **os.environ,
+            "PORT": str(port),
+            "IAM_PORT": str(iam_port),
+            "DEMO_DIR": str(tmp_path / "demo"),
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert demo.stdout is not None
+    output: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = demo.stdout.readline()
+            if not line:
+                break
+            output.append(line)
+            if line.startswith("Serving until Ctrl-C."):
+                break
+        text = "".join(output)
+        assert "Serving until Ctrl-C." in text, text
+        assert "received iam.TenantCreatedEvent" in text, text
+        [token] = re.findall(r"^export TOKEN=(\S+)$", text, flags=re.MULTILINE)
+        base = f"http://127.0.0.1:{port}/api/v1/user-profiles"
+        created = httpx.post(
+            base,
+            json={"name": "Ada", "email": "ada@demo.test"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert created.status_code == 201, created.text
+        assert httpx.get(base).status_code == 401
+    finally:
+        os.killpg(demo.pid, signal.SIGTERM)
+        demo.wait(timeout=30)
+        demo.stdout.close()
+    time.sleep(0.5)
+    for port_in_use in (port, iam_port):
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", port_in_use)) != 0, "a demo process survived"
