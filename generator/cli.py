@@ -255,6 +255,11 @@ def _regenerate(
             typer.echo(f"  kept deleted: {relative}")
         for relative in merge.kept_edited:
             typer.echo(f"  no longer generated, kept because edited: {relative}")
+        for relative in merge.yours_changed:
+            typer.echo(
+                f"  yours, not re-rendered: {relative} (the blueprint now renders it "
+                f"differently; `generate diff {project.directory.name}` shows how)"
+            )
         conflicted += [f"{where}/{relative}" for relative in merge.conflicts]
     if conflicted:
         typer.echo("conflicts (resolve the inline markers, then commit):", err=True)
@@ -289,20 +294,26 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
         fail(str(error))
     merge, _ = rg.plan(project, rg.Source(spec_data, project.template_root(ws.template_root())))
     where = workspace.relative(project.directory)
+
+    def show(before: str, after: str, old: str, new: str) -> None:
+        lines = difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), old, new
+        )
+        typer.echo("".join(lines), nl=False)
+
     for relative in merge.changed:
         path = project.directory / relative
         before = path.read_text(encoding="utf-8") if path.is_file() else ""
-        after = merge.writes.get(relative, "")
-        typer.echo(
-            "".join(
-                difflib.unified_diff(
-                    before.splitlines(keepends=True),
-                    after.splitlines(keepends=True),
-                    f"a/{where}/{relative}",
-                    f"b/{where}/{relative}",
-                )
-            ),
-            nl=False,
+        show(
+            before, merge.writes.get(relative, ""), f"a/{where}/{relative}", f"b/{where}/{relative}"
+        )
+    for relative, (rendered_before, rendered_now) in merge.yours_changed.items():
+        typer.echo(f"# {where}/{relative} is yours: not changed; the blueprint's version changed:")
+        show(
+            rendered_before,
+            rendered_now,
+            f"a/{where}/{relative} (as generated before)",
+            f"b/{where}/{relative} (as the blueprint renders it now)",
         )
 
 

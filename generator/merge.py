@@ -22,6 +22,9 @@ class MergePlan:
     conflicts: list[str] = field(default_factory=list)
     kept_deleted: list[str] = field(default_factory=list)
     kept_edited: list[str] = field(default_factory=list)
+    # Created-once files (the user's) that the blueprints would now render differently:
+    # relative path -> (as rendered before, as rendered now). Never written.
+    yours_changed: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[str]:
@@ -61,6 +64,8 @@ def plan_merge(
         ours = path.read_text(encoding="utf-8") if path.is_file() else None
         old, fresh = base.get(relative), new.get(relative)
         if ours is not None and any(fnmatch(relative, pattern) for pattern in skip_if_exists):
+            if fresh is not None and fresh != (old if old is not None else ours):
+                plan.yours_changed[relative] = (old if old is not None else "", fresh)
             continue
         if fresh is None:
             if ours is None:

@@ -368,8 +368,12 @@ def test_consumed_events_get_a_user_owned_reaction_created_once(repo: Repo) -> N
     repo.write_spec(spec)
     repo.commit("own the reaction; consume InvoicePaid")
     user_file = repo.file(reactions).read_text()
+    preview = repo.generate("diff", NAME)
+    assert f"# {PROJECT}/{reactions} is yours: not changed" in preview.stdout
+    assert "+    async def on_invoice_paid(self, event: InvoicePaid) -> None:" in preview.stdout
     result = repo.generate("render", NAME)
     assert result.returncode == 0, result.stderr
+    assert f"yours, not re-rendered: {reactions}" in result.stdout
     assert repo.file(reactions).read_text() == user_file
     inbound = repo.file(f"src/{PACKAGE}/application/ports/inbound.py").read_text()
     assert "async def on_invoice_paid(self, event: InvoicePaid) -> None:" in inbound
