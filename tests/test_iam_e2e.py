@@ -5,12 +5,16 @@ revokes, and introspection then calls the token inactive."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import os
 import secrets
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +22,7 @@ import anyio
 import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
+from eaf.security import KeyRing, TokenIssuer
 
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
@@ -272,3 +277,90 @@ async def test_tenant_user_token_call_refresh_revoke(services: tuple[Service, Se
             headers=_bearer(hank["access_token"]),
         )
         assert stolen.status_code == 404
+
+
+def _segment(data: dict[str, object]) -> str:
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _forgeries(keys_file: Path, issuer: str) -> dict[str, str]:
+    """Tokens the sample service must refuse, built with IAM's real signing key where
+    the point is a bad claim, and without it where the point is a bad signature."""
+    ring = KeyRing.load_or_create(keys_file)
+    now = time.time()
+
+    def signed(**claims: object) -> str:
+        clock = (lambda: now + float(claims.pop("shift"))) if "shift" in claims else time.time
+        signer = TokenIssuer(
+            ring,
+            issuer=str(claims.pop("iss", issuer)),
+            default_audience=str(claims.pop("aud", "eaf")),
+            clock=clock,
+        )
+        return signer.issue(
+            subject="mallory",
+            client_id="forger",
+            tenant_id="acme",
+            permissions=["user-profile:read", "user-profile:write"],
+        ).token
+
+    good = signed()
+    header, payload, signature = good.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    public = ring.jwks()["keys"][0]
+    hs256_secret = json.dumps(public, sort_keys=True).encode()
+    hs256_input = f"{_segment({'alg': 'HS256', 'typ': 'at+jwt', 'kid': public['kid']})}.{payload}"
+    hs256_mac = hmac.new(hs256_secret, hs256_input.encode(), hashlib.sha256).digest()
+    stranger = TokenIssuer(KeyRing.generate(), issuer=issuer, default_audience="eaf")
+    return {
+        "alg none": f"{_segment({'alg': 'none', 'typ': 'at+jwt'})}.{payload}.",
+        "HS256 with the public key": (
+            f"{hs256_input}.{base64.urlsafe_b64encode(hs256_mac).rstrip(b'=').decode()}"
+        ),
+        "expired": signed(shift=-7200),
+        "not yet valid": signed(shift=3600),
+        "wrong issuer": signed(iss="https://evil.example"),
+        "wrong audience": signed(aud="someone-else"),
+        "tampered payload": f"{header}.{_segment({**claims, 'tenant_id': 'globex'})}.{signature}",
+        "unknown kid": stranger.issue(
+            subject="mallory",
+            client_id="forger",
+            tenant_id="acme",
+            permissions=["user-profile:read"],
+        ).token,
+    }
+
+
+async def test_forged_and_broken_tokens_are_refused_by_the_sample(
+    services: tuple[Service, Service], tmp_path: Path
+) -> None:
+    iam, profiles = services
+    forgeries = _forgeries(tmp_path / "keys.json", iam.url)
+    async with httpx.AsyncClient(base_url=profiles.url, timeout=15) as app:
+        control = await app.get(
+            "/api/v1/user-profiles",
+            headers=_bearer(_forgeries_control(tmp_path / "keys.json", iam.url)),
+        )
+        assert control.status_code == 200, control.text
+        for case, token in forgeries.items():
+            response = await app.get("/api/v1/user-profiles", headers=_bearer(token))
+            assert response.status_code == 401, case
+            challenge = response.headers["www-authenticate"]
+            assert challenge.startswith('Bearer error="invalid_token"'), case
+        missing = await app.get("/api/v1/user-profiles")
+        assert (missing.status_code, missing.headers["www-authenticate"]) == (401, "Bearer")
+
+
+def _forgeries_control(keys_file: Path, issuer: str) -> str:
+    """A well-formed token from the same key: the cases above fail for their one defect."""
+    return (
+        TokenIssuer(KeyRing.load_or_create(keys_file), issuer=issuer, default_audience="eaf")
+        .issue(
+            subject="mallory",
+            client_id="forger",
+            tenant_id="acme",
+            permissions=["user-profile:read"],
+        )
+        .token
+    )
