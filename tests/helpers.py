@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,3 +40,11 @@ def make_workspace(root: Path) -> Path:
         '[tool.generate]\napps = "apps"\nlibs = "libs"\nspecs = "specs"\n', encoding="utf-8"
     )
     return root
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

@@ -12,18 +12,11 @@ import time
 from pathlib import Path
 
 import httpx
-from helpers import REPO
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from helpers import REPO, free_port
 
 
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
-    port, iam_port = _free_port(), _free_port()
+    port, iam_port = free_port(), free_port()
     demo = subprocess.Popen(
         ["bash", str(REPO / "scripts/demo.sh")],
         env={

@@ -11,7 +11,6 @@ import hmac
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
+from helpers import free_port
 
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
@@ -33,18 +33,11 @@ FAST_HASHING = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class Service:
     """``python -m <module>`` on a free loopback port, its output in a log file."""
 
     def __init__(self, module: str, log: Path, env: dict[str, str], port: int = 0) -> None:
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self._output = log.open("w")
@@ -91,7 +84,7 @@ class Service:
 async def services(tmp_path: Path) -> AsyncIterator[tuple[Service, Service]]:
     broker = EmbeddedNats(tmp_path / "nats")
     await broker.start()
-    iam_port = _free_port()
+    iam_port = free_port()
     iam_url = f"http://127.0.0.1:{iam_port}"
     common = {"BROKER_URL": broker.url, "LOGGING_FORMAT": "json"}
     iam = Service(

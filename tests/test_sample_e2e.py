@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -22,17 +21,11 @@ from eaf.context import SecurityContext
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
+from helpers import free_port
 from nats.js import JetStreamContext
 
 BASE = "/api/v1/user-profiles"
 PROBLEM = "application/problem+json"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Keys:
@@ -77,7 +70,7 @@ class Server:
     """The service in a subprocess on a free loopback port."""
 
     def __init__(self, database: Path, broker_url: str | None = None) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
