@@ -48,18 +48,22 @@ models:
   Update{pascal}Request:
     fields: {{name: str, email: str}}
 
+# A permission on an endpoint: callers need an IAM bearer token granting it; the tenant
+# comes from the token. (Without permissions the service takes X-Tenant-Id: development only.)
 endpoints:
   - method: POST
     path: {base}
     command: {aggregate}.create
     request: Create{pascal}Request
     status: 201
-  - {{method: GET, path: {base}, query: {aggregate}.list}}
-  - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get}}
+    permission: "{name}:write"
+  - {{method: GET, path: {base}, query: {aggregate}.list, permission: "{name}:read"}}
+  - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get, permission: "{name}:read"}}
   - method: PUT
     path: "{base}/{{id}}"
     command: {aggregate}.updateProfile
     request: Update{pascal}Request
+    permission: "{name}:write"
 """
 
 

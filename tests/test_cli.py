@@ -81,6 +81,12 @@ def test_the_starter_spec_is_the_sample_named_after_the_service(
         "/api/v1/acme-orderss",
         "/api/v1/acme-orderss/{id}",
     }
+    # Secure by default: every endpoint needs a permission from an IAM bearer token.
+    assert {(e["method"], e["permission"]) for e in spec["endpoints"]} == {
+        ("POST", "acme-orders:write"),
+        ("PUT", "acme-orders:write"),
+        ("GET", "acme-orders:read"),
+    }
     schema_ref = (workspace / "specs/acme-orders.yaml").read_text().splitlines()[0]
     assert schema_ref == "# yaml-language-server: $schema=spec.schema.json"
     assert (workspace / "specs/spec.schema.json").is_file()

@@ -28,15 +28,13 @@ def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env, check=False)
 
 
-def _secure(root: Path, name: str, generate: Path) -> None:
-    """A service whose endpoints declare permissions: it validates bearer tokens with the
-    vendored iam-client."""
+def _unsecured(root: Path, name: str, generate: Path) -> None:
+    """A service without permissions (development mode: the tenant from X-Tenant-Id)."""
     assert _run([str(generate), "service", name], cwd=root).returncode == 0
     spec_path = root / "specs" / f"{name}.yaml"
     spec = yaml.safe_load(spec_path.read_text())
     for endpoint in spec["endpoints"]:
-        action = "read" if endpoint["method"] == "GET" else "write"
-        endpoint["permission"] = f"{name}:{action}"
+        del endpoint["permission"]
     spec_path.write_text(yaml.safe_dump(spec, sort_keys=False))
     rendered = _run([str(generate), "render", name], cwd=root)
     assert rendered.returncode == 0, rendered.stderr
@@ -53,7 +51,7 @@ def fresh_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ):
         result = _run([str(generate), *command], cwd=root if root.exists() else root.parent)
         assert result.returncode == 0, result.stderr
-    _secure(root, "acme-billing", generate)
+    _unsecured(root, "acme-billing", generate)
     synced = _run([_uv(), "sync", "--all-packages", "--quiet"], cwd=root)
     assert synced.returncode == 0, synced.stderr
     for command in (
