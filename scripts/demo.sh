@@ -46,5 +46,5 @@ USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT=
 pids+=($!)
 
 "$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" \
-  --admin-password "$ADMIN_PASSWORD" --logs "$DEMO"
+  --admin-password="$ADMIN_PASSWORD" --logs "$DEMO"
 wait "${pids[-1]}"
