@@ -199,3 +199,15 @@ def test_typos_in_permissions_fail_at_import_time() -> None:
 
 def test_permission_denied_error_names_the_permission() -> None:
     assert PermissionDeniedError("a:b").reason == "missing permission a:b"
+
+
+async def test_openapi_declares_the_bearer_scheme(http: httpx.AsyncClient) -> None:
+    document = (await http.get("/openapi.json")).json()
+    scheme = document["components"]["securitySchemes"]["HTTPBearer"]
+    assert (scheme["type"], scheme["scheme"], scheme["bearerFormat"]) == (
+        "http",
+        "bearer",
+        "JWT",
+    )
+    operation = document["paths"]["/profiles/{profile_id}"]["get"]
+    assert operation["security"] == [{"HTTPBearer": []}]

@@ -16,17 +16,25 @@ changes the endpoint would never see.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 from eaf.context import SecurityContext, current_or_none, use
 from eaf.security import validate_permission
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from iam_client.client import IamClient
 from iam_client.model import AuthenticationError, PermissionDeniedError, User
 
 PROBLEM_TYPE = "application/problem+json"
+# Declares the bearer scheme in OpenAPI (the docs' "Authorize" button); the token itself is
+# read and checked below, so a missing one gets our 401 problem body, not FastAPI's 403.
+BEARER_SCHEME = HTTPBearer(
+    auto_error=False,
+    bearerFormat="JWT",
+    description="An RFC 9068 access token issued by IAM (`POST /api/v1/auth/token`).",
+)
 CORRELATION_HEADER = "X-Correlation-Id"
 
 
@@ -102,14 +110,17 @@ def require(
     *,
     client: IamClient | None = None,
     check_revocation: bool = False,
-) -> Callable[[Request], AsyncIterator[User]]:
+) -> Callable[..., AsyncIterator[User]]:
     """A dependency yielding the request's authenticated :class:`User`, with the security
     context set for the rest of the request; 401 without a valid bearer token, 403
     without ``permission`` (``None``: any authenticated user)."""
     if permission is not None:
         validate_permission(permission)
 
-    async def authenticated_user(request: Request) -> AsyncIterator[User]:
+    async def authenticated_user(
+        request: Request,
+        _scheme: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER_SCHEME)],
+    ) -> AsyncIterator[User]:
         iam: IamClient = client or request.app.state.iam_client
         token = bearer_token(request)
         if token is None:
