@@ -4,6 +4,8 @@
 an aggregate is the fold of its stream; saving appends its new events, with the outbox,
 in one transaction; stored events of older schema versions are upcast on read."""
 
+from typing import ClassVar, Generic, Protocol, Self, TypeVar
+
 from eaf.context import platform_context, use
 from eaf.eventsourcing import ConcurrencyError as StreamConflict
 from eaf.eventsourcing import (
@@ -17,6 +19,7 @@ from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
     SCHEMA_VERSIONS,
     AccessTokenRevoked,
+    DomainEvent,
     PolicyChanged,
     PolicyCreated,
     PolicyStatusChanged,
@@ -97,194 +100,115 @@ async def event_store_ready(store: EventStore) -> bool:
     return True
 
 
-class EventSourcedTenantRepository:
+class _Sourced(Protocol):
+    """What a repository needs of an aggregate (every generated aggregate has it)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def changes(self) -> tuple[DomainEvent, ...]: ...
+
+    def committed(self) -> Self: ...
+
+
+A = TypeVar("A", bound=_Sourced)
+
+
+class StreamRepository(Generic[A]):
+    """Aggregates of one type as streams (``STREAM``) of the current tenant's events."""
+
+    STREAM: ClassVar[str]
+
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+
+    def replay(self, events: list[DomainEvent]) -> A:
+        """The aggregate folded from its events, oldest first."""
+        raise NotImplementedError
+
+    async def get(self, id: str) -> A | None:
+        stored = await self._store.read_stream(self.STREAM, id)
+        if not stored:
+            return None
+        return self.replay([EVENTS.decode(event) for event in stored])
+
+    async def save(self, aggregate: A) -> A:
+        try:
+            await self._store.append(
+                self.STREAM,
+                aggregate.id,
+                [EVENTS.encode(event) for event in aggregate.changes],
+                expected_version=aggregate.version,
+            )
+        except StreamConflict as error:
+            raise ConcurrencyError(str(error)) from error
+        return aggregate.committed()
+
+
+class EventSourcedTenantRepository(StreamRepository[Tenant]):
     """Tenant aggregates as streams of the current tenant's events."""
 
     STREAM = "Tenant"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> Tenant | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return Tenant.from_history([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: Tenant) -> Tenant:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> Tenant:
+        return Tenant.from_history(events)
 
 
-class EventSourcedUserRepository:
+class EventSourcedUserRepository(StreamRepository[User]):
     """User aggregates as streams of the current tenant's events."""
 
     STREAM = "User"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> User | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return User.from_history([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: User) -> User:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> User:
+        return User.from_history(events)
 
 
-class EventSourcedRoleRepository:
+class EventSourcedRoleRepository(StreamRepository[Role]):
     """Role aggregates as streams of the current tenant's events."""
 
     STREAM = "Role"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> Role | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return Role.from_history([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: Role) -> Role:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> Role:
+        return Role.from_history(events)
 
 
-class EventSourcedPolicyRepository:
+class EventSourcedPolicyRepository(StreamRepository[Policy]):
     """Policy aggregates as streams of the current tenant's events."""
 
     STREAM = "Policy"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> Policy | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return Policy.from_history([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: Policy) -> Policy:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> Policy:
+        return Policy.from_history(events)
 
 
-class EventSourcedServiceAccountRepository:
+class EventSourcedServiceAccountRepository(StreamRepository[ServiceAccount]):
     """ServiceAccount aggregates as streams of the current tenant's events."""
 
     STREAM = "ServiceAccount"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> ServiceAccount | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return ServiceAccount.from_history([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: ServiceAccount) -> ServiceAccount:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> ServiceAccount:
+        return ServiceAccount.from_history(events)
 
 
-class EventSourcedRefreshTokenFamilyRepository:
+class EventSourcedRefreshTokenFamilyRepository(StreamRepository[RefreshTokenFamily]):
     """RefreshTokenFamily aggregates as streams of the current tenant's events."""
 
     STREAM = "RefreshTokenFamily"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> RefreshTokenFamily | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return RefreshTokenFamily.from_history(
-            [EVENTS.decode(event) for event in stored]
-        )
-
-    async def save(self, aggregate: RefreshTokenFamily) -> RefreshTokenFamily:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> RefreshTokenFamily:
+        return RefreshTokenFamily.from_history(events)
 
 
-class EventSourcedAccessTokenRevocationRepository:
+class EventSourcedAccessTokenRevocationRepository(
+    StreamRepository[AccessTokenRevocation]
+):
     """AccessTokenRevocation aggregates as streams of the current tenant's events."""
 
     STREAM = "AccessTokenRevocation"
 
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    async def get(self, id: str) -> AccessTokenRevocation | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return AccessTokenRevocation.from_history(
-            [EVENTS.decode(event) for event in stored]
-        )
-
-    async def save(self, aggregate: AccessTokenRevocation) -> AccessTokenRevocation:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
+    def replay(self, events: list[DomainEvent]) -> AccessTokenRevocation:
+        return AccessTokenRevocation.from_history(events)

@@ -4,6 +4,8 @@
 an aggregate is the fold of its stream; saving appends its new events, with the outbox,
 in one transaction; stored events of older schema versions are upcast on read."""
 
+from typing import ClassVar, Generic, Protocol, Self, TypeVar
+
 from eaf.context import platform_context, use
 from eaf.eventsourcing import ConcurrencyError as StreamConflict
 from eaf.eventsourcing import (
@@ -16,6 +18,7 @@ from eaf.eventsourcing import (
 from user_profile.domain.errors import ConcurrencyError
 from user_profile.domain.events import (
     SCHEMA_VERSIONS,
+    DomainEvent,
     SampleUserProfileCreated,
     SampleUserProfileUpdated,
 )
@@ -53,23 +56,43 @@ async def event_store_ready(store: EventStore) -> bool:
     return True
 
 
-class EventSourcedSampleUserProfileRepository:
-    """SampleUserProfile aggregates as streams of the current tenant's events."""
+class _Sourced(Protocol):
+    """What a repository needs of an aggregate (every generated aggregate has it)."""
 
-    STREAM = "SampleUserProfile"
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def changes(self) -> tuple[DomainEvent, ...]: ...
+
+    def committed(self) -> Self: ...
+
+
+A = TypeVar("A", bound=_Sourced)
+
+
+class StreamRepository(Generic[A]):
+    """Aggregates of one type as streams (``STREAM``) of the current tenant's events."""
+
+    STREAM: ClassVar[str]
 
     def __init__(self, store: EventStore) -> None:
         self._store = store
 
-    async def get(self, id: str) -> SampleUserProfile | None:
+    def replay(self, events: list[DomainEvent]) -> A:
+        """The aggregate folded from its events, oldest first."""
+        raise NotImplementedError
+
+    async def get(self, id: str) -> A | None:
         stored = await self._store.read_stream(self.STREAM, id)
         if not stored:
             return None
-        return SampleUserProfile.from_history(
-            [EVENTS.decode(event) for event in stored]
-        )
+        return self.replay([EVENTS.decode(event) for event in stored])
 
-    async def save(self, aggregate: SampleUserProfile) -> SampleUserProfile:
+    async def save(self, aggregate: A) -> A:
         try:
             await self._store.append(
                 self.STREAM,
@@ -80,3 +103,12 @@ class EventSourcedSampleUserProfileRepository:
         except StreamConflict as error:
             raise ConcurrencyError(str(error)) from error
         return aggregate.committed()
+
+
+class EventSourcedSampleUserProfileRepository(StreamRepository[SampleUserProfile]):
+    """SampleUserProfile aggregates as streams of the current tenant's events."""
+
+    STREAM = "SampleUserProfile"
+
+    def replay(self, events: list[DomainEvent]) -> SampleUserProfile:
+        return SampleUserProfile.from_history(events)
