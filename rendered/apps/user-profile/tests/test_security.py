@@ -6,30 +6,62 @@ permission, and the tenant comes from the token only. Health, metrics and docs a
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
-
-
-def test_create_sample_user_profile_without_a_token_is_401(client: TestClient) -> None:
-    response = client.request(
+PERMISSIONS = ["user-profile:read", "user-profile:write"]
+# method, path (with an unknown id), body, permission
+ENDPOINTS = [
+    pytest.param(
         "POST",
         "/api/v1/user-profiles",
-        json={"name": "sample", "email": "email@example.org"},
-        headers={"Authorization": ""},
-    )
+        {"name": "sample", "email": "email@example.org"},
+        "user-profile:write",
+        id="create_sample_user_profile",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/user-profiles",
+        None,
+        "user-profile:read",
+        id="list_sample_user_profile",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
+        None,
+        "user-profile:read",
+        id="get_sample_user_profile",
+    ),
+    pytest.param(
+        "PUT",
+        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
+        {"name": "sample", "email": "email@example.org"},
+        "user-profile:write",
+        id="update_profile_sample_user_profile",
+    ),
+]
+ENDPOINT = ("method", "path", "body", "permission")
+
+
+@pytest.mark.parametrize(ENDPOINT, ENDPOINTS)
+def test_without_a_token_is_401(
+    client: TestClient, method: str, path: str, body: Any, permission: str | None
+) -> None:
+    response = client.request(method, path, json=body, headers={"Authorization": ""})
     assert response.status_code == 401
     assert response.headers["www-authenticate"] == "Bearer"
     assert response.headers["content-type"] == PROBLEM_TYPE
 
 
-def test_create_sample_user_profile_with_a_bad_token_is_401(client: TestClient) -> None:
+@pytest.mark.parametrize(ENDPOINT, ENDPOINTS)
+def test_with_a_bad_token_is_401(
+    client: TestClient, method: str, path: str, body: Any, permission: str | None
+) -> None:
     response = client.request(
-        "POST",
-        "/api/v1/user-profiles",
-        json={"name": "sample", "email": "email@example.org"},
-        headers={"Authorization": "Bearer not-a-jwt"},
+        method, path, json=body, headers={"Authorization": "Bearer not-a-jwt"}
     )
     assert response.status_code == 401
     assert response.headers["www-authenticate"].startswith(
@@ -37,156 +69,21 @@ def test_create_sample_user_profile_with_a_bad_token_is_401(client: TestClient) 
     )
 
 
-def test_create_sample_user_profile_without_user_profile_write_is_403(
-    client: TestClient, as_tenant: TenantHeaders
-) -> None:
-    others = [
-        p
-        for p in ["user-profile:read", "user-profile:write"]
-        if p != "user-profile:write"
-    ]
-    response = client.request(
-        "POST",
-        "/api/v1/user-profiles",
-        json={"name": "sample", "email": "email@example.org"},
-        headers=as_tenant("tenant-a", others),
-    )
-    assert response.status_code == 403
-    body: dict[str, Any] = response.json()
-    assert "user-profile:write" in body["detail"]
-
-
-def test_list_sample_user_profile_without_a_token_is_401(client: TestClient) -> None:
-    response = client.request(
-        "GET", "/api/v1/user-profiles", json=None, headers={"Authorization": ""}
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"] == "Bearer"
-    assert response.headers["content-type"] == PROBLEM_TYPE
-
-
-def test_list_sample_user_profile_with_a_bad_token_is_401(client: TestClient) -> None:
-    response = client.request(
-        "GET",
-        "/api/v1/user-profiles",
-        json=None,
-        headers={"Authorization": "Bearer not-a-jwt"},
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"].startswith(
-        'Bearer error="invalid_token"'
-    )
-
-
-def test_list_sample_user_profile_without_user_profile_read_is_403(
-    client: TestClient, as_tenant: TenantHeaders
-) -> None:
-    others = [
-        p
-        for p in ["user-profile:read", "user-profile:write"]
-        if p != "user-profile:read"
-    ]
-    response = client.request(
-        "GET",
-        "/api/v1/user-profiles",
-        json=None,
-        headers=as_tenant("tenant-a", others),
-    )
-    assert response.status_code == 403
-    body: dict[str, Any] = response.json()
-    assert "user-profile:read" in body["detail"]
-
-
-def test_get_sample_user_profile_without_a_token_is_401(client: TestClient) -> None:
-    response = client.request(
-        "GET",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json=None,
-        headers={"Authorization": ""},
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"] == "Bearer"
-    assert response.headers["content-type"] == PROBLEM_TYPE
-
-
-def test_get_sample_user_profile_with_a_bad_token_is_401(client: TestClient) -> None:
-    response = client.request(
-        "GET",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json=None,
-        headers={"Authorization": "Bearer not-a-jwt"},
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"].startswith(
-        'Bearer error="invalid_token"'
-    )
-
-
-def test_get_sample_user_profile_without_user_profile_read_is_403(
-    client: TestClient, as_tenant: TenantHeaders
-) -> None:
-    others = [
-        p
-        for p in ["user-profile:read", "user-profile:write"]
-        if p != "user-profile:read"
-    ]
-    response = client.request(
-        "GET",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json=None,
-        headers=as_tenant("tenant-a", others),
-    )
-    assert response.status_code == 403
-    body: dict[str, Any] = response.json()
-    assert "user-profile:read" in body["detail"]
-
-
-def test_update_profile_sample_user_profile_without_a_token_is_401(
+@pytest.mark.parametrize(ENDPOINT, [e for e in ENDPOINTS if e.values[3] is not None])
+def test_without_the_permission_is_403(
     client: TestClient,
+    as_tenant: TenantHeaders,
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
 ) -> None:
+    others = [p for p in PERMISSIONS if p != permission]
     response = client.request(
-        "PUT",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json={"name": "sample", "email": "email@example.org"},
-        headers={"Authorization": ""},
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"] == "Bearer"
-    assert response.headers["content-type"] == PROBLEM_TYPE
-
-
-def test_update_profile_sample_user_profile_with_a_bad_token_is_401(
-    client: TestClient,
-) -> None:
-    response = client.request(
-        "PUT",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json={"name": "sample", "email": "email@example.org"},
-        headers={"Authorization": "Bearer not-a-jwt"},
-    )
-    assert response.status_code == 401
-    assert response.headers["www-authenticate"].startswith(
-        'Bearer error="invalid_token"'
-    )
-
-
-def test_update_profile_sample_user_profile_without_user_profile_write_is_403(
-    client: TestClient, as_tenant: TenantHeaders
-) -> None:
-    others = [
-        p
-        for p in ["user-profile:read", "user-profile:write"]
-        if p != "user-profile:write"
-    ]
-    response = client.request(
-        "PUT",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        json={"name": "sample", "email": "email@example.org"},
-        headers=as_tenant("tenant-a", others),
+        method, path, json=body, headers=as_tenant("tenant-a", others)
     )
     assert response.status_code == 403
-    body: dict[str, Any] = response.json()
-    assert "user-profile:write" in body["detail"]
+    assert permission in response.json()["detail"]
 
 
 def test_a_tenant_header_does_not_choose_the_tenant(
