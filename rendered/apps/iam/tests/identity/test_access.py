@@ -212,3 +212,13 @@ def test_the_check_needs_a_token(acme: Tenant) -> None:
     response = acme.iam.http.post(CHECK, json={"permission": "doc:read"})
 
     assert response.status_code == 401
+
+
+def test_a_malformed_permission_is_422_for_every_caller(iam: Iam) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+    for token in (iam.platform_token(), admin):
+        response = iam.http.post(
+            CHECK, json={"permission": "bad"}, headers=bearer(token)
+        )
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"] == "application/problem+json"

@@ -6,6 +6,7 @@ from typing import Any
 
 from eaf.security import StaticJwks, TokenVerifier
 
+from iam.application.tokens import REUSE_WINDOW
 from tests.identity.conftest import ADMIN_PASSWORD, Iam, bearer
 
 TOKEN = "/api/v1/auth/token"
@@ -138,6 +139,41 @@ def test_refresh_tokens_rotate_and_reuse_revokes_the_family(iam: Iam) -> None:
     assert reused["error"] == "invalid_grant"
     assert "reused" in reused["error_description"]
     assert refresh(third["refresh_token"])["error"] == "invalid_grant"
+
+
+def test_a_refused_refresh_does_not_spend_the_token(iam: Iam) -> None:
+    tenant_id, _ = iam.tenant_admin("Acme")
+    token = iam.token(tenant_id, "admin", ADMIN_PASSWORD).json()["refresh_token"]
+    grant = {"grant_type": "refresh_token", "refresh_token": token}
+
+    refused = iam.http.post(TOKEN, data={**grant, "scope": "not-a-permission"})
+    assert refused.json()["error"] == "invalid_scope"
+    retried = iam.http.post(TOKEN, data=grant)
+    assert retried.status_code == 200, retried.text
+
+
+def test_a_long_lived_family_remembers_a_bounded_number_of_spent_tokens(
+    iam: Iam,
+) -> None:
+    tenant_id, _ = iam.tenant_admin("Acme")
+    spent = [iam.token(tenant_id, "admin", ADMIN_PASSWORD).json()["refresh_token"]]
+    for _ in range(REUSE_WINDOW + 1):
+        response = iam.http.post(
+            TOKEN, data={"grant_type": "refresh_token", "refresh_token": spent[-1]}
+        )
+        spent.append(response.json()["refresh_token"])
+
+    def refresh(token: str) -> dict[str, Any]:
+        body: dict[str, Any] = iam.http.post(
+            TOKEN, data={"grant_type": "refresh_token", "refresh_token": token}
+        ).json()
+        return body
+
+    # Beyond the window a spent token is refused without revoking the family...
+    assert refresh(spent[0])["error_description"] == "unknown refresh token"
+    assert "access_token" in refresh(spent[-1])
+    # ...within it, reuse still revokes the family.
+    assert "reused" in refresh(spent[-2])["error_description"]
 
 
 def test_revoking_a_refresh_token_revokes_its_family(iam: Iam) -> None:

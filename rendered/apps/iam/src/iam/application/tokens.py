@@ -52,6 +52,10 @@ from iam.domain.model import (
 )
 
 REVOKED = "REVOKED"
+# How many spent refresh tokens a family remembers for reuse detection: an older spent
+# token is still refused (it is not the current one), without revoking the family. The
+# bound keeps each rotation event, and so every later replay of the family, small.
+REUSE_WINDOW = 64
 PLATFORM_PERMISSIONS = frozenset({"*:*"})
 
 
@@ -179,10 +183,23 @@ class TokenService:
         if not await self._tenant_active(tenant_id):
             # not spent nor revoked: the family works again if the tenant is reactivated
             raise _invalid_grant("the tenant is not active")
+        with in_tenant(tenant_id):
+            user = await self._users.get(family.subject)
+        if user is None or user.status != ACTIVE:
+            await self._revoke_family(tenant_id, family)
+            raise _invalid_grant("the user is no longer active")
+        # Every check that can refuse comes before the token is spent, so a refused
+        # request leaves the presented token usable (a retry is no reuse).
+        family_scope = family.scope.split()
+        if scope and family_scope and not set(scope.split()) <= set(family_scope):
+            raise OAuthError("invalid_scope", "scope exceeds the one first granted")
+        granted, permissions = self._narrow(
+            scope or family.scope, await self._permissions(tenant_id, user.roles)
+        )
         renewed = RefreshToken(tenant_id, family.id, secrets.token_urlsafe(32))
         rotated = family.rotate(
             current_hash=renewed.hash,
-            used_hashes=[*family.used_hashes, presented.hash],
+            used_hashes=[*family.used_hashes[-(REUSE_WINDOW - 1) :], presented.hash],
             now=self._clock.now(),
         )
         with in_tenant(tenant_id):
@@ -194,16 +211,6 @@ class TokenService:
                 raise _invalid_grant(
                     "refresh token reused: its family is revoked"
                 ) from None
-        user = await self._active_user(tenant_id, family.subject)
-        if user is None:
-            await self._revoke_family(tenant_id, rotated.committed())
-            raise _invalid_grant("the user is no longer active")
-        family_scope = family.scope.split()
-        if scope and family_scope and not set(scope.split()) <= set(family_scope):
-            raise OAuthError("invalid_scope", "scope exceeds the one first granted")
-        granted, permissions = self._narrow(
-            scope or family.scope, await self._permissions(tenant_id, user.roles)
-        )
         return self._respond(
             tenant_id, user, family.client_id, granted, permissions, str(renewed)
         )

@@ -7,7 +7,7 @@ from eaf.security import has_permission
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from iam.application.access import conditions_of
+from iam.application.access import checked_permissions, conditions_of
 from iam.application.identity import (
     AUTHZ_READ,
     POLICIES_READ,
@@ -219,6 +219,9 @@ async def check(
     """The decision of the caller's tenant on ``permission`` for the caller (or, with
     ``iam-authz:read``, for ``subject``); ``env`` defaults to the time and client IP."""
     claims = caller.claims
+    checked_permissions(
+        [body.permission]
+    )  # 422 naming a malformed one, for every caller
     if claims.platform:
         allowed = has_permission(claims.permissions, body.permission)
         return CheckAnswer(allowed=allowed, reason="platform token permissions")
