@@ -11,7 +11,14 @@ from eaf.context import SecurityContext, current, current_or_none, use
 from eaf.security import TokenIssuer
 from fastapi import Depends, FastAPI
 
-from iam_client import IamClient, PermissionDeniedError, User, install, require
+from iam_client import (
+    IamClient,
+    IamUnavailableError,
+    PermissionDeniedError,
+    User,
+    install,
+    require,
+)
 
 ReadProfiles = Annotated[User, Depends(require("user-profile:read"))]
 
@@ -52,6 +59,10 @@ def make_app(client: IamClient) -> FastAPI:
     async def create(user: Annotated[User, Depends(require())]) -> dict[str, str]:
         client.ensure_permission(user, "billing:create")
         return {}
+
+    @app.post("/decisions")
+    async def decide(user: Annotated[User, Depends(require())]) -> dict[str, bool]:
+        raise IamUnavailableError("POST /api/v1/authz/check failed: timed out")
 
     return app
 
@@ -211,3 +222,13 @@ async def test_openapi_declares_the_bearer_scheme(http: httpx.AsyncClient) -> No
     )
     operation = document["paths"]["/profiles/{profile_id}"]["get"]
     assert operation["security"] == [{"HTTPBearer": []}]
+
+
+async def test_an_unreachable_iam_is_503_not_a_crash(
+    http: httpx.AsyncClient, token: str
+) -> None:
+    response = await http.post("/decisions", headers=bearer(token))
+    assert response.status_code == 503
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.headers["retry-after"] == "5"
+    assert "timed out" in response.json()["detail"]

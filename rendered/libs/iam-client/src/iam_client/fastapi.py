@@ -25,7 +25,12 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from iam_client.client import IamClient
-from iam_client.model import AuthenticationError, PermissionDeniedError, User
+from iam_client.model import (
+    AuthenticationError,
+    IamUnavailableError,
+    PermissionDeniedError,
+    User,
+)
 
 PROBLEM_TYPE = "application/problem+json"
 # Declares the bearer scheme in OpenAPI (the docs' "Authorize" button); the token itself is
@@ -57,11 +62,13 @@ class ProblemError(HTTPException):
 
 
 def install(app: FastAPI, client: IamClient) -> None:
-    """Make ``client`` the app's IamClient and render auth failures as problem bodies."""
+    """Make ``client`` the app's IamClient and render auth failures (401, 403) and an
+    unreachable IAM (503) as problem bodies."""
     app.state.iam_client = client
     app.add_exception_handler(ProblemError, _problem_response)
     app.add_exception_handler(AuthenticationError, _problem_response)
     app.add_exception_handler(PermissionDeniedError, _problem_response)
+    app.add_exception_handler(IamUnavailableError, _problem_response)
 
 
 async def _problem_response(request: Request, error: Exception) -> JSONResponse:
@@ -69,6 +76,12 @@ async def _problem_response(request: Request, error: Exception) -> JSONResponse:
         error = _invalid_token(error)
     elif isinstance(error, PermissionDeniedError):
         error = _forbidden(error.permission)
+    elif isinstance(error, IamUnavailableError):
+        # Something only IAM knows (an ABAC decision, introspection) could not be asked:
+        # the caller may retry; it is neither the caller's fault nor a crash.
+        error = ProblemError(
+            503, "Service Unavailable", str(error), {"Retry-After": "5"}
+        )
     assert isinstance(error, ProblemError)
     return JSONResponse(
         error.problem(),
