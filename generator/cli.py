@@ -7,7 +7,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -223,6 +223,17 @@ def _projects(names: list[str] | None, every: bool) -> tuple[ws.Workspace, list[
         fail(str(error))
 
 
+def _current_spec(workspace: ws.Workspace, project: Project) -> dict[str, Any]:
+    """The project's spec as it is in the workspace now; one error line when it is not
+    there or not valid."""
+    from generator import regenerate as rg
+
+    try:
+        return rg.read_spec(workspace, project)
+    except (rg.RegenerateError, SpecError) as error:
+        fail(str(error))
+
+
 def _regenerate(
     names: list[str] | None, every: bool, allow_dirty: bool, *, from_spec: bool
 ) -> None:
@@ -234,10 +245,7 @@ def _regenerate(
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
-        try:
-            spec_data = rg.read_spec(workspace, project) if from_spec else project.spec_data
-        except (rg.RegenerateError, SpecError) as error:
-            fail(str(error))
+        spec_data = _current_spec(workspace, project) if from_spec else project.spec_data
         if rg.is_current(project, spec_data, root):
             typer.echo(f"{where}: up to date")
             continue
@@ -248,7 +256,7 @@ def _regenerate(
                 f"{', ...' if len(dirty) > 5 else ''}); commit or stash them first "
                 "(or pass --allow-dirty)"
             )
-        merge, _ = rg.plan(project, rg.Source(spec_data, root))
+        merge = rg.plan(project, rg.Source(spec_data, root))
         rg.apply(project, merge)
         typer.echo(f"{where}: {len(merge.changed)} file(s) changed")
         for relative in merge.kept_deleted:
@@ -288,11 +296,8 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
     from generator import regenerate as rg
 
     workspace, (project,) = _projects([name], False)
-    try:
-        spec_data = rg.read_spec(workspace, project)
-    except (rg.RegenerateError, SpecError) as error:
-        fail(str(error))
-    merge, _ = rg.plan(project, rg.Source(spec_data, project.template_root(ws.template_root())))
+    spec_data = _current_spec(workspace, project)
+    merge = rg.plan(project, rg.Source(spec_data, project.template_root(ws.template_root())))
     where = workspace.relative(project.directory)
 
     def show(before: str, after: str, old: str, new: str) -> None:
@@ -328,10 +333,7 @@ def check(names: Names = None, every: Every = False) -> None:
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
-        try:
-            spec_data = rg.read_spec(workspace, project)
-        except (rg.RegenerateError, SpecError) as error:
-            fail(str(error))
+        spec_data = _current_spec(workspace, project)
         if rg.is_current(project, spec_data, root):
             continue
         stale += 1

@@ -201,7 +201,6 @@ def _aggregate(name: str, aggregate: AggregateSpec, spec: Spec) -> dict[str, Any
     result: dict[str, Any] = {
         "name": name,
         "snake": naming.snake(name),
-        "kebab": naming.kebab(name),
         "title": " ".join(words),
         "var": words[-1],
         "description": aggregate.description or f"A {' '.join(words)}.",
@@ -281,7 +280,6 @@ def derive(spec: Spec) -> dict[str, Any]:
     aggregates = {n: _aggregate(n, a, spec) for n, a in spec.aggregates.items()}
     endpoints = [_endpoint(e, aggregates) for e in spec.endpoints]
     request_models = models.request_models(spec, endpoints)
-    event_types = [f.type for e in spec.events.values() for f in e.fields.values()]
     return {
         "name": spec.name,
         "kind": spec.kind,
@@ -312,7 +310,6 @@ def derive(spec: Spec) -> dict[str, Any]:
             }
             for n, e in spec.events.items()
         ],
-        "event_imports": _imports(event_types),
         "endpoints": endpoints,
         "event_models_code": models.event_models_code(spec),
         "consumes": [
@@ -339,7 +336,6 @@ def derive(spec: Spec) -> dict[str, Any]:
         "secured": any(e.permission for e in spec.endpoints),
         "permissions": sorted({e.permission for e in spec.endpoints if e.permission}),
         "scripts": spec.scripts,
-        "has_rules": any(f["rules"] for a in aggregates.values() for f in a["fields"]),
         "uses_pattern": any(
             r["kind"] == "pattern"
             for a in aggregates.values()

@@ -158,14 +158,14 @@ def skip_if_exists(root: Path) -> set[str]:
     return set(config.get("_skip_if_exists", []))
 
 
-def plan(project: Project, source: Source) -> tuple[MergePlan, dict[str, str]]:
-    """The merge that brings ``project`` to ``source``, and the fresh render it merges in."""
+def plan(project: Project, source: Source) -> MergePlan:
+    """The merge that brings ``project`` to ``source``."""
     base = last_render(project, source.root)
     new = render_tree(project, source, template_commit(source.root))
     merge = plan_merge(base, new, project.directory, skip_if_exists=skip_if_exists(source.root))
     merge.writes[ANSWERS_FILE] = new[ANSWERS_FILE]
     merge.conflicts = [c for c in merge.conflicts if c != ANSWERS_FILE]
-    return merge, new
+    return merge
 
 
 def dirty_files(directory: Path) -> list[str]:

@@ -323,7 +323,7 @@ def test_8_an_interrupted_render_leaves_the_project_unchanged(
     spec = repo.spec()
     _interrupt(stage, monkeypatch)
     with pytest.raises(RuntimeError, match="interrupted"):
-        merge_plan, _ = regenerate.plan(project, regenerate.Source(spec, repo.root))
+        merge_plan = regenerate.plan(project, regenerate.Source(spec, repo.root))
         regenerate.apply(project, merge_plan)
     assert tree_digest(repo.project) == before
     assert sorted(p.name for p in repo.project.parent.iterdir()) == [NAME]

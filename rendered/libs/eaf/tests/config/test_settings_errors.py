@@ -114,3 +114,14 @@ def test_non_string_keys_are_refused(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="must be a string"):
         load_settings(service(tmp_path, text), environ={})
+
+
+def test_port_over_a_server_that_is_not_a_mapping_is_a_config_error(
+    tmp_path: Path,
+) -> None:
+    text = "application:\n  name: svc\nserver: 8080\n"
+
+    with pytest.raises(ConfigError) as error:
+        load_settings(service(tmp_path, text), environ={"PORT": "9000"})
+
+    assert "server" in str(error.value)

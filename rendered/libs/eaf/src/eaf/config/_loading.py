@@ -162,7 +162,8 @@ def _overrides(
         variable = env_variable(dotted)
         if variable in environ:
             yield dotted, variable
-    if PORT_VARIABLE in environ:
+    # Only over a port setting; a malformed ``server`` is reported by the validation.
+    if PORT_VARIABLE in environ and _has(tree, "server.port"):
         yield "server.port", PORT_VARIABLE
 
 

@@ -2,7 +2,7 @@
 durable consumer groups with tenant filters, and a dead letter queue."""
 
 from eaf.messaging.handlers import EventHandlers
-from eaf.messaging.jetstream import JetStreamBroker
+from eaf.messaging.jetstream import JetStreamBroker, run_connected
 from eaf.messaging.memory import InMemoryBroker
 from eaf.messaging.message import (
     Delivery,
@@ -50,4 +50,5 @@ __all__ = [
     "Worker",
     "event_message",
     "outbox_message",
+    "run_connected",
 ]

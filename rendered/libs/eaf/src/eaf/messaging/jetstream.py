@@ -226,3 +226,32 @@ class JetStreamBroker:
 
 def _exception(error: BaseException) -> Exception:
     return error if isinstance(error, Exception) else PublishError(repr(error))
+
+
+async def run_connected(
+    url: Callable[[], str],
+    work: Callable[[JetStreamBroker], Awaitable[None]],
+    *,
+    name: str | None = None,
+    retry_delay: float = 1.0,
+) -> None:
+    """Run ``work`` on a broker connection until cancelled: connecting again while the
+    broker at ``url()`` is unreachable, and after ``work`` ends or fails (logged), so a
+    background relay or consumer never stops quietly."""
+    while True:
+        address = url()
+        try:
+            broker = await JetStreamBroker.connect(
+                MessagingSettings(url=address), name=name
+            )
+        except Exception as error:
+            log.warning("broker %s unreachable (%s); trying again", address, error)
+            await asyncio.sleep(retry_delay)
+            continue
+        try:
+            await work(broker)
+        except Exception:
+            log.exception("%s failed on broker %s; connecting again", name, address)
+        finally:
+            await broker.close()
+        await asyncio.sleep(retry_delay)
