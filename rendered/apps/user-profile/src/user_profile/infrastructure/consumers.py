@@ -6,23 +6,13 @@ each reaction, retries with backoff, then the dead letter queue."""
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Callable
 
 from eaf.eventsourcing.serialization import from_dict
-from eaf.messaging import (
-    Delivery,
-    EventHandlers,
-    JetStreamBroker,
-    MessagingSettings,
-    Poison,
-    Subscriber,
-)
+from eaf.messaging import Delivery, EventHandlers, Poison, Subscriber, run_connected
 
 from user_profile.application.consumed import TenantCreatedEvent
 from user_profile.application.ports.inbound import EventReactions
-
-log = logging.getLogger(__name__)
 
 
 def event_handlers(reactions: EventReactions) -> EventHandlers:
@@ -48,20 +38,22 @@ def event_handlers(reactions: EventReactions) -> EventHandlers:
 
 
 class EventConsumers:
-    """Runs the consumer groups against ``subscriber``, or against the broker at ``url``
-    (connecting again while it is unreachable), until stopped."""
+    """Runs the consumer groups against ``subscriber``, or against the broker at ``url()``
+    (connecting again while it is unreachable or after a failure), until stopped."""
 
     def __init__(
         self,
         reactions: EventReactions,
         *,
         service: str,
-        url: str | Callable[[], str] = "",
+        url: Callable[[], str] | None = None,
         subscriber: Subscriber | None = None,
         instances: int = 1,
     ) -> None:
         self._handlers = event_handlers(reactions)
         self._service = service
+        if url is None and subscriber is None:
+            raise ValueError("EventConsumers needs a broker url or a subscriber")
         self._url = url
         self._subscriber = subscriber
         self._instances = instances
@@ -74,20 +66,8 @@ class EventConsumers:
         if self._subscriber is not None:
             await self._consume(self._subscriber)
             return
-        while True:
-            url = self._url() if callable(self._url) else self._url
-            try:
-                broker = await JetStreamBroker.connect(
-                    MessagingSettings(url=url), name=self._service
-                )
-            except Exception as error:
-                log.warning("broker %s unreachable (%s); consumers wait", url, error)
-                await asyncio.sleep(1)
-                continue
-            try:
-                await self._consume(broker)
-            finally:
-                await broker.close()
+        assert self._url is not None
+        await run_connected(self._url, self._consume, name=self._service)
 
     async def _consume(self, subscriber: Subscriber) -> None:
         async with self._handlers.running(subscriber, instances=self._instances):

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 
 from eaf.eventsourcing import EventStore, Outbox
-from eaf.messaging import JetStreamBroker, MessagingSettings, OutboxRelay
+from eaf.messaging import JetStreamBroker, OutboxRelay, run_connected
 from eaf.messaging.embedded import EmbeddedNats
 
 log = logging.getLogger(__name__)
@@ -53,23 +53,11 @@ class EventRelay:
         self._task = asyncio.create_task(self._relay(outbox), name="outbox-relay")
 
     async def _relay(self, outbox: Outbox) -> None:
-        while True:
-            try:
-                broker = await JetStreamBroker.connect(
-                    MessagingSettings(url=self.url), name=self._service
-                )
-            except Exception as error:
-                log.warning(
-                    "broker %s unreachable (%s); events wait in the outbox",
-                    self.url,
-                    error,
-                )
-                await asyncio.sleep(1)
-                continue
-            try:
-                await OutboxRelay(outbox, broker, service=self._service).run()
-            finally:
-                await broker.close()
+        async def relay(broker: JetStreamBroker) -> None:
+            await OutboxRelay(outbox, broker, service=self._service).run()
+
+        # While the broker is unreachable, events wait in the outbox.
+        await run_connected(lambda: self.url, relay, name=self._service)
 
     async def stop(self) -> None:
         if self._task is not None:
