@@ -55,18 +55,18 @@ def create_workspace(directory: Path, template_root: Path) -> Path:
         raise InitError(f"{directory / 'pyproject.toml'} already exists; nothing was written")
     libraries = [template_root / "rendered" / "libs" / name for name in FRAMEWORK_LIBRARIES]
     contracts = template_root / "contracts"
-    for needed in (*libraries, contracts):
-        if not needed.is_dir():
+    specs = [template_root / "specs" / f"{library.name}.yaml" for library in libraries]
+    for needed in (*libraries, contracts, *specs):
+        if not needed.exists():
             raise InitError(f"the template root lacks {needed}")
     directory.mkdir(parents=True, exist_ok=True)
     name = directory.name.lower().replace("_", "-") or "workspace"
     (directory / "pyproject.toml").write_text(_PYPROJECT.format(name=name), encoding="utf-8")
     for sub in ("apps", "specs"):
         (directory / sub).mkdir(exist_ok=True)
-    for library in libraries:
+    for library, spec in zip(libraries, specs, strict=True):
         shutil.copytree(library, directory / "libs" / library.name, ignore=_IGNORE)
-        spec = f"{library.name}.yaml"
-        shutil.copy(template_root / "specs" / spec, directory / "specs" / spec)
+        shutil.copy(spec, directory / "specs" / spec.name)
     shutil.copytree(contracts, directory / "contracts", ignore=_IGNORE)
     (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")
     return directory

@@ -34,13 +34,16 @@ def token(iam: httpx.Client, tenant: str, username: str, password: str) -> dict[
             "password": password,
         },
     )
-    response.raise_for_status()
-    body: dict[str, str] = response.json()
-    return body
+    return answered(response, 200)
 
 
 def created(response: httpx.Response) -> dict[str, str]:
-    if response.status_code != 201:
+    return answered(response, 201)
+
+
+def answered(response: httpx.Response, status: int) -> dict[str, str]:
+    """The JSON body of an expected answer; one clear line and exit otherwise."""
+    if response.status_code != status:
         sys.exit(f"{response.request.method} {response.request.url}: {response.text}")
     body: dict[str, str] = response.json()
     return body

@@ -14,7 +14,7 @@ import secrets
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import anyio
@@ -145,9 +145,9 @@ async def _password_grant(
     return body
 
 
-async def _until(condition: object, timeout: float = 30) -> None:
+async def _until(condition: Callable[[], object], timeout: float = 30) -> None:
     with anyio.fail_after(timeout):
-        while not callable(condition) or not condition():
+        while not condition():
             await anyio.sleep(0.1)
 
 
@@ -277,9 +277,10 @@ def _segment(data: dict[str, object]) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def _forgeries(keys_file: Path, issuer: str) -> dict[str, str]:
-    """Tokens the sample service must refuse, built with IAM's real signing key where
-    the point is a bad claim, and without it where the point is a bad signature."""
+def _forgeries(keys_file: Path, issuer: str) -> tuple[str, dict[str, str]]:
+    """A well-formed token, and tokens the sample service must refuse, each with one
+    defect: built with IAM's real signing key where the point is a bad claim, and
+    without it where the point is a bad signature."""
     ring = KeyRing.load_or_create(keys_file)
     now = time.time()
 
@@ -306,7 +307,7 @@ def _forgeries(keys_file: Path, issuer: str) -> dict[str, str]:
     hs256_input = f"{_segment({'alg': 'HS256', 'typ': 'at+jwt', 'kid': public['kid']})}.{payload}"
     hs256_mac = hmac.new(hs256_secret, hs256_input.encode(), hashlib.sha256).digest()
     stranger = TokenIssuer(KeyRing.generate(), issuer=issuer, default_audience="eaf")
-    return {
+    return good, {
         "alg none": f"{_segment({'alg': 'none', 'typ': 'at+jwt'})}.{payload}.",
         "HS256 with the public key": (
             f"{hs256_input}.{base64.urlsafe_b64encode(hs256_mac).rstrip(b'=').decode()}"
@@ -329,12 +330,9 @@ async def test_forged_and_broken_tokens_are_refused_by_the_sample(
     services: tuple[Service, Service], tmp_path: Path
 ) -> None:
     iam, profiles = services
-    forgeries = _forgeries(tmp_path / "keys.json", iam.url)
+    good, forgeries = _forgeries(tmp_path / "keys.json", iam.url)
     async with httpx.AsyncClient(base_url=profiles.url, timeout=15) as app:
-        control = await app.get(
-            "/api/v1/user-profiles",
-            headers=_bearer(_forgeries_control(tmp_path / "keys.json", iam.url)),
-        )
+        control = await app.get("/api/v1/user-profiles", headers=_bearer(good))
         assert control.status_code == 200, control.text
         for case, token in forgeries.items():
             response = await app.get("/api/v1/user-profiles", headers=_bearer(token))
@@ -343,17 +341,3 @@ async def test_forged_and_broken_tokens_are_refused_by_the_sample(
             assert challenge.startswith('Bearer error="invalid_token"'), case
         missing = await app.get("/api/v1/user-profiles")
         assert (missing.status_code, missing.headers["www-authenticate"]) == (401, "Bearer")
-
-
-def _forgeries_control(keys_file: Path, issuer: str) -> str:
-    """A well-formed token from the same key: the cases above fail for their one defect."""
-    return (
-        TokenIssuer(KeyRing.load_or_create(keys_file), issuer=issuer, default_audience="eaf")
-        .issue(
-            subject="mallory",
-            client_id="forger",
-            tenant_id="acme",
-            permissions=["user-profile:read"],
-        )
-        .token
-    )

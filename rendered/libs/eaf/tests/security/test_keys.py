@@ -114,3 +114,15 @@ def test_a_tampered_key_file_is_refused(tmp_path: Path) -> None:
 def test_signing_key_round_trips_through_json(clock: FakeClock) -> None:
     key = SigningKey.generate(clock.datetime())
     assert SigningKey.from_json(json.loads(json.dumps(key.to_json()))) == key
+
+
+@pytest.mark.parametrize(
+    "text", ["not json", "[]", '{"version": 1}', '{"version": 1, "keys": [{}]}']
+)
+def test_an_unreadable_key_file_is_named_and_kept(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "keys.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="keys.json: ") as error:
+        KeyRing.load_or_create(path)
+    assert "not a readable key ring" in str(error.value)
+    assert path.read_text() == text

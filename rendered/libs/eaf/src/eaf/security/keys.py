@@ -132,12 +132,15 @@ class KeyRing:
         """The ring stored at ``path``, or a new one written there (mode 0600)."""
         path = Path(path)
         if path.exists():
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("version") != _FORMAT_VERSION:
-                raise ValueError(
-                    f"{path}: unknown key ring format {data.get('version')!r}"
-                )
-            keys = [SigningKey.from_json(entry) for entry in data["keys"]]
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                version = data.get("version")
+                if version != _FORMAT_VERSION:
+                    raise ValueError(f"unknown key ring format {version!r}")
+                keys = [SigningKey.from_json(entry) for entry in data["keys"]]
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                # the file is someone's key material: name it, never rewrite it
+                raise ValueError(f"{path}: not a readable key ring ({error})") from None
             return cls(
                 keys, max_token_lifetime=max_token_lifetime, path=path, clock=clock
             )
