@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import socket
+import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 GENERATE = Path(sys.executable).parent / "generate"
@@ -48,3 +54,57 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+class Service:
+    """``python -m <module>`` on a free loopback port, its output in a log file (never a
+    pipe nobody drains)."""
+
+    def __init__(self, module: str, log: Path, env: dict[str, str], port: int = 0) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self._output = log.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", module],
+            env={**os.environ, **env, "PORT": str(self.port)},
+            stdout=self._output,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until the service answers ready; fails at once, with its output, if it exits."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"{self.log.name} exited: {self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/actuator/health/readiness").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        output = self.stop()
+        raise RuntimeError(f"{self.log.name} not ready after {timeout} s: {output}")
+
+    def lines(self) -> list[dict[str, object]]:
+        """The JSON log lines written so far."""
+        entries = []
+        for line in self.log.read_text().splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return entries
+
+    def stop(self) -> str:
+        """Stop the service; its whole output."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._output.close()
+        return self.log.read_text()

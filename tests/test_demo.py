@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from helpers import REPO, free_port
 
 
+@pytest.mark.timeout(180)  # readline blocks: a stalled demo must fail, not hang
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
     port, iam_port = free_port(), free_port()
     demo = subprocess.Popen(

@@ -9,10 +9,7 @@ import base64
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -22,7 +19,7 @@ import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
-from helpers import free_port
+from helpers import Service, free_port
 
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
@@ -31,53 +28,6 @@ FAST_HASHING = {
     "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
     "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
 }
-
-
-class Service:
-    """``python -m <module>`` on a free loopback port, its output in a log file."""
-
-    def __init__(self, module: str, log: Path, env: dict[str, str], port: int = 0) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self._output = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", module],
-            env={**os.environ, **env, "PORT": str(self.port)},
-            stdout=self._output,
-            stderr=subprocess.STDOUT,
-        )
-
-    async def ready(self) -> None:
-        async with httpx.AsyncClient() as client:
-            with anyio.fail_after(60):
-                while True:
-                    if self.process.poll() is not None:
-                        raise RuntimeError(f"{self.log.name} exited: {self.log.read_text()}")
-                    try:
-                        health = await client.get(f"{self.url}/actuator/health/readiness")
-                        if health.status_code == 200:
-                            return
-                    except httpx.TransportError:
-                        pass
-                    await anyio.sleep(0.1)
-
-    def lines(self) -> list[dict[str, object]]:
-        entries = []
-        for line in self.log.read_text().splitlines():
-            try:
-                entries.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-        return entries
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self._output.close()
 
 
 @pytest.fixture
@@ -111,8 +61,8 @@ async def services(tmp_path: Path) -> AsyncIterator[tuple[Service, Service]]:
         },
     )
     try:
-        await iam.ready()
-        await profiles.ready()
+        await anyio.to_thread.run_sync(iam.wait_ready)
+        await anyio.to_thread.run_sync(profiles.wait_ready)
         yield iam, profiles
     finally:
         profiles.stop()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,7 +19,7 @@ from eaf.context import SecurityContext
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
-from helpers import free_port
+from helpers import Service
 from nats.js import JetStreamContext
 
 BASE = "/api/v1/user-profiles"
@@ -66,44 +64,21 @@ class Keys:
 KEYS = Keys()
 
 
-class Server:
-    """The service in a subprocess on a free loopback port."""
+class Server(Service):
+    """The sample service in a subprocess on a free loopback port, ready."""
+
+    _runs = itertools.count(1)
 
     def __init__(self, database: Path, broker_url: str | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {
-            **os.environ,
-            "PORT": str(self.port),
-            "DATABASE_URL": f"sqlite:///{database}",
-            "SECURITY_IAM_URL": KEYS.url,
-        }
+        env = {"DATABASE_URL": f"sqlite:///{database}", "SECURITY_IAM_URL": KEYS.url}
         env.update(
             {"BROKER_URL": broker_url}
             if broker_url
             else {"BROKER_RELAY": "false", "BROKER_CONSUME": "false"}
         )
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "user_profile"],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/actuator/health/liveness").status_code == 200:
-                    return
-            except httpx.TransportError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"the service did not start: {self.process.stdout}")
-
-    def stop(self) -> str:
-        self.process.terminate()
-        output, _ = self.process.communicate(timeout=15)
-        return output
+        log = database.parent / f"user-profile-{next(self._runs)}.log"
+        super().__init__("user_profile", log, env)
+        self.wait_ready()
 
 
 @pytest.fixture
