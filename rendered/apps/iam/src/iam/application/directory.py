@@ -1,6 +1,5 @@
 """Tenants, their users and service accounts, and the platform administrators."""
 
-import logging
 import secrets
 from dataclasses import dataclass
 
@@ -35,8 +34,6 @@ from iam.application.ports.outbound import (
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import ServiceAccount, Tenant, User
-
-logger = logging.getLogger(__name__)
 
 USER_STATUSES = (ACTIVE, DISABLED)
 TENANT_STATUSES = (ACTIVE, SUSPENDED)

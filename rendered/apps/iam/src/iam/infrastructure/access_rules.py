@@ -23,6 +23,8 @@ PAGE = 500
 
 @dataclass
 class _TenantRules:
+    # One catch-up at a time per tenant; tenants never wait for each other.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     position: int = 0
     roles: dict[str, Role] = field(default_factory=dict)
     policies: dict[str, Policy] = field(default_factory=dict)
@@ -34,7 +36,6 @@ class StoredAccessRules:
     def __init__(self, store: EventStore) -> None:
         self._store = store
         self._tenants: dict[str, _TenantRules] = {}
-        self._lock = asyncio.Lock()
 
     async def roles(self) -> dict[str, Role]:
         rules = await self._current()
@@ -44,9 +45,8 @@ class StoredAccessRules:
         return list((await self._current()).policies.values())
 
     async def _current(self) -> _TenantRules:
-        tenant = context.require_tenant()
-        async with self._lock:
-            rules = self._tenants.setdefault(tenant, _TenantRules())
+        rules = self._tenants.setdefault(context.require_tenant(), _TenantRules())
+        async with rules.lock:
             while True:
                 events = await self._store.read_all(
                     after=rules.position,
