@@ -33,10 +33,23 @@ OUTPUT_SOURCES = (
     "blueprints",
     "generator/blueprint_ext.py",
     "generator/context.py",
-    "generator/context_types.py",
-    "generator/models.py",
+    "generator/context_domain.py",
+    "generator/context_fields.py",
+    "generator/context_http.py",
+    "generator/expr.py",
+    "generator/expr_code.py",
+    "generator/literals.py",
+    "generator/migrate.py",
     "generator/naming.py",
+    "generator/regex_sample.py",
+    "generator/reserved.py",
+    "generator/resolve.py",
+    "generator/resolve_fields.py",
+    "generator/resolve_http.py",
+    "generator/resolved.py",
     "generator/spec.py",
+    "generator/typeref.py",
+    "generator/values.py",
 )
 
 
@@ -122,6 +135,43 @@ def format_source(source: str, package: str, filename: str) -> str:
     ).stdout
 
 
+def docstring(text: Any) -> str:
+    """Spec text made safe inside a triple-quoted Python string: backslashes, quotes and
+    every non-printable character escaped, so no text can end the string early."""
+    result = []
+    for char in str(text):
+        if char == "\\":
+            result.append("\\\\")
+        elif char == '"':
+            result.append('\\"')
+        elif char == "\n" or char.isprintable():
+            result.append(char)
+        else:
+            code = ord(char)
+            result.append(
+                f"\\x{code:02x}"
+                if code < 0x100
+                else f"\\u{code:04x}"
+                if code < 0x10000
+                else f"\\U{code:08x}"
+            )
+    return "".join(result).strip() or "-"
+
+
+def toml_value(value: Any) -> str:
+    """``value`` as a TOML value (a string, list or inline table), through a TOML writer."""
+    import tomli_w
+
+    return tomli_w.dumps({"v": value}).removeprefix("v = ").rstrip("\n")
+
+
+def toml_key(key: str) -> str:
+    """``key`` as a TOML key (quoted unless bare)."""
+    import tomli_w
+
+    return tomli_w.dumps({key: 0}).rsplit(" = ", 1)[0]
+
+
 @pass_environment
 def _python_source(environment: Environment, source: str, package: str, name: str) -> str:
     if getattr(environment, BATCH_FORMAT, False):
@@ -141,6 +191,9 @@ class BlueprintExtension(Extension):
             answers_yaml=answers_yaml,
             blueprint_hash=blueprint_hash,
             quoted=json.dumps,
+            docstring=docstring,
+            toml=toml_value,
+            toml_key=toml_key,
             python_source=_python_source,
             snake=naming.snake,
             pascal=naming.pascal,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import types
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +14,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from generator.checks import semantic_problems
-from generator.spec import Spec
+from generator.migrate import Migration, format_version, upgrade
+from generator.spec import FORMAT_VERSION, Spec
+
+MAX_PROBLEMS = 200
 
 Loc = tuple[str | int, ...]
 
@@ -93,25 +99,53 @@ def parse_yaml(text: str, file: str) -> tuple[Any, _Marks]:
     return _construct(node, (), marks), marks
 
 
-def _pydantic_problems(error: ValidationError, file: str, marks: _Marks) -> Iterable[Problem]:
+_UNION_TAGS = {
+    "str": "text",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "list[str]": "a list",
+    "dict[str,str]": "a mapping",
+}
+MAX_MESSAGE = 300
+
+
+def _bounded(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 3] + "..."
+
+
+def _pydantic_problems(
+    error: ValidationError, file: str, marks: _Marks, migration: Migration
+) -> Iterable[Problem]:
+    merged: dict[Loc, list[str]] = {}
     for detail in error.errors(include_url=False):
         loc: Loc = tuple(part for part in detail["loc"] if not _is_validator_tag(part))
+        if loc and loc[-1] in _UNION_TAGS and detail["type"].endswith("_type"):
+            merged.setdefault(loc[:-1], []).append(_UNION_TAGS[str(loc[-1])])
+            continue
         message = detail["msg"].removeprefix("Value error, ")
         if detail["type"] == "extra_forbidden":
             parent = _model_at(loc[:-1])
-            expected = ", ".join(parent.model_fields) if parent else ""
-            message = f"unknown key {loc[-1]!r}" + (
+            expected = ", ".join(_keys(parent)) if parent else ""
+            message = f"unknown key {str(loc[-1])[:60]!r}" + (
                 f" (expected one of: {expected})" if expected else ""
             )
-            yield Problem(file, *marks.find(loc, key=True), loc, message)
+            yield Problem(file, *marks.find(migration.old(loc), key=True), loc, message)
             continue
-        elif detail["type"] == "missing":
+        if detail["type"] == "missing":
             message = f"required key {loc[-1]!r} is missing"
-            line, column = marks.find(loc[:-1])
+            line, column = marks.find(migration.old(loc[:-1]))
             yield Problem(file, line, column, loc, message)
             continue
-        line, column = marks.find(loc)
-        yield Problem(file, line, column, loc, message)
+        line, column = marks.find(migration.old(loc))
+        yield Problem(file, line, column, loc, _bounded(message))
+    for loc, kinds in merged.items():
+        line, column = marks.find(migration.old(loc))
+        yield Problem(file, line, column, loc, f"expected {' or '.join(dict.fromkeys(kinds))}")
+
+
+def _keys(model: type[BaseModel]) -> list[str]:
+    return [info.alias or name for name, info in model.model_fields.items()]
 
 
 def _is_validator_tag(part: str | int) -> bool:
@@ -120,43 +154,97 @@ def _is_validator_tag(part: str | int) -> bool:
 
 def _model_at(loc: Loc) -> type[BaseModel] | None:
     """The pydantic model that validates the mapping at ``loc`` (for listing its keys)."""
-    from generator import spec as s
-
-    model: type[BaseModel] = s.Spec
-    containers: dict[str, type[BaseModel]] = {
-        "aggregates": s.AggregateSpec,
-        "events": s.EventSpec,
-        "models": s.ModelSpec,
-        "endpoints": s.EndpointSpec,
-        "fields": s.FieldSpec,
-        "commands": s.CommandSpec,
-        "rules": s.Rule,
-    }
-    index = 0
-    while index < len(loc):
-        part = loc[index]
-        if isinstance(part, str) and part in containers and part in model.model_fields:
-            model = containers[part]
-            index += 2
+    annotation: Any = Spec
+    for part in loc:
+        annotation = _unwrap(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = next(
+                (f for name, f in annotation.model_fields.items() if part in (name, f.alias)),
+                None,
+            )
+            if field is None:
+                return None
+            annotation = field.annotation
+            continue
+        origin = typing.get_origin(annotation)
+        if origin is dict:
+            annotation = typing.get_args(annotation)[1]
+        elif origin is list:
+            annotation = typing.get_args(annotation)[0]
         else:
             return None
-    return model
+    annotation = _unwrap(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """The model or container inside ``Annotated[...]`` and ``X | None``."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            options = [a for a in typing.get_args(annotation) if a is not type(None)]
+            models = [
+                a
+                for a in options
+                if typing.get_origin(a) in (dict, list)
+                or (isinstance(a, type) and issubclass(a, BaseModel))
+            ]
+            if not models:
+                return annotation
+            annotation = models[0]
+        else:
+            return annotation
 
 
 def load_spec_text(text: str, file: str) -> Spec:
-    """Validate spec text; raise `SpecError` listing every problem."""
+    """Validate spec text (upgrading a version 1 spec); raise `SpecError` listing every
+    problem."""
     data, marks = parse_yaml(text, file)
+    return load_spec_data(data, marks, file)
+
+
+def load_spec_data(data: Any, marks: _Marks, file: str) -> Spec:
+    """Validate parsed spec data; raise `SpecError` listing every problem."""
     if not isinstance(data, dict):
         raise SpecError([Problem(file, 1, 1, (), "a spec is a mapping of keys to values")])
+    version = format_version(data)
+    if version not in (1, FORMAT_VERSION) or isinstance(version, bool):
+        raise SpecError(
+            [
+                Problem(
+                    file,
+                    *marks.find(("version",)),
+                    ("version",),
+                    f"unknown spec format version {str(version)[:20]!r} "
+                    f"(this generator reads 1 and {FORMAT_VERSION})",
+                )
+            ]
+        )
+    data = copy.deepcopy(data)
+    migration = upgrade(data)
+    if migration.problems:
+        raise SpecError(
+            [
+                Problem(file, *marks.find(loc), loc, _bounded(message))
+                for loc, message in migration.problems
+            ]
+        )
     try:
         spec = Spec.model_validate(data)
     except ValidationError as error:
-        raise SpecError(list(_pydantic_problems(error, file, marks))) from None
+        raise SpecError(
+            list(_pydantic_problems(error, file, marks, migration))[:MAX_PROBLEMS]
+        ) from None
     problems = [
-        Problem(file, *marks.find(loc), loc, message) for loc, message in semantic_problems(spec)
+        Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
+        for loc, message in semantic_problems(spec)
     ]
     if problems:
-        raise SpecError(problems)
+        raise SpecError(problems[:MAX_PROBLEMS])
     return spec
 
 

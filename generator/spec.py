@@ -1,56 +1,42 @@
-"""The spec format: a strict pydantic model of one service or library spec."""
+"""The spec format (version 2): a strict pydantic model of one service or library spec.
+
+Version 1 specs (no ``version`` key) are upgraded on load by `generator.migrate`."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
+FORMAT_VERSION = 2
 NAME_RULE = r"^[a-z][a-z0-9-]*[a-z0-9]$"
-SCALAR_TYPES = ("str", "int", "float", "bool", "decimal", "uuid", "datetime", "date")
-TYPE_FORMS = (*SCALAR_TYPES, "list[<scalar>]", "map")
 PASCAL = r"^[A-Z][A-Za-z0-9]*$"
 CAMEL = r"^[a-z][A-Za-z0-9]*$"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
-QUERIES = ("get", "list")
 PERMISSION = r"^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$"
-RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length")
+RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length", "scale")
+CONSUMED_EVENT = r"^[a-z][a-z0-9-]*[a-z0-9]\.[A-Z][A-Za-z0-9]*$"
+MAX_NAME = 64
+MAX_TEXT = 2000
 
-
-def is_known_type(type_name: str) -> bool:
-    """True for a scalar type, a list of one, or ``map`` (string keys to string values)."""
-    match = re.fullmatch(r"list\[(\w+)\]", type_name)
-    return (
-        type_name in SCALAR_TYPES
-        or type_name == "map"
-        or (match is not None and match[1] in SCALAR_TYPES)
-    )
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+Expression = Annotated[StrictStr, Field(max_length=500)]
+Value = StrictStr | StrictInt | StrictFloat | StrictBool
+Bound = StrictInt | StrictFloat | StrictStr
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Rule(_Strict):
-    """One validation rule of a field; exactly one rule key, with the message raised."""
-
-    not_blank: bool | None = None
-    contains: str | None = None
-    pattern: str | None = None
-    min: float | None = None
-    max: float | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    message: str | None = None
-
-    @property
-    def kind(self) -> str:
-        return next(key for key in RULE_KEYS if getattr(self, key) is not None)
-
-    @property
-    def value(self) -> Any:
-        return getattr(self, self.kind)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 def _shorthand_field(value: Any) -> Any:
@@ -58,134 +44,242 @@ def _shorthand_field(value: Any) -> Any:
 
 
 class FieldSpec(_Strict):
-    """A typed field of an aggregate, event or model."""
+    """A typed field of an aggregate, value object, event, read model or command input."""
 
-    type: str = Field(description=f"one of: {', '.join(TYPE_FORMS)}")
-    description: str | None = None
-    default: Any = None
+    type: Text = Field(
+        description="str int float bool decimal uuid datetime date, an enum or value object "
+        "of this spec, list[<type>] or map[<type>] (string keys)"
+    )
+    description: Text | None = None
+    default: Any = Field(default=None, description="the value when none is given")
     example: Any = Field(default=None, description="a valid value, used in docs and tests")
-    rules: list[Rule] = []
+    optional: StrictBool = Field(default=False, description="may be null (default null)")
+    not_blank: StrictBool | None = Field(default=None, description="str: not only spaces")
+    contains: Text | None = Field(default=None, description="str: must contain this text")
+    pattern: Text | None = Field(default=None, description="str: must match (whole value)")
+    min: Bound | None = Field(default=None, description="number or decimal: at least")
+    max: Bound | None = Field(default=None, description="number or decimal: at most")
+    min_length: StrictInt | None = Field(
+        default=None, ge=0, le=1_000_000, description="str: characters; list/map: items"
+    )
+    max_length: StrictInt | None = Field(
+        default=None, ge=0, le=1_000_000, description="str: characters; list/map: items"
+    )
+    scale: StrictInt | None = Field(
+        default=None, ge=0, le=18, description="decimal: digits after the point"
+    )
+    unique: StrictBool = Field(
+        default=False, description="no two aggregates of a tenant share the value"
+    )
+    references: StrictStr | None = Field(
+        default=None, description="an aggregate of this spec whose id the field holds"
+    )
+    messages: dict[StrictStr, Text] = Field(
+        default={}, description="rule key -> the message a violation reports"
+    )
 
-    @field_validator("type")
-    @classmethod
-    def _known_type(cls, value: str) -> str:
-        if not is_known_type(value):
-            raise ValueError(f"unknown type {value!r} (expected one of: {', '.join(TYPE_FORMS)})")
-        return value
+    @property
+    def has_default(self) -> bool:
+        return "default" in self.model_fields_set
 
-    @field_validator("rules")
-    @classmethod
-    def _one_key_per_rule(cls, rules: list[Rule]) -> list[Rule]:
-        for rule in rules:
-            keys = [key for key in RULE_KEYS if getattr(rule, key) is not None]
-            if len(keys) != 1:
-                raise ValueError(
-                    f"a rule needs exactly one of {', '.join(RULE_KEYS)} (got {keys or 'none'})"
-                )
-        return rules
+    @property
+    def has_example(self) -> bool:
+        return "example" in self.model_fields_set
+
+    @property
+    def rules(self) -> list[tuple[str, Any]]:
+        """The field's rules as (key, value), in the order of RULE_KEYS."""
+        return [(key, getattr(self, key)) for key in RULE_KEYS if getattr(self, key) is not None]
 
 
-Fields = dict[str, Annotated[FieldSpec, BeforeValidator(_shorthand_field)]]
+Fields = Annotated[
+    dict[StrictStr, Annotated[FieldSpec, BeforeValidator(_shorthand_field)]],
+    Field(max_length=200),
+]
+
+
+class ComputedSpec(_Strict):
+    """A value computed from the state when it is read (never stored)."""
+
+    type: Text
+    value: Expression = Field(description="an expression over the fields, now and today")
+    description: Text | None = None
+
+
+class InvariantSpec(_Strict):
+    """A rule over several fields, checked after every change."""
+
+    check: Expression = Field(description="an expression that must be true")
+    message: Text
+    field: StrictStr | None = Field(default=None, description="the field the problem names")
+
+
+class AlsoSpec(_Strict):
+    """A command of another aggregate run in the same transaction (all or nothing)."""
+
+    command: StrictStr = Field(description="<Aggregate>.<command>")
+    id: Expression = Field(description="the other aggregate's id (a reference field)")
+    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
+        default={}, alias="with", description="the other command's parameters"
+    )
 
 
 class CommandSpec(_Strict):
-    """A command of an aggregate: its parameters and the event it emits."""
+    """A command of an aggregate: what it takes, checks, changes and emits."""
 
-    description: str | None = None
-    params: list[str] = []
-    emits: str
-    creates: bool = False
+    description: Text | None = None
+    params: Annotated[list[StrictStr], Field(max_length=200)] = Field(
+        default=[], description="fields of the aggregate the request sets"
+    )
+    inputs: Fields = Field(default={}, description="request values that are not fields")
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
+        default={}, description="field -> the value the command sets (an expression)"
+    )
+    when: Expression | None = Field(default=None, description="the command's guard")
+    error: StrictStr | None = Field(default=None, description="the error when `when` is false")
+    emits: StrictStr
+    creates: StrictBool = False
+    deletes: StrictBool = Field(default=False, description="archives the aggregate")
+    also: Annotated[list[AlsoSpec], Field(max_length=20)] = []
 
 
 class AggregateSpec(_Strict):
-    """An aggregate: identity, fields with rules, commands."""
+    """An aggregate: identity, fields with rules, invariants, commands."""
 
-    description: str | None = None
+    description: Text | None = None
     fields: Fields = {}
-    commands: dict[str, CommandSpec] = {}
-    not_found: str | None = Field(default=None, description="message when no aggregate has the id")
-    event_id: str | None = Field(
+    computed: Annotated[dict[StrictStr, ComputedSpec], Field(max_length=100)] = {}
+    invariants: Annotated[list[InvariantSpec], Field(max_length=100)] = []
+    commands: Annotated[dict[StrictStr, CommandSpec], Field(max_length=100)] = {}
+    not_found: Text | None = Field(default=None, description="message when no aggregate has the id")
+    event_id: StrictStr | None = Field(
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",
     )
 
 
+class ValueSpec(_Strict):
+    """A value object: a named, reusable group of fields with its own rules."""
+
+    description: Text | None = None
+    fields: Fields
+    invariants: Annotated[list[InvariantSpec], Field(max_length=100)] = []
+
+
+class ErrorSpec(_Strict):
+    """A domain error: the HTTP problem a guard answers with."""
+
+    status: StrictInt = Field(default=409, ge=400, le=499)
+    title: Text
+    detail: Text | None = None
+    type: Text | None = Field(default=None, description="the problem type URI")
+
+
 class UpcastSpec(_Strict):
     """How a stored event of one schema version becomes the next version."""
 
-    rename: dict[str, str] = Field(default={}, description="old field name -> new name")
-    add: dict[str, Any] = Field(default={}, description="new field -> value for old events")
-    remove: list[str] = Field(default=[], description="fields the new version dropped")
+    rename: dict[StrictStr, StrictStr] = Field(default={}, description="old name -> new name")
+    add: dict[StrictStr, Any] = Field(default={}, description="new field -> value for old events")
+    remove: list[StrictStr] = Field(default=[], description="fields the new version dropped")
 
 
 class EventSpec(_Strict):
     """A domain event with its schema version and the upcasts from older versions."""
 
-    description: str | None = None
-    version: int = Field(default=1, ge=1)
+    description: Text | None = None
+    version: StrictInt = Field(default=1, ge=1, le=1000)
     fields: Fields = {}
-    upcasts: dict[int, UpcastSpec] = Field(
+    upcasts: dict[StrictInt, UpcastSpec] = Field(
         default={}, description="from-version -> the change to the next version"
     )
 
 
-class ModelSpec(_Strict):
-    """A request or response body."""
+class OnSpec(_Strict):
+    """What one event does to a read model's rows."""
 
-    description: str | None = None
-    fields: Fields = {}
+    upsert: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
+        default=None, description="insert or replace the row; column -> value"
+    )
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
+        default=None, description="change the existing row; column -> value"
+    )
+    delete: StrictBool = False
+    key: dict[StrictStr, Expression] | None = Field(
+        default=None, description="key column -> its value from the event (default: same name)"
+    )
+
+
+def _shorthand_on(value: Any) -> Any:
+    if value == "upsert":
+        return {"upsert": {}}
+    if value == "delete":
+        return {"delete": True}
+    return value
 
 
 class ReadModelSpec(_Strict):
-    """A projection: one row per aggregate, kept up to date from its events."""
+    """A projection: rows kept up to date from events (one per aggregate with ``of``)."""
 
-    description: str | None = None
-    of: str = Field(description="the aggregate whose events build the rows")
+    description: Text | None = None
+    of: StrictStr | None = Field(default=None, description="an aggregate: a row per aggregate")
+    key: StrictStr | list[StrictStr] | None = Field(default=None, description="key column(s)")
+    fields: Fields = {}
+    computed: Annotated[dict[StrictStr, ComputedSpec], Field(max_length=100)] = {}
+    on: dict[StrictStr, Annotated[OnSpec, BeforeValidator(_shorthand_on)]] = Field(
+        default={}, description="event -> upsert, delete, or {set: {column: value}}"
+    )
 
-
-CONSUMED_EVENT = r"^[a-z][a-z0-9-]*[a-z0-9]\.[A-Z][A-Za-z0-9]*$"
+    @property
+    def keys(self) -> list[str]:
+        if self.key is None:
+            return []
+        return [self.key] if isinstance(self.key, str) else list(self.key)
 
 
 class ConsumeSpec(_Strict):
     """An event of another service this service reacts to, through a durable consumer."""
 
-    description: str | None = None
-    handler: str | None = Field(
-        default=None,
-        description="the reaction method (camelCase; default on<EventType>)",
+    description: Text | None = None
+    handler: StrictStr | None = Field(
+        default=None, description="the reaction method (camelCase; default on<EventType>)"
     )
-    durable: str | None = Field(
-        default=None,
-        description="the consumer group (default <service>-<producer>-<event-type>)",
+    durable: StrictStr | None = Field(
+        default=None, description="the consumer group (default <service>-<producer>-<event-type>)"
     )
-    max_deliver: int = Field(default=5, ge=1, description="attempts before the dead letter queue")
-    fields: Fields = Field(
-        default={},
-        description="the payload fields this service reads (others are ignored)",
+    max_deliver: StrictInt = Field(
+        default=5, ge=1, le=1000, description="attempts before the dead letter queue"
     )
+    fields: Fields = Field(default={}, description="the payload fields this service reads")
 
 
 class EndpointSpec(_Strict):
-    """An HTTP endpoint bound to an aggregate command or query."""
+    """An HTTP endpoint bound to a command or a query."""
 
     method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
-    path: str
-    command: str | None = Field(default=None, description="<Aggregate>.<command>")
-    query: str | None = Field(
-        default=None, description="<Aggregate>.get, or <Aggregate>.list (needs a read model)"
+    path: Annotated[StrictStr, Field(max_length=300)]
+    command: StrictStr | None = Field(default=None, description="<Aggregate>.<command>")
+    query: StrictStr | None = Field(
+        default=None,
+        description="<Aggregate>.get (by id or a unique field), <Aggregate>.list, "
+        "<ReadModel>.list or <ReadModel>.get",
     )
-    use_case: str | None = Field(
-        default=None, description="name of the use-case method (default from the command)"
-    )
-    request: str | None = Field(default=None, description="a model of `models`")
-    status: int | None = Field(default=None, ge=200, le=299)
-    summary: str | None = None
-    permission: str | None = Field(
+    use_case: StrictStr | None = Field(default=None, description="the use-case method's name")
+    request: StrictStr | None = Field(default=None, description="the request body's name")
+    status: StrictInt | None = Field(default=None, ge=200, le=299)
+    summary: Text | None = None
+    permission: StrictStr | None = Field(
         default=None,
         pattern=PERMISSION,
         description="<resource>:<action> the caller's token must grant (e.g. orders:write); "
         "a service with permissions takes its tenant from bearer tokens only",
     )
+    filter: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+        default=[], description="list: columns callers may filter on (?col=, ?col.gte=...)"
+    )
+    sort: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+        default=[], description="list: columns callers may sort by (?sort=col or -col)"
+    )
+    page: StrictBool = Field(default=False, description="list: limit/offset pages with a total")
 
     @field_validator("path")
     @classmethod
@@ -204,29 +298,39 @@ class Spec(_Strict):
         json_schema_extra={"title": "Service spec"},
     )
 
-    name: str = Field(pattern=NAME_RULE)
+    version: Literal[2] = Field(default=2, description="the spec format version")
+    name: Annotated[StrictStr, Field(pattern=NAME_RULE, max_length=MAX_NAME)]
     kind: Literal["app", "lib"] = "app"
-    description: str = ""
-    port: int = Field(default=8080, ge=1, le=65535)
-    base_path: str | None = Field(
-        default=None, description="path prefix of the resource (default /api/v1/<name>s)"
+    description: Text = ""
+    port: StrictInt = Field(default=8080, ge=1, le=65535)
+    base_path: Annotated[StrictStr, Field(max_length=200)] | None = Field(
+        default=None, description="path prefix of the health endpoint (default /api/v1/<name>s)"
     )
-    aggregates: dict[str, AggregateSpec] = {}
-    events: dict[str, EventSpec] = {}
-    models: dict[str, ModelSpec] = {}
-    read_models: dict[str, ReadModelSpec] = {}
-    endpoints: list[EndpointSpec] = []
-    consumes: dict[str, ConsumeSpec] = Field(
+    enums: Annotated[
+        dict[StrictStr, Annotated[list[StrictStr], Field(min_length=1, max_length=200)]],
+        Field(max_length=100),
+    ] = Field(default={}, description="name -> its values")
+    values: Annotated[dict[StrictStr, ValueSpec], Field(max_length=100)] = Field(
+        default={}, description="value objects"
+    )
+    errors: Annotated[dict[StrictStr, ErrorSpec], Field(max_length=100)] = Field(
+        default={}, description="domain errors that guards answer with"
+    )
+    aggregates: Annotated[dict[StrictStr, AggregateSpec], Field(max_length=100)] = {}
+    events: Annotated[dict[StrictStr, EventSpec], Field(max_length=500)] = {}
+    read_models: Annotated[dict[StrictStr, ReadModelSpec], Field(max_length=100)] = {}
+    endpoints: Annotated[list[EndpointSpec], Field(max_length=500)] = []
+    consumes: Annotated[dict[StrictStr, ConsumeSpec], Field(max_length=100)] = Field(
         default={},
         description="events of other services by <service>.<EventType> (iam.TenantCreatedEvent)",
     )
-    dependencies: list[str] = Field(
+    dependencies: Annotated[list[StrictStr], Field(max_length=100)] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
     )
-    scripts: dict[str, str] = Field(
+    scripts: Annotated[dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
         default={}, description="console scripts: name -> 'module:function'"
     )
-    layers: list[str] = Field(
+    layers: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],
         description="libraries only: subpackages from highest to lowest, as a layers contract",
     )
@@ -234,6 +338,6 @@ class Spec(_Strict):
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of the spec format, for editors."""
-    schema = Spec.model_json_schema()
+    schema = Spec.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

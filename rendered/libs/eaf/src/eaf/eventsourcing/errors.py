@@ -37,3 +37,28 @@ class UnknownEventTypeError(EventSourcingError):
 
 class UpcastError(EventSourcingError):
     """A stored event cannot be brought to the schema version the code expects."""
+
+
+class DuplicateKeyError(EventSourcingError):
+    """Another aggregate of the tenant already has this value of a unique field."""
+
+    def __init__(self, kind: str, field: str) -> None:
+        self.kind = kind
+        self.field = field
+        super().__init__(f"another {kind} has this {field}")
+
+
+class PreconditionFailedError(EventSourcingError):
+    """The aggregate is not at the version the caller read (HTTP If-Match)."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(f"expected version {expected}, the aggregate is at {actual}")
+
+
+class IdempotencyKeyReusedError(EventSourcingError):
+    """An idempotency key already used by a different request."""
+
+    def __init__(self) -> None:
+        super().__init__("this Idempotency-Key was used for a different request")

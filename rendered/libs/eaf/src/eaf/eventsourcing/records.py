@@ -7,7 +7,7 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -151,3 +151,14 @@ def json_copy(payload: Mapping[str, Any]) -> dict[str, Any]:
     """A deep copy through JSON: rejects what a database could not store, as they would."""
     copied: dict[str, Any] = json.loads(json.dumps(payload))
     return copied
+
+
+@dataclass(frozen=True)
+class StreamAppend:
+    """Events to append to one stream at an expected version (no events: a check that the
+    stream is at that version)."""
+
+    stream_type: str
+    stream_id: str
+    events: Sequence[NewEvent]
+    expected_version: int

@@ -112,21 +112,24 @@ class OutboxRelay:
         return batch
 
     async def _publish(self, batch: list[OutboxMessage]) -> int:
+        internal = [stored.position for stored in batch if is_internal(stored)]
+        batch = [stored for stored in batch if not is_internal(stored)]
         try:
             messages = [
                 outbox_message(self.subjects, self.service, stored) for stored in batch
             ]
-            outcomes = await self.publisher.publish_batch(messages)
-            acknowledged = [
+            outcomes = await self.publisher.publish_batch(messages) if messages else []
+            acknowledged = internal + [
                 stored.position
                 for stored, error in zip(batch, outcomes, strict=True)
                 if error is None
             ]
             if acknowledged:
                 await self.outbox.mark_published(acknowledged)
-                self.stats.published += len(acknowledged)
+                self.stats.published += len(acknowledged) - len(internal)
         finally:
             self._in_flight.difference_update(stored.position for stored in batch)
+            self._in_flight.difference_update(internal)
         errors = [error for error in outcomes if error is not None]
         if errors:
             raise PublishError(
@@ -139,3 +142,9 @@ class OutboxRelay:
             async with asyncio.timeout(self.poll_interval):
                 await self._wakeup.wait()
         self._wakeup.clear()
+
+
+def is_internal(stored: OutboxMessage) -> bool:
+    """Bookkeeping events of the event store itself (``$``-prefixed types: unique-key
+    reservations, idempotency records) stay in the service: they are not published."""
+    return stored.event_type.startswith("$")

@@ -1,0 +1,441 @@
+"""The render context of the domain: enums, value objects, events, aggregates and their
+commands, with every spec expression compiled to Python."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator import naming
+from generator.context_fields import FieldCtx, field_ctx, title
+from generator.expr import Node
+from generator.expr_code import member_name, to_python
+from generator.literals import python_literal
+from generator.reserved import ATTRIBUTES
+from generator.resolved import Domain, RAggregate, RCommand, REvent, RField
+from generator.values import Catalog
+
+TIMESTAMP = "occurredAt"
+
+
+@dataclass
+class Code:
+    """A compiled expression with what it is about."""
+
+    code: str
+    message: str = ""
+    field: str = ""
+
+
+@dataclass
+class ComputedCtx:
+    name: str
+    attr: str
+    py: str
+    code: str
+    description: str
+
+
+@dataclass
+class ValueCtx:
+    name: str
+    description: str
+    fields: list[FieldCtx]
+    invariants: list[Code]
+
+
+@dataclass
+class EnumCtx:
+    name: str
+    members: list[dict[str, str]]
+
+
+@dataclass
+class ErrorCtx:
+    name: str
+    status: int
+    title: str
+    detail: str
+    type: str
+
+
+@dataclass
+class EventFieldCtx:
+    name: str
+    attr: str
+    py: str
+    default_py: str | None
+    default_factory: str | None
+
+
+@dataclass
+class EventCtx:
+    name: str
+    snake: str
+    version: int
+    description: str
+    aggregate: str | None
+    fields: list[EventFieldCtx]
+    upcasts: list[dict[str, Any]]
+
+
+@dataclass
+class AlsoCtx:
+    aggregate: str
+    var: str
+    method: str
+    id_code: str
+    id_field: str
+    args: list[dict[str, str]]
+
+
+@dataclass
+class ReferenceCtx:
+    """A parameter naming another aggregate, checked to exist in the tenant."""
+
+    name: str
+    attr: str
+    target: str
+    var: str
+    many: bool
+    optional: bool
+    message: str
+
+
+@dataclass
+class CommandCtx:
+    name: str
+    method: str
+    use_case: str
+    aggregate: str
+    creates: bool
+    deletes: bool
+    description: str
+    params: list[FieldCtx]
+    inputs: list[FieldCtx]
+    arguments: list[FieldCtx]
+    guard: Code | None
+    guard_error: str
+    sets: list[dict[str, str]]
+    event: str
+    event_args: list[dict[str, str]]
+    also: list[AlsoCtx]
+    references: list[ReferenceCtx]
+    loads: list[dict[str, str]]
+
+
+@dataclass
+class ApplyCtx:
+    event: str
+    creates: bool
+    deletes: bool
+    sets: list[dict[str, str]]
+
+
+@dataclass
+class AggregateCtx:
+    name: str
+    snake: str
+    var: str
+    title: str
+    description: str
+    not_found: str
+    event_id: str
+    id_attr: str
+    id_is_uuid: bool
+    fields: list[FieldCtx]
+    computed: list[ComputedCtx]
+    invariants: list[Code]
+    commands: list[CommandCtx]
+    events: list[str]
+    applies: list[ApplyCtx]
+    unique: list[FieldCtx]
+    deletable: bool
+    creator: CommandCtx | None
+    read_model: dict[str, str] | None = None
+    stream: str = ""
+    getters: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def catalog_of(domain: Domain) -> Catalog:
+    return Catalog({n: v.fields for n, v in domain.values.items()}, domain.enums)
+
+
+def _names(fields: list[RField], prefix: str) -> dict[str, str]:
+    return {f.name: f"{prefix}{f.attr}" for f in fields}
+
+
+def _code(node: Node, names: dict[str, str]) -> str:
+    return to_python(node, names).source
+
+
+def enums(domain: Domain) -> list[EnumCtx]:
+    return [
+        EnumCtx(name, [{"name": member_name(m), "value": m} for m in members])
+        for name, members in domain.enums.items()
+    ]
+
+
+def errors(domain: Domain) -> list[ErrorCtx]:
+    return [ErrorCtx(**{k: e[k] for k in ("name", "status", "title", "detail", "type")})
+            for e in domain.errors.values()]  # fmt: skip
+
+
+def values(domain: Domain, catalog: Catalog) -> list[ValueCtx]:
+    result = []
+    for value in domain.values.values():
+        names = {**_names(value.fields, "self."), "now": "now", "today": "now.date()"}
+        result.append(
+            ValueCtx(
+                value.name,
+                value.description or f"A {' '.join(naming.words(value.name))}.",
+                [field_ctx(f, catalog) for f in value.fields],
+                [Code(_code(i.check, names), i.message, i.field) for i in value.invariants],
+            )
+        )
+    return result
+
+
+def events(domain: Domain, catalog: Catalog) -> list[EventCtx]:
+    result = []
+    for event in domain.events.values():
+        fields = []
+        for f in event.fields:
+            ctx = field_ctx(f, catalog)
+            fields.append(
+                EventFieldCtx(f.name, f.attr, ctx.py, ctx.default_py, ctx.default_factory)
+            )
+        result.append(
+            EventCtx(
+                name=event.name,
+                snake=naming.snake(event.name),
+                version=event.version,
+                description=event.description
+                or f"{' '.join(naming.words(event.name)).capitalize()} (v{event.version}).",
+                aggregate=event.aggregate,
+                fields=fields,
+                upcasts=_upcasts(event, catalog),
+            )
+        )
+    return result
+
+
+def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
+    from generator.reserved import python_attribute
+
+    def attr(name: str) -> str:
+        return python_attribute(naming.snake(name))
+
+    result = []
+    for upcast in event.upcasts:
+        result.append(
+            {
+                "from": upcast["from"],
+                "function": f"_{naming.snake(event.name)}_v{upcast['from']}_to_v{upcast['from'] + 1}",
+                "rename": [[attr(old), attr(new)] for old, new in upcast["rename"]],
+                "add": [[attr(name), repr(_json(value))] for name, value in upcast["add"]],
+                "remove": [attr(name) for name in upcast["remove"]],
+            }
+        )
+    return result
+
+
+def _json(value: Any) -> Any:
+    """A value as the JSON a stored payload holds (upcasts add JSON, not domain values)."""
+    return value
+
+
+def aggregates(domain: Domain, catalog: Catalog) -> list[AggregateCtx]:
+    return [_aggregate(a, domain, catalog) for a in domain.aggregates.values()]
+
+
+def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> AggregateCtx:
+    words = naming.words(aggregate.name)
+    fields = [field_ctx(f, catalog) for f in aggregate.fields]
+    state = {
+        **_names(aggregate.fields, "self."),
+        "id": "self.id",
+        "now": "now",
+        "today": "now.date()",
+    }
+    commands = [_command(c, aggregate, domain, catalog) for c in aggregate.commands]
+    ctx = AggregateCtx(
+        name=aggregate.name,
+        snake=naming.snake(aggregate.name),
+        var=_var(aggregate.name),
+        title=" ".join(words),
+        description=aggregate.description,
+        not_found=aggregate.not_found,
+        event_id=aggregate.event_id,
+        id_attr=naming.snake(aggregate.event_id),
+        id_is_uuid=aggregate.event_id_type == "uuid",
+        fields=fields,
+        computed=[
+            ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, state), c.description)
+            for c in aggregate.computed
+        ],
+        invariants=[Code(_code(i.check, state), i.message, i.field) for i in aggregate.invariants],
+        commands=commands,
+        events=sorted({c.event for c in aggregate.commands}),
+        applies=_applies(aggregate, domain),
+        unique=[f for f in fields if f.unique],
+        deletable=aggregate.deletable,
+        creator=next((c for c in commands if c.creates), None),
+        stream=aggregate.name,
+    )
+    return ctx
+
+
+def _var(name: str) -> str:
+    from generator.reserved import python_attribute
+
+    return python_attribute(naming.words(name)[-1])
+
+
+def _command(
+    command: RCommand, aggregate: RAggregate, domain: Domain, catalog: Catalog
+) -> CommandCtx:
+    arguments = {f.name: f"{f.attr}" for f in command.arguments}
+    if command.creates:
+        scope = {**arguments, "now": "now", "today": "now.date()"}
+    else:
+        scope = {
+            **_names(aggregate.fields, "self."), "id": "self.id", **arguments,
+            "now": "now", "today": "now.date()",
+        }  # fmt: skip
+    sets = [{"attr": f.attr, "code": _code(node, scope)} for f, node in command.sets]
+    guard = Code(_code(command.when, scope)) if command.when is not None else None
+    event = domain.events[command.event]
+    set_attrs = {f.name for f, _ in command.sets}
+    event_args = []
+    for f in event.fields:
+        event_args.append(
+            {"attr": f.attr, "code": _event_source(f, aggregate, command, set_attrs, catalog)}
+        )
+    service_scope = {
+        **({} if command.creates else _names(aggregate.fields, "current.")),
+        "id": "id" if not command.creates else "None",
+        **arguments,
+        "now": "now",
+        "today": "now.date()",
+    }
+    also = [
+        AlsoCtx(
+            aggregate=a.aggregate,
+            var=_var(a.aggregate),
+            method=domain.aggregates[a.aggregate].command(a.command).method,  # type: ignore[union-attr]
+            id_code=_code(a.id, service_scope),
+            id_field=str(a.id.value),
+            args=[
+                {
+                    "attr": _attr_of(domain, a.aggregate, a.command, k),
+                    "code": _code(n, service_scope),
+                }
+                for k, n in a.args.items()
+            ],  # fmt: skip
+        )
+        for a in command.also
+    ]
+    loads = _loads(command, aggregate, domain, service_scope)
+    by_reference = {load["field"]: load["var"] for load in loads}
+    for entry in also:
+        entry.var = by_reference[entry.id_field]
+    return CommandCtx(
+        name=command.name,
+        method=command.method,
+        use_case=command.method,
+        aggregate=aggregate.name,
+        creates=command.creates,
+        deletes=command.deletes,
+        description=command.description,
+        params=[field_ctx(f, catalog) for f in command.params],
+        inputs=[field_ctx(f, catalog) for f in command.inputs],
+        arguments=[field_ctx(f, catalog) for f in command.arguments],
+        guard=guard,
+        guard_error=command.error or "",
+        sets=sets,
+        event=command.event,
+        event_args=event_args,
+        also=also,
+        references=[],
+        loads=loads,
+    )
+
+
+def _loads(
+    command: RCommand, aggregate: RAggregate, domain: Domain, scope: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The aggregates a use case loads before running ``command``: those its parameters
+    reference (they must exist in the tenant), and those its ``also`` commands change."""
+    taken = {a.attr for a in command.arguments} | {"current", "created", "changed", "now", "tx"}
+    loads: list[dict[str, Any]] = []
+    sources = [(f, f.attr) for f in command.params if f.references]
+    for also in command.also:
+        name = str(also.id.value)
+        if all(f.name != name for f, _ in sources):
+            own = aggregate.field(name)
+            assert own is not None
+            sources.append((own, scope[name]))
+    for f, code in sources:
+        base = f.name[:-2] if f.name.endswith("Id") and len(f.name) > 2 else f"{f.name}Ref"
+        var = naming.snake(base)
+        while var in taken or var in ATTRIBUTES:
+            var += "_ref"
+        taken.add(var)
+        assert f.references is not None
+        loads.append(
+            {
+                "var": var,
+                "field": f.name,
+                "target": f.references,
+                "id_code": code,
+                "many": f.type.kind == "list",
+                "optional": f.optional,
+                "message": f"No {' '.join(naming.words(f.references))} has this id",
+                "changed": any(str(a.id.value) == f.name for a in command.also),
+            }
+        )
+    return loads
+
+
+def _attr_of(domain: Domain, aggregate: str, command: str, name: str) -> str:
+    target = domain.aggregates[aggregate].command(command)
+    assert target is not None
+    return next(f.attr for f in target.arguments if f.name == name)
+
+
+def _event_source(
+    f: RField, aggregate: RAggregate, command: RCommand, set_attrs: set[str], catalog: Catalog
+) -> str:
+    """The expression a command method fills event field ``f`` with."""
+    if f.name == aggregate.event_id:
+        if aggregate.event_id_type == "uuid":
+            return "UUID(id) if id is not None else uuid4()" if command.creates else "UUID(self.id)"
+        return "id or str(uuid4())" if command.creates else "self.id"
+    if f.name == TIMESTAMP:
+        return "now"
+    argument = next((a for a in command.arguments if a.name == f.name), None)
+    if argument is not None or f.name in set_attrs:
+        return (argument or f).attr
+    own = aggregate.field(f.name)
+    assert own is not None
+    if command.creates:
+        return python_literal(own.default, own.full_type, catalog.values)
+    return f"self.{own.attr}"
+
+
+def _applies(aggregate: RAggregate, domain: Domain) -> list[ApplyCtx]:
+    result: dict[str, ApplyCtx] = {}
+    for command in aggregate.commands:
+        if command.event in result:
+            continue
+        event = domain.events[command.event]
+        carried = {f.name for f in event.fields}
+        sets = [{"attr": f.attr} for f in aggregate.fields if f.name in carried]
+        result[command.event] = ApplyCtx(command.event, command.creates, command.deletes, sets)
+    return list(result.values())
+
+
+__all__ = ["AggregateCtx", "CommandCtx", "aggregates", "catalog_of", "enums", "errors", "events",
+           "title", "values"]  # fmt: skip

@@ -1,0 +1,262 @@
+"""The render context of read models and endpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator import naming
+from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code
+from generator.context_fields import FieldCtx, field_ctx
+from generator.literals import python_literal
+from generator.resolved import Domain, REndpoint, RReadModel
+from generator.values import Catalog
+
+RANGE_KINDS = frozenset({"int", "float", "date", "datetime"})
+
+
+@dataclass
+class HandlerCtx:
+    event: str
+    snake: str
+    action: str
+    key: list[dict[str, str]]
+    columns: list[dict[str, str]]
+    uses_row: bool
+
+
+@dataclass
+class ReadModelCtx:
+    name: str
+    snake: str
+    const: str
+    table: str
+    of: str | None
+    row: str
+    key_attrs: list[str]
+    key_names: list[str]
+    columns: list[FieldCtx]
+    computed: list[ComputedCtx]
+    handlers: list[HandlerCtx]
+    version: str
+    description: str
+
+
+@dataclass
+class ParamCtx:
+    name: str
+    attr: str
+    py: str
+    role: str
+
+
+@dataclass
+class FilterCtx:
+    name: str
+    attr: str
+    py: str
+    ranges: bool
+    sample_json: str
+
+
+@dataclass
+class EndpointCtx:
+    index: int
+    method: str
+    verb: str
+    path: str
+    function: str
+    kind: str
+    target: str
+    aggregate: str | None
+    read_model: str | None
+    of: bool
+    command: CommandCtx | None
+    use_case: str
+    request: str | None
+    status: int
+    permission: str | None
+    summary: str
+    path_params: list[ParamCtx]
+    body: list[FieldCtx]
+    by: str | None
+    filters: list[FilterCtx]
+    sort: list[str]
+    page: bool
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def read_models(
+    domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
+) -> list[ReadModelCtx]:
+    result = []
+    for read_model in domain.read_models.values():
+        result.append(_read_model(read_model, domain, catalog, aggregates))
+    return result
+
+
+def _read_model(
+    read_model: RReadModel, domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
+) -> ReadModelCtx:
+    columns = [field_ctx(c, catalog) for c in read_model.columns]
+    by_name = {c.name: c for c in read_model.columns}
+    row_names = {c.name: f"row.{c.attr}" for c in read_model.columns}
+    self_names = {c.name: f"self.{c.attr}" for c in read_model.columns}
+    handlers = []
+    for handler in read_model.handlers:
+        event = domain.events[handler.event]
+        names = {f"event.{f.name}": f"event.{f.attr}" for f in event.fields}
+        scope = {**names, **row_names}
+        values = [
+            {"attr": by_name[name].attr, "code": _code(node, scope)}
+            for name, node in handler.values.items()
+        ]
+        if handler.action == "upsert":
+            given = set(handler.values) | set(handler.key)
+            for column in read_model.columns:
+                if column.name not in given and column.has_default:
+                    literal = python_literal(column.default, column.full_type, catalog.values)
+                    values.append({"attr": column.attr, "code": literal})
+        handlers.append(
+            HandlerCtx(
+                event=handler.event,
+                snake=naming.snake(handler.event),
+                action=handler.action,
+                key=[
+                    {"attr": by_name[k].attr, "code": _code(n, names)}
+                    for k, n in handler.key.items()
+                ],
+                columns=values,
+                uses_row=any("row." in v["code"] for v in values),
+            )
+        )
+    computed = (
+        aggregates[read_model.of].computed
+        if read_model.of
+        else [
+            ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, {**self_names, "now": "now",
+                        "today": "now.date()"}), c.description)
+            for c in read_model.computed
+        ]
+    )  # fmt: skip
+    snake = naming.snake(read_model.name)
+    definition = json.dumps(
+        [
+            [(c.name, c.type) for c in columns],
+            [(h.event, h.action, h.key, h.columns) for h in handlers],
+        ],
+        default=str,
+        sort_keys=True,
+    )
+    return ReadModelCtx(
+        name=read_model.name,
+        snake=snake,
+        const=snake.upper(),
+        table=snake,
+        of=read_model.of,
+        row=read_model.of or f"{read_model.name}Row",
+        key_attrs=[by_name[k].attr for k in read_model.keys],
+        key_names=list(read_model.keys),
+        columns=columns,
+        computed=computed,
+        handlers=handlers,
+        version=hashlib.sha256(definition.encode()).hexdigest()[:12],
+        description=read_model.description,
+    )
+
+
+def endpoints(
+    domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
+) -> list[EndpointCtx]:
+    result: list[EndpointCtx] = []
+    functions: set[str] = set()
+    for endpoint in domain.endpoints:
+        ctx = _endpoint(endpoint, domain, catalog, aggregates)
+        base = ctx.function
+        suffix = 2
+        while ctx.function in functions:
+            ctx.function = f"{base}_{suffix}"
+            suffix += 1
+        functions.add(ctx.function)
+        result.append(ctx)
+    return result
+
+
+def _endpoint(
+    endpoint: REndpoint, domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
+) -> EndpointCtx:
+    aggregate = aggregates.get(endpoint.target)
+    read_model = domain.read_models.get(endpoint.target)
+    command = None
+    params: list[ParamCtx] = []
+    body: list[FieldCtx] = []
+    by = None
+    filters: list[FilterCtx] = []
+    if endpoint.command is not None and aggregate is not None:
+        command = next(c for c in aggregate.commands if c.name == endpoint.command)
+        arguments = {a.name: a for a in command.arguments}
+        for name in endpoint.path_params:
+            if name in endpoint.by:
+                params.append(
+                    ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id")
+                )
+            else:
+                argument = arguments[name]
+                params.append(ParamCtx(name, argument.attr, argument.py, "arg"))
+        body = [a for a in command.arguments if a.name not in endpoint.path_params]
+        request = endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
+        function = f"{endpoint.use_case}_{aggregate.snake}"
+    elif aggregate is not None:
+        request = None
+        if endpoint.by:
+            (by,) = endpoint.by
+            field_ = next(f for f in aggregate.fields if f.name == by)
+            params.append(ParamCtx(by, field_.attr, field_.py, "by"))
+            function = f"{endpoint.use_case}_{aggregate.snake}_by_{field_.attr.rstrip('_')}"
+        else:
+            (name,) = endpoint.path_params
+            params.append(ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id"))
+            function = f"{endpoint.use_case}_{aggregate.snake}"
+    else:
+        assert read_model is not None
+        request = None
+        columns = {c.name: c for c in read_model.columns}
+        for name in endpoint.path_params:
+            column = field_ctx(columns[name], catalog)
+            role = "key" if endpoint.kind == "get" else "filter"
+            params.append(ParamCtx(name, column.attr, column.py.removesuffix(" | None"), role))
+        for name in endpoint.filters:
+            column = field_ctx(columns[name], catalog)
+            filters.append(
+                FilterCtx(name, column.attr, column.py.removesuffix(" | None"),
+                          columns[name].type.name in RANGE_KINDS, column.sample_json)
+            )  # fmt: skip
+        function = f"{endpoint.kind}_{naming.snake(read_model.name)}"
+    of = read_model.of if read_model is not None else None
+    return EndpointCtx(
+        index=endpoint.index,
+        method=endpoint.method,
+        verb=endpoint.method.lower(),
+        path=endpoint.path,
+        function=function,
+        kind=endpoint.kind,
+        target=endpoint.target,
+        aggregate=aggregate.name if aggregate is not None else of,
+        read_model=read_model.name if read_model is not None else None,
+        of=of is not None,
+        command=command,
+        use_case=endpoint.use_case,
+        request=request,
+        status=endpoint.status,
+        permission=endpoint.permission,
+        summary=endpoint.summary,
+        path_params=params,
+        body=body,
+        by=by,
+        filters=filters,
+        sort=[naming.snake(s) for s in endpoint.sort],
+        page=endpoint.page,
+        extra={"sort_names": list(endpoint.sort)},
+    )

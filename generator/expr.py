@@ -1,0 +1,487 @@
+"""The expression language of specs (guards, invariants, computed fields, values a command
+sets): a small, typed subset of Python's expression syntax, parsed without running
+anything and checked against the names in scope. `expr_code` turns a checked expression
+into Python source and evaluates it for the generated tests' examples.
+
+    status == 'active' and dueDate < today
+    available - 1
+    sum(l.quantity * l.unitPrice for l in lines)
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.typeref import NUMERIC, TypeRef
+
+MAX_LENGTH = 500
+MAX_NODES = 200
+BOOL = TypeRef.scalar("bool")
+INT = TypeRef.scalar("int")
+FLOAT = TypeRef.scalar("float")
+DECIMAL = TypeRef.scalar("decimal")
+STR = TypeRef.scalar("str")
+DATE = TypeRef.scalar("date")
+DATETIME = TypeRef.scalar("datetime")
+DURATION = TypeRef.scalar("duration")
+NONE = TypeRef.scalar("none")
+FUNCTIONS = (
+    "len", "days", "hours", "minutes", "min", "max", "abs", "sum", "all", "any", "date",
+    "lower", "upper", "strip",
+)  # fmt: skip
+
+
+class ExprError(ValueError):
+    """An expression that cannot be used; the message is for the spec author."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """A checked expression: ``op`` says what it is, ``type`` what it gives."""
+
+    op: str
+    type: TypeRef
+    args: tuple[Node, ...] = ()
+    value: Any = None  # a literal's value, a name, an operator, a function or an enum member
+
+
+@dataclass
+class Scope:
+    """The names an expression may use, with their types; ``values`` (enums and value
+    objects of the spec) resolve member literals and value-object fields."""
+
+    names: dict[str, TypeRef]
+    enums: Mapping[str, list[str]] = field(default_factory=dict)
+    values: Mapping[str, Mapping[str, TypeRef]] = field(default_factory=dict)
+
+    def with_names(self, extra: Mapping[str, TypeRef]) -> Scope:
+        return Scope({**self.names, **extra}, self.enums, self.values)
+
+
+def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
+    """``text`` checked against ``scope``; ``expected`` (the type the result must have, if
+    known) lets a bare or quoted enum member stand for itself."""
+    if not isinstance(text, str):
+        text = _literal_text(text)
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"an expression is at most {MAX_LENGTH} characters")
+    if any(ord(c) < 32 for c in text):
+        raise ExprError("an expression is one line without control characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
+        reason = getattr(error, "msg", None) or "not an expression"
+        raise ExprError(f"cannot read expression {_show(text)}: {reason}") from None
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        raise ExprError(f"an expression has at most {MAX_NODES} parts")
+    node = _Checker(scope).check(tree.body, expected)
+    if expected is not None:
+        node = coerce(node, expected, text)
+    return node
+
+
+def _literal_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int | float):
+        return repr(value)
+    raise ExprError(f"expected an expression (text or a number), not {type(value).__name__}")
+
+
+def _show(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
+def assignable(source: TypeRef, target: TypeRef) -> bool:
+    """Whether a value of ``source`` may be stored where ``target`` is expected."""
+    if source == target:
+        return True
+    if target.kind == "optional":
+        return source == NONE or assignable(source.required(), target.required())
+    if source.kind == "optional":
+        return False
+    if target in (FLOAT, DECIMAL) and source == INT:
+        return True
+    if source.kind == target.kind and source.kind in ("list", "map"):
+        return source.element == NONE or assignable(source.element, target.element)
+    return False
+
+
+def coerce(node: Node, target: TypeRef, text: str) -> Node:
+    """``node`` as a value of ``target`` (an int where a decimal is expected...)."""
+    if node.type == target:
+        return node
+    if not assignable(node.type, target):
+        raise ExprError(f"{_show(text)} is {_describe(node.type)}, expected {_describe(target)}")
+    if target.required() == DECIMAL and node.type == INT:
+        return Node("call", DECIMAL, (node,), "decimal")
+    return Node(node.op, target, node.args, node.value)
+
+
+def _describe(type_: TypeRef) -> str:
+    if type_ == NONE:
+        return "null"
+    if type_.kind == "optional":
+        return f"{_describe(type_.required())} or null"
+    if type_.kind == "enum":
+        return f"a {type_.name} (enum)"
+    return f"a {type_}"
+
+
+_BINARY = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+}  # fmt: skip
+_COMPARE = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
+}  # fmt: skip
+
+
+class _Checker:
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def fail(self, node: ast.AST, message: str) -> ExprError:
+        return ExprError(f"{message} (in {_show(ast.unparse(node))})")
+
+    def check(self, node: ast.AST, expected: TypeRef | None = None) -> Node:
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise self.fail(node, f"{_kind(node)} is not allowed in spec expressions")
+        result: Node = method(node, expected)
+        return result
+
+    # names and literals
+    def _Name(self, node: ast.Name, expected: TypeRef | None) -> Node:
+        known = self.scope.names.get(node.id)
+        if known is not None:
+            return Node("name", known, value=node.id)
+        member = self._member(node.id, expected)
+        if member is not None:
+            return member
+        if node.id in ("true", "false", "null"):
+            return self._Constant(ast.Constant({"true": True, "false": False}.get(node.id)), None)
+        names = ", ".join(sorted(self.scope.names)) or "none"
+        raise self.fail(node, f"unknown name {node.id!r} (known: {names})")
+
+    def _member(self, text: str, expected: TypeRef | None) -> Node | None:
+        if expected is None or expected.required().kind != "enum":
+            return None
+        enum = expected.required().name
+        if text in self.scope.enums.get(enum, []):
+            return Node("member", expected.required(), value=text)
+        return None
+
+    def _Constant(self, node: ast.Constant, expected: TypeRef | None) -> Node:
+        value = node.value
+        if value is None:
+            return Node("literal", NONE, value=None)
+        if isinstance(value, bool):
+            return Node("literal", BOOL, value=value)
+        if isinstance(value, int):
+            if abs(value) >= 2**63:
+                raise self.fail(node, "an integer literal is below 2**63")
+            return Node("literal", INT, value=value)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise self.fail(node, "a number literal is finite")
+            return Node("literal", FLOAT, value=value)
+        if isinstance(value, str):
+            member = self._member(value, expected)
+            if member is not None:
+                return member
+            if expected is not None and expected.required().kind == "enum":
+                enum = expected.required().name
+                raise self.fail(
+                    node,
+                    f"{value!r} is not a {enum} (expected one of: "
+                    f"{', '.join(self.scope.enums.get(enum, []))})",
+                )
+            return Node("literal", STR, value=value)
+        raise self.fail(node, f"{type(value).__name__} literals are not allowed")
+
+    def _Attribute(self, node: ast.Attribute, expected: TypeRef | None) -> Node:
+        dotted = _dotted(node)
+        if dotted is not None and dotted in self.scope.names:
+            return Node("name", self.scope.names[dotted], value=dotted)
+        owner = self.check(node.value)
+        if owner.type.kind == "optional":
+            raise self.fail(node, f"{ast.unparse(node.value)} may be null: check it first")
+        if owner.type.kind != "value":
+            raise self.fail(node, f"{ast.unparse(node.value)} has no field {node.attr!r}")
+        fields = self.scope.values.get(owner.type.name, {})
+        if node.attr not in fields:
+            raise self.fail(
+                node,
+                f"{owner.type.name} has no field {node.attr!r} (fields: {', '.join(fields)})",
+            )
+        return Node("field", fields[node.attr], (owner,), node.attr)
+
+    def _List(self, node: ast.List | ast.Tuple, expected: TypeRef | None) -> Node:
+        hint = expected.element if expected is not None and expected.kind == "list" else None
+        items = tuple(self.check(item, hint) for item in node.elts)
+        if len(items) > 50:
+            raise self.fail(node, "a list literal has at most 50 items")
+        element = _unify([i.type for i in items]) if items else NONE
+        if element is None:
+            raise self.fail(node, "the items of a list have one type")
+        return Node("list", TypeRef("list", item=element), items)
+
+    _Tuple = _List
+
+    # operators
+    def _UnaryOp(self, node: ast.UnaryOp, expected: TypeRef | None) -> Node:
+        operand = self.check(node.operand)
+        if isinstance(node.op, ast.Not):
+            self._need(node.operand, operand, BOOL)
+            return Node("not", BOOL, (operand,))
+        if isinstance(node.op, ast.USub | ast.UAdd) and _numeric(operand.type, DURATION):
+            return Node("neg" if isinstance(node.op, ast.USub) else "pos", operand.type, (operand,))
+        raise self.fail(node, f"{_kind(node.op)} does not apply to {_describe(operand.type)}")
+
+    def _BinOp(self, node: ast.BinOp, expected: TypeRef | None) -> Node:
+        op = _BINARY.get(type(node.op))
+        if op is None:
+            raise self.fail(node, f"{_kind(node.op)} is not allowed")
+        left, right = self.check(node.left), self.check(node.right)
+        result = _arithmetic(op, left.type, right.type)
+        if result is None:
+            raise self.fail(node, f"cannot {op} {_describe(left.type)} and {_describe(right.type)}")
+        return Node("binary", result, (left, right), op)
+
+    def _BoolOp(self, node: ast.BoolOp, expected: TypeRef | None) -> Node:
+        is_and = isinstance(node.op, ast.And)
+        checker: _Checker = self
+        operands = []
+        for operand_node in node.values:
+            operand = checker.check(operand_node)
+            checker._need(operand_node, operand, BOOL)
+            operands.append(operand)
+            narrowed = _narrowing(operand, when=is_and)
+            if narrowed:
+                checker = _Checker(checker.scope.with_names(narrowed))
+        return Node("and" if is_and else "or", BOOL, tuple(operands))
+
+    def _Compare(self, node: ast.Compare, expected: TypeRef | None) -> Node:
+        left = self.check(node.left)
+        parts: list[Node] = [left]
+        ops: list[str] = []
+        for op_node, right_node in zip(node.ops, node.comparators, strict=True):
+            op = _COMPARE[type(op_node)]
+            right = self._operand(right_node, left.type, op)
+            if op in ("==", "!=") and left.op == "literal" and left.type == STR:
+                left = parts[-1] = self._operand(node.left, right.type, op)
+            self._comparable(node, op, left, right)
+            ops.append(op)
+            parts.append(right)
+            left = right
+        return Node("compare", BOOL, tuple(parts), tuple(ops))
+
+    def _operand(self, node: ast.AST, other: TypeRef, op: str) -> Node:
+        if op in ("in", "not in"):
+            hint = TypeRef("list", item=other.required())
+            return self.check(node, hint)
+        return self.check(node, other if other != NONE else None)
+
+    def _comparable(self, node: ast.AST, op: str, left: Node, right: Node) -> None:
+        a, b = left.type, right.type
+        if op in ("is", "is not"):
+            if b != NONE:
+                raise self.fail(node, "`is` compares with None only (use == for values)")
+            return
+        if op in ("in", "not in"):
+            if b.required().kind in ("list", "map") and (
+                b.required().element == NONE or _same(a, b.required().element)
+            ):
+                return
+            if b == STR and a == STR:
+                return
+            raise self.fail(node, f"cannot look for {_describe(a)} in {_describe(b)}")
+        if op in ("==", "!="):
+            if _same(a.required(), b.required()) or NONE in (a, b):
+                return
+            raise self.fail(node, f"cannot compare {_describe(a)} with {_describe(b)}")
+        for side in (left, right):
+            if side.type.kind == "optional":
+                shown = side.value if side.op == "name" else "a value"
+                raise self.fail(
+                    node, f"{shown} may be null: write `{shown} is not None and ...` first"
+                )
+        if not (_same(a, b) and _ordered(a)):
+            raise self.fail(node, f"cannot order {_describe(a)} and {_describe(b)}")
+
+    def _IfExp(self, node: ast.IfExp, expected: TypeRef | None) -> Node:
+        test = self.check(node.test)
+        self._need(node.test, test, BOOL)
+        body, orelse = self.check(node.body, expected), self.check(node.orelse, expected)
+        joined = _unify([body.type, orelse.type])
+        if joined is None:
+            raise self.fail(node, "both branches of `if ... else` have one type")
+        return Node("if", joined, (test, body, orelse))
+
+    # calls
+    def _Call(self, node: ast.Call, expected: TypeRef | None) -> Node:
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+            name = ast.unparse(node.func)
+            raise self.fail(node, f"unknown function {name!r} (known: {', '.join(FUNCTIONS)})")
+        if node.keywords:
+            raise self.fail(node, "functions take positional arguments only")
+        name = node.func.id
+        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            return self._aggregate(node, name, node.args[0])
+        args = tuple(self.check(arg) for arg in node.args)
+        result = _call_type(name, [a.type for a in args])
+        if result is None:
+            shown = ", ".join(_describe(a.type) for a in args) or "nothing"
+            raise self.fail(node, f"{name}() does not take {shown}")
+        return Node("call", result, args, name)
+
+    def _aggregate(self, node: ast.Call, name: str, gen: ast.GeneratorExp) -> Node:
+        if name not in ("sum", "all", "any", "min", "max") or len(gen.generators) != 1:
+            raise self.fail(node, f"{name}() takes no `for` (sum, all, any, min and max do)")
+        loop = gen.generators[0]
+        if not isinstance(loop.target, ast.Name) or loop.is_async:
+            raise self.fail(node, "a `for` names one item")
+        iterable = self.check(loop.iter)
+        if iterable.type.kind != "list":
+            raise self.fail(node, f"`for` goes over a list, not {_describe(iterable.type)}")
+        variable = loop.target.id
+        if variable in self.scope.names:
+            raise self.fail(node, f"{variable!r} is already a name here; choose another")
+        inner = _Checker(self.scope.with_names({variable: iterable.type.element}))
+        conditions = []
+        for condition_node in loop.ifs:
+            condition = inner.check(condition_node)
+            inner._need(condition_node, condition, BOOL)
+            conditions.append(condition)
+        element = inner.check(gen.elt)
+        if name in ("all", "any"):
+            inner._need(gen.elt, element, BOOL)
+            result = BOOL
+        elif name == "sum" and element.type.required() in (INT, FLOAT, DECIMAL, DURATION):
+            result = element.type
+        elif name in ("min", "max") and _ordered(element.type):
+            result = element.type.optional()
+        else:
+            raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
+        condition_node = Node("and", BOOL, tuple(conditions)) if conditions else None
+        parts = (element, iterable) + ((condition_node,) if condition_node else ())
+        return Node("aggregate", result, parts, (name, variable))
+
+    def _need(self, node: ast.AST, checked: Node, type_: TypeRef) -> None:
+        if checked.type != type_:
+            raise self.fail(node, f"expected {_describe(type_)}, got {_describe(checked.type)}")
+
+
+def _kind(node: object) -> str:
+    names = {
+        "Lambda": "a lambda", "NamedExpr": "`:=`", "Subscript": "indexing `[...]`",
+        "Starred": "`*`", "Dict": "a dict literal", "Set": "a set literal",
+        "ListComp": "a list comprehension", "JoinedStr": "an f-string", "Await": "await",
+        "Pow": "`**`", "BitAnd": "`&`", "BitOr": "`|`", "BitXor": "`^`", "LShift": "`<<`",
+        "RShift": "`>>`", "MatMult": "`@`", "Invert": "`~`", "Slice": "a slice",
+    }  # fmt: skip
+    return names.get(type(node).__name__, type(node).__name__)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = _dotted(node.value)
+        return None if owner is None else f"{owner}.{node.attr}"
+    return None
+
+
+def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
+    """Names known not to be null after ``operand`` is true (``when``) or false."""
+    if operand.op != "compare" or len(operand.args) != 2:
+        return {}
+    left, right = operand.args
+    (op,) = operand.value
+    positive = "is not" if when else "is"
+    if op == positive and right.type == NONE and left.op == "name":
+        if left.type.kind == "optional":
+            return {left.value: left.type.required()}
+    return {}
+
+
+def _same(a: TypeRef, b: TypeRef) -> bool:
+    if a == b:
+        return True
+    if {a, b} <= {INT, FLOAT} or {a, b} <= {INT, DECIMAL}:
+        return True
+    return False
+
+
+def _ordered(type_: TypeRef) -> bool:
+    return type_ in (INT, FLOAT, DECIMAL, STR, DATE, DATETIME, DURATION)
+
+
+def _numeric(type_: TypeRef, *extra: TypeRef) -> bool:
+    return type_.kind == "scalar" and (type_.name in NUMERIC or type_ in extra)
+
+
+def _unify(types: list[TypeRef]) -> TypeRef | None:
+    """One type that holds all of ``types`` (ints with floats are floats...), if any."""
+    result = types[0]
+    for type_ in types[1:]:
+        if assignable(type_, result):
+            continue
+        if assignable(result, type_):
+            result = type_
+        elif type_ == NONE:
+            result = result.optional()
+        elif result == NONE:
+            result = type_.optional()
+        else:
+            return None
+    return result
+
+
+def _arithmetic(op: str, a: TypeRef, b: TypeRef) -> TypeRef | None:
+    if _numeric(a) and _numeric(b):
+        kinds = {a.name, b.name}
+        if kinds == {"float", "decimal"}:
+            return None
+        if op == "/" and kinds == {"int"}:
+            return FLOAT
+        return DECIMAL if "decimal" in kinds else FLOAT if "float" in kinds else INT
+    if op == "+" and a == b and (a == STR or a.kind == "list"):
+        return a
+    if op in ("+", "-") and a in (DATE, DATETIME) and b == DURATION:
+        return a
+    if op == "+" and a == DURATION and b in (DATE, DATETIME):
+        return b
+    if op == "-" and a == b and a in (DATE, DATETIME):
+        return DURATION
+    if op in ("+", "-") and a == b == DURATION:
+        return DURATION
+    if op == "*" and {a, b} == {INT, DURATION}:
+        return DURATION
+    return None
+
+
+def _call_type(name: str, args: list[TypeRef]) -> TypeRef | None:
+    if name == "len" and len(args) == 1 and (args[0] == STR or args[0].is_collection):
+        return INT
+    if name in ("days", "hours", "minutes") and args == [INT]:
+        return DURATION
+    if name in ("min", "max") and len(args) >= 2 and all(_ordered(a) for a in args):
+        return _unify(args) if all(_same(args[0], a) for a in args) else None
+    if name == "abs" and len(args) == 1 and _numeric(args[0], DURATION):
+        return args[0]
+    if name in ("sum",) and len(args) == 1 and args[0].kind == "list":
+        element = args[0].element
+        return element if _numeric(element, DURATION) else None
+    if name in ("all", "any") and args == [TypeRef("list", item=BOOL)]:
+        return BOOL
+    if name == "date" and args == [DATETIME]:
+        return DATE
+    if name in ("lower", "upper", "strip") and args == [STR]:
+        return STR
+    return None

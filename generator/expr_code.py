@@ -1,0 +1,238 @@
+"""Checked spec expressions as Python source (for the rendered code) and as values (to
+check the generated tests' examples against guards and invariants, without running any
+spec text)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from generator import naming
+from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node
+
+
+@dataclass
+class Code:
+    """Python source of an expression and what it needs imported (``timedelta``,
+    ``Decimal``, enum names)."""
+
+    source: str
+    imports: set[str] = field(default_factory=set)
+
+
+def member_name(value: str) -> str:
+    """The Python name of an enum member: ``in-progress`` -> ``IN_PROGRESS``."""
+    return "_".join(naming.words(value)).upper() or "EMPTY"
+
+
+def to_python(node: Node, names: Mapping[str, str]) -> Code:
+    """``node`` as Python source; ``names`` maps each spec name in scope to its Python
+    expression (``dueDate`` -> ``self.due_date``)."""
+    imports: set[str] = set()
+    source = _Writer(names, imports).write(node)
+    return Code(source, imports)
+
+
+class _Writer:
+    def __init__(self, names: Mapping[str, str], imports: set[str]) -> None:
+        self.names = dict(names)
+        self.imports = imports
+
+    def write(self, node: Node) -> str:
+        method: Callable[[Node], str] = getattr(self, f"_{node.op}")
+        return method(node)
+
+    def _literal(self, node: Node) -> str:
+        return repr(node.value)
+
+    def _member(self, node: Node) -> str:
+        self.imports.add(node.type.name)
+        return f"{node.type.name}.{member_name(node.value)}"
+
+    def _name(self, node: Node) -> str:
+        return self.names[node.value]
+
+    def _field(self, node: Node) -> str:
+        return f"{self.write(node.args[0])}.{naming.snake(node.value)}"
+
+    def _list(self, node: Node) -> str:
+        items = [self.write(item) for item in node.args]
+        return "(" + "".join(f"{item}, " for item in items) + ")"
+
+    def _not(self, node: Node) -> str:
+        return f"(not {self.write(node.args[0])})"
+
+    def _neg(self, node: Node) -> str:
+        return f"(-{self.write(node.args[0])})"
+
+    def _pos(self, node: Node) -> str:
+        return self.write(node.args[0])
+
+    def _binary(self, node: Node) -> str:
+        left, right = (self.write(arg) for arg in node.args)
+        return f"({left} {node.value} {right})"
+
+    def _and(self, node: Node) -> str:
+        return "(" + " and ".join(self.write(arg) for arg in node.args) + ")"
+
+    def _or(self, node: Node) -> str:
+        return "(" + " or ".join(self.write(arg) for arg in node.args) + ")"
+
+    def _compare(self, node: Node) -> str:
+        parts = [self.write(node.args[0])]
+        for op, right in zip(node.value, node.args[1:], strict=True):
+            parts += [op, self.write(right)]
+        return "(" + " ".join(parts) + ")"
+
+    def _if(self, node: Node) -> str:
+        test, body, orelse = (self.write(arg) for arg in node.args)
+        return f"({body} if {test} else {orelse})"
+
+    def _call(self, node: Node) -> str:
+        args = [self.write(arg) for arg in node.args]
+        name = node.value
+        if name == "decimal":
+            self.imports.add("Decimal")
+            return f"Decimal({args[0]})"
+        if name in ("days", "hours", "minutes"):
+            self.imports.add("timedelta")
+            return f"timedelta({name}={args[0]})"
+        if name == "date":
+            return f"{args[0]}.date()"
+        if name in ("lower", "upper", "strip"):
+            return f"{args[0]}.{name}()"
+        if name == "sum":
+            return f"sum({args[0]}{self._start(node.type)})"
+        return f"{name}({', '.join(args)})"
+
+    def _aggregate(self, node: Node) -> str:
+        name, variable = node.value
+        python = f"item_{naming.snake(variable)}"
+        inner = _Writer({**self.names, variable: python}, self.imports)
+        element = inner.write(node.args[0])
+        iterable = self.write(node.args[1])
+        condition = f" if {inner.write(node.args[2])}" if len(node.args) > 2 else ""
+        generator = f"({element} for {python} in {iterable}{condition})"
+        if name == "sum":
+            return f"sum({generator}{self._start(node.type)})"
+        if name in ("min", "max"):
+            return f"{name}({generator}, default=None)"
+        return f"{name}{generator}"
+
+    def _start(self, type_: Any) -> str:
+        if type_ == DECIMAL:
+            self.imports.add("Decimal")
+            return ", Decimal(0)"
+        if type_ == FLOAT:
+            return ", 0.0"
+        if type_ == DURATION:
+            self.imports.add("timedelta")
+            return ", timedelta()"
+        return ""
+
+
+class EvalError(ValueError):
+    """An expression has no value for these examples (a null compared, a division by 0)."""
+
+
+def evaluate(node: Node, values: Mapping[str, Any]) -> Any:
+    """The value of ``node`` where each name has its value in ``values`` (enum members as
+    their strings, value objects as dicts by spec field name)."""
+    try:
+        return _evaluate(node, values)
+    except (ArithmeticError, InvalidOperation, TypeError, KeyError, ValueError) as error:
+        raise EvalError(str(error)) from None
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "//": operator.floordiv, "%": operator.mod, "==": operator.eq, "!=": operator.ne,
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "is": operator.is_, "is not": operator.is_not,
+}  # fmt: skip
+
+
+def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
+    op, args = node.op, node.args
+    if op == "literal" or op == "member":
+        return node.value
+    if op == "name":
+        return values[node.value]
+    if op == "field":
+        return _evaluate(args[0], values)[node.value]
+    if op == "list":
+        return [_evaluate(arg, values) for arg in args]
+    if op == "not":
+        return not _evaluate(args[0], values)
+    if op == "neg":
+        return -_evaluate(args[0], values)
+    if op == "pos":
+        return _evaluate(args[0], values)
+    if op == "binary":
+        left, right = _evaluate(args[0], values), _evaluate(args[1], values)
+        if node.type == INT and node.value == "/":
+            raise EvalError("int / int")
+        return _OPS[node.value](left, right)
+    if op == "and":
+        return all(_evaluate(arg, values) for arg in args)
+    if op == "or":
+        return any(_evaluate(arg, values) for arg in args)
+    if op == "compare":
+        left = _evaluate(args[0], values)
+        for name, right_node in zip(node.value, args[1:], strict=True):
+            right = _evaluate(right_node, values)
+            if not _OPS[name](left, right):
+                return False
+            left = right
+        return True
+    if op == "if":
+        return _evaluate(args[1] if _evaluate(args[0], values) else args[2], values)
+    if op == "call":
+        return _call(node.value, [_evaluate(arg, values) for arg in args])
+    if op == "aggregate":
+        name, variable = node.value
+        items = []
+        for item in _evaluate(args[1], values):
+            scope = {**values, variable: item}
+            if len(args) > 2 and not _evaluate(args[2], scope):
+                continue
+            items.append(_evaluate(args[0], scope))
+        if name == "sum":
+            return sum(items, Decimal(0) if node.type == DECIMAL else 0)
+        if name in ("min", "max"):
+            return (min if name == "min" else max)(items) if items else None
+        return all(items) if name == "all" else any(items)
+    raise EvalError(f"cannot evaluate {op}")
+
+
+def _call(name: str, args: list[Any]) -> Any:
+    if name == "decimal":
+        return Decimal(args[0])
+    if name in ("days", "hours", "minutes"):
+        return timedelta(**{name: args[0]})
+    if name == "date":
+        value = args[0]
+        return value.date() if isinstance(value, datetime) else value
+    if name in ("lower", "upper", "strip"):
+        return getattr(args[0], name)()
+    builtins: dict[str, Callable[..., Any]] = {
+        "len": len, "min": min, "max": max, "abs": abs, "sum": sum, "all": all, "any": any,
+    }  # fmt: skip
+    return builtins[name](*args)
+
+
+def today_and_now() -> tuple[date, datetime]:
+    """The instant examples are checked at (tests run later, so examples should hold for
+    years: a due date in 2099, not next week)."""
+    from datetime import UTC
+
+    now = datetime.now(UTC)
+    return now.date(), now
+
+
+__all__ = ["Code", "EvalError", "evaluate", "member_name", "to_python", "INT"]

@@ -1,0 +1,569 @@
+"""A spec resolved into its domain: every name bound, every type parsed, every expression
+checked, every problem collected with its location (`generate validate` reports them;
+rendering needs none)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from generator import naming
+from generator.expr import BOOL, DATE, DATETIME, ExprError, Node, Scope, parse
+from generator.reserved import class_name_problem, python_attribute
+from generator.resolve_fields import UNIQUE_TYPES, FieldResolver, camel_problem
+from generator.resolved import (
+    Domain,
+    Loc,
+    RAggregate,
+    RAlso,
+    RCommand,
+    RComputed,
+    REvent,
+    RField,
+    RInvariant,
+    RValue,
+)
+from generator.spec import PASCAL, AggregateSpec, CommandSpec, InvariantSpec, Spec
+from generator.typeref import TypeRef
+
+TIMESTAMP = "occurredAt"
+BUILT_IN_FIELDS = ("id", "createdAt", "updatedAt")
+AGGREGATE_METHODS = frozenset(
+    {"get", "list", "page", "apply", "record", "committed", "from_history", "started_by",
+     "save", "check_rules", "check_invariants", "delete"}
+)  # fmt: skip
+ENUM_MEMBER = r"^[A-Za-z][A-Za-z0-9_-]*$"
+STR = TypeRef.scalar("str")
+UUID = TypeRef.scalar("uuid")
+
+
+def resolve(spec: Spec) -> Domain:
+    """The domain ``spec`` declares, with every problem found in ``domain.problems``."""
+    from generator.resolve_http import resolve_endpoints, resolve_read_models
+
+    resolver = _Resolver(spec)
+    resolver.run()
+    resolve_read_models(spec, resolver.domain, resolver.fields)
+    resolve_endpoints(spec, resolver.domain)
+    return resolver.domain
+
+
+def class_names(spec: Spec) -> dict[str, Loc]:
+    """Every class name the spec declares, with where."""
+    found: dict[str, Loc] = {}
+    for section in ("enums", "values", "errors", "aggregates", "events", "read_models"):
+        for name in getattr(spec, section):
+            found.setdefault(name, (section, name))
+    return found
+
+
+class _Resolver:
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.domain = Domain()
+        self.fields = FieldResolver(self.domain, set(spec.enums), set(spec.values))
+
+    def run(self) -> None:
+        self._names()
+        self._enums()
+        self._values()
+        self._errors()
+        for name, aggregate in self.spec.aggregates.items():
+            self._aggregate(name, aggregate)
+        self._declared_events()
+        for name, aggregate in self.spec.aggregates.items():
+            if name in self.domain.aggregates:
+                self._commands(self.domain.aggregates[name], aggregate)
+        for name, aggregate in self.spec.aggregates.items():
+            if name in self.domain.aggregates:
+                self._also(self.domain.aggregates[name], aggregate)
+
+    # names and named types
+    def _names(self) -> None:
+        seen: dict[str, str] = {}
+        for name, loc in class_names(self.spec).items():
+            if not isinstance(name, str) or not re.fullmatch(PASCAL, name) or len(name) > 64:
+                self.domain.problem(loc, f"{name!r} must be PascalCase ({PASCAL}, at most 64)")
+                continue
+            problem = class_name_problem(name)
+            if problem:
+                self.domain.problem(loc, problem)
+        for section in ("enums", "values", "errors", "aggregates", "events", "read_models"):
+            for name in getattr(self.spec, section):
+                if name in seen and seen[name] != section:
+                    self.domain.problem(
+                        (section, name), f"{name!r} is also declared under {seen[name]}"
+                    )
+                seen.setdefault(name, section)
+
+    def _enums(self) -> None:
+        from generator.expr_code import member_name
+
+        for name, members in self.spec.enums.items():
+            python: dict[str, str] = {}
+            for index, member in enumerate(members):
+                loc = ("enums", name, index)
+                if not re.fullmatch(ENUM_MEMBER, member) or len(member) > 64:
+                    self.domain.problem(loc, f"{member!r} must match {ENUM_MEMBER}")
+                elif member_name(member) in python:
+                    self.domain.problem(
+                        loc,
+                        f"{member!r} and {python[member_name(member)]!r} are one name in Python",
+                    )
+                python[member_name(member)] = member
+            self.domain.enums[name] = list(members)
+
+    def _values(self) -> None:
+        for passes in range(2):  # the second pass checks defaults with every value known
+            problems = len(self.domain.problems)
+            for name, value in self.spec.values.items():
+                fields = self.fields.fields(value.fields, ("values", name, "fields"))
+                self.domain.values[name] = RValue(name, fields, [], value.description or "")
+            if passes == 0:
+                del self.domain.problems[problems:]
+        for name, value in self.spec.values.items():
+            resolved = self.domain.values[name]
+            scope = self._scope({f.name: f.full_type for f in resolved.fields})
+            resolved.invariants = self._invariants(
+                value.invariants, scope, resolved.fields, ("values", name)
+            )
+            self._value_cycle(name, [name])
+
+    def _value_cycle(self, name: str, path: list[str]) -> None:
+        for field in self.domain.values[name].fields:
+            for part in field.type.walk():
+                if part.kind != "value" or part.name not in self.domain.values:
+                    continue
+                if part.name in path:
+                    self.domain.problem(
+                        ("values", path[0]),
+                        f"value {path[0]} contains itself ({' -> '.join([*path, part.name])})",
+                    )
+                    return
+                self._value_cycle(part.name, [*path, part.name])
+
+    def _errors(self) -> None:
+        for name, error in self.spec.errors.items():
+            loc = ("errors", name)
+            if error.type is not None and not re.fullmatch(
+                r"[A-Za-z][A-Za-z0-9+.-]*:\S+", error.type
+            ):
+                self.domain.problem((*loc, "type"), "a problem type is an absolute URI")
+            problem_type = error.type or f"urn:problem-type:{self.spec.name}:{naming.kebab(name)}"
+            self.domain.errors[name] = {
+                "name": name,
+                "status": error.status,
+                "title": error.title,
+                "detail": error.detail or error.title,
+                "type": problem_type,
+            }
+
+    def _scope(self, names: dict[str, TypeRef]) -> Scope:
+        values = {n: {f.name: f.full_type for f in v.fields} for n, v in self.domain.values.items()}
+        return Scope(names, self.domain.enums, values)
+
+    def expression(
+        self, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None
+    ) -> Node | None:
+        try:
+            return parse(text, scope, expected)
+        except ExprError as error:
+            self.domain.problem(loc, str(error))
+            return None
+
+    def _invariants(
+        self, invariants: list[InvariantSpec], scope: Scope, fields: list[RField], loc: Loc
+    ) -> list[RInvariant]:
+        resolved = []
+        names = {f.name for f in fields}
+        for index, invariant in enumerate(invariants):
+            where = (*loc, "invariants", index)
+            node = self.expression(invariant.check, scope, (*where, "check"), BOOL)
+            if invariant.field is not None and invariant.field not in names:
+                self.domain.problem(
+                    (*where, "field"),
+                    f"unknown field {invariant.field!r} (fields: {', '.join(names)})",
+                )
+            if node is not None:
+                resolved.append(RInvariant(node, invariant.message, invariant.field or ""))
+        return resolved
+
+    # aggregates
+    def _aggregate(self, name: str, spec: AggregateSpec) -> None:
+        loc: Loc = ("aggregates", name)
+        fields = self.fields.fields(spec.fields, (*loc, "fields"))
+        for field in fields:
+            if field.name in BUILT_IN_FIELDS:
+                self.domain.problem(
+                    field.loc, f"{field.name!r} comes with every aggregate; remove it"
+                )
+            if field.unique and not (
+                field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))
+            ):
+                self.domain.problem(
+                    (*field.loc, "unique"), f"a {field.type} field cannot be unique"
+                )
+        event_id = naming.event_id_field(name, spec.event_id)
+        problem = camel_problem(event_id, "event_id")
+        if problem:
+            self.domain.problem((*loc, "event_id"), problem)
+        elif any(f.name == event_id for f in fields):
+            self.domain.problem((*loc, "event_id"), f"{event_id!r} is also a field of {name}")
+        words = naming.words(name)
+        aggregate = RAggregate(
+            name=name,
+            loc=loc,
+            fields=[f for f in fields if f.name not in BUILT_IN_FIELDS],
+            computed=[],
+            invariants=[],
+            commands=[],
+            event_id=event_id,
+            event_id_type="uuid",
+            not_found=spec.not_found or f"{' '.join(words).capitalize()} not found",
+            description=spec.description or f"A {' '.join(words)}.",
+        )
+        self.domain.aggregates[name] = aggregate
+        state = self._state_scope(aggregate)
+        aggregate.invariants = self._invariants(spec.invariants, state, aggregate.fields, loc)
+        for computed_name, computed in spec.computed.items():
+            where = (*loc, "computed", computed_name)
+            problem = camel_problem(computed_name, "computed name")
+            if problem or computed_name in {f.name for f in aggregate.fields}:
+                self.domain.problem(where, problem or f"{computed_name!r} is also a field")
+                continue
+            type_ = self.fields.type(computed.type, (*where, "type"))
+            node = (
+                self.expression(computed.value, state, (*where, "value"), type_) if type_ else None
+            )
+            if type_ is not None and node is not None:
+                aggregate.computed.append(
+                    RComputed(
+                        computed_name,
+                        python_attribute(naming.snake(computed_name)),
+                        type_,
+                        node,
+                        computed.description or "",
+                    )
+                )
+
+    def _state_scope(self, aggregate: RAggregate) -> Scope:
+        names = {f.name: f.full_type for f in aggregate.fields}
+        names.update({"id": STR, "now": DATETIME, "today": DATE})
+        return self._scope(names)
+
+    # events
+    def _declared_events(self) -> None:
+        for name, event in self.spec.events.items():
+            loc: Loc = ("events", name)
+            fields = self.fields.fields(event.fields, (*loc, "fields"), rules=False)
+            upcasts = self._upcasts(name, event.version, event.upcasts, fields)
+            self.domain.events[name] = REvent(
+                name, event.version, fields, upcasts, declared=True,
+                description=event.description or "",
+            )  # fmt: skip
+
+    def _upcasts(
+        self, name: str, version: int, upcasts: dict[int, Any], fields: list[RField]
+    ) -> list[dict[str, Any]]:
+        loc: Loc = ("events", name, "upcasts")
+        needed = set(range(1, version))
+        if set(upcasts) != needed:
+            self.domain.problem(
+                loc,
+                f"version {version} needs an upcast from each older version "
+                f"({_numbers(needed)}), has {_numbers(set(upcasts))}",
+            )
+        by_name = {f.name: f for f in fields}
+        resolved = []
+        for from_version, upcast in sorted(upcasts.items()):
+            where = (*loc, from_version)
+            names = [*upcast.rename, *upcast.rename.values(), *upcast.add, *upcast.remove]
+            for field_name in names:
+                problem = camel_problem(field_name, "field name")
+                if problem:
+                    self.domain.problem(where, problem)
+            added = []
+            for field_name, value in upcast.add.items():
+                field = by_name.get(field_name)
+                if field is not None and from_version == version - 1:
+                    value = self.fields.value(value, field, (*where, "add", field_name))
+                elif not _json_literal(value):
+                    self.domain.problem((*where, "add", field_name), "a value is JSON data")
+                    value = None
+                added.append([field_name, value])
+            resolved.append(
+                {
+                    "from": from_version,
+                    "rename": [[old, new] for old, new in upcast.rename.items()],
+                    "add": added,
+                    "remove": list(upcast.remove),
+                }
+            )
+        return resolved
+
+    def _commands(self, aggregate: RAggregate, spec: AggregateSpec) -> None:
+        emitted: dict[str, str] = {}
+        for command_name, command in spec.commands.items():
+            resolved = self._command(aggregate, command_name, command)
+            if resolved is None:
+                continue
+            aggregate.commands.append(resolved)
+            self._event_of(aggregate, resolved, command, emitted)
+        if spec.commands and not any(c.creates for c in aggregate.commands):
+            self.domain.problem(
+                (*aggregate.loc, "commands"), "an aggregate needs one command with `creates: true`"
+            )
+        elif not spec.commands:
+            self.domain.problem((*aggregate.loc, "commands"), "an aggregate needs commands")
+        id_types = {
+            self.domain.events[c.event].fields[0].type.name
+            for c in aggregate.commands
+            if c.event in self.domain.events and self.domain.events[c.event].fields
+            and self.domain.events[c.event].fields[0].name == aggregate.event_id
+        }  # fmt: skip
+        aggregate.event_id_type = "str" if id_types == {"str"} else "uuid"
+
+    def _command(self, aggregate: RAggregate, name: str, spec: CommandSpec) -> RCommand | None:
+        loc: Loc = (*aggregate.loc, "commands", name)
+        problem = camel_problem(name, "command name")
+        method = python_attribute(naming.snake(name))
+        if problem is None and (
+            naming.snake(name) in AGGREGATE_METHODS
+            or naming.snake(name).startswith(("validate", "check_"))
+            or method in {f.attr for f in aggregate.fields} | {c.attr for c in aggregate.computed}
+        ):
+            problem = f"{name!r} is a name every aggregate already has (or one of its fields); choose another"
+        if problem:
+            self.domain.problem(loc, problem)
+            return None
+        by_name = {f.name: f for f in aggregate.fields}
+        params: list[RField] = []
+        for index, param in enumerate(spec.params):
+            if param not in by_name:
+                self.domain.problem(
+                    (*loc, "params", index),
+                    f"unknown parameter {param!r} (expected a field of {aggregate.name}: "
+                    f"{', '.join(by_name) or 'none'})",
+                )
+            elif by_name[param] in params:
+                self.domain.problem((*loc, "params", index), f"{param!r} is listed twice")
+            else:
+                params.append(by_name[param])
+        inputs = self.fields.fields(spec.inputs, (*loc, "inputs"))
+        for field in inputs:
+            if field.name in by_name or field.name in ("id", "now", "today"):
+                self.domain.problem(field.loc, f"{field.name!r} is a field; list it in params")
+        if spec.creates and spec.deletes:
+            self.domain.problem(loc, "a command creates or deletes, not both")
+        scope_names = {} if spec.creates else self._state_scope(aggregate).names
+        scope_names = {**scope_names, "now": DATETIME, "today": DATE}
+        scope_names.update({f.name: f.full_type for f in [*params, *inputs]})
+        scope = self._scope(scope_names)
+        sets: list[tuple[RField, Node]] = []
+        for target, text in spec.set.items():
+            where = (*loc, "set", target)
+            field = by_name.get(target)
+            if field is None:
+                self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
+            elif field in params:
+                self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
+            else:
+                node = self.expression(text, scope, where, field.full_type)
+                if node is not None:
+                    sets.append((field, node))
+        when = self.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
+        if spec.error is not None:
+            if spec.error not in self.domain.errors:
+                self.domain.problem(
+                    (*loc, "error"),
+                    f"unknown error {spec.error!r} (declared: {', '.join(self.domain.errors) or 'none'})",
+                )
+            if spec.when is None:
+                self.domain.problem((*loc, "error"), "`error` is what a false `when` answers")
+        if spec.creates:
+            given = {f.name for f in params} | {f.name for f, _ in sets}
+            missing = [f.name for f in aggregate.fields if f.required and f.name not in given]
+            if missing:
+                self.domain.problem(
+                    (*loc, "params"),
+                    "a creating command sets every field without a default (missing: "
+                    f"{', '.join(missing)})",
+                )
+        return RCommand(
+            name=name,
+            method=method,
+            loc=loc,
+            creates=spec.creates,
+            deletes=spec.deletes,
+            params=params,
+            inputs=inputs,
+            sets=sets,
+            when=when,
+            error=spec.error,
+            event=spec.emits,
+            also=[],
+            description=spec.description or "",
+        )
+
+    def _event_of(
+        self, aggregate: RAggregate, command: RCommand, spec: CommandSpec, emitted: dict[str, str]
+    ) -> None:
+        loc: Loc = (*command.loc, "emits")
+        if not re.fullmatch(PASCAL, command.event):
+            self.domain.problem(loc, f"{command.event!r} must be PascalCase ({PASCAL})")
+            return
+        changed = [*command.params, *(f for f, _ in command.sets)]
+        event = self.domain.events.get(command.event)
+        if event is None or not event.declared:
+            if command.event in emitted or command.event in self.domain.events:
+                other = emitted.get(command.event, "another aggregate")
+                self.domain.problem(
+                    loc, f"{command.event} is also emitted by {other}: declare it under `events`"
+                )
+                return
+            problem = class_name_problem(command.event)
+            if problem:
+                self.domain.problem(loc, problem)
+                return
+            id_field = RField(
+                aggregate.event_id, python_attribute(naming.snake(aggregate.event_id)), UUID, loc
+            )
+            stamp = RField(TIMESTAMP, "occurred_at", TypeRef.scalar("datetime"), loc)
+            carried = [*changed, *command.inputs]
+            if command.creates:
+                carried = [*carried, *(f for f in aggregate.fields if f not in carried)]
+            self.domain.events[command.event] = REvent(
+                command.event, 1, [id_field, *carried, stamp], [], declared=False,
+                aggregate=aggregate.name,
+            )  # fmt: skip
+            emitted[command.event] = f"{aggregate.name}.{command.name}"
+            return
+        if event.aggregate not in (None, aggregate.name):
+            self.domain.problem(loc, f"{command.event} is an event of {event.aggregate}")
+            return
+        event.aggregate = aggregate.name
+        emitted[command.event] = f"{aggregate.name}.{command.name}"
+        self._event_fits(aggregate, command, event, changed)
+
+    def _event_fits(
+        self, aggregate: RAggregate, command: RCommand, event: REvent, changed: list[RField]
+    ) -> None:
+        where: Loc = ("events", event.name, "fields")
+        fields = {f.name: f for f in aggregate.fields}
+        inputs = {f.name: f for f in command.inputs}
+        carried = {f.name: f for f in event.fields}
+        for name in (aggregate.event_id, TIMESTAMP):
+            if name not in carried:
+                self.domain.problem(
+                    where,
+                    f"an event of {aggregate.name} carries {name!r} (the aggregate id and when "
+                    "it happened), so that replaying it rebuilds the aggregate",
+                )
+        for field in event.fields:
+            source = fields.get(field.name) or inputs.get(field.name)
+            if field.name == aggregate.event_id:
+                if field.type not in (UUID, STR) or field.optional:
+                    self.domain.problem(
+                        (*where, field.name, "type"), "the aggregate id is a uuid or a str"
+                    )
+            elif field.name == TIMESTAMP:
+                if field.type != TypeRef.scalar("datetime"):
+                    self.domain.problem((*where, field.name, "type"), "occurredAt is a datetime")
+            elif source is None:
+                known = sorted({aggregate.event_id, TIMESTAMP, *fields, *inputs})
+                self.domain.problem(
+                    (*where, field.name),
+                    f"{aggregate.name}.{command.name} cannot fill {field.name!r} (expected one "
+                    f"of: {', '.join(known)})",
+                )
+            elif source.full_type != field.full_type:
+                self.domain.problem(
+                    (*where, field.name, "type"),
+                    f"{field.name!r} is {source.full_type} in {aggregate.name}, not {field.full_type}",
+                )
+        lost = [f.name for f in changed if f.name not in carried]
+        if command.creates:
+            lost += [
+                f.name for f in aggregate.fields
+                if f.required and f.name not in carried and f.name not in lost
+            ]  # fmt: skip
+        if lost:
+            self.domain.problem(
+                (*command.loc, "emits"),
+                f"{event.name} must carry what {command.name} sets, or replaying it loses it "
+                f"(missing: {', '.join(lost)})",
+            )
+
+    def _also(self, aggregate: RAggregate, spec: AggregateSpec) -> None:
+        for command in aggregate.commands:
+            command_spec = spec.commands[command.name]
+            for index, also in enumerate(command_spec.also):
+                loc: Loc = (*command.loc, "also", index)
+                target_name, _, member = also.command.partition(".")
+                target = self.domain.aggregates.get(target_name)
+                other = target.command(member) if target else None
+                if target is None or other is None:
+                    self.domain.problem(
+                        (*loc, "command"),
+                        f"unknown command {also.command!r} (<Aggregate>.<command>)",
+                    )
+                    continue
+                if target is aggregate or other.creates or other.also or other is command:
+                    self.domain.problem(
+                        (*loc, "command"),
+                        "`also` runs a command of another, existing aggregate that has no "
+                        "`also` of its own",
+                    )
+                    continue
+                scope_names = {} if command.creates else self._state_scope(aggregate).names
+                scope_names = {**scope_names, "now": DATETIME, "today": DATE}
+                scope_names.update({f.name: f.full_type for f in command.arguments})
+                scope = self._scope(scope_names)
+                id_node = self.expression(also.id, scope, (*loc, "id"), None)
+                reference = next(
+                    (f for f in aggregate.fields if id_node is not None and id_node.op == "name"
+                     and f.name == id_node.value and f.references == target_name), None,
+                )  # fmt: skip
+                if id_node is not None and reference is None:
+                    self.domain.problem(
+                        (*loc, "id"),
+                        f"the id is a field of {aggregate.name} with `references: {target_name}`",
+                    )
+                    continue
+                args: dict[str, Node] = {}
+                wanted = {f.name: f for f in other.arguments}
+                for key, text in also.with_.items():
+                    if key not in wanted:
+                        self.domain.problem(
+                            (*loc, "with", key),
+                            f"{also.command} takes no {key!r} (takes: {', '.join(wanted) or 'nothing'})",
+                        )
+                        continue
+                    node = self.expression(text, scope, (*loc, "with", key), wanted[key].full_type)
+                    if node is not None:
+                        args[key] = node
+                missing = [n for n, f in wanted.items() if f.required and n not in also.with_]
+                if missing:
+                    self.domain.problem((*loc, "with"), f"missing: {', '.join(missing)}")
+                if id_node is not None:
+                    command.also.append(RAlso(target_name, member, id_node, args))
+
+
+def _numbers(values: set[int]) -> str:
+    shown = sorted(values)
+    text = ", ".join(map(str, shown[:10])) + (", ..." if len(shown) > 10 else "")
+    return text or "none"
+
+
+def _json_literal(value: Any, depth: int = 0) -> bool:
+    if depth > 20:
+        return False
+    if value is None or isinstance(value, str | bool | int):
+        return not isinstance(value, int) or isinstance(value, bool) or abs(value) < 2**63
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    if isinstance(value, list):
+        return all(_json_literal(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_literal(v, depth + 1) for k, v in value.items())
+    return False

@@ -1,0 +1,202 @@
+"""Fields resolved: name, Python attribute, parsed type, rules that fit the type, and a
+default and example that fit both."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from generator import naming
+from generator.reserved import python_attribute
+from generator.resolved import Domain, Loc, RField
+from generator.spec import CAMEL, MAX_NAME, FieldSpec
+from generator.typeref import TypeError_, TypeRef, parse_type
+from generator.values import Catalog, Invalid, conform
+
+_TEXT_RULES = ("not_blank", "contains", "pattern")
+_SIZE_RULES = ("min_length", "max_length")
+_BOUND_RULES = ("min", "max")
+UNIQUE_TYPES = frozenset({"str", "int", "uuid", "date", "decimal"})
+MAX_PATTERN = 500
+
+
+def camel_problem(name: str, what: str = "name") -> str | None:
+    """Why ``name`` is not a camelCase spec name, or None."""
+    if not isinstance(name, str) or not re.fullmatch(CAMEL, name) or len(name) > MAX_NAME:
+        return f"{_show(name)} must be a camelCase {what} ({CAMEL}, at most {MAX_NAME} characters)"
+    return None
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 62 else text[:59] + "..."
+
+
+class FieldResolver:
+    """Resolves fields against the enums and value objects of one spec."""
+
+    def __init__(self, domain: Domain, enums: set[str], values: set[str]) -> None:
+        self.domain = domain
+        self.enums = enums
+        self.values = values
+
+    @property
+    def catalog(self) -> Catalog:
+        return Catalog(
+            {name: value.fields for name, value in self.domain.values.items()},
+            self.domain.enums,
+        )
+
+    def type(self, text: str, loc: Loc) -> TypeRef | None:
+        try:
+            return parse_type(text, self.enums, self.values)
+        except TypeError_ as error:
+            self.domain.problem(loc, str(error))
+            return None
+
+    def fields(self, fields: dict[str, FieldSpec], loc: Loc, *, rules: bool = True) -> list[RField]:
+        resolved: list[RField] = []
+        attrs: dict[str, str] = {}
+        for name, spec in fields.items():
+            field = self.field(name, spec, (*loc, name), rules=rules)
+            if field is None:
+                continue
+            if field.attr in attrs:
+                self.domain.problem(
+                    (*loc, name), f"{name!r} and {attrs[field.attr]!r} are the same name in Python"
+                )
+                continue
+            attrs[field.attr] = name
+            resolved.append(field)
+        return resolved
+
+    def field(self, name: str, spec: FieldSpec, loc: Loc, *, rules: bool = True) -> RField | None:
+        problem = camel_problem(name, "field name")
+        if problem:
+            self.domain.problem(loc, problem)
+            return None
+        type_ = self.type(spec.type, (*loc, "type"))
+        if type_ is None:
+            return None
+        field = RField(
+            name=name,
+            attr=python_attribute(naming.snake(name)),
+            type=type_,
+            loc=loc,
+            optional=spec.optional,
+            unique=spec.unique,
+            references=spec.references,
+            description=spec.description or "",
+        )
+        if rules:
+            field.rules = self._rules(spec, type_, loc)
+            field.messages = self._messages(spec, field.rules, loc)
+        if spec.has_default:
+            if spec.default is None and not spec.optional:
+                self.domain.problem((*loc, "default"), "only an optional field defaults to null")
+            else:
+                field.has_default = True
+                field.default = self.value(spec.default, field, (*loc, "default"))
+        elif spec.optional:
+            field.has_default, field.default = True, None
+        if spec.has_example:
+            field.has_example = True
+            field.example = self.value(spec.example, field, (*loc, "example"))
+        return field
+
+    def value(self, value: Any, field: RField, loc: Loc) -> Any:
+        """``value`` conformed to ``field`` (its type and rules); a problem otherwise."""
+        try:
+            return conform(value, field.full_type, field.rules, self.catalog)
+        except Invalid as error:
+            self.domain.problem(loc, f"{_show(value)} does not fit {field.name}: {error}")
+            return None
+        except RecursionError:
+            self.domain.problem(loc, "the value nests too deep")
+            return None
+
+    def _rules(self, spec: FieldSpec, type_: TypeRef, loc: Loc) -> list[tuple[str, Any]]:
+        kept: list[tuple[str, Any]] = []
+        is_text = type_.is_scalar("str")
+        is_number = type_.kind == "scalar" and type_.name in ("int", "float", "decimal")
+        for key, value in spec.rules:
+            where = (*loc, key)
+            if key in _TEXT_RULES and not is_text:
+                self.domain.problem(where, f"{key} applies to str fields, not {type_}")
+            elif key in _SIZE_RULES and not (is_text or type_.is_collection):
+                self.domain.problem(
+                    where, f"{key} applies to str, list and map fields, not {type_}"
+                )
+            elif key in _BOUND_RULES and not is_number:
+                self.domain.problem(where, f"{key} applies to int, float and decimal, not {type_}")
+            elif key == "scale" and not type_.is_scalar("decimal"):
+                self.domain.problem(where, f"scale applies to decimal fields, not {type_}")
+            elif key == "not_blank" and value is False:
+                continue
+            elif key == "pattern" and not self._pattern_ok(value, where):
+                continue
+            elif key in _BOUND_RULES:
+                bound = self._bound(value, type_, where)
+                if bound is not None:
+                    kept.append((key, bound))
+            else:
+                kept.append((key, value))
+        found = dict(kept)
+        for low, high in (("min", "max"), ("min_length", "max_length")):
+            if low in found and high in found and _number(found[low]) > _number(found[high]):
+                self.domain.problem(
+                    (*loc, low), f"{low} {found[low]} is above {high} {found[high]}"
+                )
+        return kept
+
+    def _pattern_ok(self, pattern: str, loc: Loc) -> bool:
+        if len(pattern) > MAX_PATTERN:
+            self.domain.problem(loc, f"a pattern is at most {MAX_PATTERN} characters")
+            return False
+        try:
+            re.compile(pattern)
+        except (re.error, RecursionError, OverflowError) as error:
+            self.domain.problem(loc, f"invalid regular expression: {error}")
+            return False
+        return True
+
+    def _bound(self, value: Any, type_: TypeRef, loc: Loc) -> Any:
+        if type_.is_scalar("int"):
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
+                self.domain.problem(loc, f"{_show(value)} is not an integer (the field is an int)")
+                return None
+            return value
+        if type_.is_scalar("float"):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                self.domain.problem(loc, f"{_show(value)} is not a number")
+                return None
+            if not math.isfinite(value):
+                self.domain.problem(loc, "a bound is a finite number")
+                return None
+            return float(value)
+        try:
+            number = Decimal(str(value))
+        except InvalidOperation:
+            self.domain.problem(loc, f"{_show(value)} is not a decimal number")
+            return None
+        if isinstance(value, bool) or not number.is_finite() or abs(number.adjusted()) > 30:
+            self.domain.problem(loc, "a bound is a finite number below 10**30")
+            return None
+        return str(number)
+
+    def _messages(self, spec: FieldSpec, rules: list[tuple[str, Any]], loc: Loc) -> dict[str, str]:
+        present = {key for key, _ in rules}
+        for key in spec.messages:
+            if key not in present:
+                self.domain.problem(
+                    (*loc, "messages", key),
+                    f"{_show(key)} is not a rule of this field "
+                    f"(its rules: {', '.join(sorted(present)) or 'none'})",
+                )
+        return {key: text for key, text in spec.messages.items() if key in present}
+
+
+def _number(value: Any) -> Decimal:
+    return Decimal(str(value))

@@ -1,0 +1,516 @@
+"""Read models and endpoints resolved: the rows each event writes, and what each HTTP
+route runs, takes from its path and query, and answers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from generator import naming
+from generator.expr import DATE, DATETIME, ExprError, Node, Scope, parse
+from generator.reserved import python_attribute
+from generator.resolve_fields import FieldResolver, camel_problem
+from generator.resolved import (
+    Domain,
+    Loc,
+    RAggregate,
+    RComputed,
+    REndpoint,
+    RField,
+    RHandler,
+    RReadModel,
+)
+from generator.spec import CAMEL, EndpointSpec, ReadModelSpec, Spec
+from generator.typeref import TypeRef
+
+PATH = re.compile(r"^/[A-Za-z0-9._~/{}-]*$")
+PATH_TYPES = frozenset({"str", "int", "uuid", "date"})
+QUERY_NAMES = frozenset({"limit", "offset", "sort"})
+STR = TypeRef.scalar("str")
+TIMESTAMP_COLUMNS = ("createdAt", "updatedAt")
+
+
+def _scope(domain: Domain, names: dict[str, TypeRef]) -> Scope:
+    values = {n: {f.name: f.full_type for f in v.fields} for n, v in domain.values.items()}
+    return Scope(names, domain.enums, values)
+
+
+def _expression(
+    domain: Domain, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None
+) -> Node | None:
+    try:
+        return parse(text, scope, expected)
+    except ExprError as error:
+        domain.problem(loc, str(error))
+        return None
+
+
+def resolve_read_models(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
+    for name, read_model in spec.read_models.items():
+        loc: Loc = ("read_models", name)
+        if read_model.of is not None:
+            resolved = _of_aggregate(domain, name, read_model, loc)
+        else:
+            resolved = _declared(domain, name, read_model, loc, fields)
+        if resolved is None:
+            continue
+        row_scope = _scope(domain, {c.name: c.full_type for c in resolved.columns})
+        row_scope = row_scope.with_names({"now": DATETIME, "today": DATE})
+        taken = {c.name for c in resolved.columns} | {c.name for c in resolved.computed}
+        for computed_name, computed in read_model.computed.items():
+            where = (*loc, "computed", computed_name)
+            problem = camel_problem(computed_name, "computed name")
+            if problem or computed_name in taken:
+                domain.problem(where, problem or f"{computed_name!r} is also a column")
+                continue
+            type_ = fields.type(computed.type, (*where, "type"))
+            node = (
+                _expression(domain, computed.value, row_scope, (*where, "value"), type_)
+                if type_
+                else None
+            )
+            if type_ is not None and node is not None:
+                resolved.computed.append(
+                    RComputed(computed_name, python_attribute(naming.snake(computed_name)), type_, node,
+                              computed.description or "")
+                )  # fmt: skip
+        domain.read_models[name] = resolved
+
+
+def _of_aggregate(domain: Domain, name: str, spec: ReadModelSpec, loc: Loc) -> RReadModel | None:
+    aggregate = domain.aggregates.get(spec.of or "")
+    if aggregate is None:
+        domain.problem(
+            (*loc, "of"),
+            f"unknown aggregate {spec.of!r} (expected one of: {', '.join(domain.aggregates) or 'none declared'})",
+        )
+        return None
+    if spec.key is not None or spec.fields or spec.on:
+        domain.problem(loc, "with `of`, the rows are the aggregate's: leave out key, fields and on")
+    if any(r.of == aggregate.name for r in domain.read_models.values()):
+        domain.problem((*loc, "of"), f"{aggregate.name} already has a read model")
+        return None
+    columns = [
+        RField("id", "id", STR, loc),
+        *aggregate.fields,
+        RField("createdAt", "created_at", DATETIME, loc),
+        RField("updatedAt", "updated_at", DATETIME, loc),
+    ]
+    return RReadModel(
+        name, aggregate.name, ["id"], columns, list(aggregate.computed), _aggregate_handlers(domain, aggregate),
+        spec.description or f"Every {' '.join(naming.words(aggregate.name))} of the tenant.",
+    )  # fmt: skip
+
+
+def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]:
+    handlers: dict[str, RHandler] = {}
+    for command in aggregate.commands:
+        event = domain.events.get(command.event)
+        if event is None or command.event in handlers:
+            continue
+        key = {"id": Node("name", STR, value=f"event.{aggregate.event_id}")}
+        values = {
+            f.name: Node("name", f.full_type, value=f"event.{f.name}")
+            for f in event.fields
+            if f.name not in (aggregate.event_id, "occurredAt") and aggregate.field(f.name)
+        }
+        stamp = Node("name", DATETIME, value="event.occurredAt")
+        values["updatedAt"] = stamp
+        if command.creates:
+            values["createdAt"] = stamp
+            action = "upsert"
+        else:
+            action = "delete" if command.deletes else "set"
+        handlers[command.event] = RHandler(command.event, action, key, values)
+    return list(handlers.values())
+
+
+def _declared(
+    domain: Domain, name: str, spec: ReadModelSpec, loc: Loc, fields: FieldResolver
+) -> RReadModel | None:
+    columns = fields.fields(spec.fields, (*loc, "fields"))
+    by_name = {c.name: c for c in columns}
+    keys = spec.keys
+    if not keys:
+        domain.problem(loc, "a read model names its `key` column(s) (or is `of` an aggregate)")
+        return None
+    for key in keys:
+        if key not in by_name:
+            domain.problem((*loc, "key"), f"unknown column {key!r} (columns: {', '.join(by_name)})")
+            return None
+        column = by_name[key]
+        if (
+            column.optional
+            or column.type.kind not in ("scalar", "enum")
+            or column.type.column == "json"
+        ):
+            domain.problem((*loc, "key"), f"the key column {key!r} is a non-optional scalar")
+            return None
+    if not spec.on:
+        domain.problem((*loc, "on"), "a read model says what events do to its rows (`on`)")
+    handlers = []
+    for event_name, on in spec.on.items():
+        where = (*loc, "on", event_name)
+        event = domain.events.get(event_name)
+        if event is None or event.aggregate is None:
+            domain.problem(
+                where, f"unknown event {event_name!r} (events of this service's aggregates)"
+            )
+            continue
+        actions = [a for a, given in (("upsert", on.upsert is not None), ("set", on.set is not None),
+                                      ("delete", on.delete)) if given]  # fmt: skip
+        if len(actions) != 1:
+            domain.problem(where, "an event does one of: upsert, set or delete")
+            continue
+        (action,) = actions
+        event_names = {f"event.{f.name}": f.full_type for f in event.fields}
+        event_scope = _scope(domain, event_names)
+        upsert = dict(on.upsert or {})
+        given_key = {**{k: upsert.pop(k) for k in keys if k in upsert}, **(on.key or {})}
+        key = _key_values(domain, given_key, keys, by_name, event_scope, event, where)
+        if key is None:
+            continue
+        values: dict[str, Node] = {}
+        if action == "upsert":
+            values = _upsert_values(domain, upsert, columns, keys, event_scope, event.fields, where)
+        elif action == "set":
+            row_scope = event_scope.with_names({c.name: c.full_type for c in columns})
+            for column_name, text in (on.set or {}).items():
+                column = by_name.get(column_name)
+                if column is None or column_name in keys:
+                    domain.problem(
+                        (*where, "set", column_name), f"{column_name!r} is not a column to set"
+                    )
+                    continue
+                node = _expression(
+                    domain, text, row_scope, (*where, "set", column_name), column.full_type
+                )
+                if node is not None:
+                    values[column_name] = node
+        handlers.append(RHandler(event_name, action, key, values))
+    return RReadModel(name, None, keys, columns, [], handlers, spec.description or "")
+
+
+def _key_values(
+    domain: Domain, given: dict[str, Any], keys: list[str], columns: dict[str, RField], scope: Scope,
+    event: Any, loc: Loc,
+) -> dict[str, Node] | None:  # fmt: skip
+    result: dict[str, Node] = {}
+    carried = {f.name: f for f in event.fields}
+    for key in keys:
+        if key in given:
+            node = _expression(domain, given[key], scope, (*loc, "key", key), columns[key].type)
+        elif key in carried and carried[key].full_type == columns[key].type:
+            node = Node("name", columns[key].type, value=f"event.{key}")
+        else:
+            domain.problem(
+                loc,
+                f"{event.name} carries no {key!r} of type {columns[key].type}: say which value "
+                f"is the key (`key: {{{key}: event.<field>}}`)",
+            )
+            return None
+        if node is None:
+            return None
+        result[key] = node
+    return result
+
+
+def _upsert_values(
+    domain: Domain, given: dict[str, Any], columns: list[RField], keys: list[str], scope: Scope,
+    event_fields: list[RField], loc: Loc,
+) -> dict[str, Node]:  # fmt: skip
+    carried = {f.name: f for f in event_fields}
+    values: dict[str, Node] = {}
+    for column in columns:
+        if column.name in keys:
+            continue
+        if column.name in given:
+            node = _expression(
+                domain, given[column.name], scope, (*loc, "upsert", column.name), column.full_type
+            )
+            if node is not None:
+                values[column.name] = node
+        elif column.name in carried and carried[column.name].full_type == column.full_type:
+            values[column.name] = Node("name", column.full_type, value=f"event.{column.name}")
+        elif column.required:
+            domain.problem(
+                (*loc, "upsert"),
+                f"the column {column.name!r} has no default and the event carries no value for it",
+            )
+    for column_name in given:
+        if column_name not in {c.name for c in columns} or column_name in keys:
+            domain.problem(
+                (*loc, "upsert", column_name), f"{column_name!r} is not a column to write"
+            )
+    return values
+
+
+# endpoints
+def resolve_endpoints(spec: Spec, domain: Domain) -> None:
+    seen: dict[tuple[str, str], int] = {}
+    use_cases: dict[tuple[str, str], int] = {}
+    for index, endpoint in enumerate(spec.endpoints):
+        resolved = _endpoint(spec, domain, index, endpoint)
+        if resolved is None:
+            continue
+        shape = re.sub(r"{\w+}", "{}", endpoint.path.rstrip("/") or "/")
+        if (endpoint.method, shape) in seen:
+            domain.problem(
+                ("endpoints", index, "path"),
+                f"{endpoint.method} {endpoint.path} is also endpoint {seen[(endpoint.method, shape)]}",
+            )
+            continue
+        for (method, other), other_index in seen.items():
+            if method == endpoint.method and _overlap(shape, other):
+                domain.problem(
+                    ("endpoints", index, "path"),
+                    f"{endpoint.method} {endpoint.path} and endpoint {other_index} can match the "
+                    "same URL; make their literal parts differ",
+                )
+        seen[(endpoint.method, shape)] = index
+        use_case_key = (resolved.target, resolved.use_case)
+        if use_case_key in use_cases and resolved.kind not in ("get", "list"):
+            domain.problem(
+                ("endpoints", index, "use_case"),
+                f"use case {resolved.use_case!r} is also endpoint {use_cases[use_case_key]}'s",
+            )
+        use_cases.setdefault(use_case_key, index)
+        domain.endpoints.append(resolved)
+
+
+def _overlap(a: str, b: str) -> bool:
+    left, right = a.split("/"), b.split("/")
+    if len(left) != len(right):
+        return False
+    return all(x == y or "{}" in (x, y) for x, y in zip(left, right, strict=True))
+
+
+def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) -> REndpoint | None:
+    loc: Loc = ("endpoints", index)
+    path_params = re.findall(r"{([^}]*)}", endpoint.path)
+    if (
+        not PATH.fullmatch(endpoint.path)
+        or "}{" in endpoint.path
+        or re.search(r"{[^}]*$|^[^{]*}", endpoint.path)
+    ):
+        domain.problem(
+            (*loc, "path"), "a path is /segments of letters, digits, . _ ~ - and {parameters}"
+        )
+        return None
+    for param in path_params:
+        if not re.fullmatch(CAMEL, param):
+            domain.problem((*loc, "path"), f"a path parameter is camelCase, not {{{param}}}")
+            return None
+    if len(set(path_params)) != len(path_params):
+        domain.problem((*loc, "path"), "a path names each parameter once")
+        return None
+    if (endpoint.command is None) == (endpoint.query is None):
+        domain.problem(loc, "an endpoint names exactly one of `command` or `query`")
+        return None
+    if endpoint.use_case is not None:
+        problem = camel_problem(endpoint.use_case, "use case name")
+        if problem:
+            domain.problem((*loc, "use_case"), problem)
+            return None
+    if endpoint.request is not None:
+        from generator.reserved import class_name_problem
+
+        problem = (
+            None
+            if re.fullmatch(r"[A-Z][A-Za-z0-9]{0,63}", endpoint.request)
+            else "must be PascalCase"
+        ) or class_name_problem(endpoint.request)
+        if problem or endpoint.request in domain.aggregates or endpoint.request in domain.events:
+            domain.problem((*loc, "request"), problem or f"{endpoint.request!r} is taken")
+            return None
+    if endpoint.command is not None:
+        return _command_endpoint(domain, index, endpoint, path_params, loc)
+    return _query_endpoint(domain, index, endpoint, path_params, loc)
+
+
+def _command_endpoint(
+    domain: Domain, index: int, endpoint: EndpointSpec, path_params: list[str], loc: Loc
+) -> REndpoint | None:
+    name, _, member = (endpoint.command or "").partition(".")
+    aggregate = domain.aggregates.get(name)
+    if aggregate is None:
+        domain.problem(
+            (*loc, "command"),
+            f"unknown aggregate {name!r} (expected one of: {', '.join(domain.aggregates) or 'none declared'})",
+        )
+        return None
+    command = aggregate.command(member)
+    if command is None:
+        domain.problem(
+            (*loc, "command"),
+            f"unknown command {member!r} of {name} (expected one of: "
+            f"{', '.join(c.name for c in aggregate.commands) or 'none declared'})",
+        )
+        return None
+    kind = "create" if command.creates else "delete" if command.deletes else "change"
+    if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind != "delete"):
+        domain.problem((*loc, "method"), f"{endpoint.method} does not fit a {kind} command")
+        return None
+    ids = [p for p in path_params if p in ("id", aggregate.event_id)]
+    others = [p for p in path_params if p not in ids]
+    arguments = {f.name: f for f in command.arguments}
+    if kind == "create" and ids:
+        domain.problem((*loc, "path"), f"command {member!r} creates: no {{id}} in its path")
+        return None
+    if kind != "create" and len(ids) != 1:
+        domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}")
+        return None
+    for param in others:
+        field = arguments.get(param)
+        if (
+            field is None
+            or field.optional
+            or not (field.type.kind == "enum" or field.type.is_scalar(*PATH_TYPES))
+        ):
+            domain.problem(
+                (*loc, "path"),
+                f"{{{param}}} is a parameter of {member!r} of type str, int, uuid, date or an enum",
+            )
+            return None
+    default_status = 201 if kind == "create" else 204 if kind == "delete" else 200
+    status = endpoint.status or default_status
+    if status == 204 and kind == "create":
+        domain.problem((*loc, "status"), "a creating command answers with the created resource")
+    if endpoint.filter or endpoint.sort or endpoint.page:
+        domain.problem(loc, "filter, sort and page are for list queries")
+    return REndpoint(
+        index, endpoint.method, endpoint.path, kind, name, member,
+        naming.snake(endpoint.use_case or member), endpoint.request, status, endpoint.permission,
+        path_params, ids, [], [], False, endpoint.summary or "",
+    )  # fmt: skip
+
+
+def _query_endpoint(
+    domain: Domain, index: int, endpoint: EndpointSpec, path_params: list[str], loc: Loc
+) -> REndpoint | None:
+    target, _, member = (endpoint.query or "").partition(".")
+    if endpoint.method != "GET":
+        domain.problem((*loc, "method"), "a query is a GET")
+        return None
+    if endpoint.status not in (None, 200):
+        domain.problem((*loc, "status"), "a query answers 200")
+    aggregate = domain.aggregates.get(target)
+    read_model = domain.read_models.get(target)
+    if aggregate is not None and member == "list":
+        read_model = next((r for r in domain.read_models.values() if r.of == target), None)
+        if read_model is None:
+            domain.problem(
+                (*loc, "query"), f"a `list` query reads a read model: declare one `of: {target}`"
+            )
+            return None
+        aggregate = None
+    if aggregate is None and read_model is None:
+        known = [*domain.aggregates, *domain.read_models]
+        domain.problem(
+            (*loc, "query"),
+            f"unknown query {endpoint.query!r} (expected <Aggregate>.get, <Aggregate>.list, "
+            f"<ReadModel>.list or <ReadModel>.get; declared: {', '.join(known) or 'none'})",
+        )
+        return None
+    if aggregate is not None:
+        if member not in ("get", ""):
+            domain.problem((*loc, "query"), f"unknown query {member!r} of {target} (get or list)")
+            return None
+        return _get_aggregate(domain, index, endpoint, aggregate, path_params, loc)
+    assert read_model is not None
+    kind = member or (
+        "get" if sorted(path_params) == sorted(read_model.keys) and path_params else "list"
+    )
+    if kind not in ("get", "list"):
+        domain.problem((*loc, "query"), f"unknown query {member!r} of {target} (get or list)")
+        return None
+    if kind == "get":
+        if sorted(path_params) != sorted(read_model.keys):
+            domain.problem(
+                (*loc, "path"), f"a `get` of {target} takes its key in the path: {read_model.keys}"
+            )
+            return None
+        if endpoint.filter or endpoint.sort or endpoint.page:
+            domain.problem(loc, "filter, sort and page are for list queries")
+        return _query(index, endpoint, "get", read_model.name, path_params, path_params, [], [])
+    for param in path_params:
+        column = read_model.column(param)
+        if column is None or not _filterable(column):
+            domain.problem((*loc, "path"), f"{{{param}}} is not a column of {target} to filter on")
+            return None
+    filters = []
+    for position, column_name in enumerate(endpoint.filter):
+        column = read_model.column(column_name)
+        where = (*loc, "filter", position)
+        if column is None:
+            domain.problem(where, f"unknown column {column_name!r} of {read_model.name}")
+        elif not _filterable(column):
+            domain.problem(where, f"{column_name!r} ({column.type}) cannot be filtered on")
+        elif column_name in QUERY_NAMES or column_name in path_params:
+            domain.problem(
+                where, f"{column_name!r} is taken by the path or by paging (limit, offset, sort)"
+            )
+        else:
+            filters.append(column_name)
+    sort = []
+    for position, column_name in enumerate(endpoint.sort):
+        column = read_model.column(column_name)
+        if column is None or not _sortable(column):
+            domain.problem(
+                (*loc, "sort", position), f"{read_model.name} cannot be sorted by {column_name!r}"
+            )
+        else:
+            sort.append(column_name)
+    resolved = _query(
+        index, endpoint, "list", read_model.name, path_params, path_params, filters, sort
+    )
+    resolved.page = endpoint.page
+    return resolved
+
+
+def _get_aggregate(
+    domain: Domain,
+    index: int,
+    endpoint: EndpointSpec,
+    aggregate: RAggregate,
+    path_params: list[str],
+    loc: Loc,
+) -> REndpoint | None:
+    if len(path_params) != 1:
+        domain.problem((*loc, "path"), "a `get` query takes {id} or a unique field in its path")
+        return None
+    (param,) = path_params
+    if param not in ("id", aggregate.event_id):
+        field = aggregate.field(param)
+        if field is None or not field.unique:
+            domain.problem(
+                (*loc, "path"), f"{{{param}}} is not the id or a unique field of {aggregate.name}"
+            )
+            return None
+    if endpoint.filter or endpoint.sort or endpoint.page:
+        domain.problem(loc, "filter, sort and page are for list queries")
+    by = [] if param in ("id", aggregate.event_id) else [param]
+    return _query(index, endpoint, "get", aggregate.name, path_params, by, [], [])
+
+
+def _query(
+    index: int, endpoint: EndpointSpec, kind: str, target: str, path_params: list[str], by: list[str],
+    filters: list[str], sort: list[str],
+) -> REndpoint:  # fmt: skip
+    use_case = naming.snake(endpoint.use_case) if endpoint.use_case else kind
+    return REndpoint(
+        index, "GET", endpoint.path, kind, target, None, use_case, None, 200, endpoint.permission,
+        path_params, by, filters, sort, False, endpoint.summary or "",
+    )  # fmt: skip
+
+
+def _filterable(column: RField) -> bool:
+    return column.type.kind == "enum" or column.type.is_scalar(
+        "str", "int", "float", "bool", "uuid", "date", "datetime"
+    )
+
+
+def _sortable(column: RField) -> bool:
+    return column.type.kind == "enum" or column.type.is_scalar(
+        "str", "int", "float", "date", "datetime"
+    )

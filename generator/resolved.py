@@ -1,0 +1,202 @@
+"""The resolved form of a spec: names bound, types parsed, expressions checked. `resolve`
+builds it (collecting every problem on the way); `context` renders from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.expr import Node
+from generator.typeref import TypeRef
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass
+class RField:
+    """A field of an aggregate, value object, event, read model or command input."""
+
+    name: str
+    attr: str
+    type: TypeRef
+    loc: Loc
+    optional: bool = False
+    has_default: bool = False
+    default: Any = None
+    has_example: bool = False
+    example: Any = None
+    rules: list[tuple[str, Any]] = field(default_factory=list)
+    messages: dict[str, str] = field(default_factory=dict)
+    unique: bool = False
+    references: str | None = None
+    description: str = ""
+
+    @property
+    def full_type(self) -> TypeRef:
+        """The type with null when the field is optional."""
+        return self.type.optional() if self.optional else self.type
+
+    @property
+    def required(self) -> bool:
+        """Whether a request must give it (no default, not optional)."""
+        return not self.has_default and not self.optional
+
+
+@dataclass
+class RComputed:
+    name: str
+    attr: str
+    type: TypeRef
+    value: Node
+    description: str = ""
+
+
+@dataclass
+class RInvariant:
+    check: Node
+    message: str
+    field: str
+
+
+@dataclass
+class RAlso:
+    """Another aggregate's command run in the same transaction."""
+
+    aggregate: str
+    command: str
+    id: Node
+    args: dict[str, Node]
+
+
+@dataclass
+class RCommand:
+    name: str
+    method: str
+    loc: Loc
+    creates: bool
+    deletes: bool
+    params: list[RField]
+    inputs: list[RField]
+    sets: list[tuple[RField, Node]]
+    when: Node | None
+    error: str | None
+    event: str
+    also: list[RAlso]
+    description: str = ""
+
+    @property
+    def arguments(self) -> list[RField]:
+        """What a caller passes: the parameters, then the inputs."""
+        return [*self.params, *self.inputs]
+
+
+@dataclass
+class RAggregate:
+    name: str
+    loc: Loc
+    fields: list[RField]
+    computed: list[RComputed]
+    invariants: list[RInvariant]
+    commands: list[RCommand]
+    event_id: str
+    event_id_type: str
+    not_found: str
+    description: str
+
+    def field(self, name: str) -> RField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def command(self, name: str) -> RCommand | None:
+        return next((c for c in self.commands if c.name == name), None)
+
+    @property
+    def deletable(self) -> bool:
+        return any(c.deletes for c in self.commands)
+
+    @property
+    def unique(self) -> list[RField]:
+        return [f for f in self.fields if f.unique]
+
+
+@dataclass
+class RValue:
+    name: str
+    fields: list[RField]
+    invariants: list[RInvariant]
+    description: str
+
+
+@dataclass
+class REvent:
+    name: str
+    version: int
+    fields: list[RField]
+    upcasts: list[dict[str, Any]]
+    declared: bool
+    aggregate: str | None = None
+    description: str = ""
+
+
+@dataclass
+class RHandler:
+    """What one event does to a read model: ``upsert``, ``set`` or ``delete`` the row
+    whose key columns take ``key``'s values; ``values`` are the columns written."""
+
+    event: str
+    action: str
+    key: dict[str, Node]
+    values: dict[str, Node]
+
+
+@dataclass
+class RReadModel:
+    name: str
+    of: str | None
+    keys: list[str]
+    columns: list[RField]
+    computed: list[RComputed]
+    handlers: list[RHandler]
+    description: str
+
+    def column(self, name: str) -> RField | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+
+@dataclass
+class REndpoint:
+    """An endpoint bound to what it runs: ``kind`` is create, change, delete, get or
+    list; ``target`` the aggregate or read model."""
+
+    index: int
+    method: str
+    path: str
+    kind: str
+    target: str
+    command: str | None
+    use_case: str
+    request: str | None
+    status: int
+    permission: str | None
+    path_params: list[str]
+    by: list[str]
+    filters: list[str]
+    sort: list[str]
+    page: bool
+    summary: str
+
+
+@dataclass
+class Domain:
+    """Everything a spec declares, resolved."""
+
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    values: dict[str, RValue] = field(default_factory=dict)
+    errors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    aggregates: dict[str, RAggregate] = field(default_factory=dict)
+    events: dict[str, REvent] = field(default_factory=dict)
+    read_models: dict[str, RReadModel] = field(default_factory=dict)
+    endpoints: list[REndpoint] = field(default_factory=list)
+    problems: list[tuple[Loc, str]] = field(default_factory=list)
+
+    def problem(self, loc: Loc, message: str) -> None:
+        self.problems.append((loc, message))

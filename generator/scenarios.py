@@ -1,0 +1,232 @@
+"""The generated tests' scenarios, worked out ahead: the sample request of every command,
+and the commands to run before it so that its guard holds (or fails, for the 409 test).
+Commands are simulated on the samples with the expression evaluator; `validate` reports a
+spec whose own examples break its guards or invariants."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from generator.expr import Node
+from generator.expr_code import EvalError, evaluate
+from generator.resolved import Domain, RAggregate, RCommand, RField
+from generator.typeref import TypeRef
+from generator.values import Catalog, Invalid, sample
+
+MAX_STEPS = 4
+State = dict[str, Any]
+
+
+class ScenarioError(ValueError):
+    """The examples cannot run a command (they break a guard or an invariant)."""
+
+
+def to_eval(value: Any, type_: TypeRef, catalog: Catalog) -> Any:
+    """JSON sample data as the values expressions compute with."""
+    if value is None:
+        return None
+    type_ = type_.required()
+    if type_.kind == "list":
+        return [to_eval(item, type_.element, catalog) for item in value]
+    if type_.kind == "map":
+        return {key: to_eval(item, type_.element, catalog) for key, item in value.items()}
+    if type_.kind == "value":
+        fields = {f.name: f for f in catalog.values.get(type_.name, [])}
+        return {
+            name: to_eval(value.get(name, f.default), f.full_type, catalog)
+            for name, f in fields.items()
+        }
+    if type_.is_scalar("decimal"):
+        return Decimal(str(value))
+    if type_.is_scalar("date"):
+        return date.fromisoformat(value)
+    if type_.is_scalar("datetime"):
+        return datetime.fromisoformat(value)
+    return value
+
+
+@dataclass
+class Step:
+    """One command with its sample arguments (JSON, by spec name)."""
+
+    command: str
+    body: dict[str, Any]
+
+
+@dataclass
+class Simulator:
+    domain: Domain
+    catalog: Catalog
+    today: date
+    now: datetime
+    bodies: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    def body(self, aggregate: RAggregate, command: RCommand) -> dict[str, Any]:
+        """The sample arguments of ``command`` (JSON); raises Invalid naming the field
+        that needs an example."""
+        key = (aggregate.name, command.name)
+        if key not in self.bodies:
+            result = {}
+            for argument in command.arguments:
+                try:
+                    result[argument.name] = sample(argument, self.catalog)
+                except Invalid as error:
+                    raise Invalid(f"{argument.name} {error}") from None
+            self.bodies[key] = result
+        return self.bodies[key]
+
+    def _scope(
+        self, state: State | None, command: RCommand, body: dict[str, Any], agg: RAggregate
+    ) -> State:
+        scope: State = {"now": self.now, "today": self.today}
+        if state is not None:
+            scope.update(state)
+        for argument in command.arguments:
+            scope[argument.name] = to_eval(
+                body.get(argument.name), argument.full_type, self.catalog
+            )
+        return scope
+
+    def _value(self, node: Node, scope: State) -> Any:
+        try:
+            return evaluate(node, scope)
+        except (EvalError, KeyError) as error:
+            raise ScenarioError(f"cannot evaluate with the examples: {error}") from None
+
+    def run(self, aggregate: RAggregate, state: State | None, command: RCommand) -> State:
+        """The state after ``command`` with its sample arguments; ScenarioError when its
+        guard, an invariant or another aggregate's guard (``also``) refuses it."""
+        body = self.body(aggregate, command)
+        scope = self._scope(state, command, body, aggregate)
+        if command.when is not None and not self._value(command.when, scope):
+            raise ScenarioError(f"its guard is false with the examples ({command.name})")
+        new: State = dict(state or {}) if state is not None else {"id": "sample-id"}
+        if state is None:
+            for f in aggregate.fields:
+                if f.has_default:
+                    new[f.name] = to_eval(f.default, f.full_type, self.catalog)
+        for param in command.params:
+            new[param.name] = scope[param.name]
+        for target, node in command.sets:
+            new[target.name] = self._value(node, scope)
+        invariant_scope = {**new, "now": self.now, "today": self.today}
+        for invariant in aggregate.invariants:
+            if not self._value(invariant.check, invariant_scope):
+                raise ScenarioError(f"the invariant {invariant.message!r} fails")
+        for also in command.also:
+            target = self.domain.aggregates[also.aggregate]
+            other = target.command(also.command)
+            assert other is not None
+            target_state = self.initial(target)
+            args = {name: self._value(node, scope) for name, node in also.args.items()}
+            other_scope = {**target_state, "now": self.now, "today": self.today, **args}
+            if other.when is not None and not self._value(other.when, other_scope):
+                raise ScenarioError(
+                    f"{also.aggregate}.{also.command}'s guard is false for a new "
+                    f"{also.aggregate} made from the examples"
+                )
+        return new
+
+    def initial(self, aggregate: RAggregate) -> State:
+        """The state the first creating command makes from the examples."""
+        creator = next(c for c in aggregate.commands if c.creates)
+        return self.run(aggregate, None, creator)
+
+    def path(
+        self, aggregate: RAggregate, goal: RCommand, *, allowed: bool = True
+    ) -> list[str] | None:
+        """Commands to run after creation so that ``goal`` is accepted (``allowed``) or
+        refused by its guard (not ``allowed``); None when none within a few steps."""
+        start = self.initial(aggregate)
+        changes = [c for c in aggregate.commands if not c.creates and not c.deletes]
+        queue: deque[tuple[State, list[str]]] = deque([(start, [])])
+        seen = 0
+        while queue and seen < 200:
+            state, steps = queue.popleft()
+            seen += 1
+            if self._accepts(aggregate, state, goal) == allowed:
+                if allowed or goal.when is not None and self._guard_false(aggregate, state, goal):
+                    return steps
+            if len(steps) >= MAX_STEPS:
+                continue
+            for command in changes:
+                try:
+                    queue.append((self.run(aggregate, state, command), [*steps, command.name]))
+                except (ScenarioError, Invalid):
+                    continue
+        return None
+
+    def _accepts(self, aggregate: RAggregate, state: State, command: RCommand) -> bool:
+        try:
+            self.run(aggregate, state, command)
+        except (ScenarioError, Invalid):
+            return False
+        return True
+
+    def _guard_false(self, aggregate: RAggregate, state: State, command: RCommand) -> bool:
+        assert command.when is not None
+        scope = self._scope(state, command, self.body(aggregate, command), aggregate)
+        try:
+            return not evaluate(command.when, scope)
+        except EvalError:
+            return False
+
+
+def example_problems(
+    domain: Domain, catalog: Catalog, today: date, now: datetime
+) -> list[tuple[Any, str]]:
+    """What the examples break: a creating command whose samples fail a rule, a guard or
+    an invariant gives generated tests that fail, so `validate` says so first."""
+    problems: list[tuple[Any, str]] = []
+    simulator = Simulator(domain, catalog, today, now)
+    for aggregate in domain.aggregates.values():
+        for command in aggregate.commands:
+            try:
+                simulator.body(aggregate, command)
+            except Invalid as error:
+                name = str(error).split(" ", 1)[0]
+                where = next((f.loc for f in command.arguments if f.name == name), command.loc)
+                problems.append((where, f"{error} (the generated tests need a valid value)"))
+        creators = [c for c in aggregate.commands if c.creates]
+        for creator in creators:
+            try:
+                simulator.run(aggregate, None, creator)
+            except (ScenarioError, Invalid) as error:
+                problems.append(
+                    (
+                        creator.loc,
+                        f"with the examples, {aggregate.name}.{creator.name} is refused: {error}; "
+                        "give the fields examples that satisfy it (the generated tests use them)",
+                    )
+                )
+    for value in domain.values.values():
+        problems.extend(_value_problems(value.name, value.fields, value.invariants, catalog))
+    return problems
+
+
+def _value_problems(
+    name: str, fields: list[RField], invariants: list[Any], catalog: Catalog
+) -> list[tuple[Any, str]]:
+    problems: list[tuple[Any, str]] = []
+    try:
+        data = {f.name: sample(f, catalog) for f in fields if f.required or f.has_example}
+    except Invalid as error:
+        return [(("values", name), f"{error} (the generated tests need a valid value)")]
+    values = to_eval(data, TypeRef("value", name), catalog)
+    for invariant in invariants:
+        try:
+            holds = evaluate(invariant.check, values)
+        except EvalError:
+            continue
+        if not holds:
+            problems.append(
+                (
+                    ("values", name),
+                    f"the examples break {invariant.message!r}: give examples that meet it",
+                )
+            )
+    return problems

@@ -1,0 +1,339 @@
+"""Spec values (defaults, examples) checked against their type and rules, and the sample
+values the generated tests use: valid ones that meet every rule of a field at once, and
+for each rule a value that breaks that rule alone."""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from generator.regex_sample import sample_matching
+from generator.resolved import RField
+from generator.typeref import TypeRef
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The named types of a spec: each value object's fields, each enum's members."""
+
+    values: Mapping[str, list[RField]]
+    enums: Mapping[str, list[str]]
+
+
+SAMPLE_UUID = "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"
+_SCALAR_SAMPLES: dict[str, Any] = {
+    "str": "sample",
+    "int": 1,
+    "float": 1.5,
+    "bool": True,
+    "decimal": "10.50",
+    "uuid": SAMPLE_UUID,
+    "datetime": "2030-01-02T03:04:05Z",
+    "date": "2030-01-02",
+}
+LONG_TEXT = 10_000
+"""Longer strings are written as an expression (``"x" * 1001``) in generated tests."""
+
+
+class Invalid(ValueError):
+    """A value that does not fit its type or rules."""
+
+
+def conform(value: Any, type_: TypeRef, rules: list[tuple[str, Any]], types: Catalog) -> Any:
+    """``value`` as JSON data of ``type_`` meeting ``rules``; raises Invalid saying why."""
+    if type_.kind == "optional":
+        return None if value is None else conform(value, type_.required(), rules, types)
+    if value is None:
+        raise Invalid("null is not allowed (the field is not optional)")
+    normalized = _conform_type(value, type_, types)
+    for key, bound in rules:
+        broken = rule_breaks(key, bound, normalized, type_)
+        if broken:
+            raise Invalid(broken)
+    return normalized
+
+
+def _conform_type(value: Any, type_: TypeRef, types: Catalog) -> Any:
+    if type_.kind == "list":
+        if not isinstance(value, list):
+            raise Invalid(f"expected a list, got {_kind(value)}")
+        return [conform(item, type_.element, [], types) for item in value]
+    if type_.kind == "map":
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise Invalid(f"expected a mapping of text keys, got {_kind(value)}")
+        return {k: conform(item, type_.element, [], types) for k, item in value.items()}
+    if type_.kind == "enum":
+        members = types.enums.get(type_.name, [])
+        if value not in members:
+            raise Invalid(f"{str(value)[:40]!r} is not a {type_.name} ({', '.join(members)})")
+        return value
+    if type_.kind == "value":
+        return _conform_value(value, type_.name, types)
+    converter = _SCALARS[type_.name]
+    return converter(value)
+
+
+def _conform_value(value: Any, name: str, types: Catalog) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Invalid(f"expected a {name} (a mapping of its fields), got {_kind(value)}")
+    fields = {f.name: f for f in types.values.get(name, [])}
+    unknown = sorted(set(value) - set(fields))
+    if unknown:
+        raise Invalid(f"{name} has no field {unknown[0]!r} (fields: {', '.join(fields)})")
+    result: dict[str, Any] = {}
+    for field_name, field in fields.items():
+        if field_name not in value:
+            if field.required:
+                raise Invalid(f"{name}.{field_name} is missing")
+            continue
+        try:
+            result[field_name] = conform(value[field_name], field.full_type, field.rules, types)
+        except Invalid as error:
+            raise Invalid(f"{name}.{field_name}: {error}") from None
+    return result
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "a boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise Invalid(f"expected text, got {_kind(value)}")
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid(f"expected an integer, got {_kind(value)}")
+    if abs(value) >= 2**63:
+        raise Invalid("an integer is below 2**63")
+    return value
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Invalid(f"expected a number, got {_kind(value)}")
+    if not math.isfinite(value) or abs(value) > 1e300:
+        raise Invalid("a number is finite")
+    return float(value)
+
+
+def _decimal(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise Invalid(f"expected a decimal number, got {_kind(value)}")
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        raise Invalid(f"{str(value)[:40]!r} is not a decimal number") from None
+    if not number.is_finite() or abs(number.adjusted()) > 30:
+        raise Invalid("a decimal is finite and below 10**30")
+    return str(number)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Invalid(f"expected true or false, got {_kind(value)}")
+    return value
+
+
+def _uuid(value: Any) -> str:
+    try:
+        return str(uuid.UUID(_str(value)))
+    except ValueError:
+        raise Invalid(f"{str(value)[:40]!r} is not a UUID") from None
+
+
+def _date(value: Any) -> str:
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value.isoformat()
+    try:
+        return date.fromisoformat(_str(value)).isoformat()
+    except ValueError:
+        raise Invalid(f"{str(value)[:40]!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _datetime(value: Any) -> str:
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        try:
+            parsed = datetime.fromisoformat(_str(value))
+        except ValueError:
+            raise Invalid(f"{str(value)[:40]!r} is not an ISO 8601 date and time") from None
+    if parsed.tzinfo is None:
+        raise Invalid("a date and time has a time zone (Z or +00:00)")
+    return parsed.isoformat().replace("+00:00", "Z")
+
+
+_SCALARS: dict[str, Callable[[Any], Any]] = {
+    "str": _str,
+    "int": _int,
+    "float": _float,
+    "decimal": _decimal,
+    "bool": _bool,
+    "uuid": _uuid,
+    "date": _date,
+    "datetime": _datetime,
+}
+
+
+def anchored(pattern: str) -> str:
+    """A spec pattern (the whole value must match) as a JSON Schema pattern; the rendered
+    code and this module search with it, as pydantic and JSON Schema validators do."""
+    inner = pattern[1:] if pattern.startswith("^") else pattern
+    if inner.endswith("$") and not re.search(r"(?<!\\)(\\\\)*\\\$$", inner):
+        inner = inner[:-1]
+    return f"^(?:{inner})$"
+
+
+def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
+    """Why JSON ``value`` of ``type_`` breaks rule ``key: bound``, or None."""
+    if key == "not_blank":
+        return "must not be blank" if bound and not value.strip() else None
+    if key == "contains":
+        return f"must contain {bound!r}" if bound not in value else None
+    if key == "pattern":
+        return f"must match {bound}" if re.search(anchored(bound), value) is None else None
+    if key in ("min_length", "max_length"):
+        size = len(value)
+        unit = "characters" if isinstance(value, str) else "items"
+        if key == "min_length" and size < bound:
+            return f"needs at least {bound} {unit}"
+        if key == "max_length" and size > bound:
+            return f"allows at most {bound} {unit}"
+        return None
+    if key in ("min", "max"):
+        number = Decimal(str(value)) if type_.is_scalar("decimal") else value
+        limit = Decimal(str(bound)) if type_.is_scalar("decimal") else bound
+        if key == "min" and number < limit:
+            return f"must be at least {bound}"
+        if key == "max" and number > limit:
+            return f"must be at most {bound}"
+        return None
+    if key == "scale":
+        exponent = Decimal(value).as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        return f"allows at most {bound} digits after the point" if places > bound else None
+    return None
+
+
+def sample(field: RField, types: Catalog) -> Any:
+    """A JSON value of ``field`` meeting all its rules: its example, else one derived from
+    the rules; raises Invalid when none can be derived (a pattern the sampler cannot
+    satisfy together with the lengths): then the field needs an ``example``."""
+    if field.has_example:
+        return field.example
+    return sample_of(field.type, field.rules, types, field.name)
+
+
+def sample_of(
+    type_: TypeRef, rules: list[tuple[str, Any]], types: Catalog, name: str = "value"
+) -> Any:
+    """A JSON value of ``type_`` that meets ``rules``."""
+    rule = dict(rules)
+    if type_.kind == "enum":
+        return types.enums[type_.name][0]
+    if type_.kind == "value":
+        return {
+            f.name: sample(f, types)
+            for f in types.values.get(type_.name, [])
+            if f.required or f.has_example
+        }
+    if type_.kind in ("list", "map"):
+        count = int(rule.get("min_length") or 0)
+        if count > 100:
+            raise Invalid("needs an example (more than 100 items)")
+        items = [sample_of(type_.element, [], types) for _ in range(count)]
+        return items if type_.kind == "list" else {f"key{i}": v for i, v in enumerate(items)}
+    if type_.name == "str":
+        return _sample_text(rule, name)
+    value = _SCALAR_SAMPLES[type_.name]
+    if type_.name in ("int", "float", "decimal"):
+        value = _sample_number(type_.name, rule)
+    return value
+
+
+def _sample_text(rule: dict[str, Any], name: str) -> str:
+    low = int(rule.get("min_length") or 0)
+    high = rule.get("max_length")
+    if "pattern" in rule:
+        text = sample_matching(rule["pattern"], low, high)
+        if text is None:
+            raise Invalid(f"needs an example (no sample matches {rule['pattern']!r})")
+    else:
+        needed = rule.get("contains", "")
+        text = f"{name}{needed}x" if needed else name
+        if high is not None and len(text) > high:
+            text = (needed + "x" * high)[: max(high, len(needed))]
+        if len(text) < low:
+            text = text + "x" * (low - len(text))
+        if low > LONG_TEXT:
+            raise Invalid(f"needs an example (at least {low} characters)")
+    for key in ("not_blank", "contains", "pattern", "min_length", "max_length"):
+        if key in rule and rule_breaks(key, rule[key], text, TypeRef.scalar("str")):
+            raise Invalid(f"needs an example (no sample meets all its rules: {key})")
+    return text
+
+
+def _sample_number(kind: str, rule: dict[str, Any]) -> Any:
+    low, high = rule.get("min"), rule.get("max")
+    preferred: Decimal = Decimal(str(_SCALAR_SAMPLES[kind]))
+    if low is not None and preferred < Decimal(str(low)):
+        preferred = Decimal(str(low))
+    if high is not None and preferred > Decimal(str(high)):
+        preferred = Decimal(str(high))
+    if kind == "int":
+        whole = int(preferred.to_integral_value(rounding="ROUND_CEILING"))
+        if high is not None and whole > high:
+            raise Invalid("needs an example (no integer between min and max)")
+        return whole
+    if kind == "float":
+        return float(preferred)
+    scale = rule.get("scale")
+    if scale is not None:
+        quantum = Decimal(1).scaleb(-int(scale))
+        preferred = preferred.quantize(quantum, rounding="ROUND_CEILING")
+        if high is not None and preferred > Decimal(str(high)):
+            raise Invalid("needs an example (no decimal between min and max at this scale)")
+    return str(preferred)
+
+
+def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:
+    """A JSON value that breaks rule ``key`` (only it, where possible), or None when no
+    such value can be derived (a pattern)."""
+    if key == "not_blank":
+        return "   " if bound else None
+    if key == "contains":
+        return "x" * len(valid) if bound not in "x" * max(len(valid), 1) else "y"
+    if key == "min_length" and bound > 0:
+        return valid[: bound - 1] if isinstance(valid, str) else valid[: bound - 1]
+    if key == "max_length":
+        if isinstance(valid, str):
+            return LongText(bound + 1)
+        return None
+    if key in ("min", "max"):
+        step = (
+            1 if type_.is_scalar("int") else Decimal("0.5") if type_.is_scalar("decimal") else 0.5
+        )
+        number = Decimal(str(bound)) if type_.is_scalar("decimal") else bound
+        broken = number - step if key == "min" else number + step
+        return str(broken) if type_.is_scalar("decimal") else broken
+    if key == "scale":
+        return str(
+            Decimal(str(valid)).quantize(Decimal(1).scaleb(-(bound + 1)))
+            + Decimal(1).scaleb(-(bound + 1))
+        )
+    return None
+
+
+class LongText(int):
+    """A string of ``x`` this long, written as ``"x" * n`` in generated code."""

@@ -1,0 +1,366 @@
+"""Units of work over the event store: a use case loads aggregates, runs their commands and
+saves them; the transaction commits every change in one atomic multi-stream append, with
+each stream at the version it was read. A conflict with a concurrent writer reruns the
+use case from the start (so it sees the winner's changes and its guards decide again).
+
+In the same append it keeps unique fields unique per tenant (a reservation stream per
+value, claimed with expected versions, so two concurrent creates cannot both win) and
+records idempotency keys (a retried request returns the first request's result).
+
+Bookkeeping streams and events start with ``$``; the outbox relay does not publish them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from enum import Enum
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
+
+from eaf.eventsourcing.errors import (
+    ConcurrencyError,
+    DuplicateKeyError,
+    IdempotencyKeyReusedError,
+    PreconditionFailedError,
+)
+from eaf.eventsourcing.ports import EventStore
+from eaf.eventsourcing.records import NewEvent, StoredEvent, StreamAppend
+from eaf.eventsourcing.registry import EventRegistry
+
+__all__ = [
+    "AggregateRepository",
+    "Idempotency",
+    "Sourced",
+    "StoreTransactions",
+    "Transaction",
+    "Transactions",
+]
+
+T = TypeVar("T")
+A = TypeVar("A", bound="Sourced")
+
+CLAIMED = "$KeyClaimed"
+RELEASED = "$KeyReleased"
+REQUEST = "$IdempotentRequest"
+IDEMPOTENCY_STREAM = "$idempotency"
+IDEMPOTENCY_TTL = timedelta(hours=24)
+
+
+class Sourced(Protocol):
+    """What the transactions need of an aggregate (every generated aggregate has it)."""
+
+    UNIQUE: ClassVar[tuple[str, ...]]
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def archived(self) -> bool: ...
+
+    @property
+    def changes(self) -> tuple[Any, ...]: ...
+
+    def committed(self) -> Self: ...
+
+    @classmethod
+    def from_history(cls, events: Sequence[Any]) -> Self: ...
+
+
+@dataclass
+class Idempotency:
+    """An ``Idempotency-Key`` of a request; ``replayed`` tells, afterwards, whether the
+    answer is the first request's (the key was seen before)."""
+
+    key: str
+    replayed: bool = False
+
+
+class Transaction(Protocol):
+    """The work of one use case, committed at once."""
+
+    async def get(self, kind: type[A], id: str) -> A | None:
+        """The aggregate of ``kind`` with ``id`` in the tenant (None if missing or deleted)."""
+        ...
+
+    async def get_by(self, kind: type[A], field: str, value: object) -> A | None:
+        """The aggregate of ``kind`` whose unique ``field`` has ``value``."""
+        ...
+
+    def save(self, aggregate: A) -> A:
+        """Store the aggregate's pending events at commit; returns it as committed."""
+        ...
+
+    def keep(self, aggregate: Sourced) -> None:
+        """Commit only if ``aggregate`` is still at the version read (a reference)."""
+        ...
+
+    def expect(self, aggregate: Sourced, version: int | None) -> None:
+        """Refuse the work unless ``aggregate`` is at ``version`` (None: any)."""
+        ...
+
+
+class Transactions(Protocol):
+    """Runs use cases in transactions of the event store."""
+
+    async def run(
+        self,
+        work: Callable[[Transaction], Awaitable[T]],
+        *,
+        idempotency: Idempotency | None = None,
+        request: object = None,
+        kind: type[Sourced] | None = None,
+    ) -> T:
+        """``work`` in a transaction, rerun on a conflict with a concurrent writer; with
+        ``idempotency``, a key seen before with the same ``request`` returns the
+        ``kind`` aggregate that request made, as it made it."""
+        ...
+
+    async def load(self, kind: type[A], id: str) -> A | None:
+        """The aggregate as stored now (None if missing or deleted)."""
+        ...
+
+    async def load_by(self, kind: type[A], field: str, value: object) -> A | None:
+        """The aggregate whose unique ``field`` has ``value``."""
+        ...
+
+
+def key_text(value: object) -> str:
+    """The canonical text of a unique value (``10.50`` and ``10.5`` are one decimal)."""
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    return str(value)
+
+
+def key_stream(kind: str, field: str) -> str:
+    return f"$unique:{kind}.{field}"
+
+
+def key_id(value: object) -> str:
+    return hashlib.sha256(key_text(value).encode()).hexdigest()[:32]
+
+
+@dataclass
+class _Reservation:
+    owner: str | None
+    version: int
+
+
+class _Work:
+    """One attempt of a use case (implements :class:`Transaction`)."""
+
+    def __init__(self, store: EventStore, events: EventRegistry) -> None:
+        self._store = store
+        self._events = events
+        self._loaded: dict[tuple[str, str], Sourced] = {}
+        self._saved: dict[tuple[str, str], Sourced] = {}
+        self._kept: dict[tuple[str, str], int] = {}
+
+    async def get(self, kind: type[A], id: str) -> A | None:
+        found = await _load(self._store, self._events, kind, id)
+        if found is None or found.archived:
+            return None
+        self._loaded[(kind.__name__, id)] = found
+        return found
+
+    async def get_by(self, kind: type[A], field: str, value: object) -> A | None:
+        owner = (await _reservation(self._store, kind.__name__, field, value)).owner
+        return None if owner is None else await self.get(kind, owner)
+
+    def save(self, aggregate: A) -> A:
+        key = (type(aggregate).__name__, aggregate.id)
+        if key in self._saved:
+            raise ValueError(f"{key[0]} {key[1]} is saved twice in one transaction")
+        self._saved[key] = aggregate
+        return aggregate.committed()
+
+    def keep(self, aggregate: Sourced) -> None:
+        self._kept[(type(aggregate).__name__, aggregate.id)] = aggregate.version
+
+    def expect(self, aggregate: Sourced, version: int | None) -> None:
+        if version is not None and aggregate.version != version:
+            raise PreconditionFailedError(version, aggregate.version)
+
+    async def appends(self) -> list[StreamAppend]:
+        appends: list[StreamAppend] = []
+        for (kind, id), aggregate in self._saved.items():
+            events = [self._events.encode(event) for event in aggregate.changes]
+            appends.append(StreamAppend(kind, id, events, aggregate.version))
+            appends += await self._claims(kind, aggregate)
+        for (kind, id), version in self._kept.items():
+            if (kind, id) not in self._saved:
+                appends.append(StreamAppend(kind, id, [], version))
+        return appends
+
+    async def _claims(self, kind: str, aggregate: Sourced) -> list[StreamAppend]:
+        fields = type(aggregate).UNIQUE
+        if not fields or not aggregate.changes:
+            return []
+        before = self._loaded.get((kind, aggregate.id))
+        if before is None and aggregate.version > 0:
+            before = await _load(self._store, self._events, type(aggregate), aggregate.id)
+        appends = []
+        for name in fields:
+            old = None if before is None or before.archived else getattr(before, name)
+            new = None if aggregate.archived else getattr(aggregate, name)
+            if old is not None and (new is None or key_text(old) != key_text(new)):
+                appends += await self._reserve(kind, name, old, aggregate.id, RELEASED)
+            if new is not None and (old is None or key_text(old) != key_text(new)):
+                appends += await self._reserve(kind, name, new, aggregate.id, CLAIMED)
+        return appends
+
+    async def _reserve(
+        self, kind: str, field: str, value: object, owner: str, event_type: str
+    ) -> list[StreamAppend]:
+        current = await _reservation(self._store, kind, field, value)
+        if event_type == CLAIMED and current.owner not in (None, owner):
+            raise DuplicateKeyError(kind, field)
+        if event_type == RELEASED and current.owner != owner:
+            return []
+        event = NewEvent(event_type, {"owner": owner})
+        return [StreamAppend(key_stream(kind, field), key_id(value), [event], current.version)]
+
+
+class StoreTransactions:
+    """Transactions of an event store (implements :class:`Transactions`); ``events``
+    encodes and decodes the domain events; a conflicting attempt is retried up to
+    ``attempts`` times, after a short random pause."""
+
+    def __init__(self, store: EventStore, events: EventRegistry, *, attempts: int = 10) -> None:
+        self._store = store
+        self._events = events
+        self._attempts = attempts
+
+    async def run(
+        self,
+        work: Callable[[Transaction], Awaitable[T]],
+        *,
+        idempotency: Idempotency | None = None,
+        request: object = None,
+        kind: type[Sourced] | None = None,
+    ) -> T:
+        fingerprint = hashlib.sha256(repr(request).encode()).hexdigest()
+        for attempt in range(self._attempts):
+            seen = 0
+            if idempotency is not None:
+                record, seen = await self._recorded(idempotency.key)
+                if record is not None and record.payload["fingerprint"] != fingerprint:
+                    raise IdempotencyKeyReusedError()
+                if record is not None:
+                    idempotency.replayed = True
+                    return cast(T, await self._replay(record, kind))
+            unit = _Work(self._store, self._events)
+            result = await work(unit)
+            appends = await unit.appends()
+            if idempotency is not None:
+                appends.append(_remember(idempotency.key, fingerprint, result, seen))
+            try:
+                await self._store.append_streams(appends)
+            except ConcurrencyError:
+                if attempt + 1 == self._attempts:
+                    raise
+                await asyncio.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
+                continue
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def load(self, kind: type[A], id: str) -> A | None:
+        found = await _load(self._store, self._events, kind, id)
+        return None if found is None or found.archived else found
+
+    async def load_by(self, kind: type[A], field: str, value: object) -> A | None:
+        owner = (await _reservation(self._store, kind.__name__, field, value)).owner
+        return None if owner is None else await self.load(kind, owner)
+
+    async def _recorded(self, key: str) -> tuple[StoredEvent | None, int]:
+        """The live record of ``key`` (None when there is none or it expired), and the
+        version of its stream."""
+        stream = await self._store.read_stream(IDEMPOTENCY_STREAM, key_id(key))
+        if not stream:
+            return None, 0
+        last = stream[-1]
+        if datetime.now(UTC) - last.recorded_at > IDEMPOTENCY_TTL:
+            return None, len(stream)
+        return last, len(stream)
+
+    async def _replay(self, record: StoredEvent, kind: type[Sourced] | None) -> Sourced:
+        if kind is None or kind.__name__ != record.payload["kind"]:
+            raise TypeError("an idempotent use case names the aggregate kind it returns")
+        stream = await self._store.read_stream(record.payload["kind"], record.payload["id"])
+        events = [self._events.decode(e) for e in stream[: record.payload["version"]]]
+        return kind.from_history(events)
+
+
+def _remember(key: str, fingerprint: str, result: object, version: int) -> StreamAppend:
+    """The record of an idempotency key, appended with the work's own changes."""
+    if not isinstance(getattr(result, "id", None), str):
+        raise TypeError("an idempotent use case returns the aggregate it made")
+    payload = {
+        "fingerprint": fingerprint,
+        "kind": type(result).__name__,
+        "id": getattr(result, "id"),  # noqa: B009
+        "version": getattr(result, "version"),  # noqa: B009
+    }
+    return StreamAppend(IDEMPOTENCY_STREAM, key_id(key), [NewEvent(REQUEST, payload)], version)
+
+
+async def _load(store: EventStore, events: EventRegistry, kind: type[A], id: str) -> A | None:
+    stored = await store.read_stream(kind.__name__, id)
+    if not stored:
+        return None
+    return kind.from_history([events.decode(event) for event in stored])
+
+
+async def _reservation(store: EventStore, kind: str, field: str, value: object) -> _Reservation:
+    stream = await store.read_stream(key_stream(kind, field), key_id(value))
+    if not stream:
+        return _Reservation(None, 0)
+    last = stream[-1]
+    owner = last.payload["owner"] if last.event_type == CLAIMED else None
+    return _Reservation(owner, len(stream))
+
+
+
+class AggregateRepository(Generic[A]):
+    """Aggregates of one kind, one stream each, loaded and saved one at a time (a use case
+    that changes several at once runs in a :class:`Transaction`). ``conflict`` makes the
+    error a stale save raises (the domain's own, usually)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        events: EventRegistry,
+        kind: type[A],
+        *,
+        conflict: Callable[[str], Exception] = RuntimeError,
+    ) -> None:
+        self._transactions = StoreTransactions(store, events, attempts=1)
+        self._kind = kind
+        self._conflict = conflict
+
+    async def get(self, id: str) -> A | None:
+        """The aggregate with ``id`` in the tenant (None if missing or deleted)."""
+        return await self._transactions.load(self._kind, id)
+
+    async def save(self, aggregate: A) -> A:
+        """Append its pending events after the version it was loaded at; returns it as
+        committed. A concurrent writer's change makes ``conflict``."""
+
+        async def work(tx: Transaction) -> A:
+            return tx.save(aggregate)
+
+        try:
+            return await self._transactions.run(work)
+        except ConcurrencyError as error:
+            raise self._conflict(
+                f"this {self._kind.__name__} was changed by another request; reload it"
+            ) from error

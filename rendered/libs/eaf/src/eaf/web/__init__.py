@@ -1,0 +1,2 @@
+"""HTTP for rendered services: resource conventions (ETags, idempotency keys, list
+queries)."""
