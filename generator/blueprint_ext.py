@@ -114,7 +114,7 @@ def format_source(source: str, package: str, filename: str) -> str:
             "check",
             "--fix-only",
             "--select",
-            "I,F401",
+            "I,F401,UP032,UP034",
             "--exit-zero",
             *options,
             "--stdin-filename",

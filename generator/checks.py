@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from generator import naming
+from generator.context_tests import reference_cycle
 from generator.expr_code import today_and_now
 from generator.resolve import class_names, resolve
 from generator.resolve_fields import camel_problem
@@ -31,6 +32,16 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_requirements(spec),
         *_scripts(spec),
     ]
+    if not problems:
+        cycle = reference_cycle(domain)
+        if cycle:
+            problems.append(
+                (
+                    ("aggregates", cycle[0]),
+                    "creating these needs the next one to exist first: "
+                    f"{' -> '.join(cycle)} (make one of the references optional)",
+                )
+            )
     if not problems:
         problems += examples(domain)
     return problems

@@ -176,6 +176,43 @@ def validate(
     typer.echo(f"{len(files)} spec(s) valid")
 
 
+@app.command()
+def migrate(
+    specs: Annotated[
+        list[Path] | None, typer.Argument(help="Spec files (default: every spec of the workspace)")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the upgraded specs, write nothing")
+    ] = False,
+) -> None:
+    """Upgrade version 1 specs to the current format in place (comments and key order kept)."""
+    from generator.migrate import migrate_text
+
+    files = specs or sorted(_workspace().specs.glob("*.yaml"))
+    changed = 0
+    for file in files:
+        display = str(file)
+        text = _read(file)
+        _validated(text, display)
+        upgraded, migration = migrate_text(text)
+        if migration.problems:
+            fail(f"{display}: {migration.problems[0][1]}")
+        if upgraded == text:
+            typer.echo(f"{display}: already version 2")
+            continue
+        _validated(upgraded, display)
+        changed += 1
+        if dry_run:
+            typer.echo(upgraded, nl=False)
+            continue
+        temporary = file.with_name(f".{file.name}.migrating")
+        temporary.write_text(upgraded, encoding="utf-8")
+        temporary.replace(file)
+        typer.echo(f"{display}: upgraded to version 2")
+    if not dry_run:
+        typer.echo(f"{changed} spec(s) upgraded")
+
+
 def _ensure_schema(workspace: ws.Workspace) -> Path:
     from generator.spec import json_schema
 

@@ -12,6 +12,7 @@ from generator import context_domain as d
 from generator import context_http as h
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx
+from generator.context_tests import add_scenarios
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
 from generator.resolved import Domain
@@ -104,6 +105,10 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
     named: set[tuple[str, str]] = set()
     for aggregate in aggregates.values():
         aggregate.getters = [{"method": "get", "by": None, "by_name": None, "py": "str"}]
+        aggregate.getters += [
+            {"method": f"get_by_{f.attr.rstrip('_')}", "by": f.attr, "by_name": f.name, "py": f.py}
+            for f in aggregate.unique
+        ]
     for endpoint in endpoints:
         aggregate = aggregates.get(endpoint.target)
         if aggregate is None:
@@ -130,6 +135,42 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
             )
 
 
+def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.AggregateCtx]) -> None:
+    """Which aggregates the generated HTTP tests can make (a creating endpoint, and the
+    aggregates it references makeable too), and through which endpoint."""
+    for aggregate in aggregates.values():
+        creator = next((e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name), None)
+        aggregate.extra["http"] = None if creator is None else creator.function
+
+    def makeable(name: str, path: tuple[str, ...]) -> bool:
+        aggregate = aggregates[name]
+        if aggregate.extra["http"] is None or name in path:
+            return False
+        return all(makeable(need, (*path, name)) for need in aggregate.extra["needs"])
+
+    for name, aggregate in aggregates.items():
+        aggregate.extra["makeable"] = makeable(name, ())
+    for endpoint in endpoints:
+        endpoint.extra["steps_ok"] = _http_steps(endpoint, endpoints, "ok")
+        endpoint.extra["steps_refused"] = _http_steps(endpoint, endpoints, "refused")
+
+
+def _http_steps(endpoint: h.EndpointCtx, endpoints: list[h.EndpointCtx], which: str) -> list[str] | None:
+    """The endpoint functions that run the steps before ``endpoint`` (None when a step has
+    no endpoint, or there are no steps to take)."""
+    if endpoint.command is None or endpoint.command.tests.get(which) is None:
+        return None
+    by_method = {
+        e.command.method: e.function
+        for e in reversed(endpoints)
+        if e.command is not None and e.aggregate == endpoint.aggregate
+    }
+    steps = endpoint.command.tests[which]
+    if any(step not in by_method for step in steps):
+        return None
+    return [by_method[step] for step in steps]
+
+
 def build(spec: Spec) -> ServiceCtx:
     """The typed render context of ``spec`` (which must be valid)."""
     domain = resolve(spec)
@@ -143,6 +184,8 @@ def build(spec: Spec) -> ServiceCtx:
     values = d.values(domain, catalog)
     endpoints = h.endpoints(domain, catalog, by_name)
     _use_cases(endpoints, by_name)
+    add_scenarios(domain, catalog, by_name)
+    _http_makers(endpoints, by_name)
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,
@@ -151,7 +194,8 @@ def build(spec: Spec) -> ServiceCtx:
         title=" ".join(naming.words(spec.name)),
         description=spec.description or f"The {spec.name} service",
         port=spec.port,
-        base_path=spec.base_path or f"/api/v1/{spec.name}s",
+        base_path=spec.base_path
+        or (f"/api/v1/{spec.name}" if spec.name.endswith("s") else f"/api/v1/{spec.name}s"),
         enums=d.enums(domain),
         value_objects=values,
         errors=d.errors(domain),

@@ -121,7 +121,8 @@ class CommandCtx:
     event_args: list[dict[str, str]]
     also: list[AlsoCtx]
     references: list[ReferenceCtx]
-    loads: list[dict[str, str]]
+    loads: list[dict[str, Any]]
+    tests: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -229,6 +230,11 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
 
     result = []
     for upcast in event.upcasts:
+        computed = upcast.get("compute", [])
+        inputs = sorted(
+            {name for item in computed for name in _names_used(item["node"])}
+        )
+        by_name = {f.name: f for f in event.fields}
         result.append(
             {
                 "from": upcast["from"],
@@ -236,9 +242,29 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
                 "rename": [[attr(old), attr(new)] for old, new in upcast["rename"]],
                 "add": [[attr(name), repr(_json(value))] for name, value in upcast["add"]],
                 "remove": [attr(name) for name in upcast["remove"]],
+                "inputs": [
+                    {"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs
+                ],
+                "compute": [
+                    {
+                        "attr": item["field"].attr,
+                        "code": _code(item["node"], {n: by_name[n].attr for n in by_name}),
+                    }
+                    for item in computed
+                ],
             }
         )
     return result
+
+
+def _names_used(node: Node) -> set[str]:
+    """The names an expression reads (its own loop variables aside)."""
+    found = {str(node.value)} if node.op == "name" else set()
+    for arg in node.args:
+        found |= _names_used(arg)
+    if node.op == "aggregate":
+        found.discard(node.value[1])
+    return found
 
 
 def _json(value: Any) -> Any:

@@ -12,7 +12,16 @@ from generator import naming
 from generator.literals import json_literal, python_literal, text_pattern
 from generator.resolved import RField
 from generator.typeref import TypeRef
-from generator.values import Catalog, Invalid, LongText, anchored, breaking, rule_breaks, sample
+from generator.values import (
+    Catalog,
+    Invalid,
+    LongText,
+    anchored,
+    breaking,
+    distinct_samples,
+    rule_breaks,
+    sample,
+)
 
 _DEFAULT_MESSAGES = {
     "not_blank": "{title} must not be blank",
@@ -79,6 +88,8 @@ class FieldCtx:
     references_snake: str | None
     to_domain: str
     check_input: str
+    distinct_py: list[str]
+    distinct_json: list[str]
 
 
 def title(name: str) -> str:
@@ -102,6 +113,10 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
     except Invalid:
         sample_value = field_.default if field_.has_default else None
     element = _element(type_)
+    try:
+        distinct = distinct_samples(field_, catalog) if field_.unique else [sample_value]
+    except Invalid:
+        distinct = [sample_value]
     return FieldCtx(
         name=field_.name,
         attr=field_.attr,
@@ -130,6 +145,8 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         references_snake=naming.snake(field_.references) if field_.references else None,
         to_domain=to_domain(field_.full_type, "VALUE"),
         check_input="Decimal(str(VALUE))" if type_.is_scalar("decimal") else "VALUE",
+        distinct_py=[python_literal(v, field_.full_type, values) for v in distinct],
+        distinct_json=[json_literal(v) for v in distinct],
     )
 
 

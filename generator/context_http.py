@@ -50,6 +50,7 @@ class ParamCtx:
     attr: str
     py: str
     role: str
+    sample: str = "UNKNOWN_ID"
 
 
 @dataclass
@@ -204,7 +205,7 @@ def _endpoint(
                 )
             else:
                 argument = arguments[name]
-                params.append(ParamCtx(name, argument.attr, argument.py, "arg"))
+                params.append(ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json))
         body = [a for a in command.arguments if a.name not in endpoint.path_params]
         request = endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
         function = f"{endpoint.use_case}_{aggregate.snake}"
@@ -213,7 +214,7 @@ def _endpoint(
         if endpoint.by:
             (by,) = endpoint.by
             field_ = next(f for f in aggregate.fields if f.name == by)
-            params.append(ParamCtx(by, field_.attr, field_.py, "by"))
+            params.append(ParamCtx(by, field_.attr, field_.py, "by", field_.sample_json))
             function = f"{endpoint.use_case}_{aggregate.snake}_by_{field_.attr.rstrip('_')}"
         else:
             (name,) = endpoint.path_params
@@ -226,7 +227,9 @@ def _endpoint(
         for name in endpoint.path_params:
             column = field_ctx(columns[name], catalog)
             role = "key" if endpoint.kind == "get" else "filter"
-            params.append(ParamCtx(name, column.attr, column.py.removesuffix(" | None"), role))
+            params.append(
+                ParamCtx(name, column.attr, column.py.removesuffix(" | None"), role, column.sample_json)
+            )
         for name in endpoint.filters:
             column = field_ctx(columns[name], catalog)
             filters.append(

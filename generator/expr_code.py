@@ -34,7 +34,13 @@ def to_python(node: Node, names: Mapping[str, str]) -> Code:
     expression (``dueDate`` -> ``self.due_date``)."""
     imports: set[str] = set()
     source = _Writer(names, imports).write(node)
+    if node.op in _WRAPPED:
+        source = source[1:-1]
     return Code(source, imports)
+
+
+_WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
+"""Nodes the writer puts in parentheses (dropped around a whole expression)."""
 
 
 class _Writer:
@@ -60,8 +66,7 @@ class _Writer:
         return f"{self.write(node.args[0])}.{naming.snake(node.value)}"
 
     def _list(self, node: Node) -> str:
-        items = [self.write(item) for item in node.args]
-        return "(" + "".join(f"{item}, " for item in items) + ")"
+        return "[" + ", ".join(self.write(item) for item in node.args) + "]"
 
     def _not(self, node: Node) -> str:
         return f"(not {self.write(node.args[0])})"

@@ -68,6 +68,7 @@ def _inline_rules(field: MutableMapping[str, Any], loc: Loc, migration: Migratio
     if not isinstance(rules, list):
         migration.problems.append(((*loc, "rules"), "`rules` is a list of rules"))
         return
+    position = list(field).index("rules")
     del field["rules"]
     messages: dict[str, Any] = {}
     for index, rule in enumerate(rules):
@@ -88,13 +89,25 @@ def _inline_rules(field: MutableMapping[str, Any], loc: Loc, migration: Migratio
                 )
                 continue
             value = stricter(field[key], value)
-        field[key] = value
+            field[key] = value
+        else:
+            _put(field, position, key, value)
+            position += 1
         migration.moved[(*loc, key)] = old
         if "message" in rule:
             messages[key] = rule["message"]
             migration.moved[(*loc, "messages", key)] = (*old, "message")
     if messages:
-        field["messages"] = {**field.get("messages", {}), **messages}
+        _put(field, position, "messages", {**field.get("messages", {}), **messages})
+
+
+def _put(mapping: MutableMapping[str, Any], position: int, key: str, value: Any) -> None:
+    """Set ``key`` at ``position`` (a comment-keeping YAML mapping can insert in place)."""
+    insert = getattr(mapping, "insert", None)
+    if insert is not None and key not in mapping:
+        insert(position, key, value)
+    else:
+        mapping[key] = value
 
 
 def _comparable(a: Any, b: Any) -> bool:
@@ -117,3 +130,25 @@ def _request_names(data: MutableMapping[str, Any], models: Any, migration: Migra
                     f"{', '.join(sorted(map(str, known))) or 'none declared'})",
                 )
             )
+
+
+def migrate_text(text: str) -> tuple[str, Migration]:
+    """A version 1 spec's text as version 2, comments and key order kept (``ruamel.yaml``
+    round-trips the file); the text unchanged when it is version 2 already."""
+    import io
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    data = yaml.load(text)
+    if not isinstance(data, MutableMapping) or format_version(data) != 1:
+        return text, Migration()
+    migration = upgrade(data)
+    if "version" not in data:
+        data.insert(0, "version", FORMAT_VERSION)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue(), migration

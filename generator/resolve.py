@@ -291,15 +291,41 @@ class _Resolver:
                     self.domain.problem((*where, "add", field_name), "a value is JSON data")
                     value = None
                 added.append([field_name, value])
+            computed = []
+            if upcast.compute and from_version != version - 1:
+                self.domain.problem(
+                    (*where, "compute"), f"compute is for the last step (from {version - 1})"
+                )
+            elif upcast.compute:
+                computed = self._computed_upcast(upcast.compute, by_name, where)
             resolved.append(
                 {
                     "from": from_version,
                     "rename": [[old, new] for old, new in upcast.rename.items()],
                     "add": added,
                     "remove": list(upcast.remove),
+                    "compute": computed,
                 }
             )
         return resolved
+
+    def _computed_upcast(
+        self, compute: dict[str, str], fields: dict[str, RField], loc: Loc
+    ) -> list[dict[str, Any]]:
+        """Fields an upcast computes from the payload's other fields (read as the event's
+        current types)."""
+        result = []
+        inputs = {name: f.full_type for name, f in fields.items() if name not in compute}
+        scope = self._scope(inputs)
+        for name, text in compute.items():
+            target = fields.get(name)
+            if target is None:
+                self.domain.problem((*loc, "compute", name), f"the event has no field {name!r}")
+                continue
+            node = self.expression(text, scope, (*loc, "compute", name), target.full_type)
+            if node is not None:
+                result.append({"field": target, "node": node})
+        return result
 
     def _commands(self, aggregate: RAggregate, spec: AggregateSpec) -> None:
         emitted: dict[str, str] = {}

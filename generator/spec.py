@@ -181,6 +181,10 @@ class UpcastSpec(_Strict):
     rename: dict[StrictStr, StrictStr] = Field(default={}, description="old name -> new name")
     add: dict[StrictStr, Any] = Field(default={}, description="new field -> value for old events")
     remove: list[StrictStr] = Field(default=[], description="fields the new version dropped")
+    compute: dict[StrictStr, Expression] = Field(
+        default={},
+        description="new field -> an expression over the event's other fields (last step only)",
+    )
 
 
 class EventSpec(_Strict):

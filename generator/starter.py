@@ -7,6 +7,7 @@ from generator import naming
 _STARTER = """\
 # yaml-language-server: $schema={schema}
 # The spec of {name}. Edit it, then run `generate render {name}`.
+version: 2
 name: {name}
 kind: {kind}
 description: Sample {title} records of a tenant
@@ -16,14 +17,8 @@ aggregates:
     not_found: {noun_title} not found
     event_id: {noun}Id
     fields:
-      name:
-        type: str
-        rules:
-          - {{not_blank: true, message: Name cannot be blank}}
-      email:
-        type: str
-        rules:
-          - {{contains: "@", message: Email must be valid}}
+      name: {{type: str, not_blank: true, max_length: 200, messages: {{not_blank: Name cannot be blank}}}}
+      email: {{type: str, contains: "@", max_length: 320, messages: {{contains: Email must be valid}}}}
     commands:
       create: {{params: [name, email], emits: {aggregate}Created, creates: true}}
       updateProfile: {{params: [name, email], emits: {aggregate}Updated}}
@@ -42,27 +37,18 @@ read_models:
   {aggregate}List:
     of: {aggregate}
 
-models:
-  Create{pascal}Request:
-    fields: {{name: str, email: str}}
-  Update{pascal}Request:
-    fields: {{name: str, email: str}}
-
 # A permission on an endpoint: callers need an IAM bearer token granting it; the tenant
 # comes from the token. (Without permissions the service takes X-Tenant-Id: development only.)
 endpoints:
   - method: POST
     path: {base}
     command: {aggregate}.create
-    request: Create{pascal}Request
-    status: 201
     permission: "{name}:write"
-  - {{method: GET, path: {base}, query: {aggregate}.list, permission: "{name}:read"}}
+  - {{method: GET, path: {base}, query: {aggregate}.list, page: true, permission: "{name}:read"}}
   - {{method: GET, path: "{base}/{{id}}", query: {aggregate}.get, permission: "{name}:read"}}
   - method: PUT
     path: "{base}/{{id}}"
     command: {aggregate}.updateProfile
-    request: Update{pascal}Request
     permission: "{name}:write"
 """
 
@@ -81,7 +67,7 @@ def starter_spec(name: str, kind: str, schema_ref: str) -> str:
         "noun": noun,
         "noun_title": noun.capitalize(),
         "schema": schema_ref,
-        "base": f"/api/v1/{name}s",
+        "base": f"/api/v1/{name}" if name.endswith("s") else f"/api/v1/{name}s",
         "port_line": "port: 8080\n" if kind == "app" else "",
     }
     fields["app_part"] = _APP_PART.format(**fields) if kind == "app" else ""

@@ -9,7 +9,7 @@ import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -337,3 +337,42 @@ def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:
 
 class LongText(int):
     """A string of ``x`` this long, written as ``"x" * n`` in generated code."""
+
+
+_VARIANTS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any]:
+    """Up to ``count`` different valid values of a unique field (its sample first), so that
+    tests can make several aggregates without breaking uniqueness."""
+    first = sample(field, types)
+    found = [first]
+    if field.type.is_scalar("uuid"):
+        return [first, *(f"00000000-0000-4000-8000-{n:012d}" for n in range(1, count))]
+    if field.type.kind == "enum":
+        return list(types.enums[field.type.name])[:count]
+    for candidate in _variants(first, field.type):
+        if len(found) >= count:
+            break
+        try:
+            value = conform(candidate, field.type, field.rules, types)
+        except Invalid:
+            continue
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def _variants(first: Any, type_: TypeRef) -> list[Any]:
+    if type_.is_scalar("int"):
+        return [first + step for step in (*range(1, 40), *range(-1, -40, -1))]
+    if type_.is_scalar("decimal"):
+        return [str(Decimal(first) + step) for step in range(1, 40)]
+    if type_.is_scalar("date"):
+        return [(date.fromisoformat(first) + timedelta(days=step)).isoformat() for step in range(1, 40)]
+    if type_.is_scalar("str"):
+        text = str(first)
+        variants = [text[:i] + ch + text[i + 1 :] for i in range(len(text) - 1, -1, -1) for ch in _VARIANTS]
+        variants += [text + ch for ch in _VARIANTS]
+        return variants
+    return []

@@ -87,9 +87,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     arguments = _parser().parse_args(argv)
     try:
         # checked before the database is opened (or created)
-        User.validate_username(arguments.username)
+        DomainValidationError.raise_for(User.check_username(arguments.username))
         if arguments.email is not None:
-            User.validate_email(arguments.email)
+            DomainValidationError.raise_for(User.check_email(arguments.email))
         password = read_password(stdin or sys.stdin)
         check_password(password)
     except DomainValidationError as error:

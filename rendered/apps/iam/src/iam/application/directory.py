@@ -100,8 +100,8 @@ class Directory:
         its first administrator; 409 when the name (case-insensitive) is taken."""
         tenant_id = tenant_id_for(name)
         admin_id = user_id_for(tenant_id, admin_username)
-        User.validate_username(admin_username)
-        User.validate_email(admin_email)
+        DomainValidationError.raise_for(User.check_username(admin_username))
+        DomainValidationError.raise_for(User.check_email(admin_email))
         check_password(admin_password)
         tenant = Tenant.create(
             name=name, admin_user_id=admin_id, now=self._clock.now(), id=tenant_id
@@ -178,10 +178,10 @@ class Directory:
     ) -> bool:
         """Create the platform administrator ``username``, or reset its password (and
         enable it again); True when it was created."""
-        User.validate_username(username)
+        DomainValidationError.raise_for(User.check_username(username))
         check_password(password)
         if email is not None:
-            User.validate_email(email)
+            DomainValidationError.raise_for(User.check_email(email))
         with in_tenant(PLATFORM):
             admin = await self._users.get(user_id_for(PLATFORM, username))
         if admin is None:
@@ -309,7 +309,7 @@ class Directory:
         self, tenant_id: str, *, client_id: str, roles: list[str]
     ) -> NewServiceAccount:
         await self.tenant(tenant_id)
-        User.validate_username(client_id)
+        DomainValidationError.raise_for(User.check_username(client_id))
         unknown = await self._access.unknown_roles(tenant_id, roles)
         if unknown:
             raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")

@@ -1,0 +1,134 @@
+"""What the generated tests do, worked out from the spec: how to make each aggregate (with
+the aggregates it references made first), the sample arguments of every command, and the
+commands to run before one so that its guard holds, or fails."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator import naming
+from generator.context_domain import AggregateCtx, CommandCtx
+from generator.context_fields import FieldCtx
+from generator.expr_code import today_and_now
+from generator.resolved import Domain, RAggregate
+from generator.scenarios import ScenarioError, Simulator
+from generator.values import Catalog, Invalid
+
+
+def argument(field_: FieldCtx, aggregates: dict[str, AggregateCtx]) -> dict[str, Any]:
+    """A sample argument: its Python and JSON values, and the aggregate it references."""
+    reference = None
+    if field_.references and field_.references in aggregates:
+        target = aggregates[field_.references]
+        convert = "UUID({})" if field_.element == "uuid" else "{}"
+        reference = {
+            "target": target.name,
+            "snake": target.snake,
+            "many": field_.kind == "list",
+            "optional": field_.optional,
+            "convert": convert,
+        }
+    return {
+        "name": field_.name,
+        "attr": field_.attr,
+        "py": field_.sample_py,
+        "json": field_.sample_json,
+        "reference": reference,
+        "distinct_py": field_.distinct_py if field_.unique else [],
+        "distinct_json": field_.distinct_json if field_.unique else [],
+        "key": f"{field_.name}",
+    }
+
+
+def creation_order(domain: Domain) -> dict[str, list[str]]:
+    """For each aggregate, the aggregates its first creating command references (made
+    first in tests); a cycle leaves the rest out (validate refuses cycles)."""
+    needs: dict[str, list[str]] = {}
+    for name, aggregate in domain.aggregates.items():
+        creator = next((c for c in aggregate.commands if c.creates), None)
+        refs = [] if creator is None else [
+            f.references for f in creator.arguments if f.references and not f.optional
+        ]  # fmt: skip
+        needs[name] = [r for r in dict.fromkeys(refs) if r in domain.aggregates]
+    return needs
+
+
+def reference_cycle(domain: Domain) -> list[str] | None:
+    """A cycle of creating commands that each need the next to exist, if any."""
+    needs = creation_order(domain)
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        for target in needs.get(name, []):
+            if target in path:
+                return [*path[path.index(target):], target]
+            found = visit(target, [*path, target])
+            if found:
+                return found
+        return None
+
+    for name in needs:
+        cycle = visit(name, [name])
+        if cycle:
+            return cycle
+    return None
+
+
+def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]) -> None:
+    """Fill ``tests`` of every aggregate and command context."""
+    today, now = today_and_now()
+    simulator = Simulator(domain, catalog, today, now)
+    needs = creation_order(domain)
+    for name, aggregate in domain.aggregates.items():
+        ctx = aggregates[name]
+        ctx.extra["needs"] = needs[name]
+        for command_ctx in ctx.commands:
+            command = aggregate.command(command_ctx.name)
+            assert command is not None
+            command_ctx.tests = {
+                "args": [argument(f, aggregates) for f in command_ctx.arguments],
+                "ok": _path(simulator, aggregate, command_ctx, allowed=True),
+                "refused": _path(simulator, aggregate, command_ctx, allowed=False)
+                if command.when is not None
+                else None,
+                "error": command_ctx.guard_error or "CommandNotAllowedError",
+            }
+        ctx.extra["replay"] = _replayable(simulator, aggregate, ctx)
+
+
+def _path(
+    simulator: Simulator, aggregate: RAggregate, command: CommandCtx, *, allowed: bool
+) -> list[str] | None:
+    resolved = aggregate.command(command.name)
+    assert resolved is not None
+    if resolved.creates:
+        return [] if allowed else None
+    try:
+        steps = simulator.path(aggregate, resolved, allowed=allowed)
+    except (ScenarioError, Invalid):
+        return None
+    if steps is None:
+        return None
+    methods = {c.name: c.method for c in aggregate.commands}
+    return [methods[step] for step in steps]
+
+
+def _replayable(simulator: Simulator, aggregate: RAggregate, ctx: AggregateCtx) -> list[str]:
+    """Change commands that run one after the other from a new aggregate (for the test
+    that replaying the events rebuilds it)."""
+    try:
+        state = simulator.initial(aggregate)
+    except (ScenarioError, Invalid):
+        return []
+    done = []
+    for command in aggregate.commands:
+        if command.creates or command.deletes:
+            continue
+        try:
+            state = simulator.run(aggregate, state, command)
+        except (ScenarioError, Invalid):
+            continue
+        done.append(command.method)
+    return done
+
+
+__all__ = ["add_scenarios", "argument", "naming", "reference_cycle"]
