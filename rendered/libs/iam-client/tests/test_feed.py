@@ -182,3 +182,19 @@ async def test_a_stopped_feed_leaves_no_consumer_behind(
     await instance.feed.stop()
     assert await broker.js.consumers_info("EVENTS") == []
     assert not instance.revocations.current
+
+
+async def test_a_lost_consumer_is_replaced(
+    broker: JetStreamBroker, instances: list[Instance], issuer: TokenIssuer
+) -> None:
+    [instance, _] = instances
+    await instance.feed.start()
+    await eventually(instance.current)
+    [lost] = await broker.js.consumers_info("EVENTS")
+    await broker.js.delete_consumer("EVENTS", lost.name)
+
+    ada, _ = token_of(issuer, "ada")
+    await broker.publish(iam_event("acme", "UserStatusChanged", disabled("ada")))
+    await eventually(lambda: instance.refuses(ada))
+    [replacement] = await broker.js.consumers_info("EVENTS")
+    assert replacement.name != lost.name

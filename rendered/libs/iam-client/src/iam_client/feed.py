@@ -123,8 +123,10 @@ class RevocationFeed:
                 revocations.current = bool(messages[-1].metadata.num_pending == 0)
         finally:
             revocations.current = False
-            with contextlib.suppress(nats.errors.Error, TimeoutError):
-                await js.delete_consumer(stream, name)
+            # Cut off, it would only time out; the broker drops it when inactive anyway.
+            if broker.client.is_connected:
+                with contextlib.suppress(nats.errors.Error, TimeoutError):
+                    await js.delete_consumer(stream, name)
 
     async def _caught_up(self, broker: JetStreamBroker, name: str) -> bool:
         """Whether nothing is pending on the consumer ``name``. A pull on a consumer the
