@@ -1,7 +1,9 @@
 """IAM and the sample service together, over real HTTP and a real nats-server: a platform
 admin creates a tenant, the sample service's consumer receives `TenantCreatedEvent` in the
 request's context, a tenant user logs in, calls the sample service, refreshes (rotation),
-revokes, and introspection then calls the token inactive."""
+revokes, and introspection then calls the token inactive. A revoked token, a disabled
+user's and a suspended tenant's are refused by the sample within seconds (IAM's events
+over NATS feed its deny list)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from pathlib import Path
 
 import anyio
@@ -291,3 +294,116 @@ async def test_forged_and_broken_tokens_are_refused_by_the_sample(
             assert challenge.startswith('Bearer error="invalid_token"'), case
         missing = await app.get("/api/v1/user-profiles")
         assert (missing.status_code, missing.headers["www-authenticate"]) == (401, "Bearer")
+
+
+async def _refused_within(
+    app: httpx.AsyncClient, token: str, timeout: float = 15
+) -> httpx.Response:
+    """The sample's first 401 for ``token``, polled until ``timeout`` seconds."""
+    with anyio.fail_after(timeout):
+        while True:
+            response = await app.get("/api/v1/user-profiles", headers=_bearer(token))
+            if response.status_code == 401:
+                return response
+            assert response.status_code == 200, response.text
+            await anyio.sleep(0.1)
+
+
+async def _after_the_second_of(instant: str) -> None:
+    """Sleep past the whole second of ``instant``: tokens have ``iat`` in whole seconds,
+    so one issued in the second of a disablement is refused with the older ones."""
+    until = int(datetime.fromisoformat(instant).timestamp()) + 1
+    await anyio.sleep(max(0.0, until - time.time()))
+
+
+async def test_revocation_disablement_and_suspension_reach_the_sample(
+    services: tuple[Service, Service],
+) -> None:
+    iam, profiles = services
+    async with (
+        httpx.AsyncClient(base_url=iam.url, timeout=15) as idp,
+        httpx.AsyncClient(base_url=profiles.url, timeout=15) as app,
+    ):
+        root = _bearer(
+            (await _password_grant(idp, "platform", ADMIN, ADMIN_PASSWORD))["access_token"]
+        )
+        password = secrets.token_urlsafe(12)
+        tenants: dict[str, str] = {}
+        for name, admin in (("Acme", "boss"), ("Globex", "hank")):
+            created = await idp.post(
+                "/api/v1/tenants",
+                json={
+                    "name": name,
+                    "adminUsername": admin,
+                    "adminEmail": f"{admin}@{name.lower()}.test",
+                    "adminPassword": password,
+                },
+                headers=root,
+            )
+            assert created.status_code == 201, created.text
+            tenants[name] = created.json()["tenantId"]
+        acme = tenants["Acme"]
+        boss_token = (await _password_grant(idp, acme, "boss", password))["access_token"]
+        boss = _bearer(boss_token)
+        users: dict[str, str] = {}
+        for username in ("ada", "bob", "carol"):
+            user = await idp.post(
+                f"/api/v1/tenants/{acme}/users",
+                json={"username": username, "email": f"{username}@acme.test", "password": password},
+                headers=boss,
+            )
+            assert user.status_code == 201, user.text
+            users[username] = user.json()["userId"]
+
+        async def token(tenant: str, username: str) -> str:
+            return (await _password_grant(idp, tenant, username, password))["access_token"]
+
+        async def works(access_token: str) -> bool:
+            response = await app.get("/api/v1/user-profiles", headers=_bearer(access_token))
+            return response.status_code == 200
+
+        # A revoked access token (RFC 7009).
+        ada = await token(acme, "ada")
+        assert await works(ada)
+        revoked = await idp.post("/api/v1/auth/revoke", data={"token": ada})
+        assert revoked.status_code == 200
+        refused = await _refused_within(app, ada)
+        assert refused.headers["www-authenticate"].startswith('Bearer error="invalid_token"')
+        assert "token revoked" in refused.headers["www-authenticate"]
+        assert await works(await token(acme, "ada"))
+
+        # A disabled user: the tokens it holds stop working, a re-activation does not
+        # revive them, and the user's new tokens work.
+        bob = await token(acme, "bob")
+        assert await works(bob)
+        disabled = await idp.patch(
+            f"/api/v1/tenants/{acme}/users/{users['bob']}",
+            json={"status": "DISABLED"},
+            headers=boss,
+        )
+        assert disabled.status_code == 200, disabled.text
+        refused = await _refused_within(app, bob)
+        assert "before its subject was disabled" in refused.headers["www-authenticate"]
+        assert await works(await token(acme, "carol"))
+        enabled = await idp.patch(
+            f"/api/v1/tenants/{acme}/users/{users['bob']}", json={"status": "ACTIVE"}, headers=boss
+        )
+        assert enabled.status_code == 200, enabled.text
+        await _after_the_second_of(disabled.json()["updatedAt"])
+        assert await works(await token(acme, "bob"))
+        response = await app.get("/api/v1/user-profiles", headers=_bearer(bob))
+        assert response.status_code == 401
+
+        # A suspended tenant: every token of it stops working; other tenants' do not.
+        carol = await token(acme, "carol")
+        hank = await token(tenants["Globex"], "hank")
+        assert await works(carol) and await works(hank)
+        suspended = await idp.patch(
+            f"/api/v1/tenants/{acme}", json={"status": "SUSPENDED"}, headers=root
+        )
+        assert suspended.status_code == 200, suspended.text
+        refused = await _refused_within(app, carol)
+        assert "before its tenant was suspended" in refused.headers["www-authenticate"]
+        await _refused_within(app, boss_token)
+        assert await works(hank)
+        assert await works(await token(tenants["Globex"], "hank"))

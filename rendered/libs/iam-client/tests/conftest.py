@@ -1,16 +1,18 @@
 """A fake IAM (a real ASGI app serving JWKS, introspection and authorization checks),
-its keys and issuer, and IamClients in static and remote mode."""
+its keys and issuer, IamClients in static and remote mode, and a real nats-server."""
 
 from __future__ import annotations
 
 import base64
 from collections import Counter
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import parse_qs
 
 import httpx
 import pytest
+from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
 from fastapi import FastAPI, Header, Request
 
@@ -113,3 +115,10 @@ def token(issuer: TokenIssuer) -> str:
         permissions=["user-profile:read", "license:*"],
         username="alice",
     ).token
+
+
+@pytest.fixture
+async def nats_server(tmp_path: Path) -> AsyncIterator[EmbeddedNats]:
+    """A real nats-server with JetStream, fresh for each test."""
+    async with EmbeddedNats(tmp_path / "nats") as server:
+        yield server

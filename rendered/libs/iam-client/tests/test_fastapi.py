@@ -8,13 +8,14 @@ from typing import Annotated, Any
 import httpx
 import pytest
 from eaf.context import SecurityContext, current, current_or_none, use
-from eaf.security import TokenIssuer
+from eaf.security import KeyRing, TokenIssuer
 from fastapi import Depends, FastAPI
 
 from iam_client import (
     IamClient,
     IamUnavailableError,
     PermissionDeniedError,
+    RevocationList,
     User,
     install,
     require,
@@ -232,3 +233,33 @@ async def test_an_unreachable_iam_is_503_not_a_crash(
     assert response.headers["content-type"] == "application/problem+json"
     assert response.headers["retry-after"] == "5"
     assert "timed out" in response.json()["detail"]
+
+
+async def test_a_denied_token_is_401_invalid_token(
+    key_ring: KeyRing, issuer: TokenIssuer
+) -> None:
+    revocations = RevocationList()
+    client = IamClient(
+        issuer="https://iam.test",
+        audience="licensing-api",
+        jwks=key_ring.jwks(),
+        revocations=revocations,
+    )
+    issued = issuer.issue(
+        subject="u1",
+        client_id="web",
+        tenant_id="acme",
+        permissions=["user-profile:read"],
+    )
+    transport = httpx.ASGITransport(app=make_app(client))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        assert (await http.get("/profiles/p1", headers=bearer(issued.token))).is_success
+        revocations.deny_subject("acme", "u1", issued.claims["iat"])
+        response = await http.get("/profiles/p1", headers=bearer(issued.token))
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == (
+        'Bearer error="invalid_token",'
+        ' error_description="token issued before its subject was disabled"'
+    )

@@ -8,7 +8,7 @@ from typing import Any
 
 from eaf import observability
 from fastapi import FastAPI
-from iam_client import IamClient, install
+from iam_client import IamClient, RevocationFeed, install
 
 from user_profile import extensions
 from user_profile.bootstrap import bootstrap
@@ -58,12 +58,17 @@ def create_app(
             await consumers.start()
         projectors = Projectors(services.store, services.read_models)
         await projectors.start()
+        revocation_feed = RevocationFeed(
+            app.state.iam_client.revocations, url=lambda: relay.url, name=settings.name
+        )
+        await revocation_feed.start()
         try:
             async with extensions.running(app, services, settings):
                 yield
         finally:
             await projectors.stop()
             await consumers.stop()
+            await revocation_feed.stop()
             await relay.stop()
             await close_event_store(services.store)
             await app.state.iam_client.aclose()

@@ -167,3 +167,23 @@ def test_absolute_sqlite_paths_stay_absolute(tmp_path: Path) -> None:
 )
 def test_no_sqlite_path_without_a_sqlite_file(tmp_path: Path, url: str) -> None:
     assert with_database(tmp_path, url).sqlite_path() is None
+
+
+def test_the_revocation_settings_default_on_and_are_overridable(
+    tmp_path: Path,
+) -> None:
+    directory = service(tmp_path)
+    settings = load_settings(directory, environ={})
+    assert settings.get("security.revocation_feed") is True
+    assert settings.get("security.introspect") is False
+    assert settings.get("security.max_token_lifetime_seconds") == 3600
+
+    environ = {
+        "SECURITY_REVOCATION_FEED": "false",
+        "SECURITY_INTROSPECT": "true",
+        "SECURITY_MAX_TOKEN_LIFETIME_SECONDS": "7200",
+    }
+    settings = load_settings(directory, environ=environ)
+    assert settings.get("security.revocation_feed") is False
+    assert settings.get("security.introspect") is True
+    assert settings.get("security.max_token_lifetime_seconds") == 7200

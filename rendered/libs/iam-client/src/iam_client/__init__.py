@@ -1,4 +1,4 @@
-"""IAM client: local JWT validation against cached JWKS, introspection, permission checks, FastAPI dependencies"""
+"""IAM client: local JWT validation against cached JWKS, a revocation deny list fed by IAM's events, introspection, permission checks, FastAPI dependencies"""
 
 from iam_client.client import IamClient, RemoteJwks
 from iam_client.fastapi import (
@@ -9,6 +9,7 @@ from iam_client.fastapi import (
     require,
     security_context,
 )
+from iam_client.feed import RevocationFeed
 from iam_client.http import forward_context, forwarding_client
 from iam_client.model import (
     AuthenticationError,
@@ -16,6 +17,7 @@ from iam_client.model import (
     PermissionDeniedError,
     User,
 )
+from iam_client.revocation import RevocationList
 
 __all__ = [
     "AuthenticationError",
@@ -24,6 +26,8 @@ __all__ = [
     "PermissionDeniedError",
     "ProblemError",
     "RemoteJwks",
+    "RevocationFeed",
+    "RevocationList",
     "User",
     "authenticated",
     "bearer_token",

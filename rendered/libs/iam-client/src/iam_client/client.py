@@ -26,6 +26,7 @@ from iam_client.model import (
     PermissionDeniedError,
     User,
 )
+from iam_client.revocation import RevocationList
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ class IamClient:
     ``jwks`` (static mode, no ``base_url``) the keys are fixed and IAM is never called.
     Introspection authenticates with HTTP Basic when ``client_id`` and ``client_secret``
     are given, otherwise with the introspected token itself as bearer token.
+
+    ``revocations`` is a deny list (filled by a :class:`~iam_client.feed.RevocationFeed`)
+    every token is checked against. With ``introspect`` IAM is asked whether a token is
+    still active whenever no current deny list vouches for it: without one, or while its
+    feed is starting or cut off from the broker.
     """
 
     def __init__(
@@ -119,11 +125,15 @@ class IamClient:
         client_secret: str | None = None,
         leeway: int = 30,
         clock: Callable[[], float] = time.time,
+        revocations: RevocationList | None = None,
+        introspect: bool = False,
     ) -> None:
         if (base_url is None) == (jwks is None):
             raise ValueError(
                 "give either base_url (JWKS from IAM) or jwks (static mode)"
             )
+        if introspect and base_url is None:
+            raise ValueError("introspect needs base_url (IAM to ask)")
         if (client_id is None) != (client_secret is None):
             raise ValueError("client_id and client_secret go together")
         self._base_url = base_url.rstrip("/") if base_url else None
@@ -145,18 +155,29 @@ class IamClient:
         self._verifier = TokenVerifier(
             self.keys, issuer=issuer, audience=audience, leeway=leeway, clock=clock
         )
+        self.revocations = revocations
+        self._introspect = introspect
 
     async def validate(self, token: str, *, check_revocation: bool = False) -> User:
         """The user of a valid ``token``; :class:`AuthenticationError` otherwise.
 
-        Locally checked (signature, lifetime, issuer, audience); ``check_revocation``
-        also asks IAM whether the token is still active (RFC 7662), failing closed.
+        Locally checked (signature, lifetime, issuer, audience) and against the deny
+        list; ``check_revocation`` (or ``introspect`` while no current deny list vouches
+        for the token) also asks IAM whether it is still active (RFC 7662), failing
+        closed.
         """
         try:
             claims = await self._verifier.verify(token)
         except InvalidTokenError as error:
             raise AuthenticationError(error.reason) from error
-        if check_revocation:
+        revocations = self.revocations
+        if revocations is not None:
+            refusal = revocations.refusal(claims)
+            if refusal is not None:
+                raise AuthenticationError(refusal)
+        if check_revocation or (
+            self._introspect and (revocations is None or not revocations.current)
+        ):
             try:
                 introspection = await self.introspect(token)
             except IamUnavailableError as error:

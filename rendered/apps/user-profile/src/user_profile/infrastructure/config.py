@@ -8,7 +8,7 @@ from pathlib import Path
 
 from eaf.config import Settings
 from eaf.config import load_settings as load_service_settings
-from iam_client import IamClient
+from iam_client import IamClient, RevocationList
 
 __all__ = ["SERVICE_DIR", "Settings", "event_store_url", "iam_client", "load_settings"]
 
@@ -42,10 +42,14 @@ def event_store_url(settings: Settings) -> str | None:
 def iam_client(settings: Settings) -> IamClient:
     """Validates bearer tokens against IAM's published keys (``security.iam_url``), for
     tokens of issuer ``security.issuer`` (default: the IAM URL) and audience
-    ``security.audience``."""
+    ``security.audience``, and against IAM's deny list (``security.revocation_feed``)."""
     iam_url = str(settings.get("security.iam_url"))
+    feed = bool(settings.get("security.revocation_feed", True) and settings.broker_url)
+    lifetime = float(settings.get("security.max_token_lifetime_seconds", 3600))
     return IamClient(
         iam_url,
         issuer=str(settings.get("security.issuer") or iam_url),
         audience=str(settings.get("security.audience")),
+        revocations=RevocationList(max_token_lifetime=lifetime) if feed else None,
+        introspect=bool(settings.get("security.introspect", False)),
     )
