@@ -71,6 +71,10 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
         raise ExprError(f"an expression is at most {MAX_LENGTH} characters")
     if any(ord(c) < 32 for c in text):
         raise ExprError("an expression is one line without control characters")
+    if expected is not None and expected.required().kind == "enum":
+        enum = expected.required()
+        if text.strip() in scope.enums.get(enum.name, []) and text.strip() not in scope.names:
+            return Node("member", enum, value=text.strip())
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
@@ -461,6 +465,8 @@ def _arithmetic(op: str, a: TypeRef, b: TypeRef) -> TypeRef | None:
         return DURATION
     if op in ("+", "-") and a == b == DURATION:
         return DURATION
+    if op in ("/", "//") and a == b == DURATION:
+        return FLOAT if op == "/" else INT
     if op == "*" and {a, b} == {INT, DURATION}:
         return DURATION
     return None

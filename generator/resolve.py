@@ -353,10 +353,11 @@ class _Resolver:
         loc: Loc = (*aggregate.loc, "commands", name)
         problem = camel_problem(name, "command name")
         method = python_attribute(naming.snake(name))
+        taken = {f.attr for f in aggregate.fields} | {c.attr for c in aggregate.computed}
         if problem is None and (
             naming.snake(name) in AGGREGATE_METHODS
-            or naming.snake(name).startswith(("validate", "check_"))
-            or method in {f.attr for f in aggregate.fields} | {c.attr for c in aggregate.computed}
+            or method in taken
+            or method in {f"check_{attr}" for attr in taken}
         ):
             problem = f"{name!r} is a name every aggregate already has (or one of its fields); choose another"
         if problem:

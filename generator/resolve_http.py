@@ -261,11 +261,11 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
             )
             continue
         for (method, other), other_index in seen.items():
-            if method == endpoint.method and _overlap(shape, other):
+            if method == endpoint.method and _shadows(other, shape):
                 domain.problem(
                     ("endpoints", index, "path"),
-                    f"{endpoint.method} {endpoint.path} and endpoint {other_index} can match the "
-                    "same URL; make their literal parts differ",
+                    f"{endpoint.method} {endpoint.path} is never reached: endpoint {other_index}, "
+                    "declared before it, matches every URL it does (declare this one first)",
                 )
         seen[(endpoint.method, shape)] = index
         use_case_key = (resolved.target, resolved.use_case)
@@ -278,11 +278,12 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
         domain.endpoints.append(resolved)
 
 
-def _overlap(a: str, b: str) -> bool:
-    left, right = a.split("/"), b.split("/")
-    if len(left) != len(right):
+def _shadows(earlier: str, later: str) -> bool:
+    """Whether every URL ``later`` matches is matched by ``earlier`` (routes match in order)."""
+    first, second = earlier.split("/"), later.split("/")
+    if len(first) != len(second):
         return False
-    return all(x == y or "{}" in (x, y) for x, y in zip(left, right, strict=True))
+    return all(x == y or x == "{}" for x, y in zip(first, second, strict=True))
 
 
 def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) -> REndpoint | None:
