@@ -16,9 +16,10 @@ def main() -> None:
     """Render the request on stdin with the generator found first on ``sys.path``."""
     from generator.loading import load_spec_text
     from generator.render import Blueprint, format_tree, render_files, write_tree
+    from generator.yamlio import dump_yaml
 
     request = json.load(sys.stdin)
-    spec = load_spec_text(json.dumps(request["spec"]), request["name"])
+    spec = load_spec_text(dump_yaml(request["spec"]), request["name"])
     files = render_files(
         Blueprint(Path(request["root"]), request["blueprint"]),
         spec,

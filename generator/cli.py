@@ -13,8 +13,10 @@ import typer
 
 from generator import workspace as ws
 from generator.loading import SpecError, load_spec, load_spec_text, parse_yaml
+from generator.problems import problem_lines
 from generator.projects import Project, ProjectError, find_projects
 from generator.spec import NAME_RULE, Spec
+from generator.yamlio import read_spec_bytes
 
 app = typer.Typer(
     help="Render hexagonal, event-driven FastAPI services and libraries from YAML specs.",
@@ -99,7 +101,7 @@ def service(
         if (
             spec_path.exists()
             and spec_file.resolve() != spec_path.resolve()
-            and spec_path.read_text(encoding="utf-8") != text
+            and _read(spec_path) != text
         ):
             fail(
                 f"{workspace.relative(spec_path)} exists and differs from {spec_file}; "
@@ -141,9 +143,9 @@ def service(
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        fail(f"{path}: cannot read spec: {error.strerror}")
+        return read_spec_bytes(path, str(path))
+    except SpecError as error:
+        fail(str(error))
 
 
 def _validated(text: str, display: str) -> Spec:
@@ -169,8 +171,8 @@ def validate(
             load_spec(file)
         except SpecError as error:
             problems += len(error.problems)
-            for problem in error.problems:
-                typer.echo(str(problem), err=True)
+            for line in problem_lines(error.problems):
+                typer.echo(line, err=True)
     if problems:
         raise typer.Exit(EXIT_ERROR)
     typer.echo(f"{len(files)} spec(s) valid")

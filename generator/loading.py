@@ -6,97 +6,20 @@ import copy
 import types
 import typing
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from generator.checks import semantic_problems
 from generator.migrate import Migration, format_version, upgrade
+from generator.problems import Loc, Problem, SpecError, shorten
 from generator.spec import FORMAT_VERSION, Spec
+from generator.yaml_compose import Marks
+from generator.yamlio import parse_yaml, read_spec_bytes
 
 MAX_PROBLEMS = 200
 
-Loc = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One error in a spec, at a place in its file."""
-
-    file: str
-    line: int
-    column: int
-    loc: Loc
-    message: str
-
-    def __str__(self) -> str:
-        where = ".".join(str(part) for part in self.loc) or "<spec>"
-        return f"{self.file}:{self.line}:{self.column}: {where}: {self.message}"
-
-
-class SpecError(Exception):
-    """A spec that cannot be used; carries every problem found."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
-
-
-@dataclass
-class _Marks:
-    values: dict[Loc, tuple[int, int]]
-    keys: dict[Loc, tuple[int, int]]
-
-    def find(self, loc: Loc, *, key: bool = False) -> tuple[int, int]:
-        """The position of the deepest known part of ``loc`` (of its key when ``key``)."""
-        for end in range(len(loc), -1, -1):
-            prefix = loc[:end]
-            if key and end == len(loc) and prefix in self.keys:
-                return self.keys[prefix]
-            if prefix in self.values:
-                return self.values[prefix]
-        return (1, 1)
-
-
-def _construct(node: yaml.Node, loc: Loc, marks: _Marks) -> Any:
-    marks.values[loc] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = _scalar(key_node)
-            child = (*loc, key)
-            marks.keys[child] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            result[key] = _construct(value_node, child, marks)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_construct(item, (*loc, index), marks) for index, item in enumerate(node.value)]
-    return _scalar(node)
-
-
-def _scalar(node: yaml.Node) -> Any:
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_object(node, deep=True)
-    finally:
-        loader.dispose()
-
-
-def parse_yaml(text: str, file: str) -> tuple[Any, _Marks]:
-    """Parse YAML keeping the position of every key and value."""
-    marks = _Marks(values={}, keys={})
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        reason = error.problem or error.context or "invalid YAML"
-        raise SpecError([Problem(file, line, column, (), f"YAML syntax error: {reason}")]) from None
-    if node is None:
-        return {}, marks
-    return _construct(node, (), marks), marks
+__all__ = ["Loc", "Marks", "Problem", "SpecError", "load_spec", "load_spec_text", "parse_yaml"]
 
 
 _UNION_TAGS = {
@@ -115,7 +38,7 @@ def _bounded(message: str) -> str:
 
 
 def _pydantic_problems(
-    error: ValidationError, file: str, marks: _Marks, migration: Migration
+    error: ValidationError, file: str, marks: Marks, migration: Migration
 ) -> Iterable[Problem]:
     merged: dict[Loc, list[str]] = {}
     for detail in error.errors(include_url=False):
@@ -127,7 +50,7 @@ def _pydantic_problems(
         if detail["type"] == "extra_forbidden":
             parent = _model_at(loc[:-1])
             expected = ", ".join(_keys(parent)) if parent else ""
-            message = f"unknown key {str(loc[-1])[:60]!r}" + (
+            message = f"unknown key {shorten(loc[-1])}" + (
                 f" (expected one of: {expected})" if expected else ""
             )
             yield Problem(file, *marks.find(migration.old(loc), key=True), loc, message)
@@ -207,7 +130,7 @@ def load_spec_text(text: str, file: str) -> Spec:
     return load_spec_data(data, marks, file)
 
 
-def load_spec_data(data: Any, marks: _Marks, file: str) -> Spec:
+def load_spec_data(data: Any, marks: Marks, file: str) -> Spec:
     """Validate parsed spec data; raise `SpecError` listing every problem."""
     if not isinstance(data, dict):
         raise SpecError([Problem(file, 1, 1, (), "a spec is a mapping of keys to values")])
@@ -251,8 +174,4 @@ def load_spec_data(data: Any, marks: _Marks, file: str) -> Spec:
 def load_spec(path: Path, display: str | None = None) -> Spec:
     """Read and validate a spec file."""
     file = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError([Problem(file, 1, 1, (), f"cannot read spec: {error.strerror}")]) from None
-    return load_spec_text(text, file)
+    return load_spec_text(read_spec_bytes(path, file), file)

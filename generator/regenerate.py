@@ -32,6 +32,7 @@ from generator.render import (
     write_tree,
 )
 from generator.workspace import Workspace
+from generator.yamlio import dump_yaml, read_spec_bytes
 
 
 class RegenerateError(Exception):
@@ -53,8 +54,8 @@ def read_spec(workspace: Workspace, project: Project) -> dict[str, Any]:
         raise RegenerateError(
             f"{workspace.relative(path)} is missing; it is the spec of {project.name}"
         )
-    text = path.read_text(encoding="utf-8")
     display = workspace.relative(path)
+    text = read_spec_bytes(path, display)
     load_spec_text(text, display)
     data, _ = parse_yaml(text, display)
     assert isinstance(data, dict)
@@ -70,7 +71,7 @@ def is_current(project: Project, spec_data: dict[str, Any], root: Path) -> bool:
 
 def render_tree(project: Project, source: Source, commit: str | None) -> dict[str, str]:
     """Every file the blueprint renders for ``source``, formatted, keyed by relative path."""
-    spec = load_spec_text(yaml.safe_dump(source.spec_data, sort_keys=False), project.name)
+    spec = load_spec_text(dump_yaml(source.spec_data), project.name)
     files = render_files(
         Blueprint(source.root, project.blueprint),
         spec,
