@@ -127,7 +127,9 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
                                           "py": "str"})  # fmt: skip
             continue
         field_ = next(f for f in aggregate.fields if f.name == endpoint.by)
-        method = endpoint.use_case if endpoint.use_case != "get" else f"get_by_{field_.attr.rstrip('_')}"
+        method = (
+            endpoint.use_case if endpoint.use_case != "get" else f"get_by_{field_.attr.rstrip('_')}"
+        )
         endpoint.use_case = method
         if all(g["method"] != method for g in aggregate.getters):
             aggregate.getters.append(
@@ -139,7 +141,9 @@ def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggrega
     """Which aggregates the generated HTTP tests can make (a creating endpoint, and the
     aggregates it references makeable too), and through which endpoint."""
     for aggregate in aggregates.values():
-        creator = next((e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name), None)
+        creator = next(
+            (e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name), None
+        )
         aggregate.extra["http"] = None if creator is None else creator.function
 
     def makeable(name: str, path: tuple[str, ...]) -> bool:
@@ -155,7 +159,9 @@ def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggrega
         endpoint.extra["steps_refused"] = _http_steps(endpoint, endpoints, "refused")
 
 
-def _http_steps(endpoint: h.EndpointCtx, endpoints: list[h.EndpointCtx], which: str) -> list[str] | None:
+def _http_steps(
+    endpoint: h.EndpointCtx, endpoints: list[h.EndpointCtx], which: str
+) -> list[str] | None:
     """The endpoint functions that run the steps before ``endpoint`` (None when a step has
     no endpoint, or there are no steps to take)."""
     if endpoint.command is None or endpoint.command.tests.get(which) is None:

@@ -231,9 +231,7 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
     result = []
     for upcast in event.upcasts:
         computed = upcast.get("compute", [])
-        inputs = sorted(
-            {name for item in computed for name in _names_used(item["node"])}
-        )
+        inputs = sorted({name for item in computed for name in _names_used(item["node"])})
         by_name = {f.name: f for f in event.fields}
         result.append(
             {

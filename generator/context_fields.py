@@ -4,7 +4,7 @@ domain runs, read-model columns and sample values."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 

@@ -205,7 +205,9 @@ def _endpoint(
                 )
             else:
                 argument = arguments[name]
-                params.append(ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json))
+                params.append(
+                    ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json)
+                )
         body = [a for a in command.arguments if a.name not in endpoint.path_params]
         request = endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
         function = f"{endpoint.use_case}_{aggregate.snake}"
@@ -228,7 +230,9 @@ def _endpoint(
             column = field_ctx(columns[name], catalog)
             role = "key" if endpoint.kind == "get" else "filter"
             params.append(
-                ParamCtx(name, column.attr, column.py.removesuffix(" | None"), role, column.sample_json)
+                ParamCtx(
+                    name, column.attr, column.py.removesuffix(" | None"), role, column.sample_json
+                )
             )
         for name in endpoint.filters:
             column = field_ctx(columns[name], catalog)

@@ -60,7 +60,7 @@ def reference_cycle(domain: Domain) -> list[str] | None:
     def visit(name: str, path: list[str]) -> list[str] | None:
         for target in needs.get(name, []):
             if target in path:
-                return [*path[path.index(target):], target]
+                return [*path[path.index(target) :], target]
             found = visit(target, [*path, target])
             if found:
                 return found

@@ -240,4 +240,4 @@ def today_and_now() -> tuple[date, datetime]:
     return now.date(), now
 
 
-__all__ = ["Code", "EvalError", "evaluate", "member_name", "to_python", "INT"]
+__all__ = ["INT", "Code", "EvalError", "evaluate", "member_name", "to_python"]

@@ -7,6 +7,7 @@ import types
 import typing
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 

@@ -133,9 +133,9 @@ class FieldResolver:
                 self.domain.problem(where, f"{key} applies to int, float and decimal, not {type_}")
             elif key == "scale" and not type_.is_scalar("decimal"):
                 self.domain.problem(where, f"scale applies to decimal fields, not {type_}")
-            elif key == "not_blank" and value is False:
-                continue
-            elif key == "pattern" and not self._pattern_ok(value, where):
+            elif (key == "not_blank" and value is False) or (
+                key == "pattern" and not self._pattern_ok(value, where)
+            ):
                 continue
             elif key in _BOUND_RULES:
                 bound = self._bound(value, type_, where)

@@ -149,7 +149,7 @@ class Simulator:
             state, steps = queue.popleft()
             seen += 1
             if self._accepts(aggregate, state, goal) == allowed:
-                if allowed or goal.when is not None and self._guard_false(aggregate, state, goal):
+                if allowed or (goal.when is not None and self._guard_false(aggregate, state, goal)):
                     return steps
             if len(steps) >= MAX_STEPS:
                 continue

@@ -369,10 +369,14 @@ def _variants(first: Any, type_: TypeRef) -> list[Any]:
     if type_.is_scalar("decimal"):
         return [str(Decimal(first) + step) for step in range(1, 40)]
     if type_.is_scalar("date"):
-        return [(date.fromisoformat(first) + timedelta(days=step)).isoformat() for step in range(1, 40)]
+        return [
+            (date.fromisoformat(first) + timedelta(days=step)).isoformat() for step in range(1, 40)
+        ]
     if type_.is_scalar("str"):
         text = str(first)
-        variants = [text[:i] + ch + text[i + 1 :] for i in range(len(text) - 1, -1, -1) for ch in _VARIANTS]
+        variants = [
+            text[:i] + ch + text[i + 1 :] for i in range(len(text) - 1, -1, -1) for ch in _VARIANTS
+        ]
         variants += [text + ch for ch in _VARIANTS]
         return variants
     return []
