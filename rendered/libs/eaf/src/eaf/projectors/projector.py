@@ -88,8 +88,8 @@ class Projector:
     ) -> list[DeadLetterRecord]:
         """Apply ``events`` in order; returns the dead letters it recorded. With
         ``dedup="position"``, ``after`` is the checkpoint the events were read after:
-        if the projection is reset meanwhile, :class:`Rewound` is raised (what was
-        committed before it stays, and is replayed from 0 like the rest)."""
+        if the projection is reset meanwhile, :class:`Rewound` is raised and nothing
+        more is applied (the caller reads again from the checkpoint)."""
         dead: list[DeadLetterRecord] = []
         pending = list(events)
         while pending:
