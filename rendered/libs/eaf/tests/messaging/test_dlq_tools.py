@@ -7,9 +7,9 @@ import httpx
 from fastapi import FastAPI
 from typer.testing import CliRunner
 
+from eaf.cli import app
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subscription
 from eaf.messaging.admin import dead_letter_router
-from eaf.messaging.cli import app
 from eaf.messaging.testing import Recorder, dead_letters_of, event
 
 

@@ -1,4 +1,5 @@
-"""Fixtures for the projector tests beyond tests/conftest.py: NATS settings and a broker."""
+"""Fixtures for the projector tests beyond tests/conftest.py: NATS settings, a broker,
+and an event store on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from eaf.eventsourcing import SqlEventStore
 from eaf.messaging import JetStreamBroker, MessagingSettings
 from eaf.messaging.embedded import EmbeddedNats
 
@@ -21,3 +23,9 @@ async def nats_broker(
 ) -> AsyncIterator[JetStreamBroker]:
     async with await JetStreamBroker.connect(nats_settings) as broker:
         yield broker
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def sql_events(request: pytest.FixtureRequest) -> SqlEventStore:
+    store: SqlEventStore = request.getfixturevalue(f"{request.param}_store")
+    return store

@@ -58,12 +58,6 @@ class TestPostgresProjectionStore(ProjectionStoreContract):
         return SqlProjectionStore(postgres_store.database)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def sql_events(request: pytest.FixtureRequest) -> SqlEventStore:
-    store: SqlEventStore = request.getfixturevalue(f"{request.param}_store")
-    return store
-
-
 async def test_custom_sql_handlers_share_the_batch_transaction(
     sql_events: SqlEventStore,
 ) -> None:

@@ -36,10 +36,12 @@ async def _events(store: InMemoryEventStore, deposits: list[object]) -> None:
 
 
 async def _source(
-    broker: JetStreamBroker, tmp_path: Path
+    broker: JetStreamBroker, tmp_path: Path, version: str = ""
 ) -> tuple[JetStreamSource, SqlProjectionStore]:
     store = SqlProjectionStore.open(f"sqlite+aiosqlite:///{tmp_path}/read.db")
-    projector = Projector(account_projection(), store, retry=FAST_RETRY)
+    projection = account_projection()
+    projection.version = version
+    projector = Projector(projection, store, retry=FAST_RETRY)
     source = JetStreamSource(projector, broker, batch_size=16, fetch_timeout=0.3)
     await source.start()
     return source, store
@@ -191,4 +193,39 @@ async def test_a_dead_letter_replayed_from_the_dlq_is_applied(
         assert await _balances(store, source) == {"acme": (5, 1), "globex": (5, 1)}
     finally:
         await source.close()
+        await store.close()
+
+
+async def test_a_changed_projection_replays_the_stream_from_its_start(
+    nats_broker: JetStreamBroker, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [1, 2, 3])
+    await OutboxRelay(events.outbox, nats_broker, service="bank").drain()
+    source, store = await _source(nats_broker, tmp_path)
+    await _drain(source)
+    before = await _balances(store, source)
+    await source.close()
+    await store.close()
+
+    restarted, store = await _source(nats_broker, tmp_path)
+    await _drain(restarted)  # unchanged: nothing is delivered again
+    assert await _balances(store, restarted) == before
+    await restarted.close()
+    await store.close()
+
+    changed, store = await _source(nats_broker, tmp_path, version="2")
+    try:
+        assert await _balances(store, changed) == {}
+        await _drain(changed)
+        assert (
+            await _balances(store, changed)
+            == before
+            == {
+                "acme": (6, 3),
+                "globex": (6, 3),
+            }
+        )
+    finally:
+        await changed.close()
         await store.close()

@@ -1,4 +1,5 @@
-"""``eaf dlq list|show|replay|purge``: dead letter tools for operators."""
+"""``eaf dlq list|show|replay|purge``: dead letter tools for operators, and ``eaf
+broker``, a local nats-server (the ``eaf`` app itself is :mod:`eaf.cli`)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,7 @@ from eaf.messaging.settings import MessagingSettings
 
 T = TypeVar("T")
 
-app = typer.Typer(help="Enterprise application framework tools.", no_args_is_help=True)
 dlq = typer.Typer(help="Inspect, replay and purge dead letters.", no_args_is_help=True)
-app.add_typer(dlq, name="dlq")
 
 Url = Annotated[
     str,
@@ -51,7 +50,6 @@ def _run(url: str, prefix: str, work: Callable[[DeadLetters], Awaitable[T]]) -> 
     raise typer.Exit(1)
 
 
-@app.command()
 def broker(
     port: Annotated[int, typer.Option(help="Client port on 127.0.0.1.")] = 4222,
     store: Annotated[Path, typer.Option(help="JetStream store directory.")] = Path(

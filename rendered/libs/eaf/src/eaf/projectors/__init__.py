@@ -24,9 +24,21 @@ Two sources feed a projector:
   stream's, except that a redelivery after a crash can arrive after later messages;
   a rebuild needs the events still in the stream (replay from the store instead).
 
-Reads go through :class:`ReadModel`, always for the current context's tenant, with an
-optional :class:`ReadModelCache` that the projector invalidates for the keys it
+Reads go through :class:`ReadModel`, always for the current context's tenant: ``get``
+by key, ``find`` by equal columns, and ``page`` with :class:`Condition` filters,
+ordering and a window, giving a :class:`Page` of rows and the total (the rules every
+store follows are in :mod:`eaf.projectors.paging`). An optional
+:class:`ReadModelCache` serves ``get``; the projector invalidates it for the keys it
 writes (in this process: give other processes no cache, or a small one).
+
+A projection's :attr:`~Projection.fingerprint` hashes its table's columns and types,
+its key, its event types and an optional ``version``. The store remembers it; when
+:meth:`Projector.start` finds it changed (or, for a table made before fingerprints
+were kept, finds other columns), the table is dropped and recreated and the
+checkpoint, remembered ids and dead letters reset: the projector rebuilds from
+position 0, and logs why. :func:`projection_status` and :func:`rebuild_projection`
+(``eaf projections list|rebuild``) report on and reset the projections of a SQL
+database; a :class:`StoreFollower` notices a reset made meanwhile and replays.
 
 Stores: :class:`InMemoryProjectionStore` (tests) and :class:`SqlProjectionStore`
 (SQLite or PostgreSQL). Their contract tests are in :mod:`eaf.projectors.testing`.
@@ -36,6 +48,15 @@ from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.follow import StoreFollower
 from eaf.projectors.jetstream import JetStreamSource
 from eaf.projectors.memory import InMemoryProjectionStore
+from eaf.projectors.operations import (
+    NotCaughtUp,
+    ProjectionStatus,
+    UnknownProjection,
+    projection_status,
+    rebuild_projection,
+    wait_until_caught_up,
+)
+from eaf.projectors.paging import Condition, Operator, OrderBy, Page
 from eaf.projectors.ports import (
     Applied,
     DeadLetterRecord,
@@ -43,21 +64,30 @@ from eaf.projectors.ports import (
     HandlerError,
     ProjectionStore,
     ReadModelWriter,
+    Rewound,
 )
 from eaf.projectors.projection import Handler, Projection, delete, update, upsert
 from eaf.projectors.projector import Projector, RetryPolicy
 from eaf.projectors.query import ReadModel
+from eaf.projectors.schema import ProjectionSchema
 from eaf.projectors.sql import SqlProjectionStore
 from eaf.projectors.tables import read_model_table
 
 __all__ = [
     "Applied",
+    "Condition",
     "DeadLetterRecord",
     "Dedup",
     "Handler",
     "HandlerError",
     "InMemoryProjectionStore",
     "JetStreamSource",
+    "NotCaughtUp",
+    "Operator",
+    "OrderBy",
+    "Page",
+    "ProjectionSchema",
+    "ProjectionStatus",
     "ProjectionStore",
     "Projection",
     "Projector",
@@ -65,10 +95,15 @@ __all__ = [
     "ReadModelCache",
     "ReadModelWriter",
     "RetryPolicy",
+    "Rewound",
     "SqlProjectionStore",
-    "read_model_table",
     "StoreFollower",
+    "UnknownProjection",
     "delete",
+    "projection_status",
+    "read_model_table",
+    "rebuild_projection",
     "update",
     "upsert",
+    "wait_until_caught_up",
 ]

@@ -8,7 +8,7 @@ import logging
 
 from eaf.context import platform_context, use
 from eaf.eventsourcing.ports import EventStore
-from eaf.projectors.ports import DeadLetterRecord
+from eaf.projectors.ports import DeadLetterRecord, Rewound
 from eaf.projectors.projector import Projector
 
 log = logging.getLogger("eaf.projectors")
@@ -37,25 +37,46 @@ class StoreFollower:
         self.backoff_max = backoff_max
         self.dead_letters: list[DeadLetterRecord] = []
         self._wakeup = asyncio.Event()
+        self._checkpoint = 0
 
     def notify(self) -> None:
         """Tell the follower new events were appended (it polls anyway)."""
         self._wakeup.set()
 
     async def run_once(self) -> int:
-        """Apply the next batch; how many events were read."""
+        """Apply the next batch; how many events were read. A reset of the
+        projection (``eaf projections rebuild``) is noticed here: the follower
+        starts again from position 0."""
         with use(platform_context()):
             after = await self.projector.store.checkpoint(self.projector.name)
+            if after < self._checkpoint:
+                self._rewound(after)
+            self._checkpoint = after
             batch = await self.events.read_all(
                 after=after,
                 limit=self.batch_size,
                 event_types=self.projector.projection.event_types,
             )
             if batch:
-                self.dead_letters += await self.projector.project(
-                    batch, dedup="position"
-                )
+                try:
+                    self.dead_letters += await self.projector.project(
+                        batch, dedup="position", after=after
+                    )
+                except Rewound as rewound:
+                    self._rewound(rewound.checkpoint)
+                    return len(batch)
+                self._checkpoint = batch[-1].position
         return len(batch)
+
+    def _rewound(self, checkpoint: int) -> None:
+        log.warning(
+            "%s: the projection was reset; replaying from position %d",
+            self.projector.name,
+            checkpoint,
+        )
+        self._checkpoint = checkpoint
+        if self.projector.cache is not None:
+            self.projector.cache.clear()
 
     async def run_until_idle(self) -> int:
         """Apply batches until none are left; how many events were read."""
@@ -67,6 +88,7 @@ class StoreFollower:
     async def rebuild(self) -> int:
         """Drop the read model and checkpoint, then replay from position 0."""
         await self.projector.reset()
+        self._checkpoint = 0
         return await self.run_until_idle()
 
     async def run(self, stop: asyncio.Event) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import nats.errors
+import nats.js.errors
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
@@ -128,11 +129,17 @@ class JetStreamSource:
         return self.subscription.durable
 
     async def start(self) -> None:
-        """Create the projection's tables and bind to (or create) the consumer."""
-        await self.projector.start()
+        """Create the projection's tables and bind to (or create) the consumer. When
+        the projection's fingerprint changed and its read model was dropped, the
+        consumer is made anew: it delivers the stream again from its first message
+        (as much as the stream still holds)."""
+        rebuilt = await self.projector.start()
         config = consumer_config(self.broker, self.subscription, self.durable)
         stream = self.broker.settings.stream
         js = self.broker.js
+        if rebuilt is not None:
+            with contextlib.suppress(nats.js.errors.NotFoundError):
+                await js.delete_consumer(stream, self.durable)
         await self.broker.retrying(lambda: js.add_consumer(stream, config))
         self._pull = await js.pull_subscribe_bind(consumer=self.durable, stream=stream)
 

@@ -9,14 +9,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from eaf.eventsourcing.records import StoredEvent
+from eaf.projectors.paging import Condition, OrderBy, Page, checked_query
 from eaf.projectors.ports import (
     Applied,
     CacheKey,
     DeadLetterRecord,
     Dedup,
     HandlerError,
+    Rewound,
 )
 from eaf.projectors.projection import TENANT_COLUMN, Projection, scoped_row
+from eaf.projectors.schema import ProjectionSchema
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection
@@ -87,19 +90,39 @@ class InMemoryProjectionStore:
     _checkpoints: dict[str, int] = field(default_factory=dict)
     _processed: dict[str, set[str]] = field(default_factory=dict)
     _dead_letters: dict[str, dict[str, DeadLetterRecord]] = field(default_factory=dict)
+    _schemas: dict[str, ProjectionSchema] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def create(self, projection: Projection) -> None:
-        self._tables.setdefault(projection.name, {})
+    async def create(self, projection: Projection) -> str | None:
+        async with self._lock:
+            schema = projection.schema
+            known = self._schemas.get(projection.name)
+            self._schemas[projection.name] = schema
+            if known is None or known.fingerprint == schema.fingerprint:
+                self._tables.setdefault(projection.name, {})
+                return None
+            await self._reset(projection.name)
+            return schema.changes_since(known)
 
     async def checkpoint(self, projection: str) -> int:
         return self._checkpoints.get(projection, 0)
 
     async def apply(
-        self, projection: Projection, events: Sequence[StoredEvent], *, dedup: Dedup
+        self,
+        projection: Projection,
+        events: Sequence[StoredEvent],
+        *,
+        dedup: Dedup,
+        after: int | None = None,
     ) -> Applied:
         async with self._lock:  # one batch at a time, as the SQL stores' row lock
+            self._check_not_rewound(projection.name, after)
             return await self._apply(projection, events, dedup)
+
+    def _check_not_rewound(self, name: str, after: int | None) -> None:
+        checkpoint = self._checkpoints.get(name, 0)
+        if after is not None and checkpoint < after:
+            raise Rewound(name, checkpoint, after)
 
     async def _apply(
         self, projection: Projection, events: Sequence[StoredEvent], dedup: Dedup
@@ -135,8 +158,14 @@ class InMemoryProjectionStore:
         return Applied(applied, skipped, frozenset(touched))
 
     async def dead_letter(
-        self, projection: Projection, letter: DeadLetterRecord, *, dedup: Dedup
+        self,
+        projection: Projection,
+        letter: DeadLetterRecord,
+        *,
+        dedup: Dedup,
+        after: int | None = None,
     ) -> None:
+        self._check_not_rewound(projection.name, after)
         self._dead_letters.setdefault(projection.name, {})[letter.event_id] = letter
         if dedup == "position":
             checkpoint = self._checkpoints.get(projection.name, 0)
@@ -147,7 +176,9 @@ class InMemoryProjectionStore:
         return sorted(letters, key=lambda letter: letter.position)
 
     async def reset(self, projection: Projection) -> None:
-        name = projection.name
+        await self._reset(projection.name)
+
+    async def _reset(self, name: str) -> None:
         self._tables[name] = {}
         self._checkpoints.pop(name, None)
         self._processed.pop(name, None)
@@ -170,3 +201,50 @@ class InMemoryProjectionStore:
             and all(row.get(column) == value for column, value in where.items())
         ]
         return found if limit is None else found[:limit]
+
+    async def page(
+        self,
+        projection: Projection,
+        tenant_id: str,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[OrderBy] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> Page:
+        checked_query(projection, where, order_by, limit, offset)
+        rows = [
+            row
+            for (tenant, _), row in self._tables.get(projection.name, {}).items()
+            if tenant == tenant_id and all(_holds(row, c) for c in where)
+        ]
+        rows.sort(key=projection.key_of)
+        # Stable sorts from the last column to the first give the combined order.
+        for column, descending in reversed(order_by):
+            present = [row for row in rows if row[column] is not None]
+            present.sort(key=lambda row: row[column], reverse=descending)
+            rows = present + [row for row in rows if row[column] is None]
+        window = rows[offset : offset + limit]
+        return Page([copy.deepcopy(row) for row in window], len(rows))
+
+
+def _holds(row: Mapping[str, Any], condition: Condition) -> bool:
+    value = row[condition.column]
+    if condition.op == "is_null":
+        return (value is None) is condition.value
+    if value is None:
+        return False
+    if condition.op == "in":
+        return any(value == candidate for candidate in condition.values)
+    other = condition.value
+    match condition.op:
+        case "eq":
+            return bool(value == other)
+        case "gt":
+            return bool(value > other)
+        case "gte":
+            return bool(value >= other)
+        case "lt":
+            return bool(value < other)
+        case _:
+            return bool(value <= other)

@@ -13,6 +13,7 @@ from eaf.eventsourcing.records import StoredEvent
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection
 
+    from eaf.projectors.paging import Condition, OrderBy, Page
     from eaf.projectors.projection import Projection
 
 Dedup = Literal["position", "event_id"]
@@ -32,6 +33,21 @@ class HandlerError(Exception):
         self.index = index
         self.event = event
         self.cause = cause
+
+
+class Rewound(Exception):
+    """The projection was reset after the caller read the events it passed (its
+    checkpoint is below ``after``): nothing was applied; read again from the
+    checkpoint."""
+
+    def __init__(self, projection: str, checkpoint: int, after: int) -> None:
+        super().__init__(
+            f"{projection}: the checkpoint went back to {checkpoint} (events were read "
+            f"after {after})"
+        )
+        self.projection = projection
+        self.checkpoint = checkpoint
+        self.after = after
 
 
 @dataclass(frozen=True)
@@ -97,8 +113,12 @@ class ProjectionStore(Protocol):
     """Read-model tables, checkpoints, remembered event ids and dead letters, changed
     together in one transaction per batch."""
 
-    async def create(self, projection: Projection) -> None:
-        """Create the projection's table and bookkeeping if missing."""
+    async def create(self, projection: Projection) -> str | None:
+        """Create the projection's table and bookkeeping if missing, and remember its
+        fingerprint. When the remembered one differs (or, with none remembered, the
+        table's columns do), drop the table and reset the checkpoint, event ids and
+        dead letters so the projection is rebuilt from position 0; returns why (e.g.
+        ``"columns changed: +overdue -legacy"``), or None when nothing was dropped."""
         ...
 
     async def checkpoint(self, projection: str) -> int:
@@ -106,18 +126,30 @@ class ProjectionStore(Protocol):
         ...
 
     async def apply(
-        self, projection: Projection, events: Sequence[StoredEvent], *, dedup: Dedup
+        self,
+        projection: Projection,
+        events: Sequence[StoredEvent],
+        *,
+        dedup: Dedup,
+        after: int | None = None,
     ) -> Applied:
         """Run the handlers of ``events`` not applied before and advance the
         checkpoint, all in one transaction. A failing handler rolls it all back and
-        raises :class:`HandlerError`; other errors (the database) propagate as is."""
+        raises :class:`HandlerError`; other errors (the database) propagate as is.
+        ``after`` is the checkpoint the events were read after: a checkpoint below it
+        (a reset meanwhile) raises :class:`Rewound` and applies nothing."""
         ...
 
     async def dead_letter(
-        self, projection: Projection, letter: DeadLetterRecord, *, dedup: Dedup
+        self,
+        projection: Projection,
+        letter: DeadLetterRecord,
+        *,
+        dedup: Dedup,
+        after: int | None = None,
     ) -> None:
         """Record ``letter`` and, for ``dedup="position"``, move the checkpoint past
-        it, in one transaction."""
+        it, in one transaction; ``after`` as for :meth:`apply`."""
         ...
 
     async def dead_letters(self, projection: str) -> list[DeadLetterRecord]:
@@ -137,4 +169,20 @@ class ProjectionStore(Protocol):
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
         """The tenant's rows whose columns equal ``where``, by primary key."""
+        ...
+
+    async def page(
+        self,
+        projection: Projection,
+        tenant_id: str,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[OrderBy] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> Page:
+        """The tenant's rows matching every condition of ``where``, sorted by
+        ``order_by`` then the primary key, ``limit`` of them from ``offset``, with the
+        count of all matching rows (see :mod:`eaf.projectors.paging`). A query no
+        store may run (an unknown column, a value of the wrong type) is a ValueError."""
         ...

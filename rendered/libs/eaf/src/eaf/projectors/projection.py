@@ -11,6 +11,7 @@ from sqlalchemy import Table
 
 from eaf.eventsourcing.records import StoredEvent
 from eaf.projectors.ports import ReadModelWriter
+from eaf.projectors.schema import ProjectionSchema
 
 TENANT_COLUMN = "tenant_id"
 
@@ -25,16 +26,21 @@ class Projection:
     """A named read model: ``table`` must have a ``tenant_id`` column in its primary
     key. Register handlers with :meth:`on` or the :meth:`handles` decorator::
 
-        orders = Projection("orders", orders_table)
+        orders = Projection("orders", orders_table, version="2")
         orders.on("OrderPlaced", upsert(lambda e: {"order_id": e.stream_id, ...}))
 
         @orders.handles("OrderShipped")
         async def shipped(writer: ReadModelWriter, event: StoredEvent) -> None: ...
+
+    The :attr:`fingerprint` covers the table's columns and types, its key, the event
+    types handled and ``version``: change ``version`` when handlers change what they
+    write, and the store rebuilds the read model from position 0 on the next start.
     """
 
     name: str
     table: Table
     handlers: dict[str, Handler] = field(default_factory=dict)
+    version: str = ""
 
     def __post_init__(self) -> None:
         primary_key = [column.name for column in self.table.primary_key.columns]
@@ -65,6 +71,16 @@ class Projection:
     @property
     def event_types(self) -> list[str]:
         return sorted(self.handlers)
+
+    @property
+    def schema(self) -> ProjectionSchema:
+        """The read model's shape as the store remembers it."""
+        return ProjectionSchema.of(self.table, self.handlers, self.version)
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of :attr:`schema`: when it changes, the read model is rebuilt."""
+        return self.schema.fingerprint
 
     @cached_property
     def key_columns(self) -> tuple[str, ...]:

@@ -68,35 +68,57 @@ class Projector:
     def name(self) -> str:
         return self.projection.name
 
-    async def start(self) -> None:
-        """Create the projection's tables if missing."""
-        await self.store.create(self.projection)
+    async def start(self) -> str | None:
+        """Create the projection's tables if missing. When the projection's
+        fingerprint changed, the store drops its read model to be rebuilt from
+        position 0: the reason is logged and returned."""
+        reason = await self.store.create(self.projection)
+        if reason is not None:
+            log.warning("%s: rebuilding from position 0: %s", self.name, reason)
+            if self.cache is not None:
+                self.cache.clear()
+        return reason
 
     async def project(
-        self, events: Sequence[StoredEvent], *, dedup: Dedup
+        self,
+        events: Sequence[StoredEvent],
+        *,
+        dedup: Dedup,
+        after: int | None = None,
     ) -> list[DeadLetterRecord]:
-        """Apply ``events`` in order; returns the dead letters it recorded."""
+        """Apply ``events`` in order; returns the dead letters it recorded. With
+        ``dedup="position"``, ``after`` is the checkpoint the events were read after:
+        if the projection is reset meanwhile, :class:`Rewound` is raised and nothing
+        more is applied (the caller reads again from the checkpoint)."""
         dead: list[DeadLetterRecord] = []
         pending = list(events)
         while pending:
             try:
                 self._written(
-                    await self.store.apply(self.projection, pending, dedup=dedup)
+                    await self.store.apply(
+                        self.projection, pending, dedup=dedup, after=after
+                    )
                 )
                 break
             except HandlerError as failure:
                 if failure.index > 0:
-                    dead += await self.project(pending[: failure.index], dedup=dedup)
-                    pending = pending[failure.index :]
+                    done, pending = pending[: failure.index], pending[failure.index :]
+                    dead += await self.project(done, dedup=dedup, after=after)
+                    after = _past(after, done[-1], dedup)
                     continue
-                letter = await self._retry_alone(pending[0], failure, dedup)
+                letter = await self._retry_alone(pending[0], failure, dedup, after)
                 if letter is not None:
                     dead.append(letter)
+                after = _past(after, pending[0], dedup)
                 pending = pending[1:]
         return dead
 
     async def _retry_alone(
-        self, event: StoredEvent, failure: HandlerError, dedup: Dedup
+        self,
+        event: StoredEvent,
+        failure: HandlerError,
+        dedup: Dedup,
+        after: int | None,
     ) -> DeadLetterRecord | None:
         attempt = 1
         while attempt < self.retry.max_attempts:
@@ -111,7 +133,9 @@ class Projector:
             attempt += 1
             try:
                 self._written(
-                    await self.store.apply(self.projection, [event], dedup=dedup)
+                    await self.store.apply(
+                        self.projection, [event], dedup=dedup, after=after
+                    )
                 )
                 return None
             except HandlerError as again:
@@ -133,7 +157,7 @@ class Projector:
             attempts=attempt,
             failed_at=utc_now(),
         )
-        await self.store.dead_letter(self.projection, letter, dedup=dedup)
+        await self.store.dead_letter(self.projection, letter, dedup=dedup, after=after)
         return letter
 
     def _written(self, applied: Applied) -> None:
@@ -145,3 +169,11 @@ class Projector:
         await self.store.reset(self.projection)
         if self.cache is not None:
             self.cache.clear()
+
+
+def _past(after: int | None, event: StoredEvent, dedup: Dedup) -> int | None:
+    """The least checkpoint once ``event`` was applied or dead-lettered: events in
+    global order move the checkpoint to each one's position."""
+    if after is None or dedup != "position":
+        return after
+    return max(after, event.position)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from eaf.context import require_tenant
 from eaf.projectors.cache import ReadModelCache
+from eaf.projectors.paging import Condition, OrderBy, Page
 from eaf.projectors.ports import ProjectionStore
 from eaf.projectors.projection import TENANT_COLUMN, Projection
 
@@ -49,4 +51,25 @@ class ReadModel:
             raise TypeError("the tenant comes from the security context")
         return await self._store.find(
             self._projection, require_tenant(), where, limit=limit
+        )
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[OrderBy] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> Page:
+        """The current tenant's rows matching all of ``where``, sorted by
+        ``order_by`` (``(column, descending)`` pairs; NULLs last) then the primary
+        key, ``limit`` of them from ``offset``, and how many match in all. An
+        unknown column or a value of the wrong type is a ValueError."""
+        return await self._store.page(
+            self._projection,
+            require_tenant(),
+            where=where,
+            order_by=order_by,
+            limit=limit,
+            offset=offset,
         )

@@ -1,126 +1,36 @@
-"""The contract every projection store passes, and the sample projection it uses.
-
-Subclass :class:`ProjectionStoreContract` and provide two fixtures: ``event_store``
-(a fresh, empty event store) and ``projection_store`` (a fresh, empty projection
-store; for SQL, typically on the event store's database)."""
+"""The contract every projection store passes: projecting exactly once, retries and
+dead letters, resets, tenant isolation, the cache; with the query and schema
+contracts it inherits."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import Iterable
-from typing import Any
 
 import pytest
-from sqlalchemy import Column, Integer, MetaData, Table, Text
 
-from eaf.context import SecurityContext, use
 from eaf.eventsourcing.ports import EventStore
-from eaf.eventsourcing.records import EventMetadata, NewEvent, StoredEvent, utc_now
+from eaf.eventsourcing.records import NewEvent, StoredEvent
 from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.follow import StoreFollower
 from eaf.projectors.ports import ProjectionStore, ReadModelWriter
-from eaf.projectors.projection import Projection, delete, update, upsert
-from eaf.projectors.projector import Projector, RetryPolicy
+from eaf.projectors.projector import Projector
 from eaf.projectors.query import ReadModel
-
-__all__ = [
-    "FAST_RETRY",
-    "ProjectionStoreContract",
-    "account_projection",
-    "all_rows",
-    "as_tenant",
-]
-
-FAST_RETRY = RetryPolicy(max_attempts=3, delays=(0.0,))
-
-
-def as_tenant(tenant_id: str) -> Any:
-    """Run the enclosed block as a user of ``tenant_id``."""
-    return use(SecurityContext(tenant_id=tenant_id, user_id="user-1"))
-
-
-def account_projection(name: str = "accounts") -> Projection:
-    """Accounts: ``Opened`` inserts, ``Deposited`` adds to the balance and counts
-    (applying one twice shows), ``Renamed`` updates, ``Closed`` deletes. A deposit
-    whose amount is not a number is a poison event."""
-    table = Table(
-        f"{name}_read_model",
-        MetaData(),
-        Column("tenant_id", Text(), primary_key=True),
-        Column("account_id", Text(), primary_key=True),
-        Column("owner", Text(), nullable=False),
-        Column("balance", Integer(), nullable=False),
-        Column("deposits", Integer(), nullable=False),
-    )
-    projection = Projection(name, table)
-    projection.on(
-        "Opened",
-        upsert(
-            lambda event: {
-                "account_id": event.stream_id,
-                "owner": event.payload["owner"],
-                "balance": 0,
-                "deposits": 0,
-            }
-        ),
-    )
-    projection.on(
-        "Renamed",
-        update(
-            lambda event: {"account_id": event.stream_id},
-            lambda event: {"owner": event.payload["owner"]},
-        ),
-    )
-    projection.on("Closed", delete(lambda event: {"account_id": event.stream_id}))
-
-    @projection.handles("Deposited")
-    async def deposited(writer: ReadModelWriter, event: StoredEvent) -> None:
-        amount = event.payload["amount"]
-        if not isinstance(amount, int):
-            raise ValueError(f"not an amount: {amount!r}")
-        row = await writer.get({"account_id": event.stream_id})
-        if row is None:
-            raise LookupError(f"no account {event.stream_id}")
-        await writer.upsert(
-            {**row, "balance": row["balance"] + amount, "deposits": row["deposits"] + 1}
-        )
-
-    return projection
-
-
-async def all_rows(
-    store: ProjectionStore, projection: Projection, tenants: Iterable[str]
-) -> list[dict[str, Any]]:
-    """Every row of ``tenants``, in tenant then key order."""
-    rows: list[dict[str, Any]] = []
-    for tenant in sorted(tenants):
-        rows += await store.find(projection, tenant, {})
-    return rows
-
-
-async def _open(events: EventStore, tenant: str, account: str, owner: str) -> None:
-    with as_tenant(tenant):
-        await events.append(
-            "Account",
-            account,
-            [NewEvent("Opened", {"owner": owner})],
-            expected_version=0,
-        )
-
-
-async def _then(events: EventStore, tenant: str, account: str, *new: NewEvent) -> None:
-    with as_tenant(tenant):
-        version = await events.stream_version("Account", account)
-        await events.append("Account", account, list(new), expected_version=version)
-
-
-def _deposit(amount: Any) -> NewEvent:
-    return NewEvent("Deposited", {"amount": amount})
+from eaf.projectors.testing.helpers import (
+    FAST_RETRY,
+    account_projection,
+    all_rows,
+    as_tenant,
+    deposit,
+    open_account,
+    stored,
+    then,
+)
+from eaf.projectors.testing.queries import QueryContract
+from eaf.projectors.testing.schemas import SchemaContract
 
 
 @pytest.mark.asyncio
-class ProjectionStoreContract:
+class ProjectionStoreContract(QueryContract, SchemaContract):
     @pytest.fixture
     async def projector(self, projection_store: ProjectionStore) -> Projector:
         projector = Projector(account_projection(), projection_store, retry=FAST_RETRY)
@@ -130,10 +40,10 @@ class ProjectionStoreContract:
     async def test_projects_every_tenants_events_exactly_once(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _open(event_store, "globex", "a-1", "bob")
-        await _then(event_store, "acme", "a-1", _deposit(5), _deposit(7))
-        await _then(event_store, "globex", "a-1", _deposit(1))
+        await open_account(event_store, "acme", "a-1", "ann")
+        await open_account(event_store, "globex", "a-1", "bob")
+        await then(event_store, "acme", "a-1", deposit(5), deposit(7))
+        await then(event_store, "globex", "a-1", deposit(1))
         follower = StoreFollower(projector, event_store, batch_size=2)
         assert await follower.run_until_idle() == 5
         assert await follower.run_until_idle() == 0
@@ -159,8 +69,8 @@ class ProjectionStoreContract:
     async def test_a_batch_applied_again_changes_nothing(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _then(event_store, "acme", "a-1", _deposit(5))
+        await open_account(event_store, "acme", "a-1", "ann")
+        await then(event_store, "acme", "a-1", deposit(5))
         with as_tenant("acme"):
             events = await event_store.read_all()
         for dedup in ("position", "event_id", "position", "event_id"):
@@ -175,10 +85,10 @@ class ProjectionStoreContract:
     async def test_update_and_delete(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _open(event_store, "acme", "a-2", "al")
-        await _then(event_store, "acme", "a-1", NewEvent("Renamed", {"owner": "anna"}))
-        await _then(event_store, "acme", "a-2", NewEvent("Closed", {}))
+        await open_account(event_store, "acme", "a-1", "ann")
+        await open_account(event_store, "acme", "a-2", "al")
+        await then(event_store, "acme", "a-1", NewEvent("Renamed", {"owner": "anna"}))
+        await then(event_store, "acme", "a-2", NewEvent("Closed", {}))
         await StoreFollower(projector, event_store).run_until_idle()
         with as_tenant("acme"):
             rows = await ReadModel(projector.store, projector.projection).find()
@@ -195,12 +105,14 @@ class ProjectionStoreContract:
                 with as_tenant(tenant):
                     version = await event_store.stream_version("Account", account)
                 if version == 0:
-                    await _open(event_store, tenant, account, f"{tenant}-{index}")
-                await _then(
-                    event_store, tenant, account, _deposit(round_ + index), _deposit(1)
+                    await open_account(
+                        event_store, tenant, account, f"{tenant}-{index}"
+                    )
+                await then(
+                    event_store, tenant, account, deposit(round_ + index), deposit(1)
                 )
                 if round_ == 2 and index == 1:
-                    await _then(event_store, tenant, account, NewEvent("Closed", {}))
+                    await then(event_store, tenant, account, NewEvent("Closed", {}))
             await follower.run_until_idle()
         incremental = await all_rows(projector.store, projector.projection, tenants)
         checkpoint = await projector.store.checkpoint("accounts")
@@ -214,10 +126,8 @@ class ProjectionStoreContract:
     async def test_poison_event_is_retried_then_dead_lettered_and_skipped(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _then(
-            event_store, "acme", "a-1", _deposit(5), _deposit("boom"), _deposit(7)
-        )
+        await open_account(event_store, "acme", "a-1", "ann")
+        await then(event_store, "acme", "a-1", deposit(5), deposit("boom"), deposit(7))
         follower = StoreFollower(projector, event_store)
         await follower.run_until_idle()
         with as_tenant("acme"):
@@ -257,8 +167,8 @@ class ProjectionStoreContract:
         projection.handlers["Opened"] = flaky
         projector = Projector(projection, projection_store, retry=FAST_RETRY)
         await projector.start()
-        await _open(event_store, "acme", "a-1", "ann")
-        await _then(event_store, "acme", "a-1", _deposit(2))
+        await open_account(event_store, "acme", "a-1", "ann")
+        await then(event_store, "acme", "a-1", deposit(2))
         await StoreFollower(projector, event_store).run_until_idle()
         assert await projection_store.dead_letters("flaky") == []
         assert [
@@ -269,10 +179,10 @@ class ProjectionStoreContract:
     async def test_queries_see_only_the_current_tenant(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _open(event_store, "acme", "a-2", "al")
-        await _open(event_store, "globex", "a-1", "bob")
-        await _open(event_store, "globex", "g-9", "gus")
+        await open_account(event_store, "acme", "a-1", "ann")
+        await open_account(event_store, "acme", "a-2", "al")
+        await open_account(event_store, "globex", "a-1", "bob")
+        await open_account(event_store, "globex", "g-9", "gus")
         await StoreFollower(projector, event_store).run_until_idle()
         model = ReadModel(projector.store, projector.projection, cache=ReadModelCache())
         with as_tenant("acme"):
@@ -295,8 +205,8 @@ class ProjectionStoreContract:
         await projector.start()
         model = ReadModel(projection_store, projection, cache=cache)
         follower = StoreFollower(projector, event_store)
-        await _open(event_store, "acme", "a-1", "ann")
-        await _open(event_store, "globex", "a-1", "bob")
+        await open_account(event_store, "acme", "a-1", "ann")
+        await open_account(event_store, "globex", "a-1", "bob")
         await follower.run_until_idle()
         with as_tenant("acme"):
             assert (await model.get(account_id="a-1") or {})["owner"] == "ann"
@@ -304,13 +214,13 @@ class ProjectionStoreContract:
         with as_tenant("globex"):
             assert (await model.get(account_id="a-1") or {})["owner"] == "bob"
         assert (cache.hits, len(cache)) == (1, 2)
-        await _then(event_store, "acme", "a-1", NewEvent("Renamed", {"owner": "anna"}))
+        await then(event_store, "acme", "a-1", NewEvent("Renamed", {"owner": "anna"}))
         await follower.run_until_idle()
         assert ("acme", ("a-1",)) not in cache
         assert ("globex", ("a-1",)) in cache
         with as_tenant("acme"):
             assert (await model.get(account_id="a-1") or {})["owner"] == "anna"
-        await _then(event_store, "acme", "a-1", NewEvent("Closed", {}))
+        await then(event_store, "acme", "a-1", NewEvent("Closed", {}))
         await follower.run_until_idle()
         with as_tenant("acme"):
             assert await model.get(account_id="a-1") is None
@@ -318,8 +228,8 @@ class ProjectionStoreContract:
     async def test_concurrent_projectors_apply_each_event_once(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _then(event_store, "acme", "a-1", *[_deposit(1) for _ in range(40)])
+        await open_account(event_store, "acme", "a-1", "ann")
+        await then(event_store, "acme", "a-1", *[deposit(1) for _ in range(40)])
         followers = [
             StoreFollower(projector, event_store, batch_size=4) for _ in range(3)
         ]
@@ -330,8 +240,8 @@ class ProjectionStoreContract:
     async def test_reset_forgets_rows_checkpoint_ids_and_dead_letters(
         self, event_store: EventStore, projector: Projector
     ) -> None:
-        await _open(event_store, "acme", "a-1", "ann")
-        await _then(event_store, "acme", "a-1", _deposit("boom"))
+        await open_account(event_store, "acme", "a-1", "ann")
+        await then(event_store, "acme", "a-1", deposit("boom"))
         with as_tenant("acme"):
             events = await event_store.read_all()
         await projector.project(events, dedup="event_id")
@@ -360,24 +270,8 @@ class ProjectionStoreContract:
                 }
             )
 
-        event = _stored("Hijack", "acme", 1)
+        event = stored("Hijack", "acme", 1)
         await projector.project([event], dedup="position")
         [letter] = await projector.store.dead_letters("accounts")
         assert "cannot write a row of 'globex'" in letter.reason
         assert await projector.store.find(projection, "globex", {}) == []
-
-
-def _stored(event_type: str, tenant: str, position: int) -> StoredEvent:
-    return StoredEvent(
-        position=position,
-        event_id=uuid.uuid4(),
-        tenant_id=tenant,
-        stream_type="Account",
-        stream_id="a-1",
-        stream_version=1,
-        event_type=event_type,
-        schema_version=1,
-        payload={},
-        metadata=EventMetadata(tenant_id=tenant, correlation_id="c"),
-        recorded_at=utc_now(),
-    )

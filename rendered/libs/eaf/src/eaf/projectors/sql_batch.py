@@ -1,0 +1,152 @@
+"""One batch's transaction on SQL: the writer each handler gets, and the buffer that
+sends a batch's upserts as one ``executemany``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import and_, delete, select, update
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from eaf.eventsourcing.records import StoredEvent
+from eaf.eventsourcing.sql.database import Database
+from eaf.projectors.ports import CacheKey, HandlerError
+from eaf.projectors.projection import TENANT_COLUMN, Projection, scoped_row
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` is the database's trouble rather than the handler's: a lost
+    connection or a lock timeout is retried, never dead-lettered."""
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated or isinstance(error, InterfaceError):
+            return True
+        # SQLite reports bad SQL as an OperationalError too: only a busy database is
+        # the database's trouble.
+        message = str(error.orig).lower()
+        return isinstance(error, OperationalError) and any(
+            word in message for word in _TRANSIENT_WORDS
+        )
+    return isinstance(error, (OSError, TimeoutError))
+
+
+_TRANSIENT_WORDS = ("locked", "busy", "connection", "timeout", "timed out")
+
+
+class SqlWriter:
+    """The writer of one event; upserts go to the batch's shared buffer."""
+
+    def __init__(self, batch: Batch, tenant_id: str) -> None:
+        self._batch = batch
+        self._tenant_id = tenant_id
+
+    @property
+    def tenant_id(self) -> str:
+        return self._tenant_id
+
+    @property
+    def connection(self) -> AsyncConnection:
+        return self._batch.connection
+
+    def invalidate(self, key: Mapping[str, Any]) -> None:
+        self._batch.touched.add(self._key(key))
+
+    def _key(self, key: Mapping[str, Any]) -> CacheKey:
+        row = scoped_row(self._tenant_id, key)
+        return (self._tenant_id, self._batch.projection.key_of(row))
+
+    def _match(self, key: Mapping[str, Any]) -> Any:
+        table = self._batch.projection.table
+        values = self._batch.projection.key_of(key)
+        return and_(
+            table.c[TENANT_COLUMN] == self._tenant_id,
+            *(
+                table.c[column] == value
+                for column, value in zip(
+                    self._batch.projection.key_columns, values, strict=True
+                )
+            ),
+        )
+
+    async def get(self, key: Mapping[str, Any]) -> dict[str, Any] | None:
+        await self._batch.flush()
+        table = self._batch.projection.table
+        result = await self._batch.connection.execute(
+            select(table).where(self._match(key))
+        )
+        row = result.mappings().one_or_none()
+        return None if row is None else dict(row)
+
+    async def upsert(self, row: Mapping[str, Any]) -> None:
+        full = scoped_row(self._tenant_id, row)
+        self._batch.touched.add(self._key(full))
+        await self._batch.buffer(full)
+
+    async def update(self, key: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+        await self._batch.flush()
+        self._batch.touched.add(self._key(key))
+        table = self._batch.projection.table
+        result = await self._batch.connection.execute(
+            update(table).where(self._match(key)).values(**values)
+        )
+        return bool(result.rowcount)
+
+    async def delete(self, key: Mapping[str, Any]) -> bool:
+        await self._batch.flush()
+        self._batch.touched.add(self._key(key))
+        table = self._batch.projection.table
+        result = await self._batch.connection.execute(
+            delete(table).where(self._match(key))
+        )
+        return bool(result.rowcount)
+
+
+class Batch:
+    """The state of one batch's transaction."""
+
+    def __init__(
+        self, database: Database, projection: Projection, connection: AsyncConnection
+    ) -> None:
+        self.database = database
+        self.projection = projection
+        self.connection = connection
+        self.touched: set[CacheKey] = set()
+        self.current: tuple[int, StoredEvent] | None = None
+        self._first: tuple[int, StoredEvent] | None = None
+        self._pending: list[dict[str, Any]] = []
+
+    async def buffer(self, row: dict[str, Any]) -> None:
+        if self._pending and set(self._pending[0]) != set(row):
+            await self.flush()
+        if not self._pending:
+            self._first = self.current
+        self._pending.append(row)
+
+    async def flush(self) -> None:
+        """Send the buffered upserts. A row the database refuses is blamed on the
+        first event in the buffer: the projector then commits the events before it
+        and retries it alone, where the blame is exact."""
+        if not self._pending:
+            return
+        rows, self._pending = self._pending, []
+        try:
+            await self._send(rows)
+        except Exception as error:
+            if is_transient(error) or self._first is None:
+                raise
+            raise HandlerError(*self._first, error) from error
+
+    async def _send(self, rows: list[dict[str, Any]]) -> None:
+        table = self.projection.table
+        statement = self.database.upsert(table)
+        keys = [column for column in table.primary_key.columns]
+        others = [name for name in rows[0] if name not in {c.name for c in keys}]
+        if others:
+            statement = statement.on_conflict_do_update(
+                index_elements=keys,
+                set_={name: statement.excluded[name] for name in others},
+            )
+        else:
+            statement = statement.on_conflict_do_nothing(index_elements=keys)
+        await self.connection.execute(statement, rows)
