@@ -4,7 +4,9 @@ requirements and scripts written into pyproject.toml."""
 
 from __future__ import annotations
 
+import keyword
 import re
+import sys
 from collections.abc import Iterator
 
 from generator import naming
@@ -26,6 +28,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
     """Every problem of ``spec`` beyond its schema, each with its location."""
     domain = resolve(spec)
     problems = [
+        *_package(spec),
         *domain.problems,
         *_library(spec),
         *_consumes(spec),
@@ -51,6 +54,26 @@ def examples(domain: Domain) -> list[Finding]:
     catalog = Catalog({n: v.fields for n, v in domain.values.items()}, domain.enums)
     today, now = today_and_now()
     return example_problems(domain, catalog, today, now)
+
+
+TAKEN_PACKAGES = frozenset(
+    {"fastapi", "pydantic", "starlette", "uvicorn", "sqlalchemy", "nats", "httpx", "httpx2",
+     "pytest", "yaml", "typer", "jinja2", "casbin", "joserfc", "argon2", "aiosqlite",
+     "asyncpg", "stamina", "prometheus_client", "generator", "contracts", "layer_contracts",
+     "tests"}
+)  # fmt: skip
+"""Packages a rendered project imports: a service may not shadow them."""
+
+
+def _package(spec: Spec) -> Iterator[Finding]:
+    package = naming.package(spec.name)
+    if keyword.iskeyword(package) or keyword.issoftkeyword(package):
+        yield ("name",), f"{spec.name!r} is a Python keyword, which cannot name a package"
+    elif package in sys.stdlib_module_names or package in TAKEN_PACKAGES:
+        yield (
+            ("name",),
+            f"the package {package!r} would shadow the module of that name; choose another name",
+        )
 
 
 def _library(spec: Spec) -> Iterator[Finding]:

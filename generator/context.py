@@ -13,6 +13,7 @@ from generator import context_http as h
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx
 from generator.context_tests import add_scenarios
+from generator.reserved import python_attribute
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
 from generator.resolved import Domain
@@ -89,7 +90,7 @@ def _consumes(spec: Spec, domain: Domain, catalog: Catalog) -> list[ConsumedCtx]
                 producer=producer,
                 event=event,
                 event_snake=naming.snake(event),
-                handler=naming.consumer_handler(key, consumed.handler),
+                handler=python_attribute(naming.consumer_handler(key, consumed.handler)),
                 durable=naming.consumer_durable(spec.name, key, consumed.durable),
                 max_deliver=consumed.max_deliver,
                 description=consumed.description or f"{key}, as this service reads it.",
@@ -110,9 +111,10 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
             for f in aggregate.unique
         ]
     for endpoint in endpoints:
-        aggregate = aggregates.get(endpoint.target)
-        if aggregate is None:
+        target = aggregates.get(endpoint.target)
+        if target is None:
             continue
+        aggregate = target
         if endpoint.command is not None:
             command = endpoint.command
             key = (aggregate.name, command.name)
@@ -123,8 +125,9 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
             continue
         if endpoint.by is None:
             if endpoint.use_case != "get":
-                aggregate.getters.append({"method": endpoint.use_case, "by": None, "by_name": None,
-                                          "py": "str"})  # fmt: skip
+                aggregate.getters.append(
+                    {"method": endpoint.use_case, "by": None, "by_name": None, "py": "str"}
+                )
             continue
         field_ = next(f for f in aggregate.fields if f.name == endpoint.by)
         method = (
@@ -224,7 +227,7 @@ def build(spec: Spec) -> ServiceCtx:
             for cmd in a.commands
             for f in cmd.inputs
             for c in f.checks
-        ),  # fmt: skip
+        ),
     )
 
 

@@ -179,8 +179,10 @@ def enums(domain: Domain) -> list[EnumCtx]:
 
 
 def errors(domain: Domain) -> list[ErrorCtx]:
-    return [ErrorCtx(**{k: e[k] for k in ("name", "status", "title", "detail", "type")})
-            for e in domain.errors.values()]  # fmt: skip
+    return [
+        ErrorCtx(**{k: e[k] for k in ("name", "status", "title", "detail", "type")})
+        for e in domain.errors.values()
+    ]
 
 
 def values(domain: Domain, catalog: Catalog) -> list[ValueCtx]:
@@ -233,10 +235,11 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
         computed = upcast.get("compute", [])
         inputs = sorted({name for item in computed for name in _names_used(item["node"])})
         by_name = {f.name: f for f in event.fields}
+        step = upcast["from"]
         result.append(
             {
                 "from": upcast["from"],
-                "function": f"_{naming.snake(event.name)}_v{upcast['from']}_to_v{upcast['from'] + 1}",
+                "function": f"_{naming.snake(event.name)}_v{step}_to_v{step + 1}",
                 "rename": [[attr(old), attr(new)] for old, new in upcast["rename"]],
                 "add": [[attr(name), repr(_json(value))] for name, value in upcast["add"]],
                 "remove": [attr(name) for name in upcast["remove"]],
@@ -325,9 +328,12 @@ def _command(
         scope = {**arguments, "now": "now", "today": "now.date()"}
     else:
         scope = {
-            **_names(aggregate.fields, "self."), "id": "self.id", **arguments,
-            "now": "now", "today": "now.date()",
-        }  # fmt: skip
+            **_names(aggregate.fields, "self."),
+            "id": "self.id",
+            **arguments,
+            "now": "now",
+            "today": "now.date()",
+        }
     sets = [{"attr": f.attr, "code": _code(node, scope)} for f, node in command.sets]
     guard = Code(_code(command.when, scope)) if command.when is not None else None
     event = domain.events[command.event]
@@ -357,7 +363,7 @@ def _command(
                     "code": _code(n, service_scope),
                 }
                 for k, n in a.args.items()
-            ],  # fmt: skip
+            ],
         )
         for a in command.also
     ]
@@ -461,5 +467,14 @@ def _applies(aggregate: RAggregate, domain: Domain) -> list[ApplyCtx]:
     return list(result.values())
 
 
-__all__ = ["AggregateCtx", "CommandCtx", "aggregates", "catalog_of", "enums", "errors", "events",
-           "title", "values"]  # fmt: skip
+__all__ = [
+    "AggregateCtx",
+    "CommandCtx",
+    "aggregates",
+    "catalog_of",
+    "enums",
+    "errors",
+    "events",
+    "title",
+    "values",
+]

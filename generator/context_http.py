@@ -137,11 +137,16 @@ def _read_model(
         aggregates[read_model.of].computed
         if read_model.of
         else [
-            ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, {**self_names, "now": "now",
-                        "today": "now.date()"}), c.description)
+            ComputedCtx(
+                c.name,
+                c.attr,
+                c.type.py,
+                _code(c.value, {**self_names, "now": "now", "today": "now.date()"}),
+                c.description,
+            )
             for c in read_model.computed
         ]
-    )  # fmt: skip
+    )
     snake = naming.snake(read_model.name)
     definition = json.dumps(
         [
@@ -237,9 +242,14 @@ def _endpoint(
         for name in endpoint.filters:
             column = field_ctx(columns[name], catalog)
             filters.append(
-                FilterCtx(name, column.attr, column.py.removesuffix(" | None"),
-                          columns[name].type.name in RANGE_KINDS, column.sample_json)
-            )  # fmt: skip
+                FilterCtx(
+                    name,
+                    column.attr,
+                    column.py.removesuffix(" | None"),
+                    columns[name].type.name in RANGE_KINDS,
+                    column.sample_json,
+                )
+            )
         function = f"{endpoint.kind}_{naming.snake(read_model.name)}"
     of = read_model.of if read_model is not None else None
     return EndpointCtx(

@@ -46,9 +46,11 @@ def creation_order(domain: Domain) -> dict[str, list[str]]:
     needs: dict[str, list[str]] = {}
     for name, aggregate in domain.aggregates.items():
         creator = next((c for c in aggregate.commands if c.creates), None)
-        refs = [] if creator is None else [
-            f.references for f in creator.arguments if f.references and not f.optional
-        ]  # fmt: skip
+        refs = (
+            []
+            if creator is None
+            else [f.references for f in creator.arguments if f.references and not f.optional]
+        )
         needs[name] = [r for r in dict.fromkeys(refs) if r in domain.aggregates]
     return needs
 

@@ -30,9 +30,21 @@ DATETIME = TypeRef.scalar("datetime")
 DURATION = TypeRef.scalar("duration")
 NONE = TypeRef.scalar("none")
 FUNCTIONS = (
-    "len", "days", "hours", "minutes", "min", "max", "abs", "sum", "all", "any", "date",
-    "lower", "upper", "strip",
-)  # fmt: skip
+    "len",
+    "days",
+    "hours",
+    "minutes",
+    "min",
+    "max",
+    "abs",
+    "sum",
+    "all",
+    "any",
+    "date",
+    "lower",
+    "upper",
+    "strip",
+)
 
 
 class ExprError(ValueError):
@@ -137,12 +149,25 @@ def _describe(type_: TypeRef) -> str:
 
 
 _BINARY = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-}  # fmt: skip
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+}
 _COMPARE = {
-    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
-}  # fmt: skip
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+}
 
 
 class _Checker:
@@ -357,11 +382,11 @@ class _Checker:
         if variable in self.scope.names:
             raise self.fail(node, f"{variable!r} is already a name here; choose another")
         inner = _Checker(self.scope.with_names({variable: iterable.type.element}))
-        conditions = []
-        for condition_node in loop.ifs:
-            condition = inner.check(condition_node)
-            inner._need(condition_node, condition, BOOL)
-            conditions.append(condition)
+        conditions: list[Node] = []
+        for test in loop.ifs:
+            checked = inner.check(test)
+            inner._need(test, checked, BOOL)
+            conditions.append(checked)
         element = inner.check(gen.elt)
         if name in ("all", "any"):
             inner._need(gen.elt, element, BOOL)
@@ -372,8 +397,8 @@ class _Checker:
             result = element.type.optional()
         else:
             raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
-        condition_node = Node("and", BOOL, tuple(conditions)) if conditions else None
-        parts = (element, iterable) + ((condition_node,) if condition_node else ())
+        condition = Node("and", BOOL, tuple(conditions)) if conditions else None
+        parts = (element, iterable) + ((condition,) if condition else ())
         return Node("aggregate", result, parts, (name, variable))
 
     def _need(self, node: ast.AST, checked: Node, type_: TypeRef) -> None:
@@ -383,12 +408,25 @@ class _Checker:
 
 def _kind(node: object) -> str:
     names = {
-        "Lambda": "a lambda", "NamedExpr": "`:=`", "Subscript": "indexing `[...]`",
-        "Starred": "`*`", "Dict": "a dict literal", "Set": "a set literal",
-        "ListComp": "a list comprehension", "JoinedStr": "an f-string", "Await": "await",
-        "Pow": "`**`", "BitAnd": "`&`", "BitOr": "`|`", "BitXor": "`^`", "LShift": "`<<`",
-        "RShift": "`>>`", "MatMult": "`@`", "Invert": "`~`", "Slice": "a slice",
-    }  # fmt: skip
+        "Lambda": "a lambda",
+        "NamedExpr": "`:=`",
+        "Subscript": "indexing `[...]`",
+        "Starred": "`*`",
+        "Dict": "a dict literal",
+        "Set": "a set literal",
+        "ListComp": "a list comprehension",
+        "JoinedStr": "an f-string",
+        "Await": "await",
+        "Pow": "`**`",
+        "BitAnd": "`&`",
+        "BitOr": "`|`",
+        "BitXor": "`^`",
+        "LShift": "`<<`",
+        "RShift": "`>>`",
+        "MatMult": "`@`",
+        "Invert": "`~`",
+        "Slice": "a slice",
+    }
     return names.get(type(node).__name__, type(node).__name__)
 
 
@@ -408,18 +446,14 @@ def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
     left, right = operand.args
     (op,) = operand.value
     positive = "is not" if when else "is"
-    if op == positive and right.type == NONE and left.op == "name":
-        if left.type.kind == "optional":
-            return {left.value: left.type.required()}
+    narrowed = op == positive and right.type == NONE and left.op == "name"
+    if narrowed and left.type.kind == "optional":
+        return {left.value: left.type.required()}
     return {}
 
 
 def _same(a: TypeRef, b: TypeRef) -> bool:
-    if a == b:
-        return True
-    if {a, b} <= {INT, FLOAT} or {a, b} <= {INT, DECIMAL}:
-        return True
-    return False
+    return a == b or {a, b} <= {INT, FLOAT} or {a, b} <= {INT, DECIMAL}
 
 
 def _ordered(type_: TypeRef) -> bool:

@@ -154,12 +154,23 @@ def evaluate(node: Node, values: Mapping[str, Any]) -> Any:
 
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-    "//": operator.floordiv, "%": operator.mod, "==": operator.eq, "!=": operator.ne,
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
-    "is": operator.is_, "is not": operator.is_not,
-}  # fmt: skip
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+    "is": operator.is_,
+    "is not": operator.is_not,
+}
 
 
 def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
@@ -226,8 +237,14 @@ def _call(name: str, args: list[Any]) -> Any:
     if name in ("lower", "upper", "strip"):
         return getattr(args[0], name)()
     builtins: dict[str, Callable[..., Any]] = {
-        "len": len, "min": min, "max": max, "abs": abs, "sum": sum, "all": all, "any": any,
-    }  # fmt: skip
+        "len": len,
+        "min": min,
+        "max": max,
+        "abs": abs,
+        "sum": sum,
+        "all": all,
+        "any": any,
+    }
     return builtins[name](*args)
 
 

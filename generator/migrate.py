@@ -148,7 +148,7 @@ def migrate_text(text: str) -> tuple[str, Migration]:
         return text, Migration()
     migration = upgrade(data)
     if "version" not in data:
-        data.insert(0, "version", FORMAT_VERSION)
+        _put(data, 0, "version", FORMAT_VERSION)
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue(), migration

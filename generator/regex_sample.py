@@ -8,14 +8,9 @@ that disagree, back-references...) give None: the field then needs an ``example`
 from __future__ import annotations
 
 import re
+from re import _constants as c  # type: ignore[attr-defined]
+from re import _parser as parser  # type: ignore[attr-defined]
 from typing import Any
-
-try:  # the parser behind `re` (sre_parse before Python 3.11)
-    from re import _constants as c  # type: ignore[attr-defined]
-    from re import _parser as parser  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover
-    import sre_constants as c  # type: ignore[no-redef]
-    import sre_parse as parser  # type: ignore[no-redef]
 
 _CANDIDATES = "aA0x_ -.@Zz9"
 _CATEGORY = {

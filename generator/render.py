@@ -11,11 +11,12 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from jinja2 import FileSystemLoader, StrictUndefined
+from jinja2 import FileSystemLoader, StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.blueprint_ext import BATCH_FORMAT, BlueprintExtension, ruff_binary, ruff_options
@@ -61,7 +62,10 @@ def _to_nice_yaml(value: Any) -> str:
     return yaml.dump(value, indent=4, allow_unicode=True, default_flow_style=False)
 
 
+@cache
 def _environment(root: Path) -> SandboxedEnvironment:
+    """The Jinja environment of the template at ``root`` (one per process: it caches the
+    compiled templates; the loader notices a changed template file)."""
     env = SandboxedEnvironment(
         loader=FileSystemLoader(str(root)),
         extensions=[BlueprintExtension],
@@ -92,6 +96,17 @@ def _template_files(directory: Path) -> Iterator[Path]:
             yield path.relative_to(directory)
 
 
+_PARTS: dict[tuple[int, str], Template] = {}
+
+
+def _part(env: SandboxedEnvironment, text: str) -> Template:
+    """The compiled template of a path part such as ``{{ svc.package }}``."""
+    key = (id(env), text)
+    if key not in _PARTS:
+        _PARTS[key] = env.from_string(text)
+    return _PARTS[key]
+
+
 def render_files(
     blueprint: Blueprint,
     spec: Spec,
@@ -118,7 +133,7 @@ def render_files(
     for relative in _template_files(blueprint.directory):
         is_template = relative.name.endswith(SUFFIX)
         source = relative.with_suffix("") if is_template else relative
-        parts = [env.from_string(part).render(context) for part in source.parts]
+        parts = [_part(env, part).render(context) for part in source.parts]
         if not all(parts):
             continue
         target = "/".join(parts)

@@ -22,6 +22,7 @@ from generator.resolved import (
     RField,
     RInvariant,
     RValue,
+    listed,
 )
 from generator.spec import PASCAL, AggregateSpec, CommandSpec, InvariantSpec, Spec
 from generator.typeref import TypeRef
@@ -29,9 +30,21 @@ from generator.typeref import TypeRef
 TIMESTAMP = "occurredAt"
 BUILT_IN_FIELDS = ("id", "createdAt", "updatedAt")
 AGGREGATE_METHODS = frozenset(
-    {"get", "list", "page", "apply", "record", "committed", "from_history", "started_by",
-     "save", "check_rules", "check_invariants", "delete"}
-)  # fmt: skip
+    {
+        "get",
+        "list",
+        "page",
+        "apply",
+        "record",
+        "committed",
+        "from_history",
+        "started_by",
+        "save",
+        "check_rules",
+        "check_invariants",
+        "delete",
+    }
+)
 ENUM_MEMBER = r"^[A-Za-z][A-Za-z0-9_-]*$"
 STR = TypeRef.scalar("str")
 UUID = TypeRef.scalar("uuid")
@@ -258,9 +271,13 @@ class _Resolver:
             fields = self.fields.fields(event.fields, (*loc, "fields"), rules=False)
             upcasts = self._upcasts(name, event.version, event.upcasts, fields)
             self.domain.events[name] = REvent(
-                name, event.version, fields, upcasts, declared=True,
+                name,
+                event.version,
+                fields,
+                upcasts,
+                declared=True,
                 description=event.description or "",
-            )  # fmt: skip
+            )
 
     def _upcasts(
         self, name: str, version: int, upcasts: dict[int, Any], fields: list[RField]
@@ -344,9 +361,10 @@ class _Resolver:
         id_types = {
             self.domain.events[c.event].fields[0].type.name
             for c in aggregate.commands
-            if c.event in self.domain.events and self.domain.events[c.event].fields
+            if c.event in self.domain.events
+            and self.domain.events[c.event].fields
             and self.domain.events[c.event].fields[0].name == aggregate.event_id
-        }  # fmt: skip
+        }
         aggregate.event_id_type = "str" if id_types == {"str"} else "uuid"
 
     def _command(self, aggregate: RAggregate, name: str, spec: CommandSpec) -> RCommand | None:
@@ -359,7 +377,9 @@ class _Resolver:
             or method in taken
             or method in {f"check_{attr}" for attr in taken}
         ):
-            problem = f"{name!r} is a name every aggregate already has (or one of its fields); choose another"
+            problem = (
+                f"{name!r} is a name every aggregate (or one of its fields) has; choose another"
+            )
         if problem:
             self.domain.problem(loc, problem)
             return None
@@ -389,21 +409,21 @@ class _Resolver:
         sets: list[tuple[RField, Node]] = []
         for target, text in spec.set.items():
             where = (*loc, "set", target)
-            field = by_name.get(target)
-            if field is None:
+            changed = by_name.get(target)
+            if changed is None:
                 self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
-            elif field in params:
+            elif changed in params:
                 self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
             else:
-                node = self.expression(text, scope, where, field.full_type)
+                node = self.expression(text, scope, where, changed.full_type)
                 if node is not None:
-                    sets.append((field, node))
+                    sets.append((changed, node))
         when = self.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
         if spec.error is not None:
             if spec.error not in self.domain.errors:
                 self.domain.problem(
                     (*loc, "error"),
-                    f"unknown error {spec.error!r} (declared: {', '.join(self.domain.errors) or 'none'})",
+                    f"unknown error {spec.error!r} (declared: {listed(self.domain.errors)})",
                 )
             if spec.when is None:
                 self.domain.problem((*loc, "error"), "`error` is what a false `when` answers")
@@ -460,9 +480,13 @@ class _Resolver:
             if command.creates:
                 carried = [*carried, *(f for f in aggregate.fields if f not in carried)]
             self.domain.events[command.event] = REvent(
-                command.event, 1, [id_field, *carried, stamp], [], declared=False,
+                command.event,
+                1,
+                [id_field, *carried, stamp],
+                [],
+                declared=False,
                 aggregate=aggregate.name,
-            )  # fmt: skip
+            )
             emitted[command.event] = f"{aggregate.name}.{command.name}"
             return
         if event.aggregate not in (None, aggregate.name):
@@ -506,14 +530,16 @@ class _Resolver:
             elif source.full_type != field.full_type:
                 self.domain.problem(
                     (*where, field.name, "type"),
-                    f"{field.name!r} is {source.full_type} in {aggregate.name}, not {field.full_type}",
+                    f"{field.name!r} is {source.full_type} in {aggregate.name}, "
+                    f"not {field.full_type}",
                 )
         lost = [f.name for f in changed if f.name not in carried]
         if command.creates:
             lost += [
-                f.name for f in aggregate.fields
+                f.name
+                for f in aggregate.fields
                 if f.required and f.name not in carried and f.name not in lost
-            ]  # fmt: skip
+            ]
         if lost:
             self.domain.problem(
                 (*command.loc, "emits"),
@@ -548,9 +574,16 @@ class _Resolver:
                 scope = self._scope(scope_names)
                 id_node = self.expression(also.id, scope, (*loc, "id"), None)
                 reference = next(
-                    (f for f in aggregate.fields if id_node is not None and id_node.op == "name"
-                     and f.name == id_node.value and f.references == target_name), None,
-                )  # fmt: skip
+                    (
+                        f
+                        for f in aggregate.fields
+                        if id_node is not None
+                        and id_node.op == "name"
+                        and f.name == id_node.value
+                        and f.references == target_name
+                    ),
+                    None,
+                )
                 if id_node is not None and reference is None:
                     self.domain.problem(
                         (*loc, "id"),
@@ -563,7 +596,7 @@ class _Resolver:
                     if key not in wanted:
                         self.domain.problem(
                             (*loc, "with", key),
-                            f"{also.command} takes no {key!r} (takes: {', '.join(wanted) or 'nothing'})",
+                            f"{also.command} takes no {key!r} (takes: {listed(wanted)})",
                         )
                         continue
                     node = self.expression(text, scope, (*loc, "with", key), wanted[key].full_type)

@@ -19,6 +19,7 @@ from generator.resolved import (
     RField,
     RHandler,
     RReadModel,
+    listed,
 )
 from generator.spec import CAMEL, EndpointSpec, ReadModelSpec, Spec
 from generator.typeref import TypeRef
@@ -71,9 +72,14 @@ def resolve_read_models(spec: Spec, domain: Domain, fields: FieldResolver) -> No
             )
             if type_ is not None and node is not None:
                 resolved.computed.append(
-                    RComputed(computed_name, python_attribute(naming.snake(computed_name)), type_, node,
-                              computed.description or "")
-                )  # fmt: skip
+                    RComputed(
+                        computed_name,
+                        python_attribute(naming.snake(computed_name)),
+                        type_,
+                        node,
+                        computed.description or "",
+                    )
+                )
         domain.read_models[name] = resolved
 
 
@@ -82,7 +88,7 @@ def _of_aggregate(domain: Domain, name: str, spec: ReadModelSpec, loc: Loc) -> R
     if aggregate is None:
         domain.problem(
             (*loc, "of"),
-            f"unknown aggregate {spec.of!r} (expected one of: {', '.join(domain.aggregates) or 'none declared'})",
+            f"unknown aggregate {spec.of!r} (expected one of: {listed(domain.aggregates)})",
         )
         return None
     if spec.key is not None or spec.fields or spec.on:
@@ -97,9 +103,14 @@ def _of_aggregate(domain: Domain, name: str, spec: ReadModelSpec, loc: Loc) -> R
         RField("updatedAt", "updated_at", DATETIME, loc),
     ]
     return RReadModel(
-        name, aggregate.name, ["id"], columns, list(aggregate.computed), _aggregate_handlers(domain, aggregate),
+        name,
+        aggregate.name,
+        ["id"],
+        columns,
+        list(aggregate.computed),
+        _aggregate_handlers(domain, aggregate),
         spec.description or f"Every {' '.join(naming.words(aggregate.name))} of the tenant.",
-    )  # fmt: skip
+    )
 
 
 def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]:
@@ -157,8 +168,15 @@ def _declared(
                 where, f"unknown event {event_name!r} (events of this service's aggregates)"
             )
             continue
-        actions = [a for a, given in (("upsert", on.upsert is not None), ("set", on.set is not None),
-                                      ("delete", on.delete)) if given]  # fmt: skip
+        actions = [
+            a
+            for a, given in (
+                ("upsert", on.upsert is not None),
+                ("set", on.set is not None),
+                ("delete", on.delete),
+            )
+            if given
+        ]
         if len(actions) != 1:
             domain.problem(where, "an event does one of: upsert, set or delete")
             continue
@@ -167,8 +185,8 @@ def _declared(
         event_scope = _scope(domain, event_names)
         upsert = dict(on.upsert or {})
         given_key = {**{k: upsert.pop(k) for k in keys if k in upsert}, **(on.key or {})}
-        key = _key_values(domain, given_key, keys, by_name, event_scope, event, where)
-        if key is None:
+        key_values = _key_values(domain, given_key, keys, by_name, event_scope, event, where)
+        if key_values is None:
             continue
         values: dict[str, Node] = {}
         if action == "upsert":
@@ -176,25 +194,30 @@ def _declared(
         elif action == "set":
             row_scope = event_scope.with_names({c.name: c.full_type for c in columns})
             for column_name, text in (on.set or {}).items():
-                column = by_name.get(column_name)
-                if column is None or column_name in keys:
+                target = by_name.get(column_name)
+                if target is None or column_name in keys:
                     domain.problem(
                         (*where, "set", column_name), f"{column_name!r} is not a column to set"
                     )
                     continue
                 node = _expression(
-                    domain, text, row_scope, (*where, "set", column_name), column.full_type
+                    domain, text, row_scope, (*where, "set", column_name), target.full_type
                 )
                 if node is not None:
                     values[column_name] = node
-        handlers.append(RHandler(event_name, action, key, values))
+        handlers.append(RHandler(event_name, action, key_values, values))
     return RReadModel(name, None, keys, columns, [], handlers, spec.description or "")
 
 
 def _key_values(
-    domain: Domain, given: dict[str, Any], keys: list[str], columns: dict[str, RField], scope: Scope,
-    event: Any, loc: Loc,
-) -> dict[str, Node] | None:  # fmt: skip
+    domain: Domain,
+    given: dict[str, Any],
+    keys: list[str],
+    columns: dict[str, RField],
+    scope: Scope,
+    event: Any,
+    loc: Loc,
+) -> dict[str, Node] | None:
     result: dict[str, Node] = {}
     carried = {f.name: f for f in event.fields}
     for key in keys:
@@ -216,9 +239,14 @@ def _key_values(
 
 
 def _upsert_values(
-    domain: Domain, given: dict[str, Any], columns: list[RField], keys: list[str], scope: Scope,
-    event_fields: list[RField], loc: Loc,
-) -> dict[str, Node]:  # fmt: skip
+    domain: Domain,
+    given: dict[str, Any],
+    columns: list[RField],
+    keys: list[str],
+    scope: Scope,
+    event_fields: list[RField],
+    loc: Loc,
+) -> dict[str, Node]:
     carried = {f.name: f for f in event_fields}
     values: dict[str, Node] = {}
     for column in columns:
@@ -257,7 +285,8 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
         if (endpoint.method, shape) in seen:
             domain.problem(
                 ("endpoints", index, "path"),
-                f"{endpoint.method} {endpoint.path} is also endpoint {seen[(endpoint.method, shape)]}",
+                f"{endpoint.method} {endpoint.path} is also endpoint "
+                f"{seen[(endpoint.method, shape)]}",
             )
             continue
         for (method, other), other_index in seen.items():
@@ -337,7 +366,7 @@ def _command_endpoint(
     if aggregate is None:
         domain.problem(
             (*loc, "command"),
-            f"unknown aggregate {name!r} (expected one of: {', '.join(domain.aggregates) or 'none declared'})",
+            f"unknown aggregate {name!r} (expected one of: {listed(domain.aggregates)})",
         )
         return None
     command = aggregate.command(member)
@@ -380,10 +409,23 @@ def _command_endpoint(
     if endpoint.filter or endpoint.sort or endpoint.page:
         domain.problem(loc, "filter, sort and page are for list queries")
     return REndpoint(
-        index, endpoint.method, endpoint.path, kind, name, member,
-        naming.snake(endpoint.use_case or member), endpoint.request, status, endpoint.permission,
-        path_params, ids, [], [], False, endpoint.summary or "",
-    )  # fmt: skip
+        index,
+        endpoint.method,
+        endpoint.path,
+        kind,
+        name,
+        member,
+        python_attribute(naming.snake(endpoint.use_case or member)),
+        endpoint.request,
+        status,
+        endpoint.permission,
+        path_params,
+        ids,
+        [],
+        [],
+        False,
+        endpoint.summary or "",
+    )
 
 
 def _query_endpoint(
@@ -495,14 +537,34 @@ def _get_aggregate(
 
 
 def _query(
-    index: int, endpoint: EndpointSpec, kind: str, target: str, path_params: list[str], by: list[str],
-    filters: list[str], sort: list[str],
-) -> REndpoint:  # fmt: skip
-    use_case = naming.snake(endpoint.use_case) if endpoint.use_case else kind
+    index: int,
+    endpoint: EndpointSpec,
+    kind: str,
+    target: str,
+    path_params: list[str],
+    by: list[str],
+    filters: list[str],
+    sort: list[str],
+) -> REndpoint:
+    use_case = python_attribute(naming.snake(endpoint.use_case)) if endpoint.use_case else kind
     return REndpoint(
-        index, "GET", endpoint.path, kind, target, None, use_case, None, 200, endpoint.permission,
-        path_params, by, filters, sort, False, endpoint.summary or "",
-    )  # fmt: skip
+        index,
+        "GET",
+        endpoint.path,
+        kind,
+        target,
+        None,
+        use_case,
+        None,
+        200,
+        endpoint.permission,
+        path_params,
+        by,
+        filters,
+        sort,
+        False,
+        endpoint.summary or "",
+    )
 
 
 def _filterable(column: RField) -> bool:

@@ -3,6 +3,7 @@ builds it (collecting every problem on the way); `context` renders from it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,3 +201,11 @@ class Domain:
 
     def problem(self, loc: Loc, message: str) -> None:
         self.problems.append((loc, message))
+
+
+def listed(names: Iterable[object]) -> str:
+    """Names for a message: ``a, b`` (at most 20; ``none`` when there are none)."""
+    shown = [str(name) for name in names]
+    if not shown:
+        return "none"
+    return ", ".join(shown[:20]) + (", ..." if len(shown) > 20 else "")

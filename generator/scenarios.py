@@ -118,10 +118,10 @@ class Simulator:
             if not self._value(invariant.check, invariant_scope):
                 raise ScenarioError(f"the invariant {invariant.message!r} fails")
         for also in command.also:
-            target = self.domain.aggregates[also.aggregate]
-            other = target.command(also.command)
+            other_aggregate = self.domain.aggregates[also.aggregate]
+            other = other_aggregate.command(also.command)
             assert other is not None
-            target_state = self.initial(target)
+            target_state = self.initial(other_aggregate)
             args = {name: self._value(node, scope) for name, node in also.args.items()}
             other_scope = {**target_state, "now": self.now, "today": self.today, **args}
             if other.when is not None and not self._value(other.when, other_scope):
@@ -148,9 +148,9 @@ class Simulator:
         while queue and seen < 200:
             state, steps = queue.popleft()
             seen += 1
-            if self._accepts(aggregate, state, goal) == allowed:
-                if allowed or (goal.when is not None and self._guard_false(aggregate, state, goal)):
-                    return steps
+            matches = self._accepts(aggregate, state, goal) == allowed
+            if matches and (allowed or self._guard_false(aggregate, state, goal)):
+                return steps
             if len(steps) >= MAX_STEPS:
                 continue
             for command in changes:
@@ -168,7 +168,8 @@ class Simulator:
         return True
 
     def _guard_false(self, aggregate: RAggregate, state: State, command: RCommand) -> bool:
-        assert command.when is not None
+        if command.when is None:
+            return False
         scope = self._scope(state, command, self.body(aggregate, command), aggregate)
         try:
             return not evaluate(command.when, scope)

@@ -17,8 +17,16 @@ aggregates:
     not_found: {noun_title} not found
     event_id: {noun}Id
     fields:
-      name: {{type: str, not_blank: true, max_length: 200, messages: {{not_blank: Name cannot be blank}}}}
-      email: {{type: str, contains: "@", max_length: 320, messages: {{contains: Email must be valid}}}}
+      name:
+        type: str
+        not_blank: true
+        max_length: 200
+        messages: {{not_blank: Name cannot be blank}}
+      email:
+        type: str
+        contains: "@"
+        max_length: 320
+        messages: {{contains: Email must be valid}}
     commands:
       create: {{params: [name, email], emits: {aggregate}Created, creates: true}}
       updateProfile: {{params: [name, email], emits: {aggregate}Updated}}

@@ -315,18 +315,16 @@ def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:
     if key == "contains":
         return "x" * len(valid) if bound not in "x" * max(len(valid), 1) else "y"
     if key == "min_length" and bound > 0:
-        return valid[: bound - 1] if isinstance(valid, str) else valid[: bound - 1]
+        return valid[: bound - 1]
     if key == "max_length":
         if isinstance(valid, str):
             return LongText(bound + 1)
         return None
     if key in ("min", "max"):
-        step = (
-            1 if type_.is_scalar("int") else Decimal("0.5") if type_.is_scalar("decimal") else 0.5
-        )
-        number = Decimal(str(bound)) if type_.is_scalar("decimal") else bound
-        broken = number - step if key == "min" else number + step
-        return str(broken) if type_.is_scalar("decimal") else broken
+        sign = -1 if key == "min" else 1
+        if type_.is_scalar("decimal"):
+            return str(Decimal(str(bound)) + sign * Decimal("0.5"))
+        return bound + sign * (1 if type_.is_scalar("int") else 0.5)
     if key == "scale":
         return str(
             Decimal(str(valid)).quantize(Decimal(1).scaleb(-(bound + 1)))
