@@ -167,3 +167,22 @@ def test_absolute_sqlite_paths_stay_absolute(tmp_path: Path) -> None:
 )
 def test_no_sqlite_path_without_a_sqlite_file(tmp_path: Path, url: str) -> None:
     assert with_database(tmp_path, url).sqlite_path() is None
+
+
+def test_request_limits_default_and_follow_the_environment(tmp_path: Path) -> None:
+    directory = service(tmp_path, "application:\n  name: tiny\n")
+
+    defaults = load_settings(directory, environ={})
+    raised = load_settings(
+        directory,
+        environ={
+            "SERVER_MAX_BODY_BYTES": "16777216",
+            "SERVER_MAX_JSON_DEPTH": "8",
+            "SERVER_GRACEFUL_SHUTDOWN_SECONDS": "1.5",
+        },
+    )
+
+    assert (defaults.max_body_bytes, defaults.max_json_depth) == (1024 * 1024, 32)
+    assert defaults.graceful_shutdown_seconds == 5.0
+    assert (raised.max_body_bytes, raised.max_json_depth) == (16777216, 8)
+    assert raised.graceful_shutdown_seconds == 1.5
