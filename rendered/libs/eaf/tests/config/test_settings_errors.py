@@ -144,7 +144,7 @@ def test_port_over_a_server_that_is_not_a_mapping_is_a_config_error(
         (
             "SERVER_GRACEFUL_SHUTDOWN_SECONDS",
             "0",
-            "server.graceful_shutdown_seconds must be a positive number of seconds",
+            "server.graceful_shutdown_seconds must be a positive integer",
         ),
     ],
 )

@@ -178,11 +178,11 @@ def test_request_limits_default_and_follow_the_environment(tmp_path: Path) -> No
         environ={
             "SERVER_MAX_BODY_BYTES": "16777216",
             "SERVER_MAX_JSON_DEPTH": "8",
-            "SERVER_GRACEFUL_SHUTDOWN_SECONDS": "1.5",
+            "SERVER_GRACEFUL_SHUTDOWN_SECONDS": "1",
         },
     )
 
     assert (defaults.max_body_bytes, defaults.max_json_depth) == (1024 * 1024, 32)
-    assert defaults.graceful_shutdown_seconds == 5.0
+    assert defaults.graceful_shutdown_seconds == 5
     assert (raised.max_body_bytes, raised.max_json_depth) == (16777216, 8)
-    assert raised.graceful_shutdown_seconds == 1.5
+    assert raised.graceful_shutdown_seconds == 1

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 
-from eaf.web import PROBLEM_TYPE, RequestLimits, install
+from eaf.web import PROBLEM_TYPE, RequestLimits, install_http_guards
 
 LIMIT = 64 * 1024
 
@@ -16,7 +16,7 @@ LIMIT = 64 * 1024
 def limited_app(limits: RequestLimits | None = None) -> tuple[FastAPI, list[Any]]:
     """An app with a JSON and a raw endpoint; what reached them is in the list."""
     app = FastAPI()
-    install(app, limits)
+    install_http_guards(app, limits)
     seen: list[Any] = []
 
     @app.post("/documents")

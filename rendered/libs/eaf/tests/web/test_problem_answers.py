@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from eaf import observability
-from eaf.web import PROBLEM_TYPE, install
+from eaf.web import PROBLEM_TYPE, install_http_guards
 
 SECRET = "password=hunter2 at db.internal:5432"
 
@@ -26,7 +26,7 @@ def service() -> FastAPI:
     """Routes on one path spread over several route objects, as routers add them."""
     app = FastAPI()
     observability.install(app, service="svc")
-    install(app)
+    install_http_guards(app)
 
     async def invalid(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse({"invalid": True}, status_code=422)
@@ -157,7 +157,7 @@ async def test_the_openapi_document_declares_the_body_problems() -> None:
 
 def test_installing_twice_is_refused() -> None:
     app = FastAPI()
-    install(app)
+    install_http_guards(app)
 
     with pytest.raises(RuntimeError, match="already installed"):
-        install(app)
+        install_http_guards(app)

@@ -42,9 +42,9 @@ class Settings:
         return cast(int, self.get("server.max_json_depth"))
 
     @property
-    def graceful_shutdown_seconds(self) -> float:
+    def graceful_shutdown_seconds(self) -> int:
         """How long a stopping server waits for requests in flight before cancelling them."""
-        return float(self.get("server.graceful_shutdown_seconds"))
+        return cast(int, self.get("server.graceful_shutdown_seconds"))
 
     @property
     def broker_url(self) -> str:

@@ -1,7 +1,7 @@
 """The HTTP boundary of a service: bounded request bodies and errors as RFC 9457 problems."""
 
 from eaf.web._errors import UnhandledErrorMiddleware, allowed_methods
-from eaf.web._install import install
+from eaf.web._install import install_http_guards
 from eaf.web._json import JsonBodyError, check_json, nesting_depth
 from eaf.web._limits import (
     DEFAULT_MAX_BODY_BYTES,
@@ -25,7 +25,7 @@ __all__ = [
     "add_body_problems",
     "allowed_methods",
     "check_json",
-    "install",
+    "install_http_guards",
     "nesting_depth",
     "problem_response",
 ]

@@ -9,7 +9,7 @@ from eaf.web._limits import BodyLimitMiddleware, RequestLimits
 from eaf.web._openapi import document_body_problems
 
 
-def install(app: FastAPI, limits: RequestLimits | None = None) -> None:
+def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> None:
     """Bound ``app``'s request bodies and answer its errors as problem bodies.
 
     Bodies over ``limits`` get 413, malformed or too deeply nested JSON 400; an unknown
