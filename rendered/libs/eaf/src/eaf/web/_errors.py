@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match, Route
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eaf.web._problems import problem_response, problem_title
@@ -15,6 +16,9 @@ INTERNAL_ERROR_DETAIL = "The server could not handle this request."
 
 _log = logging.getLogger("eaf.web")
 _BODILESS = frozenset({204, 304})
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
+# What routing wrote into the scope while it chose the route that answered 405.
+_ROUTING_KEYS = frozenset({"fastapi", "route", "endpoint", "path_params", "router"})
 
 
 class UnhandledErrorMiddleware:
@@ -74,12 +78,18 @@ async def internal_error(request: Request, error: Exception) -> Response:
     return problem_response(500, INTERNAL_ERROR_DETAIL)
 
 
-def allowed_methods(routes: list[BaseRoute], scope: Scope) -> list[str]:
-    """Every method that a route whose path matches ``scope`` serves, sorted."""
-    methods: set[str] = set()
-    for route in routes:
-        if isinstance(route, Route) and route.methods:
-            match, _ = route.matches(scope)
-            if match is not Match.NONE:
-                methods |= route.methods
-    return sorted(methods)
+def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> list[str]:
+    """Every method that some route serves at the path of ``scope``, sorted.
+
+    Each route is asked whether it would take the request with each method, because
+    routers nest (FastAPI keeps included routers as routes of their own).
+    """
+    fresh = {key: value for key, value in scope.items() if key not in _ROUTING_KEYS}
+    return sorted(
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**fresh, "method": method})[0] is Match.FULL
+            for route in routes
+        )
+    )

@@ -45,9 +45,10 @@ class BodyLimitMiddleware:
     """Bounds request bodies before the application parses them (pure ASGI).
 
     A declared ``Content-Length`` over the limit is refused unread, and the bytes are
-    counted as they arrive, so a chunked body is bounded too (413). A JSON body (or one
-    without a content type, which FastAPI parses as JSON) is read whole first and refused
-    with 400 when it is malformed or nested too deeply, so no recursive parser ever sees it.
+    counted as they arrive, so a chunked body is bounded too (413). A JSON body is read
+    whole first and refused with 400 when it is malformed or nested too deeply, so no
+    recursive parser ever sees it; so is a body without a content type, which FastAPI
+    parses as JSON when ``strict_content_type`` is off (older versions always did).
     """
 
     def __init__(self, app: ASGIApp, limits: RequestLimits | None = None) -> None:
