@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,6 +12,7 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
+from starlette.staticfiles import StaticFiles
 
 from eaf import observability
 from eaf.web import PROBLEM_TYPE, install_http_guards
@@ -61,6 +63,7 @@ def service() -> FastAPI:
 
     app.include_router(router)
     app.router.routes.append(Route("/page", page, methods=["GET"]))
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent))
     return app
 
 
@@ -81,6 +84,7 @@ async def test_a_wrong_method_lists_every_method_of_the_path() -> None:
         on_items = await http.put("/items")
         on_item = await http.post("/items/42")
         on_page = await http.post("/page")
+        on_static = await http.post("/static/test_problem_answers.py")
 
     problem(on_items, 405)
     assert on_items.headers["allow"] == "GET, POST"
@@ -88,6 +92,9 @@ async def test_a_wrong_method_lists_every_method_of_the_path() -> None:
     assert on_item.headers["allow"] == "DELETE, GET"
     # Starlette's own routes serve HEAD with GET; FastAPI's do not, so it is not listed.
     assert on_page.headers["allow"] == "GET, HEAD"
+    # A mounted app answers for itself.
+    assert problem(on_static, 405)["detail"].startswith("POST is not allowed")
+    assert on_static.headers["allow"] == "GET, HEAD"
 
 
 async def test_an_unknown_path_is_a_404_problem() -> None:

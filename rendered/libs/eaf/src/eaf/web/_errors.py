@@ -7,7 +7,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Host, Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eaf.web._problems import problem_response, problem_title
@@ -42,7 +42,7 @@ class UnhandledErrorMiddleware:
         try:
             await self.app(scope, receive, tracking_send)
         except Exception:
-            _log.exception("unhandled error in %s %s", scope["method"], scope["path"])
+            _log.exception("unhandled error in %s %r", scope["method"], scope["path"])
             if started:
                 raise  # too late for a response: the server drops the connection
             await problem_response(500, INTERNAL_ERROR_DETAIL)(scope, receive, send)
@@ -66,7 +66,8 @@ async def http_error(request: Request, error: Exception) -> Response:
         allowed = allowed_methods(request.app.router.routes, request.scope)
         if allowed:
             headers["Allow"] = ", ".join(allowed)
-        detail = f"{request.method} is not allowed here; see Allow"
+        if detail == problem_title(405):
+            detail = f"{request.method} is not allowed here; see Allow"
     elif status == 404 and detail == "Not Found":
         detail = "Nothing is served at this path."
     return problem_response(status, detail, headers=headers, **extensions)
@@ -82,14 +83,16 @@ def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> list[str]:
     """Every method that some route serves at the path of ``scope``, sorted.
 
     Each route is asked whether it would take the request with each method, because
-    routers nest (FastAPI keeps included routers as routes of their own).
+    routers nest (FastAPI keeps included routers as routes of their own). Mounted apps
+    match any method, so they are left out.
     """
     fresh = {key: value for key, value in scope.items() if key not in _ROUTING_KEYS}
+    candidates = [route for route in routes if not isinstance(route, Mount | Host)]
     return sorted(
         method
         for method in _METHODS
         if any(
             route.matches({**fresh, "method": method})[0] is Match.FULL
-            for route in routes
+            for route in candidates
         )
     )
