@@ -148,7 +148,7 @@ def _json_parameters(body: bytes) -> list[tuple[str, str]]:
     items = []
     for name, value in data:
         if isinstance(value, list):  # an array, or an object (a list of _Members)
-            raise invalid_request(f"parameter {name} must be a string")
+            raise invalid_request(f"parameter {name[:64]} must be a string")
         items.append((name, "" if value is None else str(value)))
     return items
 
