@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from eaf import observability
+from eaf.web import RequestLimits, install_http_guards
 from fastapi import FastAPI
 
 from iam import extensions
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         readiness_checks={"eventStore": store_ready},
         health_path=HEALTH_PATH,
     )
+    install_http_guards(app, RequestLimits.from_settings(settings))
     web.install_error_handlers(app)
     app.include_router(web.router)
     for router in extensions.routers:

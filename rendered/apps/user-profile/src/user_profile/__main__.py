@@ -22,7 +22,13 @@ def main() -> None:
         base,
         base,
     )
-    uvicorn.run(app, host=settings.host, port=settings.port, log_config=None)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from eaf import observability
+from eaf.web import RequestLimits, install_http_guards
 from fastapi import FastAPI
 from iam_client import IamClient, RevocationFeed, install
 
@@ -90,6 +91,7 @@ def create_app(
         readiness_checks={"eventStore": store_ready},
         health_path=HEALTH_PATH,
     )
+    install_http_guards(app, RequestLimits.from_settings(settings))
     install(app, iam or iam_client(settings))
     web.install_error_handlers(app)
     app.include_router(web.router)

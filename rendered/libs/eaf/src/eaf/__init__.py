@@ -1,1 +1,1 @@
-"""Framework runtime: security context, security primitives (passwords, tokens, authorization), event sourcing, messaging, projectors, observability, configuration"""
+"""Framework runtime: security context, security primitives (passwords, tokens, authorization), event sourcing, messaging, projectors, observability, configuration, the HTTP boundary (request limits, problem answers)"""

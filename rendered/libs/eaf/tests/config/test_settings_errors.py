@@ -125,3 +125,33 @@ def test_port_over_a_server_that_is_not_a_mapping_is_a_config_error(
         load_settings(service(tmp_path, text), environ={"PORT": "9000"})
 
     assert "server" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        (
+            "SERVER_MAX_BODY_BYTES",
+            "0",
+            "server.max_body_bytes must be a positive integer",
+        ),
+        (
+            "SERVER_MAX_JSON_DEPTH",
+            "-1",
+            "server.max_json_depth must be a positive integer",
+        ),
+        ("SERVER_MAX_JSON_DEPTH", "deep", "server.max_json_depth must be an integer"),
+        (
+            "SERVER_GRACEFUL_SHUTDOWN_SECONDS",
+            "0",
+            "server.graceful_shutdown_seconds must be a positive integer",
+        ),
+    ],
+)
+def test_request_limits_must_be_positive(
+    tmp_path: Path, variable: str, value: str, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(
+            service(tmp_path, "application:\n  name: svc\n"), environ={variable: value}
+        )

@@ -187,3 +187,22 @@ def test_the_revocation_settings_default_on_and_are_overridable(
     assert settings.get("security.revocation_feed") is False
     assert settings.get("security.introspect") is True
     assert settings.get("security.max_token_lifetime_seconds") == 7200
+
+
+def test_request_limits_default_and_follow_the_environment(tmp_path: Path) -> None:
+    directory = service(tmp_path, "application:\n  name: tiny\n")
+
+    defaults = load_settings(directory, environ={})
+    raised = load_settings(
+        directory,
+        environ={
+            "SERVER_MAX_BODY_BYTES": "16777216",
+            "SERVER_MAX_JSON_DEPTH": "8",
+            "SERVER_GRACEFUL_SHUTDOWN_SECONDS": "1",
+        },
+    )
+
+    assert (defaults.max_body_bytes, defaults.max_json_depth) == (1024 * 1024, 32)
+    assert defaults.graceful_shutdown_seconds == 5
+    assert (raised.max_body_bytes, raised.max_json_depth) == (16777216, 8)
+    assert raised.graceful_shutdown_seconds == 1

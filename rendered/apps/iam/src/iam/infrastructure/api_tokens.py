@@ -1,10 +1,7 @@
 """The OAuth 2.0 endpoints: token (RFC 6749), revocation (RFC 7009), introspection
 (RFC 7662), the JWKS and the provider metadata, and signing key rotation."""
 
-import base64
-import binascii
 from typing import Any
-from urllib.parse import unquote_plus
 
 from eaf.security import SIGNING_ALGORITHM
 from fastapi import APIRouter, Depends, Request, Response
@@ -20,6 +17,16 @@ from iam.infrastructure.http import (
     platform_admin,
     verified_caller,
 )
+from iam.infrastructure.oauth_http import (
+    NO_STORE,
+    client_credentials,
+    oauth_error,
+    oauth_errors,
+    oauth_request,
+    parameters,
+    required,
+    throttled,
+)
 
 router = APIRouter(tags=["oauth"], route_class=ProblemRoute)
 
@@ -27,95 +34,23 @@ TOKEN_PATH = "/api/v1/auth/token"
 REVOCATION_PATH = "/api/v1/auth/revoke"
 INTROSPECTION_PATH = "/api/v1/auth/introspect"
 JWKS_PATH = "/.well-known/jwks.json"
-NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 GRANT_TYPES = ["password", "client_credentials", "refresh_token"]
 
 
-def oauth_error(error: OAuthError) -> ResponseError:
-    headers = dict(NO_STORE)
-    if error.status == 401:
-        headers["WWW-Authenticate"] = 'Basic realm="iam"'
-    return ResponseError(
-        JSONResponse(
-            {"error": error.error, "error_description": error.description},
-            status_code=error.status,
-            headers=headers,
-        )
-    )
-
-
-def throttled(error: TooManyAttemptsError) -> ResponseError:
-    return ResponseError(
-        JSONResponse(
-            {"error": "temporarily_unavailable", "error_description": str(error)},
-            status_code=429,
-            headers={**NO_STORE, "Retry-After": str(error.retry_after)},
-        )
-    )
-
-
-async def parameters(request: Request) -> dict[str, str]:
-    """The request's parameters: form-encoded (RFC 6749) or a JSON object; an empty
-    value counts as omitted, a repeated one is an invalid request."""
-    if request.headers.get("content-type", "").startswith("application/json"):
-        try:
-            data = await request.json()
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            raise oauth_error(OAuthError("invalid_request", "expected a JSON object"))
-        items = [(str(k), v if isinstance(v, str) else str(v)) for k, v in data.items()]
-    else:
-        form = await request.form()
-        items = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
-    names = [name for name, _ in items]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise oauth_error(
-            OAuthError("invalid_request", f"repeated parameters: {', '.join(repeated)}")
-        )
-    return {name: value for name, value in items if value != ""}
-
-
-def client_credentials(
-    request: Request, params: dict[str, str]
-) -> tuple[str, str] | None:
-    """The client id and secret of HTTP Basic (RFC 6749 §2.3.1) or the form."""
-    scheme, _, encoded = request.headers.get("authorization", "").partition(" ")
-    basic = None
-    if scheme.lower() == "basic":
-        try:
-            decoded = base64.b64decode(encoded.strip(), validate=True).decode()
-        except (binascii.Error, UnicodeDecodeError):
-            raise oauth_error(
-                OAuthError("invalid_client", "malformed Basic credentials", 401)
-            ) from None
-        client_id, colon, secret = decoded.partition(":")
-        if not colon:
-            raise oauth_error(
-                OAuthError("invalid_client", "malformed Basic credentials", 401)
-            )
-        basic = (unquote_plus(client_id), unquote_plus(secret))
-    in_form = "client_secret" in params
-    if basic and in_form:
-        raise oauth_error(
-            OAuthError("invalid_request", "use one client authentication method")
-        )
-    if in_form:
-        return params.get("client_id", ""), params["client_secret"]
-    return basic
-
-
-def required(params: dict[str, str], *names: str) -> list[str]:
-    missing = [name for name in names if name not in params]
-    if missing:
-        raise oauth_error(
-            OAuthError("invalid_request", f"missing parameters: {', '.join(missing)}")
-        )
-    return [params[name] for name in names]
-
-
-@router.post(TOKEN_PATH)
+@router.post(
+    TOKEN_PATH,
+    responses=oauth_errors(400, 401, 429),
+    openapi_extra=oauth_request(
+        **{"grant_type*": "password, client_credentials or refresh_token"},
+        tenant="the tenant's id or name (password, client_credentials)",
+        username="password grant",
+        password="password grant",
+        refresh_token="refresh_token grant",
+        scope="narrows the granted permissions",
+        client_id="the client (for client_credentials, or in HTTP Basic)",
+        client_secret="client_credentials grant, unless HTTP Basic is used",
+    ),
+)
 async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     """RFC 6749 token endpoint: grants ``password`` (``tenant`` by id or name),
     ``client_credentials`` (with ``tenant``) and ``refresh_token``."""
@@ -164,7 +99,14 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     return JSONResponse(issued.body(), headers=NO_STORE)
 
 
-@router.post(REVOCATION_PATH)
+@router.post(
+    REVOCATION_PATH,
+    responses=oauth_errors(400),
+    openapi_extra=oauth_request(
+        **{"token*": "a refresh token or an access token"},
+        token_type_hint="refresh_token or access_token (optional)",
+    ),
+)
 async def revoke(request: Request, wired: IdentityCases) -> Response:
     """RFC 7009: revoke a refresh token (its whole family) or an access token; 200 even
     for a token that is unknown or revoked already."""
@@ -174,7 +116,16 @@ async def revoke(request: Request, wired: IdentityCases) -> Response:
     return Response(status_code=200, headers=NO_STORE)
 
 
-@router.post(INTROSPECTION_PATH)
+@router.post(
+    INTROSPECTION_PATH,
+    responses=oauth_errors(400, 401, 429, problems=(400, 401)),
+    openapi_extra=oauth_request(
+        **{"token*": "the token to describe"},
+        tenant="the client's tenant, when the caller authenticates as a client",
+        client_id="client authentication in the body (or HTTP Basic, or a bearer token)",
+        client_secret="client authentication in the body",
+    ),
+)
 async def introspect(request: Request, wired: IdentityCases) -> JSONResponse:
     """RFC 7662, for callers with a valid bearer token or client credentials (a client
     of the token's tenant, or of ``tenant``): ``{"active": false}`` unless active."""

@@ -118,7 +118,13 @@ def _application_name(
 def _with_defaults(from_file: Mapping[str, Any], name: str) -> dict[str, Any]:
     defaults = {
         "application": {"name": name},
-        "server": {"host": "127.0.0.1", "port": 8080},
+        "server": {
+            "host": "127.0.0.1",
+            "port": 8080,
+            "max_body_bytes": 1024 * 1024,
+            "max_json_depth": 32,
+            "graceful_shutdown_seconds": 5,
+        },
         "broker": {
             "url": "nats://localhost:4222",
             "relay": True,
@@ -219,6 +225,14 @@ def _validate(tree: dict[str, Any], sources: Mapping[str, str]) -> None:
         raise fail("server.port", "an integer")
     if not 0 <= port <= 65535:
         raise fail("server.port", "between 0 and 65535")
+    for dotted in (
+        "server.max_body_bytes",
+        "server.max_json_depth",
+        "server.graceful_shutdown_seconds",
+    ):
+        value = _get(tree, dotted)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise fail(dotted, "a positive integer")
     level = _get(tree, "logging.level")
     if not isinstance(level, str) or level.upper() not in _LOG_LEVELS:
         raise fail("logging.level", f"one of {', '.join(sorted(_LOG_LEVELS))}")

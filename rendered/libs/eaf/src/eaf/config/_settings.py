@@ -32,6 +32,21 @@ class Settings:
         return cast(int, self.get("server.port"))
 
     @property
+    def max_body_bytes(self) -> int:
+        """The largest request body accepted, in bytes (``server.max_body_bytes``)."""
+        return cast(int, self.get("server.max_body_bytes"))
+
+    @property
+    def max_json_depth(self) -> int:
+        """How deep a JSON request body may nest (``server.max_json_depth``)."""
+        return cast(int, self.get("server.max_json_depth"))
+
+    @property
+    def graceful_shutdown_seconds(self) -> int:
+        """How long a stopping server waits for requests in flight before cancelling them."""
+        return cast(int, self.get("server.graceful_shutdown_seconds"))
+
+    @property
     def broker_url(self) -> str:
         return cast(str, self.get("broker.url"))
 

@@ -56,7 +56,15 @@ from eaf.projectors.operations import (
     rebuild_projection,
     wait_until_caught_up,
 )
-from eaf.projectors.paging import Condition, Operator, OrderBy, Page
+from eaf.projectors.paging import (
+    Condition,
+    Operator,
+    OrderBy,
+    Page,
+    equal_to,
+    in_range,
+    order_by,
+)
 from eaf.projectors.ports import (
     Applied,
     DeadLetterRecord,
@@ -86,10 +94,10 @@ __all__ = [
     "Operator",
     "OrderBy",
     "Page",
+    "Projection",
     "ProjectionSchema",
     "ProjectionStatus",
     "ProjectionStore",
-    "Projection",
     "Projector",
     "ReadModel",
     "ReadModelCache",
@@ -100,6 +108,9 @@ __all__ = [
     "StoreFollower",
     "UnknownProjection",
     "delete",
+    "equal_to",
+    "in_range",
+    "order_by",
     "projection_status",
     "read_model_table",
     "rebuild_projection",

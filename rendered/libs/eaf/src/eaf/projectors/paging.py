@@ -8,12 +8,13 @@ key breaks ties, ascending."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from sqlalchemy import Column
 
+from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors.projection import TENANT_COLUMN, Projection
 
 Operator = Literal["eq", "in", "gt", "gte", "lt", "lte", "is_null"]
@@ -130,3 +131,31 @@ def _check_value(column: Column[Any], value: Any) -> None:
         raise ValueError(
             f"{column.name} holds {expected.__name__} values, not {value!r}"
         )
+
+
+def equal_to(column: str, values: Sequence[Any] | None) -> list[Condition]:
+    """``column`` equal to one of ``values`` (a repeated query parameter), if any given."""
+    if not values:
+        return []
+    encoded = [encode_value(value) for value in values]
+    if len(encoded) == 1:
+        return [Condition(column, "eq", encoded[0])]
+    return [Condition(column, "in", encoded)]
+
+
+def in_range(column: str, **bounds: Any) -> list[Condition]:
+    """``column`` within the bounds given (``gte``, ``gt``, ``lte``, ``lt``; None: none)."""
+    return [
+        Condition(column, op, encode_value(value))  # type: ignore[arg-type]
+        for op, value in bounds.items()
+        if value is not None
+    ]
+
+
+def order_by(
+    sort: Iterable[str] | None, columns: Mapping[str, str], default: Sequence[OrderBy] = ()
+) -> list[OrderBy]:
+    """Sort parameters (``dueDate``, ``-dueDate``) as (column, descending) pairs."""
+    if not sort:
+        return list(default)
+    return [(columns[item.lstrip("-")], item.startswith("-")) for item in sort]

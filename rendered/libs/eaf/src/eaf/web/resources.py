@@ -1,27 +1,15 @@
 """HTTP conventions of resources served by rendered services: versions as ETags
 (``If-Match`` guards a change, ``If-None-Match`` answers 304), ``Idempotency-Key`` on
-creating requests, and list queries (filters, sorting, limit/offset pages)."""
+creating requests, and links to the next page of a list."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 
-from eaf.projectors import Condition
-
-__all__ = [
-    "IdempotencyKey",
-    "IfMatch",
-    "IfNoneMatch",
-    "equal_to",
-    "etag",
-    "in_range",
-    "next_page",
-    "order_by",
-]
+__all__ = ["IdempotencyKey", "IfMatch", "IfNoneMatch", "etag", "next_page"]
 
 _VERSION_TAG = re.compile(r'^(?:W/)?"(\d{1,18})"$')
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -86,38 +74,6 @@ IdempotencyKey = Annotated[str | None, Depends(_idempotency_key)]
 """The request's ``Idempotency-Key``, if any."""
 
 
-def equal_to(column: str, values: Sequence[Any] | None) -> list[Condition]:
-    """``column`` equal to one of ``values`` (a repeated query parameter), if given."""
-    if not values:
-        return []
-    encoded = [_encoded(value) for value in values]
-    if len(encoded) == 1:
-        return [Condition(column, "eq", encoded[0])]
-    return [Condition(column, "in", encoded)]
-
-
-def in_range(column: str, **bounds: Any) -> list[Condition]:
-    """``column`` within the bounds given (``gte``, ``gt``, ``lte``, ``lt``)."""
-    return [
-        Condition(column, op, _encoded(value))
-        for op, value in bounds.items()
-        if value is not None
-    ]
-
-
-def order_by(
-    sort: Iterable[str] | None, columns: dict[str, str], default: Sequence[tuple[str, bool]]
-) -> list[tuple[str, bool]]:
-    """The ``sort`` parameters (``dueDate``, ``-dueDate``) as (column, descending)."""
-    if not sort:
-        return list(default)
-    order = []
-    for item in sort:
-        descending = item.startswith("-")
-        order.append((columns[item.lstrip("-")], descending))
-    return order
-
-
 def next_page(request: Request, offset: int, limit: int, total: int) -> str | None:
     """The link to the page after the one at ``offset`` (None on the last page)."""
     following = offset + limit
@@ -125,10 +81,3 @@ def next_page(request: Request, offset: int, limit: int, total: int) -> str | No
         return None
     url = request.url.include_query_params(offset=following, limit=limit)
     return str(url.path) + "?" + url.query
-
-
-def _encoded(value: Any) -> Any:
-    """A query value as the read model stores it (enums by value, dates as ISO text)."""
-    from eaf.eventsourcing.serialization import encode_value
-
-    return encode_value(value)

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+
+from eaf.web._errors import UnhandledErrorMiddleware, http_error, internal_error
+from eaf.web._limits import BodyLimitMiddleware, RequestLimits
+from eaf.web._openapi import document_body_problems
+
+
+def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> None:
+    """Bound ``app``'s request bodies and answer its errors as problem bodies.
+
+    Bodies over ``limits`` get 413, malformed or too deeply nested JSON 400; an unknown
+    path 404, a wrong method 405 with a complete ``Allow``, an ``HTTPException`` its
+    status, and an unhandled error 500 (logged with its traceback), all as
+    ``application/problem+json``. Handlers the app registers for other exceptions (for
+    example ``RequestValidationError``) keep working. The middleware goes innermost, so
+    the request's correlation id and metrics see its answers, whatever the call order.
+    """
+    if getattr(app.state, "eaf_web", None) is not None:
+        raise RuntimeError("eaf.web is already installed on this app")
+    if app.middleware_stack is not None:
+        raise RuntimeError("eaf.web must be installed before the app starts")
+    app.state.eaf_web = limits or RequestLimits()
+    app.user_middleware.append(Middleware(UnhandledErrorMiddleware))
+    app.user_middleware.append(
+        Middleware(BodyLimitMiddleware, limits=app.state.eaf_web)
+    )
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)
+    document_body_problems(app)

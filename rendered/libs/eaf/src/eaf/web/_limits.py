@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from eaf.config import Settings
+from eaf.web._json import JsonBodyError, check_json
+from eaf.web._problems import problem_response
+
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+DEFAULT_MAX_JSON_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class RequestLimits:
+    """How large a request body and how deep a JSON body may be."""
+
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_json_depth: int = DEFAULT_MAX_JSON_DEPTH
+
+    def __post_init__(self) -> None:
+        if self.max_body_bytes < 1 or self.max_json_depth < 1:
+            raise ValueError("request limits must be positive")
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RequestLimits:
+        """The limits of ``server.max_body_bytes`` and ``server.max_json_depth``."""
+        return cls(
+            max_body_bytes=settings.max_body_bytes,
+            max_json_depth=settings.max_json_depth,
+        )
+
+
+class RequestBodyTooLarge(HTTPException):
+    """The request body grew beyond the limit while it was read (answered 413)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"The request body is larger than {limit} bytes.")
+
+
+class BodyLimitMiddleware:
+    """Bounds request bodies before the application parses them (pure ASGI).
+
+    A declared ``Content-Length`` over the limit is refused unread, and the bytes are
+    counted as they arrive, so a chunked body is bounded too (413). A JSON body is read
+    whole first and refused with 400 when it is malformed or nested too deeply, so no
+    recursive parser ever sees it; so is a body without a content type, which FastAPI
+    parses as JSON when ``strict_content_type`` is off (older versions always did).
+    """
+
+    def __init__(self, app: ASGIApp, limits: RequestLimits | None = None) -> None:
+        self.app = app
+        self.limits = limits or RequestLimits()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limits.max_body_bytes
+        headers = Headers(scope=scope)
+        if _declared_length(headers) > limit:
+            await problem_response(413, RequestBodyTooLarge(limit).detail)(
+                scope, receive, send
+            )
+            return
+        try:
+            guarded = await self._guarded(headers, receive)
+        except JsonBodyError as error:
+            await problem_response(400, str(error), title="Malformed request body")(
+                scope, receive, send
+            )
+            return
+        except RequestBodyTooLarge as error:
+            await problem_response(413, error.detail)(scope, receive, send)
+            return
+        if guarded is None:
+            return  # the client went away while sending
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, guarded, tracking_send)
+        except RequestBodyTooLarge as error:
+            if started:
+                raise
+            await problem_response(413, error.detail)(scope, receive, send)
+
+    async def _guarded(self, headers: Headers, receive: Receive) -> Receive | None:
+        """The receive channel the application reads the body from, bounded."""
+        limit = self.limits.max_body_bytes
+        if not _parsed_as_json(headers):
+            return _counting(receive, limit)
+        body = await _read_body(receive, limit)
+        if body is None:
+            return None
+        if body:
+            check_json(body, max_depth=self.limits.max_json_depth)
+        return _replaying(body, receive)
+
+
+def _declared_length(headers: Headers) -> int:
+    try:
+        return int(headers.get("content-length", "0"))
+    except ValueError:
+        return 0  # the server refuses a malformed Content-Length before we run
+
+
+def _parsed_as_json(headers: Headers) -> bool:
+    content_type = headers.get("content-type")
+    if content_type is None:
+        return True
+    media_type = content_type.partition(";")[0].strip().lower()
+    main, _, subtype = media_type.partition("/")
+    return main == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk: bytes = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise RequestBodyTooLarge(limit)
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+def _counting(receive: Receive, limit: int) -> Receive:
+    received = 0
+
+    async def counted() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise RequestBodyTooLarge(limit)
+        return message
+
+    return counted

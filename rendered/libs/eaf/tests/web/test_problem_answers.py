@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from starlette.staticfiles import StaticFiles
+
+from eaf import observability
+from eaf.web import PROBLEM_TYPE, install_http_guards
+
+SECRET = "password=hunter2 at db.internal:5432"
+
+
+class Item(BaseModel):
+    name: str
+
+
+def service() -> FastAPI:
+    """Routes on one path spread over several route objects, as routers add them."""
+    app = FastAPI()
+    observability.install(app, service="svc")
+    install_http_guards(app)
+
+    async def invalid(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"invalid": True}, status_code=422)
+
+    app.add_exception_handler(RequestValidationError, invalid)
+
+    @app.get("/items")
+    async def list_items() -> list[str]:
+        return []
+
+    @app.post("/items")
+    async def create_item(item: Item) -> Item:
+        return item
+
+    # FastAPI keeps an included router as one route of its own.
+    router = APIRouter(prefix="/items")
+
+    @router.delete("/{item_id}")
+    async def delete_item(item_id: str) -> None:
+        return None
+
+    @app.get("/items/{item_id}")
+    async def get_item(item_id: str) -> dict[str, str]:
+        if item_id == "teapot":
+            raise HTTPException(418, "short and stout", headers={"X-Brew": "tea"})
+        if item_id == "boom":
+            raise RuntimeError(SECRET)
+        return {"id": item_id}
+
+    async def page(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("page")
+
+    app.include_router(router)
+    app.router.routes.append(Route("/page", page, methods=["GET"]))
+    app.mount("/static", StaticFiles(directory=Path(__file__).parent))
+    return app
+
+
+def client(app: FastAPI) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://svc")
+
+
+def problem(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    return body
+
+
+async def test_a_wrong_method_lists_every_method_of_the_path() -> None:
+    async with client(service()) as http:
+        on_items = await http.put("/items")
+        on_item = await http.post("/items/42")
+        on_page = await http.post("/page")
+        on_static = await http.post("/static/test_problem_answers.py")
+
+    problem(on_items, 405)
+    assert on_items.headers["allow"] == "GET, POST"
+    assert problem(on_item, 405)["detail"].startswith("POST is not allowed")
+    assert on_item.headers["allow"] == "DELETE, GET"
+    # Starlette's own routes serve HEAD with GET; FastAPI's do not, so it is not listed.
+    assert on_page.headers["allow"] == "GET, HEAD"
+    # A mounted app answers for itself.
+    assert problem(on_static, 405)["detail"].startswith("POST is not allowed")
+    assert on_static.headers["allow"] == "GET, HEAD"
+
+
+async def test_an_unknown_path_is_a_404_problem() -> None:
+    async with client(service()) as http:
+        response = await http.get("/nowhere")
+
+    assert problem(response, 404)["title"] == "Not Found"
+
+
+async def test_an_http_exception_keeps_its_status_detail_and_headers() -> None:
+    async with client(service()) as http:
+        response = await http.get("/items/teapot")
+
+    assert problem(response, 418)["detail"] == "short and stout"
+    assert response.headers["x-brew"] == "tea"
+
+
+async def test_an_unhandled_error_is_a_500_problem_that_reveals_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with client(service()) as http:
+        response = await http.get(
+            "/items/boom", headers={"X-Correlation-Id": "corr-boom"}
+        )
+
+    problem(response, 500)
+    assert "hunter2" not in response.text
+    assert "RuntimeError" not in response.text
+    assert response.headers["x-correlation-id"] == "corr-boom"
+    [record] = [r for r in caplog.records if r.name == "eaf.web"]
+    assert record.exc_info is not None
+    assert SECRET in str(record.exc_info[1])
+
+
+async def test_the_apps_own_handlers_still_answer() -> None:
+    async with client(service()) as http:
+        invalid = await http.post("/items", json={"name": 7})
+        created = await http.post("/items", json={"name": "x"})
+
+    assert (invalid.status_code, invalid.json()) == (422, {"invalid": True})
+    assert created.json() == {"name": "x"}
+
+
+async def test_refusals_carry_the_correlation_id() -> None:
+    async with client(service()) as http:
+        response = await http.post(
+            "/items",
+            content=b"{",
+            headers={"Content-Type": "application/json", "X-Correlation-Id": "c-1"},
+        )
+
+    problem(response, 400)
+    assert response.headers["x-correlation-id"] == "c-1"
+
+
+async def test_the_openapi_document_declares_the_body_problems() -> None:
+    async with client(service()) as http:
+        document = (await http.get("/openapi.json")).json()
+
+    create = document["paths"]["/items"]["post"]["responses"]
+    for status in ("400", "413"):
+        schema = create[status]["content"][PROBLEM_TYPE]["schema"]
+        assert schema == {"$ref": "#/components/schemas/Problem"}
+    assert "413" not in document["paths"]["/items"]["get"]["responses"]
+    assert document["components"]["schemas"]["Problem"]["required"] == [
+        "title",
+        "status",
+        "detail",
+    ]
+
+
+def test_installing_twice_is_refused() -> None:
+    app = FastAPI()
+    install_http_guards(app)
+
+    with pytest.raises(RuntimeError, match="already installed"):
+        install_http_guards(app)
