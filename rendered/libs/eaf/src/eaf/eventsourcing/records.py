@@ -7,7 +7,7 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -91,6 +91,29 @@ class NewEvent:
     payload: Mapping[str, Any]
     schema_version: int = 1
     event_id: uuid.UUID = field(default_factory=uuid7)
+
+
+@dataclass(frozen=True)
+class StreamAppend:
+    """One stream's part of a multi-stream append: ``events`` after ``expected_version``
+    (0: a new stream); with no events, an assertion that the stream is at that version."""
+
+    stream_type: str
+    stream_id: str
+    events: Sequence[NewEvent]
+    expected_version: int
+
+
+def check_distinct_streams(appends: Sequence[StreamAppend]) -> None:
+    """Raise ValueError when two entries of one multi-stream append name the same stream."""
+    seen: set[tuple[str, str]] = set()
+    for entry in appends:
+        key = (entry.stream_type, entry.stream_id)
+        if key in seen:
+            raise ValueError(
+                f"stream {entry.stream_type}/{entry.stream_id} appears twice in one append"
+            )
+        seen.add(key)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,14 @@ from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.batching import Batcher, fail_all, resolve_all
 from eaf.eventsourcing.sql.database import Database
 
-__all__ = ["AppendRequest", "PostgresWriter", "SqliteWriter", "encode_events"]
+__all__ = [
+    "AppendRequest",
+    "Appended",
+    "PostgresWriter",
+    "SqliteWriter",
+    "Unit",
+    "encode_events",
+]
 
 
 _encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
@@ -75,63 +82,97 @@ class AppendRequest:
         )
 
 
+# Appends that are stored together or not at all: one, or a multi-stream append.
+Unit = Sequence[AppendRequest]
+
+
 @dataclass(frozen=True)
 class Appended:
-    first_position: int
+    """Where a unit's appends landed: each one's first position, in order."""
+
+    first_positions: list[int]
     recorded_at: datetime
 
 
-_Outcome = tuple[int, str, int | None, datetime]
+def _unit_json(unit: Unit) -> str:
+    return "[" + ",".join(request.as_json() for request in unit) + "]"
+
+
+# Per unit: one (first position, outcome, actual version) row per append, and the time.
+_Outcome = tuple[list[Any], datetime]
+_DEADLOCK_DETECTED = "40P01"
+_DEADLOCK_RETRIES = 3
 
 
 class PostgresWriter:
-    """Appends through ``eaf_append_many``, group-committing concurrent appends."""
+    """Appends through ``eaf_append_many``, group-committing concurrent units."""
 
     def __init__(
         self, database: Database, *, max_batch: int = 32, parallel: int = 4
     ) -> None:
-        # max_batch stays below 64: each append is a subtransaction, and PostgreSQL's
+        # max_batch stays below 64: each unit is a subtransaction, and PostgreSQL's
         # snapshots slow down once a transaction has more than 64 of them.
         self._database = database
-        self._batcher: Batcher[AppendRequest, _Outcome | Exception] = Batcher(
+        self._batcher: Batcher[Unit, _Outcome | Exception] = Batcher(
             self._send, max_batch=max_batch, parallel=parallel
         )
 
-    async def append(self, request: AppendRequest) -> Appended:
-        result = await self._batcher.submit(request)
+    async def append(self, unit: Unit) -> Appended:
+        result = await self._batcher.submit(unit)
         if isinstance(result, Exception):
             raise result
-        first, outcome, actual, recorded_at = result
-        if outcome == "conflict":
-            raise request.conflict(actual)
-        if outcome == "duplicate":
-            raise DuplicateEventError("an event id of this batch is already stored")
-        return Appended(first, recorded_at)
+        rows, recorded_at = result
+        firsts: list[int] = []
+        for request, (first, outcome, actual) in zip(unit, rows, strict=True):
+            if outcome == "ok":
+                firsts.append(first)
+            elif outcome == "conflict":
+                raise request.conflict(actual)
+            elif outcome == "duplicate":
+                raise DuplicateEventError("an event id of this batch is already stored")
+            # else "aborted": another append of the unit failed, and its row says why
+        return Appended(firsts, recorded_at)
 
-    async def _send(self, requests: list[AppendRequest]) -> list[_Outcome | Exception]:
-        try:
-            return list(await self._call(requests))
-        except Exception as error:
-            if len(requests) == 1:
-                return [error]
-        # The batch's transaction rolled back: retry each append on its own, so that one
-        # append the database refuses (say, a payload jsonb cannot hold) fails alone.
+    async def _send(self, units: list[Unit]) -> list[_Outcome | Exception]:
+        # Should a batch's transaction roll back, each unit goes again on its own, so
+        # that one the database refuses (say, a payload jsonb cannot hold) fails alone.
+        if len(units) > 1:
+            with suppress(Exception):
+                return list(await self._call(units))
         results: list[_Outcome | Exception] = []
-        for request in requests:
+        for unit in units:
             try:
-                results.extend(await self._call([request]))
+                results.extend(await self._call_alone(unit))
             except Exception as error:
                 results.append(error)
         return results
 
-    async def _call(self, requests: list[AppendRequest]) -> list[_Outcome]:
+    async def _call_alone(self, unit: Unit) -> list[_Outcome]:
+        for _ in range(_DEADLOCK_RETRIES):
+            try:
+                return await self._call([unit])
+            except Exception as error:
+                # Chosen to break a deadlock (rows two batches were both waiting for):
+                # its transaction rolled back, nothing of it is stored; go again.
+                if getattr(error, "sqlstate", None) != _DEADLOCK_DETECTED:
+                    raise
+        return await self._call([unit])
+
+    async def _call(self, units: list[Unit]) -> list[_Outcome]:
         recorded_at = utc_now()
-        batch = "[" + ",".join(request.as_json() for request in requests) + "]"
+        batch = "[" + ",".join(_unit_json(unit) for unit in units) + "]"
         async with self._database.engine.connect() as connection:
             raw = await connection.get_raw_connection()
             driver: Any = raw.driver_connection
             rows = await driver.fetch(postgres.APPEND_MANY_CALL, batch, recorded_at)
-        return [(row[0], row[1], row[2], recorded_at) for row in rows]
+        if len(units) == 1:
+            return [(rows, recorded_at)]
+        outcomes: list[_Outcome] = []
+        start = 0
+        for unit in units:
+            outcomes.append((rows[start : start + len(unit)], recorded_at))
+            start += len(unit)
+        return outcomes
 
 
 _SQLITE_STATE = (
@@ -159,9 +200,6 @@ _SQLITE_INSERT_MANY = (
     " FROM json_each(?8) AS e"
 )
 
-# One append of a group commit.
-_Pending = AppendRequest
-
 
 class SqliteWriter:
     """Appends in ``BEGIN IMMEDIATE`` transactions, each run whole on one thread.
@@ -170,11 +208,11 @@ class SqliteWriter:
     global order is the commit order. A transaction is one synchronous function run on
     the writer's thread (one thread handoff per transaction, not one per statement),
     on the writer's own connection to the database file, or for an in-memory database
-    on the pooled aiosqlite connection's thread. Appends that arrive while a transaction
-    is in flight are group-committed in the next one, each in its own savepoint so that
-    one refused append (a version conflict, a duplicate event id) fails alone. Writers
-    in this process queue on an asyncio lock; other processes wait in SQLite's busy
-    handler.
+    on the pooled aiosqlite connection's thread. Units (an append, or the appends of a
+    multi-stream append) that arrive while a transaction is in flight are
+    group-committed in the next one, each in its own savepoint so that one refused unit
+    (a version conflict, a duplicate event id) fails alone and whole. Writers in this
+    process queue on an asyncio lock; other processes wait in SQLite's busy handler.
     """
 
     def __init__(self, database: Database, *, max_batch: int = 64) -> None:
@@ -192,22 +230,22 @@ class SqliteWriter:
         # Group commit: while a transaction is in flight, appends queue for the next.
         self._max_batch = max_batch
         self._busy = False
-        self._queue: list[tuple[_Pending, asyncio.Future[Appended | Exception]]] = []
+        self._queue: list[tuple[Unit, asyncio.Future[Appended | Exception]]] = []
         self._flushers: set[asyncio.Task[None]] = set()
         self._thread: _Thread | None = None
         self._connection: sqlite3.Connection | None = None
 
-    async def append(self, request: AppendRequest) -> Appended:
+    async def append(self, unit: Unit) -> Appended:
         if self._busy:  # a transaction is in flight: join the next one
             future: asyncio.Future[Appended | Exception] = (
                 asyncio.get_running_loop().create_future()
             )
-            self._queue.append((request, future))
+            self._queue.append((unit, future))
             result = await future
         else:  # none is: this one leaves at once, from the caller's task
             self._busy = True
             try:
-                result = (await self._send([request]))[0]
+                result = (await self._send([unit]))[0]
             finally:
                 self._hand_over()
         if isinstance(result, Exception):
@@ -253,7 +291,7 @@ class SqliteWriter:
             await thread.run(connection.close)
         thread.stop()
 
-    async def _send(self, batch: list[_Pending]) -> list[Appended | Exception]:
+    async def _send(self, batch: list[Unit]) -> list[Appended | Exception]:
         async with self._database.sqlite_writer():
             recorded_at = utc_now()
             if self._database.sqlite_file is None:
@@ -265,7 +303,7 @@ class SqliteWriter:
             )
 
     async def _send_on_pool(
-        self, batch: list[_Pending], recorded_at: datetime
+        self, batch: list[Unit], recorded_at: datetime
     ) -> list[Appended | Exception]:
         # In-memory: the pool's one connection is the database; run on its thread, through
         # aiosqlite's (private) _execute, which takes the function to run there.
@@ -278,7 +316,7 @@ class SqliteWriter:
             return results
 
     def _commit_on_own_connection(
-        self, batch: list[_Pending], recorded_at: datetime
+        self, batch: list[Unit], recorded_at: datetime
     ) -> list[Appended | Exception]:
         if self._connection is None:
             self._connection = self._database.connect_sqlite()
@@ -287,7 +325,7 @@ class SqliteWriter:
     def _commit(
         self,
         connection: sqlite3.Connection,
-        batch: list[_Pending],
+        batch: list[Unit],
         recorded_at: datetime,
     ) -> list[Appended | Exception]:
         """One transaction for the batch, on the connection's thread."""
@@ -298,24 +336,28 @@ class SqliteWriter:
         connection.execute("BEGIN IMMEDIATE")
         try:
             if len(batch) == 1:  # no savepoint: a refusal rolls the transaction back
-                request = batch[0]
                 try:
-                    first = self._write(connection, request, stored_at)
+                    firsts = [
+                        self._write(connection, request, stored_at)
+                        for request in batch[0]
+                    ]
                 except Exception as error:
                     connection.execute("ROLLBACK")
                     return [error]
                 connection.execute("COMMIT")
-                return [Appended(first, recorded_at)]
+                return [Appended(firsts, recorded_at)]
             results: list[Appended | Exception] = []
-            for request in batch:
+            for unit in batch:
                 connection.execute("SAVEPOINT eaf_append")
                 try:
-                    first = self._write(connection, request, stored_at)
+                    firsts = [
+                        self._write(connection, request, stored_at) for request in unit
+                    ]
                 except Exception as error:
                     connection.execute("ROLLBACK TO eaf_append")
                     results.append(error)
                 else:
-                    results.append(Appended(first, recorded_at))
+                    results.append(Appended(firsts, recorded_at))
                 connection.execute("RELEASE eaf_append")
             connection.execute("COMMIT")
         except BaseException:
