@@ -25,12 +25,8 @@ from eaf.eventsourcing.sql.outbox import SqlOutbox
 from eaf.eventsourcing.sql.sagas import SqlSagaStore
 from eaf.eventsourcing.sql.schema import row_to_event, select_events
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
-from eaf.eventsourcing.sql.writers import (
-    AppendRequest,
-    PostgresWriter,
-    SqliteWriter,
-    encode_events,
-)
+from eaf.eventsourcing.sql.sqlite_writer import SqliteWriter
+from eaf.eventsourcing.sql.writers import AppendRequest, PostgresWriter, encode_events
 
 __all__ = ["SqlEventStore", "create_event_store"]
 
