@@ -1,5 +1,6 @@
-"""Property tests: concurrent writers never overwrite or lose events, and a catch-up
-reader racing concurrent writers on PostgreSQL sees every committed event exactly once."""
+"""Property tests: concurrent writers never overwrite or lose events, multi-stream
+appends land whole or not at all, and a catch-up reader racing concurrent writers on
+PostgreSQL sees every committed event exactly once."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from eaf.context import platform_context, use
-from eaf.eventsourcing import ConcurrencyError, NewEvent, SqlEventStore, StoredEvent
+from eaf.eventsourcing import (
+    ConcurrencyError,
+    NewEvent,
+    SqlEventStore,
+    StoredEvent,
+    StreamAppend,
+)
 from eaf.eventsourcing.ports import EventStore
 from eaf.eventsourcing.testing import Backend, as_tenant
 
@@ -76,6 +83,75 @@ async def test_one_winner_per_version_and_no_lost_events(
     for batch in committed:  # each batch landed whole and contiguous
         start = ids.index(batch[0])
         assert ids[start : start + len(batch)] == batch
+
+
+commands_plans = st.lists(  # per writer, its commands: stream -> write (or only assert)
+    st.lists(
+        st.dictionaries(st.sampled_from("abcd"), st.booleans(), min_size=1, max_size=3),
+        min_size=1,
+        max_size=3,
+    ),
+    min_size=2,
+    max_size=5,
+)
+
+
+async def _command(
+    store: EventStore, run: str, writer: int, commands: list[dict[str, bool]]
+) -> tuple[list[list[StoredEvent]], int]:
+    """Run each command (an event to each stream it writes, a version assertion on the
+    others) with the versions this writer last read, retrying on conflict. Returns the
+    committed commands' stored events and how many attempts lost a race."""
+    committed: list[list[StoredEvent]] = []
+    conflicts = 0
+    for number, streams in enumerate(commands):
+        while True:
+            entries = []
+            for name, writes in streams.items():
+                version = await store.stream_version("Multi", f"{run}-{name}")
+                payload = {"writer": writer, "command": number}
+                events = [NewEvent("Wrote", payload)] if writes else []
+                entries.append(StreamAppend("Multi", f"{run}-{name}", events, version))
+            await asyncio.sleep(0)  # let the other writers read the same versions
+            try:
+                stored = await store.append_streams(entries)
+            except ConcurrencyError:
+                conflicts += 1
+                continue
+            committed.append([event for events in stored for event in events])
+            break
+    return committed, conflicts
+
+
+@_settings
+@given(plan=commands_plans)
+async def test_multi_stream_appends_land_whole_or_not_at_all(
+    backend: Backend, plan: list[list[dict[str, bool]]]
+) -> None:
+    run = uuid.uuid4().hex
+    with as_tenant("acme"):
+        results = await asyncio.gather(
+            *(
+                _command(backend.events, run, n, commands)
+                for n, commands in enumerate(plan)
+            )
+        )
+        streams = {
+            name: await backend.events.read_stream("Multi", f"{run}-{name}")
+            for name in "abcd"
+        }
+    committed = [events for per_writer, _ in results for events in per_writer]
+    event("writers raced" if sum(conflicts for _, conflicts in results) else "no race")
+    stored = {e.event_id: e for stream in streams.values() for e in stream}
+    for stream in streams.values():  # no version taken twice, none skipped
+        assert [e.stream_version for e in stream] == list(range(1, len(stream) + 1))
+    # Every event of a committed command is stored, and nothing else is.
+    assert len(stored) == sum(len(events) for events in committed)
+    for events in committed:
+        assert [stored[e.event_id] for e in events] == events
+        positions = [e.position for e in events]
+        assert positions == sorted(set(positions))
+        assert len({e.stream_id for e in events}) == len(events)
 
 
 streams_plans = st.lists(  # per stream: its batch sizes

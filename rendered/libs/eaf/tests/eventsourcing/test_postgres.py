@@ -10,7 +10,7 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from eaf.context import platform_context, use
-from eaf.eventsourcing import NewEvent, SqlEventStore
+from eaf.eventsourcing import ConcurrencyError, NewEvent, SqlEventStore, StreamAppend
 from eaf.eventsourcing.ports import SagaState, Snapshot
 from eaf.eventsourcing.testing import as_tenant, new_events
 
@@ -35,15 +35,18 @@ async def _pause_slow_streams(connection: asyncpg.Connection) -> None:
     )
 
 
-async def _wait_for_lock_waiter(connection: asyncpg.Connection) -> None:
+async def _wait_for_lock_waiter(
+    connection: asyncpg.Connection, *, locktype: str = "advisory"
+) -> None:
     for _ in range(500):
         waiting = await connection.fetchval(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            "SELECT count(*) FROM pg_locks WHERE locktype = $1 AND NOT granted",
+            locktype,
         )
         if waiting:
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("the slow append never reached the pause")
+    raise AssertionError(f"no append is waiting for a lock ({locktype})")
 
 
 async def test_catch_up_reader_does_not_skip_a_late_commit(
@@ -168,4 +171,77 @@ async def test_a_refused_append_fails_alone_in_its_group_commit(
     assert failed == [5]
     assert sorted(e.stream_id for e in stored) == sorted(
         f"d-{n}" for n in range(12) if n != 5
+    )
+
+
+async def test_a_version_assertion_holds_until_its_commit(
+    postgres_store: SqlEventStore, postgres_connection: asyncpg.Connection
+) -> None:
+    """A writer of the asserted stream that is under way when the assertion runs (its
+    row inserted, not yet committed) makes the assertion wait and then fail, rather
+    than both committing as if the other had not happened."""
+    admin = postgres_connection
+    await admin.execute(
+        f"""
+        CREATE FUNCTION test_pause() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock({PAUSE_LOCK});
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER test_pause AFTER INSERT ON eaf_events
+            FOR EACH ROW WHEN (NEW.event_type = 'Slow') EXECUTE FUNCTION test_pause();
+        """
+    )
+    with as_tenant("acme"):
+        await postgres_store.append("Book", "1", new_events(1), expected_version=0)
+        await admin.execute("SELECT pg_advisory_lock($1)", PAUSE_LOCK)
+        removal = asyncio.ensure_future(
+            postgres_store.append(
+                "Book", "1", [NewEvent("Slow", {})], expected_version=1
+            )
+        )
+        await _wait_for_lock_waiter(admin)
+        loan = asyncio.ensure_future(
+            postgres_store.append_streams(
+                [
+                    StreamAppend("Book", "1", [], 1),
+                    StreamAppend("Loan", "l-1", new_events(1), 0),
+                ]
+            )
+        )
+        await _wait_for_lock_waiter(admin, locktype="transactionid")
+        await admin.execute("SELECT pg_advisory_unlock($1)", PAUSE_LOCK)
+        await removal
+        with pytest.raises(ConcurrencyError) as raised:
+            await loan
+        assert await postgres_store.stream_version("Loan", "l-1") == 0
+        assert await postgres_store.stream_version("Book", "1") == 2
+    assert (raised.value.stream_type, raised.value.stream_id) == ("Book", "1")
+
+
+async def test_a_refused_multi_stream_append_fails_whole_and_alone(
+    postgres_store: SqlEventStore,
+) -> None:
+    def append(n: int) -> Any:
+        text = "nul \u0000 jsonb cannot store" if n == 5 else "fine"
+        return postgres_store.append_streams(
+            [
+                StreamAppend("Doc", f"d-{n}", [NewEvent("Written", {})], 0),
+                StreamAppend(
+                    "Note", f"n-{n}", [NewEvent("Written", {"text": text})], 0
+                ),
+            ]
+        )
+
+    with as_tenant("acme"):
+        results = await asyncio.gather(
+            *(append(n) for n in range(12)), return_exceptions=True
+        )
+        stored = await postgres_store.read_all()
+    failed = [
+        n for n, result in enumerate(results) if isinstance(result, BaseException)
+    ]
+    assert failed == [5]
+    assert sorted(e.stream_id for e in stored) == sorted(
+        f"{kind}-{n}" for n in range(12) if n != 5 for kind in "dn"
     )

@@ -31,7 +31,12 @@ from eaf.eventsourcing.ports import (
     Snapshot,
     SnapshotStore,
 )
-from eaf.eventsourcing.records import EventMetadata, NewEvent, StoredEvent
+from eaf.eventsourcing.records import (
+    EventMetadata,
+    NewEvent,
+    StoredEvent,
+    StreamAppend,
+)
 from eaf.eventsourcing.registry import EventRegistry, Upcaster
 from eaf.eventsourcing.repository import EventSourcedRepository
 from eaf.eventsourcing.saga import CommandDispatcher, Saga, handles, starts
@@ -79,6 +84,7 @@ __all__ = [
     "StoreTransactions",
     "SqlEventStore",
     "StoredEvent",
+    "StreamAppend",
     "Transaction",
     "Transactions",
     "UnknownEventTypeError",

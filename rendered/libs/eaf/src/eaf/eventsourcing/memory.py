@@ -14,12 +14,18 @@ from eaf.eventsourcing.records import (
     EventMetadata,
     NewEvent,
     StoredEvent,
+    StreamAppend,
+    check_distinct_streams,
     json_copy,
     utc_now,
 )
 from eaf.eventsourcing.scope import read_scope, write_tenant
 
 _StreamKey = tuple[str, str, str]
+
+
+def _stream(entry: StreamAppend) -> tuple[str, str]:
+    return entry.stream_type, entry.stream_id
 
 
 @dataclass
@@ -39,39 +45,57 @@ class InMemoryEventStore:
         *,
         expected_version: int,
     ) -> list[StoredEvent]:
+        entry = StreamAppend(stream_type, stream_id, events, expected_version)
+        (stored,) = await self.append_streams([entry])
+        return stored
+
+    async def append_streams(
+        self, appends: Sequence[StreamAppend]
+    ) -> list[list[StoredEvent]]:
+        check_distinct_streams(appends)
         tenant = write_tenant()
         metadata = EventMetadata.from_context(current(), tenant)
-        stream = self._streams.get((tenant, stream_type, stream_id), [])
-        if len(stream) != expected_version:
-            raise ConcurrencyError(
-                stream_type, stream_id, expected_version, len(stream)
-            )
-        ids = [str(event.event_id) for event in events]
+        # Every check before any write: a refused entry leaves every stream untouched.
+        for entry in appends:
+            actual = len(self._streams.get((tenant, *_stream(entry)), []))
+            if actual != entry.expected_version:
+                raise ConcurrencyError(
+                    entry.stream_type, entry.stream_id, entry.expected_version, actual
+                )
+        ids = [str(event.event_id) for entry in appends for event in entry.events]
         if len(set(ids)) != len(ids) or self._event_ids.intersection(ids):
             raise DuplicateEventError(f"an event id in {ids} is already stored")
         recorded_at = utc_now()
-        stored = [
-            StoredEvent(
-                position=len(self._events) + offset,
-                event_id=event.event_id,
-                tenant_id=tenant,
-                stream_type=stream_type,
-                stream_id=stream_id,
-                stream_version=expected_version + offset,
-                event_type=event.event_type,
-                schema_version=event.schema_version,
-                payload=json_copy(event.payload),
-                metadata=metadata,
-                recorded_at=recorded_at,
-            )
-            for offset, event in enumerate(events, start=1)
-        ]
-        self._events.extend(stored)
-        self._streams[(tenant, stream_type, stream_id)] = stream + stored
+        appended: list[list[StoredEvent]] = []
+        last = len(self._events)
+        for entry in appends:
+            stored = [
+                StoredEvent(
+                    position=last + offset,
+                    event_id=event.event_id,
+                    tenant_id=tenant,
+                    stream_type=entry.stream_type,
+                    stream_id=entry.stream_id,
+                    stream_version=entry.expected_version + offset,
+                    event_type=event.event_type,
+                    schema_version=event.schema_version,
+                    payload=json_copy(event.payload),
+                    metadata=metadata,
+                    recorded_at=recorded_at,
+                )
+                for offset, event in enumerate(entry.events, start=1)
+            ]
+            appended.append(stored)
+            last += len(stored)
+        # Only now, with every payload copied (json_copy refuses what JSON cannot hold).
+        for entry, stored in zip(appends, appended, strict=True):
+            key = (tenant, *_stream(entry))
+            self._streams[key] = self._streams.get(key, []) + stored
+            self._events.extend(stored)
+            for event in stored:
+                self.outbox.add(event.to_outbox_message())
         self._event_ids.update(ids)
-        for event in stored:
-            self.outbox.add(event.to_outbox_message())
-        return [copy.deepcopy(event) for event in stored]
+        return [[copy.deepcopy(event) for event in stored] for stored in appended]
 
     async def read_stream(
         self, stream_type: str, stream_id: str, *, after_version: int = 0

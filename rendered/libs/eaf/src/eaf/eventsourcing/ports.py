@@ -10,7 +10,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from eaf.eventsourcing.records import NewEvent, StoredEvent
+from eaf.eventsourcing.records import NewEvent, StoredEvent, StreamAppend
 
 
 class EventStore(Protocol):
@@ -27,6 +27,18 @@ class EventStore(Protocol):
         """Append ``events`` atomically after ``expected_version`` (0: a new stream),
         writing them to the outbox in the same transaction. Raises ConcurrencyError when
         the stream is at another version."""
+        ...
+
+    async def append_streams(
+        self, appends: Sequence[StreamAppend]
+    ) -> list[list[StoredEvent]]:
+        """Append to several streams of the current tenant atomically: every entry is
+        stored or none is. An entry without events writes nothing and asserts that its
+        stream is at ``expected_version`` up to the commit. Returns each entry's stored
+        events, in ``appends`` order, positions increasing in that order. Raises
+        ValueError when a stream appears twice, ConcurrencyError naming the first entry
+        whose stream is at another version, DuplicateEventError when an event id is
+        already stored."""
         ...
 
     async def read_stream(

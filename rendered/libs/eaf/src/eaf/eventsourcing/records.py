@@ -94,6 +94,29 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
+class StreamAppend:
+    """One stream's part of a multi-stream append: ``events`` after ``expected_version``
+    (0: a new stream); with no events, an assertion that the stream is at that version."""
+
+    stream_type: str
+    stream_id: str
+    events: Sequence[NewEvent]
+    expected_version: int
+
+
+def check_distinct_streams(appends: Sequence[StreamAppend]) -> None:
+    """Raise ValueError when two entries of one multi-stream append name the same stream."""
+    seen: set[tuple[str, str]] = set()
+    for entry in appends:
+        key = (entry.stream_type, entry.stream_id)
+        if key in seen:
+            raise ValueError(
+                f"stream {entry.stream_type}/{entry.stream_id} appears twice in one append"
+            )
+        seen.add(key)
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     """An event as recorded: ``position`` is its place in the global order (the tracking
     token), ``stream_version`` its place in its stream (1, 2, 3, ...)."""
@@ -151,14 +174,3 @@ def json_copy(payload: Mapping[str, Any]) -> dict[str, Any]:
     """A deep copy through JSON: rejects what a database could not store, as they would."""
     copied: dict[str, Any] = json.loads(json.dumps(payload))
     return copied
-
-
-@dataclass(frozen=True)
-class StreamAppend:
-    """Events to append to one stream at an expected version (no events: a check that the
-    stream is at that version)."""
-
-    stream_type: str
-    stream_id: str
-    events: Sequence[NewEvent]
-    expected_version: int

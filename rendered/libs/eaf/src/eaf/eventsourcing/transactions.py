@@ -207,7 +207,9 @@ class _Work:
             return []
         before = self._loaded.get((kind, aggregate.id))
         if before is None and aggregate.version > 0:
-            before = await _load(self._store, self._events, type(aggregate), aggregate.id)
+            before = await _load(
+                self._store, self._events, type(aggregate), aggregate.id
+            )
         appends = []
         for name in fields:
             old = None if before is None or before.archived else getattr(before, name)
@@ -227,7 +229,11 @@ class _Work:
         if event_type == RELEASED and current.owner != owner:
             return []
         event = NewEvent(event_type, {"owner": owner})
-        return [StreamAppend(key_stream(kind, field), key_id(value), [event], current.version)]
+        return [
+            StreamAppend(
+                key_stream(kind, field), key_id(value), [event], current.version
+            )
+        ]
 
 
 class StoreTransactions:
@@ -235,7 +241,9 @@ class StoreTransactions:
     encodes and decodes the domain events; a conflicting attempt is retried up to
     ``attempts`` times, after a short random pause."""
 
-    def __init__(self, store: EventStore, events: EventRegistry, *, attempts: int = 10) -> None:
+    def __init__(
+        self, store: EventStore, events: EventRegistry, *, attempts: int = 10
+    ) -> None:
         self._store = store
         self._events = events
         self._attempts = attempts
@@ -294,8 +302,12 @@ class StoreTransactions:
 
     async def _replay(self, record: StoredEvent, kind: type[Sourced] | None) -> Sourced:
         if kind is None or kind.__name__ != record.payload["kind"]:
-            raise TypeError("an idempotent use case names the aggregate kind it returns")
-        stream = await self._store.read_stream(record.payload["kind"], record.payload["id"])
+            raise TypeError(
+                "an idempotent use case names the aggregate kind it returns"
+            )
+        stream = await self._store.read_stream(
+            record.payload["kind"], record.payload["id"]
+        )
         events = [self._events.decode(e) for e in stream[: record.payload["version"]]]
         return kind.from_history(events)
 
@@ -310,24 +322,29 @@ def _remember(key: str, fingerprint: str, result: object, version: int) -> Strea
         "id": getattr(result, "id"),  # noqa: B009
         "version": getattr(result, "version"),  # noqa: B009
     }
-    return StreamAppend(IDEMPOTENCY_STREAM, key_id(key), [NewEvent(REQUEST, payload)], version)
+    return StreamAppend(
+        IDEMPOTENCY_STREAM, key_id(key), [NewEvent(REQUEST, payload)], version
+    )
 
 
-async def _load(store: EventStore, events: EventRegistry, kind: type[A], id: str) -> A | None:
+async def _load(
+    store: EventStore, events: EventRegistry, kind: type[A], id: str
+) -> A | None:
     stored = await store.read_stream(kind.__name__, id)
     if not stored:
         return None
     return kind.from_history([events.decode(event) for event in stored])
 
 
-async def _reservation(store: EventStore, kind: str, field: str, value: object) -> _Reservation:
+async def _reservation(
+    store: EventStore, kind: str, field: str, value: object
+) -> _Reservation:
     stream = await store.read_stream(key_stream(kind, field), key_id(value))
     if not stream:
         return _Reservation(None, 0)
     last = stream[-1]
     owner = last.payload["owner"] if last.event_type == CLAIMED else None
     return _Reservation(owner, len(stream))
-
 
 
 class AggregateRepository(Generic[A]):

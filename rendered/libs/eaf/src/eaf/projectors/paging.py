@@ -153,7 +153,9 @@ def in_range(column: str, **bounds: Any) -> list[Condition]:
 
 
 def order_by(
-    sort: Iterable[str] | None, columns: Mapping[str, str], default: Sequence[OrderBy] = ()
+    sort: Iterable[str] | None,
+    columns: Mapping[str, str],
+    default: Sequence[OrderBy] = (),
 ) -> list[OrderBy]:
     """Sort parameters (``dueDate``, ``-dueDate``) as (column, descending) pairs."""
     if not sort:

@@ -41,7 +41,9 @@ def _if_match(
 def _if_none_match(
     if_none_match: Annotated[
         str | None,
-        Header(alias="If-None-Match", description="An ETag held: 304 while it is current"),
+        Header(
+            alias="If-None-Match", description="An ETag held: 304 while it is current"
+        ),
     ] = None,
 ) -> set[str]:
     if if_none_match is None:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from eaf.context import current
-from eaf.eventsourcing.records import EventMetadata, NewEvent, StoredEvent
+from eaf.eventsourcing.records import (
+    EventMetadata,
+    NewEvent,
+    StoredEvent,
+    StreamAppend,
+    check_distinct_streams,
+)
 from eaf.eventsourcing.scope import read_scope, write_tenant
 from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.database import Database
@@ -18,12 +25,8 @@ from eaf.eventsourcing.sql.outbox import SqlOutbox
 from eaf.eventsourcing.sql.sagas import SqlSagaStore
 from eaf.eventsourcing.sql.schema import row_to_event, select_events
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
-from eaf.eventsourcing.sql.writers import (
-    AppendRequest,
-    PostgresWriter,
-    SqliteWriter,
-    encode_events,
-)
+from eaf.eventsourcing.sql.sqlite_writer import SqliteWriter
+from eaf.eventsourcing.sql.writers import AppendRequest, PostgresWriter, encode_events
 
 __all__ = ["SqlEventStore", "create_event_store"]
 
@@ -77,40 +80,48 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         tenant = write_tenant()
         metadata = EventMetadata.from_context(current(), tenant)
-        events_json = encode_events(events)
         request = AppendRequest(
             tenant,
             stream_type,
             stream_id,
             expected_version,
             len(events),
-            events_json,
+            encode_events(events),
             json.dumps(metadata.as_dict()),
         )
-        appended = await self._writer.append(request)
-        # The caller's copies of the payloads, decoded in one call (not one per event).
-        decoded = json.loads(events_json)
-        first, recorded_at = appended.first_position, appended.recorded_at
-        stored: list[StoredEvent] = []
-        for offset, (event, row) in enumerate(zip(events, decoded, strict=True)):
-            # What StoredEvent(...) makes, at a third of the cost of its frozen
-            # dataclass __init__ (one object.__setattr__ per field).
-            made = _new(StoredEvent)
-            made.__dict__.update(
-                position=first + offset,
-                event_id=event.event_id,
-                tenant_id=tenant,
-                stream_type=stream_type,
-                stream_id=stream_id,
-                stream_version=expected_version + offset + 1,
-                event_type=event.event_type,
-                schema_version=event.schema_version,
-                payload=row[3],
-                metadata=metadata,
-                recorded_at=recorded_at,
+        appended = await self._writer.append((request,))
+        return _stored(
+            request, events, metadata, appended.first_positions[0], appended.recorded_at
+        )
+
+    async def append_streams(
+        self, appends: Sequence[StreamAppend]
+    ) -> list[list[StoredEvent]]:
+        check_distinct_streams(appends)
+        tenant = write_tenant()
+        if not appends:
+            return []
+        metadata = EventMetadata.from_context(current(), tenant)
+        metadata_json = json.dumps(metadata.as_dict())
+        unit = [
+            AppendRequest(
+                tenant,
+                entry.stream_type,
+                entry.stream_id,
+                entry.expected_version,
+                len(entry.events),
+                encode_events(entry.events),
+                metadata_json,
             )
-            stored.append(made)
-        return stored
+            for entry in appends
+        ]
+        appended = await self._writer.append(unit)
+        return [
+            _stored(request, entry.events, metadata, first, appended.recorded_at)
+            for request, entry, first in zip(
+                unit, appends, appended.first_positions, strict=True
+            )
+        ]
 
     async def read_stream(
         self, stream_type: str, stream_id: str, *, after_version: int = 0
@@ -175,3 +186,37 @@ class SqlEventStore:
         ) as connection:
             rows = (await connection.execute(query)).all()
         return [row_to_event(row) for row in rows]
+
+
+def _stored(
+    request: AppendRequest,
+    events: Sequence[NewEvent],
+    metadata: EventMetadata,
+    first: int,
+    recorded_at: datetime,
+) -> list[StoredEvent]:
+    """The stored events of ``request``, payloads decoded from what was stored."""
+    if not events:
+        return []
+    # The caller's copies of the payloads, decoded in one call (not one per event).
+    decoded = json.loads(request.events_json)
+    stored: list[StoredEvent] = []
+    for offset, (event, row) in enumerate(zip(events, decoded, strict=True)):
+        # What StoredEvent(...) makes, at a third of the cost of its frozen dataclass
+        # __init__ (one object.__setattr__ per field).
+        made = _new(StoredEvent)
+        made.__dict__.update(
+            position=first + offset,
+            event_id=event.event_id,
+            tenant_id=request.tenant,
+            stream_type=request.stream_type,
+            stream_id=request.stream_id,
+            stream_version=request.expected + offset + 1,
+            event_type=event.event_type,
+            schema_version=event.schema_version,
+            payload=row[3],
+            metadata=metadata,
+            recorded_at=recorded_at,
+        )
+        stored.append(made)
+    return stored

@@ -27,13 +27,20 @@ in the cluster that holds an id holds back the horizon), but it never skips. Wri
 serialise only on the reservation, not on inserts, index updates or the commit's WAL
 flush, so concurrent commits share flushes.
 
-The append itself runs server-side in one statement, ``eaf_append_many``: per append a
-version check, then its events in a subtransaction (the events table is the outbox);
-one round trip and one implicit transaction for the lot. The Python side (``writers.PostgresWriter``)
-coalesces appends that arrive while earlier ones are in flight into one call (group
-commit); a lone append goes alone. The unique key on (tenant, stream type, stream id,
-version) turns any race the version check misses into a unique violation, reported as a
-conflict of that append only.
+The append itself runs server-side in one statement, ``eaf_append_many``. It takes
+units: a single append, or the appends of a multi-stream append, which are stored whole
+or not at all. Per unit the version checks, then its events in one subtransaction (the
+events table is the outbox); one round trip and one implicit transaction for the lot.
+The Python side (``writers.PostgresWriter``) coalesces units that arrive while earlier
+ones are in flight into one call (group commit); a lone unit goes alone. The unique key
+on (tenant, stream type, stream id, version) turns any race the version check misses
+into a unique violation, reported as a conflict of that unit only. An append without
+events asserts its stream's version up to the commit: it inserts (and at once deletes)
+a row at the next version, so a concurrent writer of that version either fails it or
+waits for it and goes after it; no writer slips in between check and commit. A unit
+writes its streams in the order of their keys, so two units never wait for each other
+in a cycle; units of two batches still can (each batch is one transaction), and
+PostgreSQL then cancels one, which the writer runs again.
 
 Row-level security
 ------------------
@@ -50,7 +57,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from eaf.eventsourcing.sql.schema import EVENT_ID_KEY
+from eaf.eventsourcing.sql.schema import EVENT_ID_KEY, STREAM_VERSION_KEY
 
 # Advisory lock keys: arbitrary constants, distinct from each other.
 POSITION_LOCK = 0x656166706F73
@@ -82,59 +89,145 @@ END
 $fn$
 """
 
+# p_appends: a JSON array of units (each an array of appends, all of one tenant) that
+# are stored whole or not at all; one result row per append, in order.
 _APPEND_MANY = f"""
 CREATE OR REPLACE FUNCTION eaf_append_many(p_appends jsonb, p_recorded_at timestamptz)
 RETURNS TABLE (first_position bigint, outcome text, actual_version bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
+    v_unit jsonb;
     v_append jsonb;
-    v_total integer;
+    v_size integer;
     v_count integer;
+    v_total integer;
     v_next bigint;
+    v_offset integer;
+    v_at integer[];
+    v_order integer[];
+    v_index integer;
+    v_position bigint;
+    v_expected bigint;
+    v_failed integer;
+    v_outcome text;
+    v_actual bigint;
     v_constraint text;
 BEGIN
-    SELECT coalesce(sum(jsonb_array_length(a.value->'events')), 0)::integer INTO v_total
-      FROM jsonb_array_elements(p_appends) AS a;
+    -- A position per event, and one per version assertion (an append without events);
+    -- for a lone append without a query, as most calls are one.
+    IF jsonb_array_length(p_appends) = 1 AND jsonb_array_length(p_appends->0) = 1 THEN
+        v_total := greatest(jsonb_array_length(p_appends->0->0->'events'), 1);
+    ELSE
+        SELECT coalesce(sum(greatest(jsonb_array_length(a.value->'events'), 1)), 0)
+          INTO v_total
+          FROM jsonb_array_elements(p_appends) AS u, jsonb_array_elements(u.value) AS a;
+    END IF;
     IF v_total > 0 THEN
         v_next := eaf_reserve_positions(v_total) - v_total + 1;
     END IF;
     PERFORM set_config('eaf.platform', 'off', true);
-    FOR v_append IN SELECT value FROM jsonb_array_elements(p_appends) LOOP
-        v_count := jsonb_array_length(v_append->'events');
-        PERFORM set_config('eaf.tenant_id', v_append->>'tenant', true);
-        first_position := v_next;
-        SELECT coalesce(max(stream_version), 0) INTO actual_version FROM eaf_events
-         WHERE tenant_id = v_append->>'tenant'
-           AND stream_type = v_append->>'stream_type'
-           AND stream_id = v_append->>'stream_id';
-        IF actual_version <> (v_append->>'expected')::bigint THEN
-            outcome := 'conflict';
-        ELSIF v_count = 0 THEN
-            outcome := 'ok';
-        ELSE
-            BEGIN  -- a subtransaction: a failing append takes only its own rows with it
-                INSERT INTO eaf_events (position, event_id, tenant_id, stream_type, stream_id,
-                                        stream_version, event_type, schema_version, payload,
-                                        metadata, recorded_at, commit_position)
-                SELECT v_next + e.ord - 1, (e.value->>0)::uuid, v_append->>'tenant',
-                       v_append->>'stream_type', v_append->>'stream_id',
-                       actual_version + e.ord, e.value->>1, (e.value->>2)::integer,
-                       e.value->3,
-                       -- once per append, on its first event (see schema.py)
-                       CASE WHEN e.ord = 1 THEN v_append->'metadata' END,
-                       CASE WHEN e.ord = 1 THEN p_recorded_at END,
-                       CASE WHEN e.ord > 1 THEN v_next END
-                  FROM jsonb_array_elements(v_append->'events') WITH ORDINALITY AS e(value, ord);
-                outcome := 'ok';
-            EXCEPTION WHEN unique_violation THEN
-                GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
-                outcome := CASE WHEN v_constraint = '{EVENT_ID_KEY}' THEN 'duplicate'
-                                ELSE 'conflict' END;
-                actual_version := NULL;
+    FOR v_unit IN SELECT value FROM jsonb_array_elements(p_appends) LOOP
+        v_size := jsonb_array_length(v_unit);
+        v_failed := NULL;
+        v_offset := 0;
+        v_at := '{{}}';
+        PERFORM set_config('eaf.tenant_id', v_unit->0->>'tenant', true);
+        -- The versions, in the caller's order: the first append found at another
+        -- version is the one reported. And where each append's positions start.
+        FOR i IN 0 .. v_size - 1 LOOP
+            v_append := v_unit->i;
+            v_at := v_at || v_offset;
+            v_offset := v_offset + greatest(jsonb_array_length(v_append->'events'), 1);
+            CONTINUE WHEN v_failed IS NOT NULL;
+            SELECT coalesce(max(stream_version), 0) INTO v_actual FROM eaf_events
+             WHERE tenant_id = v_append->>'tenant'
+               AND stream_type = v_append->>'stream_type'
+               AND stream_id = v_append->>'stream_id';
+            IF v_actual <> (v_append->>'expected')::bigint THEN
+                v_failed := i;
+                v_outcome := 'conflict';
+            END IF;
+        END LOOP;
+        IF v_failed IS NULL THEN
+            -- Writes in the order of the streams' keys: units that wait for each other's
+            -- rows (a race on a stream) then always wait in that order, never in a cycle.
+            IF v_size = 1 THEN
+                v_order := '{{0}}';
+            ELSE
+                SELECT array_agg(a.ord - 1 ORDER BY a.value->>'stream_type',
+                                 a.value->>'stream_id')
+                  INTO v_order
+                  FROM jsonb_array_elements(v_unit) WITH ORDINALITY AS a(value, ord);
+            END IF;
+            BEGIN  -- a subtransaction: a failing unit takes only its own rows with it
+                FOREACH v_index IN ARRAY v_order LOOP
+                    v_failed := v_index;  -- the append under way, should it fail
+                    v_append := v_unit->v_index;
+                    v_count := jsonb_array_length(v_append->'events');
+                    v_expected := (v_append->>'expected')::bigint;
+                    v_position := v_next + v_at[v_index + 1];
+                    IF v_count = 0 THEN
+                        -- A version assertion holds until commit: a row at the next
+                        -- version, deleted at once, makes a writer of that version wait
+                        -- for this transaction and go after it, or (one already under
+                        -- way) makes this wait for it and fail.
+                        INSERT INTO eaf_events (position, event_id, tenant_id, stream_type,
+                                                stream_id, stream_version, event_type,
+                                                schema_version, payload)
+                        VALUES (v_position, gen_random_uuid(), v_append->>'tenant',
+                                v_append->>'stream_type', v_append->>'stream_id',
+                                v_expected + 1, '', 0, '{{}}')
+                        ON CONFLICT ON CONSTRAINT {STREAM_VERSION_KEY} DO NOTHING;
+                        IF NOT FOUND THEN
+                            RAISE SQLSTATE 'EAFVC';
+                        END IF;
+                        DELETE FROM eaf_events WHERE position = v_position;
+                    ELSE
+                        INSERT INTO eaf_events (position, event_id, tenant_id, stream_type,
+                                                stream_id, stream_version, event_type,
+                                                schema_version, payload, metadata,
+                                                recorded_at, commit_position)
+                        SELECT v_position + e.ord - 1, (e.value->>0)::uuid,
+                               v_append->>'tenant', v_append->>'stream_type',
+                               v_append->>'stream_id', v_expected + e.ord, e.value->>1,
+                               (e.value->>2)::integer, e.value->3,
+                               -- once per append, on its first event (see schema.py)
+                               CASE WHEN e.ord = 1 THEN v_append->'metadata' END,
+                               CASE WHEN e.ord = 1 THEN p_recorded_at END,
+                               CASE WHEN e.ord > 1 THEN v_position END
+                          FROM jsonb_array_elements(v_append->'events')
+                               WITH ORDINALITY AS e(value, ord);
+                    END IF;
+                END LOOP;
+                v_failed := NULL;
+            EXCEPTION
+                WHEN SQLSTATE 'EAFVC' THEN  -- an assertion lost a race
+                    v_outcome := 'conflict';
+                    v_actual := NULL;
+                WHEN unique_violation THEN  -- a race the version check missed
+                    GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+                    v_outcome := CASE WHEN v_constraint = '{EVENT_ID_KEY}' THEN 'duplicate'
+                                      ELSE 'conflict' END;
+                    v_actual := NULL;
             END;
         END IF;
-        v_next := v_next + v_count;
-        RETURN NEXT;
+        -- A row per append: its first position, or why the unit failed ('aborted': the
+        -- unit's other appends, which took no part in the failure).
+        FOR i IN 0 .. v_size - 1 LOOP
+            first_position := v_next + v_at[i + 1];
+            IF v_failed IS NULL THEN
+                outcome := 'ok';
+                actual_version := (v_unit->i->>'expected')::bigint;
+            ELSIF i = v_failed THEN
+                outcome := v_outcome;
+                actual_version := v_actual;
+            ELSE
+                outcome := 'aborted';
+                actual_version := NULL;
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+        v_next := v_next + v_offset;
     END LOOP;
 END
 $fn$

@@ -1,4 +1,5 @@
-"""How the SQL event store writes an append on each database.
+"""How the SQL event store writes an append on each database: what both writers take
+(units of appends), and the PostgreSQL writer (the SQLite one is in ``sqlite_writer``).
 
 Both write the events (which are the outbox too) in one transaction, and both talk to the
 driver directly: an append is a handful of fixed statements, and SQLAlchemy's
@@ -10,26 +11,20 @@ one thread handoff rather than one per statement (as awaiting aiosqlite would).
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-import threading
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
-from queue import SimpleQueue
-from typing import Any, TypeVar
+from typing import Any
 
 from eaf.eventsourcing.errors import ConcurrencyError, DuplicateEventError
 from eaf.eventsourcing.records import NewEvent, utc_now
 from eaf.eventsourcing.sql import postgres
-from eaf.eventsourcing.sql.batching import Batcher, fail_all, resolve_all
+from eaf.eventsourcing.sql.batching import Batcher
 from eaf.eventsourcing.sql.database import Database
 
-__all__ = ["AppendRequest", "PostgresWriter", "SqliteWriter", "encode_events"]
+__all__ = ["AppendRequest", "Appended", "PostgresWriter", "Unit", "encode_events"]
 
 
 _encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
@@ -75,344 +70,94 @@ class AppendRequest:
         )
 
 
+# Appends that are stored together or not at all: one, or a multi-stream append.
+Unit = Sequence[AppendRequest]
+
+
 @dataclass(frozen=True)
 class Appended:
-    first_position: int
+    """Where a unit's appends landed: each one's first position, in order."""
+
+    first_positions: list[int]
     recorded_at: datetime
 
 
-_Outcome = tuple[int, str, int | None, datetime]
+def _unit_json(unit: Unit) -> str:
+    return "[" + ",".join(request.as_json() for request in unit) + "]"
+
+
+# Per unit: one (first position, outcome, actual version) row per append, and the time.
+_Outcome = tuple[list[Any], datetime]
+_DEADLOCK_DETECTED = "40P01"
+_DEADLOCK_RETRIES = 3
 
 
 class PostgresWriter:
-    """Appends through ``eaf_append_many``, group-committing concurrent appends."""
+    """Appends through ``eaf_append_many``, group-committing concurrent units."""
 
     def __init__(
         self, database: Database, *, max_batch: int = 32, parallel: int = 4
     ) -> None:
-        # max_batch stays below 64: each append is a subtransaction, and PostgreSQL's
+        # max_batch stays below 64: each unit is a subtransaction, and PostgreSQL's
         # snapshots slow down once a transaction has more than 64 of them.
         self._database = database
-        self._batcher: Batcher[AppendRequest, _Outcome | Exception] = Batcher(
+        self._batcher: Batcher[Unit, _Outcome | Exception] = Batcher(
             self._send, max_batch=max_batch, parallel=parallel
         )
 
-    async def append(self, request: AppendRequest) -> Appended:
-        result = await self._batcher.submit(request)
+    async def append(self, unit: Unit) -> Appended:
+        result = await self._batcher.submit(unit)
         if isinstance(result, Exception):
             raise result
-        first, outcome, actual, recorded_at = result
-        if outcome == "conflict":
-            raise request.conflict(actual)
-        if outcome == "duplicate":
-            raise DuplicateEventError("an event id of this batch is already stored")
-        return Appended(first, recorded_at)
+        rows, recorded_at = result
+        firsts: list[int] = []
+        for request, (first, outcome, actual) in zip(unit, rows, strict=True):
+            if outcome == "ok":
+                firsts.append(first)
+            elif outcome == "conflict":
+                raise request.conflict(actual)
+            elif outcome == "duplicate":
+                raise DuplicateEventError("an event id of this batch is already stored")
+            # else "aborted": another append of the unit failed, and its row says why
+        return Appended(firsts, recorded_at)
 
-    async def _send(self, requests: list[AppendRequest]) -> list[_Outcome | Exception]:
-        try:
-            return list(await self._call(requests))
-        except Exception as error:
-            if len(requests) == 1:
-                return [error]
-        # The batch's transaction rolled back: retry each append on its own, so that one
-        # append the database refuses (say, a payload jsonb cannot hold) fails alone.
+    async def _send(self, units: list[Unit]) -> list[_Outcome | Exception]:
+        # Should a batch's transaction roll back, each unit goes again on its own, so
+        # that one the database refuses (say, a payload jsonb cannot hold) fails alone.
+        if len(units) > 1:
+            with suppress(Exception):
+                return list(await self._call(units))
         results: list[_Outcome | Exception] = []
-        for request in requests:
+        for unit in units:
             try:
-                results.extend(await self._call([request]))
+                results.extend(await self._call_alone(unit))
             except Exception as error:
                 results.append(error)
         return results
 
-    async def _call(self, requests: list[AppendRequest]) -> list[_Outcome]:
+    async def _call_alone(self, unit: Unit) -> list[_Outcome]:
+        for _ in range(_DEADLOCK_RETRIES):
+            try:
+                return await self._call([unit])
+            except Exception as error:
+                # Chosen to break a deadlock (rows two batches were both waiting for):
+                # its transaction rolled back, nothing of it is stored; go again.
+                if getattr(error, "sqlstate", None) != _DEADLOCK_DETECTED:
+                    raise
+        return await self._call([unit])
+
+    async def _call(self, units: list[Unit]) -> list[_Outcome]:
         recorded_at = utc_now()
-        batch = "[" + ",".join(request.as_json() for request in requests) + "]"
+        batch = "[" + ",".join(_unit_json(unit) for unit in units) + "]"
         async with self._database.engine.connect() as connection:
             raw = await connection.get_raw_connection()
             driver: Any = raw.driver_connection
             rows = await driver.fetch(postgres.APPEND_MANY_CALL, batch, recorded_at)
-        return [(row[0], row[1], row[2], recorded_at) for row in rows]
-
-
-_SQLITE_STATE = (
-    "SELECT (SELECT coalesce(max(stream_version), 0) FROM eaf_events"
-    " WHERE tenant_id = ? AND stream_type = ? AND stream_id = ?),"
-    " (SELECT coalesce(max(position), 0) FROM eaf_events)"
-)
-
-_SQLITE_COLUMNS = (
-    "position, event_id, tenant_id, stream_type, stream_id, stream_version, event_type,"
-    " schema_version, payload, metadata, recorded_at, commit_position"
-)
-# Parameters: 1 first position, 2 tenant, 3 stream type, 4 stream id, 5 first version,
-# 6 metadata, 7 recorded at, 8 the events (encode_events). One statement per append,
-# the rows split from the JSON array by SQLite; a lone event without json_each's table.
-# Metadata and time go on the append's first event only; the others point at it.
-_SQLITE_INSERT_ONE = (
-    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) VALUES (?1, ?8 ->> '$[0][0]', ?2, ?3,"
-    " ?4, ?5, ?8 ->> '$[0][1]', ?8 ->> '$[0][2]', ?8 -> '$[0][3]', ?6, ?7, NULL)"
-)
-_SQLITE_INSERT_MANY = (
-    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) SELECT ?1 + e.key, e.value ->> 0, ?2,"
-    " ?3, ?4, ?5 + e.key, e.value ->> 1, e.value ->> 2, e.value -> '$[3]',"
-    " iif(e.key = 0, ?6, NULL), iif(e.key = 0, ?7, NULL), nullif(?1, ?1 + e.key)"
-    " FROM json_each(?8) AS e"
-)
-
-# One append of a group commit.
-_Pending = AppendRequest
-
-
-class SqliteWriter:
-    """Appends in ``BEGIN IMMEDIATE`` transactions, each run whole on one thread.
-
-    SQLite has a single writer: positions are max + 1 under its write lock, so the
-    global order is the commit order. A transaction is one synchronous function run on
-    the writer's thread (one thread handoff per transaction, not one per statement),
-    on the writer's own connection to the database file, or for an in-memory database
-    on the pooled aiosqlite connection's thread. Appends that arrive while a transaction
-    is in flight are group-committed in the next one, each in its own savepoint so that
-    one refused append (a version conflict, a duplicate event id) fails alone. Writers
-    in this process queue on an asyncio lock; other processes wait in SQLite's busy
-    handler.
-    """
-
-    def __init__(self, database: Database, *, max_batch: int = 64) -> None:
-        self._database = database
-        dialect = database.engine.dialect
-        events = database.tables.events
-        # Ids and times stored exactly as SQLAlchemy stores them, so its reads understand
-        # them; JSON columns hold the JSON text, as SQLAlchemy writes them too.
-        sample = uuid.UUID(int=1)
-        event_id = _processor(events.c.event_id.type.bind_processor(dialect))
-        assert event_id(sample) == sample.hex, "event ids are stored as 32 hex digits"
-        self._recorded_at = _processor(
-            events.c.recorded_at.type.bind_processor(dialect)
-        )
-        # Group commit: while a transaction is in flight, appends queue for the next.
-        self._max_batch = max_batch
-        self._busy = False
-        self._queue: list[tuple[_Pending, asyncio.Future[Appended | Exception]]] = []
-        self._flushers: set[asyncio.Task[None]] = set()
-        self._thread: _Thread | None = None
-        self._connection: sqlite3.Connection | None = None
-
-    async def append(self, request: AppendRequest) -> Appended:
-        if self._busy:  # a transaction is in flight: join the next one
-            future: asyncio.Future[Appended | Exception] = (
-                asyncio.get_running_loop().create_future()
-            )
-            self._queue.append((request, future))
-            result = await future
-        else:  # none is: this one leaves at once, from the caller's task
-            self._busy = True
-            try:
-                result = (await self._send([request]))[0]
-            finally:
-                self._hand_over()
-        if isinstance(result, Exception):
-            raise result
-        return result
-
-    def _hand_over(self) -> None:
-        """The transaction in flight is over: the queued appends leave together."""
-        if not self._queue:
-            self._busy = False
-            return
-        flusher = asyncio.get_running_loop().create_task(self._drain())
-        self._flushers.add(flusher)
-        flusher.add_done_callback(self._flushers.discard)
-
-    async def _drain(self) -> None:
-        try:
-            while self._queue:
-                waiting = self._queue[: self._max_batch]
-                del self._queue[: self._max_batch]
-                try:
-                    results = await self._send([item for item, _ in waiting])
-                except BaseException as error:  # the batch shares the failure
-                    fail_all(waiting, error)
-                    if not isinstance(error, Exception):
-                        raise
-                    continue
-                resolve_all(waiting, results)
-        finally:
-            self._busy = False
-            if self._queue:  # cancelled (say, at shutdown) with appends queued
-                waiting, self._queue = self._queue, []
-                for _, future in waiting:
-                    future.cancel()
-
-    async def close(self) -> None:
-        """Close the writer's own connection and thread (appends must be over)."""
-        thread, self._thread = self._thread, None
-        if thread is None:
-            return
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            await thread.run(connection.close)
-        thread.stop()
-
-    async def _send(self, batch: list[_Pending]) -> list[Appended | Exception]:
-        async with self._database.sqlite_writer():
-            recorded_at = utc_now()
-            if self._database.sqlite_file is None:
-                return await self._send_on_pool(batch, recorded_at)
-            if self._thread is None:
-                self._thread = _Thread()
-            return await self._thread.run(
-                self._commit_on_own_connection, batch, recorded_at
-            )
-
-    async def _send_on_pool(
-        self, batch: list[_Pending], recorded_at: datetime
-    ) -> list[Appended | Exception]:
-        # In-memory: the pool's one connection is the database; run on its thread, through
-        # aiosqlite's (private) _execute, which takes the function to run there.
-        async with self._database.engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            driver: Any = raw.driver_connection
-            results: list[Appended | Exception] = await driver._execute(
-                self._commit, driver._conn, batch, recorded_at
-            )
-            return results
-
-    def _commit_on_own_connection(
-        self, batch: list[_Pending], recorded_at: datetime
-    ) -> list[Appended | Exception]:
-        if self._connection is None:
-            self._connection = self._database.connect_sqlite()
-        return self._commit(self._connection, batch, recorded_at)
-
-    def _commit(
-        self,
-        connection: sqlite3.Connection,
-        batch: list[_Pending],
-        recorded_at: datetime,
-    ) -> list[Appended | Exception]:
-        """One transaction for the batch, on the connection's thread."""
-        stored_at = self._recorded_at(recorded_at)
-        if isinstance(stored_at, datetime):
-            # What sqlite3's default adapter would make of it, once rather than per row.
-            stored_at = stored_at.isoformat(" ")
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            if len(batch) == 1:  # no savepoint: a refusal rolls the transaction back
-                request = batch[0]
-                try:
-                    first = self._write(connection, request, stored_at)
-                except Exception as error:
-                    connection.execute("ROLLBACK")
-                    return [error]
-                connection.execute("COMMIT")
-                return [Appended(first, recorded_at)]
-            results: list[Appended | Exception] = []
-            for request in batch:
-                connection.execute("SAVEPOINT eaf_append")
-                try:
-                    first = self._write(connection, request, stored_at)
-                except Exception as error:
-                    connection.execute("ROLLBACK TO eaf_append")
-                    results.append(error)
-                else:
-                    results.append(Appended(first, recorded_at))
-                connection.execute("RELEASE eaf_append")
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
-        return results
-
-    def _write(
-        self,
-        connection: sqlite3.Connection,
-        request: AppendRequest,
-        stored_at: Any,
-    ) -> int:
-        actual, last = connection.execute(
-            _SQLITE_STATE, (request.tenant, request.stream_type, request.stream_id)
-        ).fetchone()
-        if actual != request.expected:
-            raise request.conflict(actual)
-        first: int = last + 1
-        if request.count == 0:
-            return first
-        try:
-            connection.execute(
-                _SQLITE_INSERT_ONE if request.count == 1 else _SQLITE_INSERT_MANY,
-                (
-                    first,
-                    request.tenant,
-                    request.stream_type,
-                    request.stream_id,
-                    request.expected + 1,
-                    request.metadata_json,
-                    stored_at,
-                    request.events_json,
-                ),
-            )
-        except sqlite3.IntegrityError as error:
-            if ".event_id" in str(error):
-                raise DuplicateEventError(
-                    f"an event id of this batch is already stored: {error}"
-                ) from error
-            raise request.conflict(None) from error
-        return first
-
-
-_T = TypeVar("_T")
-_Call = tuple["asyncio.Future[Any]", Callable[[], Any]]
-
-
-class _Thread:
-    """One thread that runs functions for the event loop, one at a time.
-
-    Leaner than ``run_in_executor`` (which wraps a concurrent future in an asyncio one):
-    the thread hands the result straight to the loop, as aiosqlite's thread does.
-    """
-
-    def __init__(self) -> None:
-        self._calls: SimpleQueue[_Call | None] = SimpleQueue()
-        # A daemon: a store never closed must not keep the process alive; a commit cut
-        # off at exit is rolled back by SQLite, as after a crash.
-        threading.Thread(
-            target=self._serve, name="eaf-sqlite-writer", daemon=True
-        ).start()
-
-    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
-        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
-        self._calls.put((future, partial(function, *args)))
-        return await future
-
-    def stop(self) -> None:
-        self._calls.put(None)
-
-    def _serve(self) -> None:
-        while (call := self._calls.get()) is not None:
-            future, function = call
-            try:
-                result = function()
-            except BaseException as error:
-                _settle(future, None, error)
-            else:
-                _settle(future, result, None)
-
-
-def _settle(
-    future: asyncio.Future[Any], result: Any, error: BaseException | None
-) -> None:
-    def settle() -> None:
-        if future.done():  # its caller was cancelled
-            return
-        if error is None:
-            future.set_result(result)
-        else:
-            future.set_exception(error)
-
-    with suppress(RuntimeError):  # a closed loop: no one is waiting
-        future.get_loop().call_soon_threadsafe(settle)
-
-
-def _processor(process: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
-    return process if process is not None else (lambda value: value)
+        if len(units) == 1:
+            return [(rows, recorded_at)]
+        outcomes: list[_Outcome] = []
+        start = 0
+        for unit in units:
+            outcomes.append((rows[start : start + len(unit)], recorded_at))
+            start += len(unit)
+        return outcomes

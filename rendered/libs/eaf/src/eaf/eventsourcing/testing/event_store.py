@@ -14,12 +14,13 @@ from eaf.eventsourcing.outbox import Outbox
 from eaf.eventsourcing.ports import EventStore
 from eaf.eventsourcing.records import NewEvent
 from eaf.eventsourcing.testing.helpers import as_tenant, new_events
+from eaf.eventsourcing.testing.stream_appends import StreamAppendsContract
 
 __all__ = ["EventStoreContract"]
 
 
 @pytest.mark.asyncio
-class EventStoreContract:
+class EventStoreContract(StreamAppendsContract):
     """Subclasses provide an ``event_store`` fixture; ``outbox`` defaults to its
     ``outbox`` attribute."""
 
