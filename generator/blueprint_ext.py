@@ -114,7 +114,7 @@ def format_source(source: str, package: str, filename: str) -> str:
             "check",
             "--fix-only",
             "--select",
-            "I,F401,UP032,UP034",
+            "I,F401,UP032,UP034,E713,E714",
             "--exit-zero",
             *options,
             "--stdin-filename",

@@ -90,6 +90,7 @@ class FieldCtx:
     check_input: str
     distinct_py: list[str]
     distinct_json: list[str]
+    alternative_json: str | None
 
 
 def title(name: str) -> str:
@@ -147,7 +148,21 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         check_input="Decimal(str(VALUE))" if type_.is_scalar("decimal") else "VALUE",
         distinct_py=[python_literal(v, field_.full_type, values) for v in distinct],
         distinct_json=[json_literal(v) for v in distinct],
+        alternative_json=_alternative(field_, sample_value, catalog),
     )
+
+
+def _alternative(field_: RField, value: Any, catalog: Catalog) -> str | None:
+    """Another valid value of a scalar field (a request that differs from the sample)."""
+    if field_.type.is_scalar("bool") and not field_.optional:
+        return json_literal(not value)
+    if field_.type.kind not in ("scalar", "enum") or field_.type.is_scalar("bool"):
+        return None
+    try:
+        found = distinct_samples(field_, catalog, count=2)
+    except Invalid:
+        return None
+    return json_literal(found[1]) if len(found) > 1 and found[1] != value else None
 
 
 def to_domain(type_: TypeRef, expr: str, depth: int = 0) -> str:

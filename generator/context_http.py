@@ -214,7 +214,11 @@ def _endpoint(
                     ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json)
                 )
         body = [a for a in command.arguments if a.name not in endpoint.path_params]
-        request = endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
+        request = (
+            endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
+            if body
+            else None
+        )
         function = f"{endpoint.use_case}_{aggregate.snake}"
     elif aggregate is not None:
         request = None

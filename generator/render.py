@@ -151,7 +151,7 @@ def format_tree(directory: Path, package: str) -> None:
         return
     options = ruff_options(package)
     for command in (
-        ["check", "--fix-only", "--select", "I,F401,UP032,UP034", "--exit-zero", *options, "."],
+        ["check", "--fix-only", "--select", "I,F401,UP032,UP034,E713,E714", "--exit-zero", *options, "."],
         ["format", *options, "."],
     ):
         result = subprocess.run(
