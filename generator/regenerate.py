@@ -104,6 +104,7 @@ def template_at(root: Path, commit: str | None) -> Iterator[Path]:
                 "--",
                 "copier.yml",
                 "blueprints",
+                "generator",
             ],
             cwd=root,
             capture_output=True,
@@ -141,6 +142,7 @@ def _render_with_generator_at(old_root: Path, project: Project) -> dict[str, str
     }
     result = subprocess.run(
         [sys.executable, "-m", "generator.base_render"],
+        cwd=old_root,  # not the current directory: its generator would shadow the old one
         input=json.dumps(request),
         capture_output=True,
         text=True,

@@ -1,12 +1,15 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Unit tests of the domain: rules, commands and the events they emit."""
+"""Unit tests of the domain: rules, guards, invariants, and the events commands emit."""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from iam.domain.errors import DomainValidationError
+from iam.domain.errors import (
+    DomainValidationError,
+    Violation,
+)
 from iam.domain.events import (
     AccessTokenRevoked,
     PolicyChanged,
@@ -39,78 +42,85 @@ from iam.domain.model import (
     User,
 )
 
-NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+# Now: the spec's examples are checked against the current date (a due date in 2099).
+NOW = datetime.now(UTC).replace(microsecond=0)
 LATER = NOW + timedelta(minutes=5)
 
 
 def new_tenant() -> Tenant:
     return Tenant.create(
-        name="sample", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
-    )
+        name="name", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
+    ).committed()
 
 
 def test_create_tenant_sets_fields_and_records_tenant_created_event() -> None:
-    tenant = new_tenant()
-    assert tenant.name == "sample"
-    assert tenant.admin_user_id == "9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10"
-    assert tenant.created_at == tenant.updated_at == NOW
-    assert [type(event) for event in tenant.changes] == [TenantCreatedEvent]
-    assert tenant.committed().version == 1
+    tenant_ = Tenant.create(
+        name="name", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
+    )
+    assert tenant_.name == "name"
+    assert tenant_.admin_user_id == "9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10"
+    assert tenant_.created_at == tenant_.updated_at == NOW
+    assert [type(event) for event in tenant_.changes] == [TenantCreatedEvent]
+    assert tenant_.committed().version == 1
 
 
 def test_replaying_the_events_of_a_tenant_rebuilds_it() -> None:
-    tenant = new_tenant()
-    tenant = tenant.change_status(status="ACTIVE", now=LATER)
-    assert Tenant.from_history(tenant.changes) == tenant.committed()
+    tenant_ = Tenant.create(
+        name="name", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
+    )
+    tenant_ = tenant_.change_status(status="ACTIVE", now=LATER)
+    assert Tenant.from_history(tenant_.changes) == tenant_.committed()
 
 
 def test_create_tenant_rejects_name_breaking_not_blank() -> None:
-    with pytest.raises(
-        DomainValidationError, match="Tenant name cannot be blank"
-    ) as error:
+    with pytest.raises(DomainValidationError) as error:
         Tenant.create(
             name="   ", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
         )
-    assert error.value.field == "name"
+    assert Violation("name", "Tenant name cannot be blank") in error.value.violations
 
 
 def test_create_tenant_rejects_name_breaking_max_length() -> None:
-    with pytest.raises(
-        DomainValidationError, match="Tenant name is at most 100 characters"
-    ) as error:
+    with pytest.raises(DomainValidationError) as error:
         Tenant.create(
-            name="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            name="x" * 101,
             admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10",
             now=NOW,
         )
-    assert error.value.field == "name"
+    assert "name" in {violation.field for violation in error.value.violations}
 
 
-def test_change_status_tenant_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_tenant().committed()
+def test_change_status_tenant_returns_a_changed_copy_with_its_event() -> None:
+    original = new_tenant()
     changed = original.change_status(status="ACTIVE", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [TenantStatusChanged]
 
 
 def new_user() -> User:
     return User.create(
         username="alice",
-        email="email@example.org",
+        email="email@x",
+        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["user"],
+        attributes={"department": "sales"},
+        now=NOW,
+    ).committed()
+
+
+def test_create_user_sets_fields_and_records_user_created() -> None:
+    user = User.create(
+        username="alice",
+        email="email@x",
         password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
         roles=["user"],
         attributes={"department": "sales"},
         now=NOW,
     )
-
-
-def test_create_user_sets_fields_and_records_user_created() -> None:
-    user = new_user()
     assert user.username == "alice"
-    assert user.email == "email@example.org"
+    assert user.email == "email@x"
     assert user.password_hash == "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
     assert user.roles == ["user"]
     assert user.attributes == {"department": "sales"}
@@ -120,7 +130,14 @@ def test_create_user_sets_fields_and_records_user_created() -> None:
 
 
 def test_replaying_the_events_of_a_user_rebuilds_it() -> None:
-    user = new_user()
+    user = User.create(
+        username="alice",
+        email="email@x",
+        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["user"],
+        attributes={"department": "sales"},
+        now=NOW,
+    )
     user = user.change_status(status="ACTIVE", now=LATER)
     user = user.change_roles(roles=["user"], now=LATER)
     user = user.change_attributes(attributes={"department": "sales"}, now=LATER)
@@ -131,66 +148,64 @@ def test_replaying_the_events_of_a_user_rebuilds_it() -> None:
 
 
 def test_create_user_rejects_email_breaking_contains() -> None:
-    with pytest.raises(DomainValidationError, match="Email must be valid") as error:
+    with pytest.raises(DomainValidationError) as error:
         User.create(
             username="alice",
-            email="x",
+            email="xxxxxxx",
             password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
             roles=["user"],
             attributes={"department": "sales"},
             now=NOW,
         )
-    assert error.value.field == "email"
+    assert Violation("email", "Email must be valid") in error.value.violations
 
 
-def test_change_status_user_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_user().committed()
+def test_change_status_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
     changed = original.change_status(status="ACTIVE", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [UserStatusChanged]
 
 
-def test_change_roles_user_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_user().committed()
+def test_change_roles_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
     changed = original.change_roles(roles=["user"], now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [UserRolesChanged]
 
 
-def test_change_attributes_user_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_user().committed()
+def test_change_attributes_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
     changed = original.change_attributes(attributes={"department": "sales"}, now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [UserAttributesChanged]
 
 
-def test_change_password_user_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_user().committed()
+def test_change_password_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
     changed = original.change_password(
         password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
     )
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [UserPasswordChanged]
 
 
 def new_role() -> Role:
-    return Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
+    return Role.create(
+        name="editor", permissions=["user-profile:read"], now=NOW
+    ).committed()
 
 
 def test_create_role_sets_fields_and_records_role_created() -> None:
-    role = new_role()
+    role = Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
     assert role.name == "editor"
     assert role.permissions == ["user-profile:read"]
     assert role.created_at == role.updated_at == NOW
@@ -199,29 +214,27 @@ def test_create_role_sets_fields_and_records_role_created() -> None:
 
 
 def test_replaying_the_events_of_a_role_rebuilds_it() -> None:
-    role = new_role()
+    role = Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
     role = role.change_permissions(permissions=["user-profile:read"], now=LATER)
-    role = role.describe(description="sample", now=LATER)
+    role = role.describe(description="description", now=LATER)
     assert Role.from_history(role.changes) == role.committed()
 
 
-def test_change_permissions_role_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_role().committed()
+def test_change_permissions_role_returns_a_changed_copy_with_its_event() -> None:
+    original = new_role()
     changed = original.change_permissions(permissions=["user-profile:read"], now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [RolePermissionsChanged]
 
 
-def test_describe_role_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_role().committed()
-    changed = original.describe(description="sample", now=LATER)
+def test_describe_role_returns_a_changed_copy_with_its_event() -> None:
+    original = new_role()
+    changed = original.describe(description="description", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [RoleDescribed]
 
 
@@ -232,11 +245,17 @@ def new_policy() -> Policy:
         permissions=["license:*"],
         conditions="[]",
         now=NOW,
-    )
+    ).committed()
 
 
 def test_create_policy_sets_fields_and_records_policy_created() -> None:
-    policy = new_policy()
+    policy = Policy.create(
+        name="sales-only",
+        effect="deny",
+        permissions=["license:*"],
+        conditions="[]",
+        now=NOW,
+    )
     assert policy.name == "sales-only"
     assert policy.effect == "deny"
     assert policy.permissions == ["license:*"]
@@ -247,7 +266,13 @@ def test_create_policy_sets_fields_and_records_policy_created() -> None:
 
 
 def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
-    policy = new_policy()
+    policy = Policy.create(
+        name="sales-only",
+        effect="deny",
+        permissions=["license:*"],
+        conditions="[]",
+        now=NOW,
+    )
     policy = policy.change(
         name="sales-only",
         effect="deny",
@@ -259,8 +284,8 @@ def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
     assert Policy.from_history(policy.changes) == policy.committed()
 
 
-def test_change_policy_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_policy().committed()
+def test_change_policy_returns_a_changed_copy_with_its_event() -> None:
+    original = new_policy()
     changed = original.change(
         name="sales-only",
         effect="deny",
@@ -271,17 +296,15 @@ def test_change_policy_returns_a_changed_copy_with_fresh_updated_at() -> None:
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [PolicyChanged]
 
 
-def test_change_status_policy_returns_a_changed_copy_with_fresh_updated_at() -> None:
-    original = new_policy().committed()
+def test_change_status_policy_returns_a_changed_copy_with_its_event() -> None:
+    original = new_policy()
     changed = original.change_status(status="ACTIVE", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [PolicyStatusChanged]
 
 
@@ -291,13 +314,18 @@ def new_service_account() -> ServiceAccount:
         secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
         roles=["service"],
         now=NOW,
-    )
+    ).committed()
 
 
 def test_create_service_account_sets_fields_and_records_service_account_created() -> (
     None
 ):
-    account = new_service_account()
+    account = ServiceAccount.create(
+        client_id="billing-worker",
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["service"],
+        now=NOW,
+    )
     assert account.client_id == "billing-worker"
     assert account.secret_hash == "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
     assert account.roles == ["service"]
@@ -307,7 +335,12 @@ def test_create_service_account_sets_fields_and_records_service_account_created(
 
 
 def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
-    account = new_service_account()
+    account = ServiceAccount.create(
+        client_id="billing-worker",
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["service"],
+        now=NOW,
+    )
     account = account.change_status(status="ACTIVE", now=LATER)
     account = account.change_secret(
         secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
@@ -315,29 +348,23 @@ def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
     assert ServiceAccount.from_history(account.changes) == account.committed()
 
 
-def test_change_status_service_account_returns_a_changed_copy_with_fresh_updated_at() -> (
-    None
-):
-    original = new_service_account().committed()
+def test_change_status_service_account_returns_a_changed_copy_with_its_event() -> None:
+    original = new_service_account()
     changed = original.change_status(status="ACTIVE", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [ServiceAccountStatusChanged]
 
 
-def test_change_secret_service_account_returns_a_changed_copy_with_fresh_updated_at() -> (
-    None
-):
-    original = new_service_account().committed()
+def test_change_secret_service_account_returns_a_changed_copy_with_its_event() -> None:
+    original = new_service_account()
     changed = original.change_secret(
         secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
     )
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [ServiceAccountSecretChanged]
 
 
@@ -345,19 +372,25 @@ def new_refresh_token_family() -> RefreshTokenFamily:
     return RefreshTokenFamily.issue(
         subject="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10",
         client_id="web",
-        scope="sample",
+        scope="scope",
         current_hash="c2hhMjU2",
         now=NOW,
-    )
+    ).committed()
 
 
 def test_issue_refresh_token_family_sets_fields_and_records_refresh_token_issued() -> (
     None
 ):
-    family = new_refresh_token_family()
+    family = RefreshTokenFamily.issue(
+        subject="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10",
+        client_id="web",
+        scope="scope",
+        current_hash="c2hhMjU2",
+        now=NOW,
+    )
     assert family.subject == "9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10"
     assert family.client_id == "web"
-    assert family.scope == "sample"
+    assert family.scope == "scope"
     assert family.current_hash == "c2hhMjU2"
     assert family.created_at == family.updated_at == NOW
     assert [type(event) for event in family.changes] == [RefreshTokenIssued]
@@ -365,57 +398,59 @@ def test_issue_refresh_token_family_sets_fields_and_records_refresh_token_issued
 
 
 def test_replaying_the_events_of_a_refresh_token_family_rebuilds_it() -> None:
-    family = new_refresh_token_family()
+    family = RefreshTokenFamily.issue(
+        subject="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10",
+        client_id="web",
+        scope="scope",
+        current_hash="c2hhMjU2",
+        now=NOW,
+    )
     family = family.rotate(current_hash="c2hhMjU2", used_hashes=[], now=LATER)
     family = family.revoke(status="ACTIVE", now=LATER)
     assert RefreshTokenFamily.from_history(family.changes) == family.committed()
 
 
-def test_rotate_refresh_token_family_returns_a_changed_copy_with_fresh_updated_at() -> (
-    None
-):
-    original = new_refresh_token_family().committed()
+def test_rotate_refresh_token_family_returns_a_changed_copy_with_its_event() -> None:
+    original = new_refresh_token_family()
     changed = original.rotate(current_hash="c2hhMjU2", used_hashes=[], now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [RefreshTokenRotated]
 
 
-def test_revoke_refresh_token_family_returns_a_changed_copy_with_fresh_updated_at() -> (
-    None
-):
-    original = new_refresh_token_family().committed()
+def test_revoke_refresh_token_family_returns_a_changed_copy_with_its_event() -> None:
+    original = new_refresh_token_family()
     changed = original.revoke(status="ACTIVE", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
-    assert original.changes == ()
     assert [type(event) for event in changed.changes] == [RefreshTokenFamilyRevoked]
 
 
 def new_access_token_revocation() -> AccessTokenRevocation:
     return AccessTokenRevocation.create(
-        jti="q8Xy2w",
-        expires_at=datetime.fromisoformat("2026-01-02T03:04:05+00:00"),
-        now=NOW,
-    )
+        jti="q8Xy2w", expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"), now=NOW
+    ).committed()
 
 
 def test_create_access_token_revocation_sets_fields_and_records_access_token_revoked() -> (
     None
 ):
-    revocation = new_access_token_revocation()
+    revocation = AccessTokenRevocation.create(
+        jti="q8Xy2w", expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"), now=NOW
+    )
     assert revocation.jti == "q8Xy2w"
-    assert revocation.expires_at == datetime.fromisoformat("2026-01-02T03:04:05+00:00")
+    assert revocation.expires_at == datetime.fromisoformat("2030-01-02T03:04:05Z")
     assert revocation.created_at == revocation.updated_at == NOW
     assert [type(event) for event in revocation.changes] == [AccessTokenRevoked]
     assert revocation.committed().version == 1
 
 
 def test_replaying_the_events_of_a_access_token_revocation_rebuilds_it() -> None:
-    revocation = new_access_token_revocation()
+    revocation = AccessTokenRevocation.create(
+        jti="q8Xy2w", expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"), now=NOW
+    )
     assert (
         AccessTokenRevocation.from_history(revocation.changes) == revocation.committed()
     )

@@ -1,98 +1,182 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""The HTTP API: every endpoint of the spec, its errors, health, metrics and OpenAPI."""
+"""The HTTP API: every endpoint of the spec, with its rules, guards, versions, idempotency
+keys, pages and filters; health, metrics and OpenAPI."""
 
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
+from httpx2 import Response
 
 TenantHeaders = Callable[..., dict[str, str]]
+Headers = dict[str, str] | None
 
 PROBLEM_TYPE = "application/problem+json"
-
-CREATE_SAMPLE_USER_PROFILE_PATH = "/api/v1/user-profiles"
-VALID_SAMPLE_USER_PROFILE: dict[str, Any] = {
-    "name": "sample",
-    "email": "email@example.org",
-}
+UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
+USED: dict[str, int] = {}
 
 
-def create_sample_user_profile(client: TestClient) -> dict[str, Any]:
+def next_of(key: str, values: list[Any]) -> Any:
+    """The next of ``values`` not used yet for ``key`` (unique values stay unique)."""
+    index = USED.get(key, 0)
+    USED[key] = index + 1
+    return values[index % len(values)]
+
+
+def errors_of(response: Response) -> list[dict[str, str]]:
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    errors: list[dict[str, str]] = response.json()["errors"]
+    return errors
+
+
+def eventually(read: Callable[[], Any], done: Callable[[Any], bool]) -> Any:
+    """What ``read`` returns once ``done`` holds (read models are eventually consistent)."""
+    deadline = time.monotonic() + 10
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        value = read()
+    return value
+
+
+def create_sample_user_profile_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body of POST /api/v1/user-profiles (the aggregates it references made)."""
+    return {
+        "name": "name",
+        "email": "email@x",
+    }
+
+
+def update_profile_sample_user_profile_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body of PUT /api/v1/user-profiles/{id} (the aggregates it references made)."""
+    return {
+        "name": "name",
+        "email": "email@x",
+    }
+
+
+def sample_user_profile_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body that makes a sample user profile."""
+    return create_sample_user_profile_body(client, headers)
+
+
+def create_sample_user_profile(
+    client: TestClient, headers: Headers = None, **overrides: Any
+) -> dict[str, Any]:
+    """A new sample user profile, made through POST /api/v1/user-profiles."""
     response = client.post(
-        CREATE_SAMPLE_USER_PROFILE_PATH, json=VALID_SAMPLE_USER_PROFILE
+        "/api/v1/user-profiles",
+        json={**sample_user_profile_body(client, headers), **overrides},
+        headers=headers,
     )
     assert response.status_code == 201, response.text
-    body: dict[str, Any] = response.json()
-    return body
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def call_update_profile_sample_user_profile(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """PUT /api/v1/user-profiles/{id} with the examples' body."""
+    return client.request(
+        "PUT",
+        f"/api/v1/user-profiles/{id}",
+        json={
+            **update_profile_sample_user_profile_body(client, headers),
+            **(changes or {}),
+        },
+        headers=headers,
+    )
 
 
 def test_create_sample_user_profile_answers_201_with_the_stored_sample_user_profile(
     client: TestClient,
 ) -> None:
-    body = create_sample_user_profile(client)
-    for field, value in VALID_SAMPLE_USER_PROFILE.items():
-        assert body[field] == value
-    assert body["createdAt"] == body["updatedAt"]
-    assert body["createdAt"].endswith("Z")
+    body = create_sample_user_profile_body(client)
+    response = client.post("/api/v1/user-profiles", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    for field, value in body.items():
+        assert created[field] == value, field
+    assert created["createdAt"] == created["updatedAt"]
+    assert response.headers["ETag"] == '"1"'
+    assert response.headers["Location"].endswith(created["id"])
 
 
 def test_create_sample_user_profile_rejects_name_breaking_not_blank(
     client: TestClient,
 ) -> None:
-    body = {**VALID_SAMPLE_USER_PROFILE, "name": "   "}
-    response = client.post(CREATE_SAMPLE_USER_PROFILE_PATH, json=body)
-    assert response.status_code == 422
-    assert response.headers["content-type"] == PROBLEM_TYPE
-    assert response.json()["detail"] == "Name cannot be blank"
-    assert response.json()["field"] == "name"
+    body = {**sample_user_profile_body(client), "name": "   "}
+    errors = errors_of(client.post("/api/v1/user-profiles", json=body))
+    assert {"field": "name", "message": "Name cannot be blank"} in errors
 
 
 def test_create_sample_user_profile_rejects_email_breaking_contains(
     client: TestClient,
 ) -> None:
-    body = {**VALID_SAMPLE_USER_PROFILE, "email": "x"}
-    response = client.post(CREATE_SAMPLE_USER_PROFILE_PATH, json=body)
-    assert response.status_code == 422
-    assert response.headers["content-type"] == PROBLEM_TYPE
-    assert response.json()["detail"] == "Email must be valid"
-    assert response.json()["field"] == "email"
+    body = {**sample_user_profile_body(client), "email": "xxxxxxx"}
+    errors = errors_of(client.post("/api/v1/user-profiles", json=body))
+    assert {"field": "email", "message": "Email must be valid"} in errors
 
 
-def test_create_sample_user_profile_names_a_missing_field(client: TestClient) -> None:
-    response = client.post(CREATE_SAMPLE_USER_PROFILE_PATH, json={})
-    assert response.status_code == 422
-    assert response.headers["content-type"] == PROBLEM_TYPE
-    fields = {error["field"] for error in response.json()["errors"]}
-    assert fields == set(VALID_SAMPLE_USER_PROFILE)
+def test_create_sample_user_profile_names_every_missing_field(
+    client: TestClient,
+) -> None:
+    errors = errors_of(client.post("/api/v1/user-profiles", json={}))
+    assert {error["field"] for error in errors} >= {
+        "name",
+        "email",
+    }
 
 
-def test_list_sample_user_profile_lists_the_tenant_s_sample_user_profile_from_the_read_model(
+def test_create_sample_user_profile_with_an_idempotency_key_makes_one_sample_user_profile(
+    client: TestClient,
+) -> None:
+    body = sample_user_profile_body(client)
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    path = "/api/v1/user-profiles"
+    first = client.post(path, json=body, headers=key)
+    again = client.post(path, json=body, headers=key)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.json() == first.json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    changed = {**body, "name": "nam0"}
+    other = client.post(path, json=changed, headers=key)
+    assert other.status_code == 422, other.text
+    assert other.json()["title"] == "Idempotency-Key reused"
+
+
+def test_list_sample_user_profile_list_answers_a_list(client: TestClient) -> None:
+    response = client.get("/api/v1/user-profiles")
+    assert response.status_code == 200, response.text
+
+
+def test_list_sample_user_profile_list_lists_the_tenant_s_sample_user_profile_rows(
     client: TestClient, as_tenant: TenantHeaders
 ) -> None:
     mine = as_tenant("tenant-a")
-    created = [
-        client.post(
-            CREATE_SAMPLE_USER_PROFILE_PATH,
-            json=VALID_SAMPLE_USER_PROFILE,
-            headers=mine,
-        ).json()
-        for _ in range(2)
-    ]
-    client.post(
-        CREATE_SAMPLE_USER_PROFILE_PATH,
-        json=VALID_SAMPLE_USER_PROFILE,
-        headers=as_tenant("tenant-b"),
-    )
-    listed: list[dict[str, Any]] = []
-    deadline = time.monotonic() + 10
-    while len(listed) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-        listed = client.get("/api/v1/user-profiles", headers=mine).json()
-    assert sorted(listed, key=lambda p: p["id"]) == sorted(
-        created, key=lambda p: p["id"]
-    )
+    created = [create_sample_user_profile(client, mine) for _ in range(2)]
+    create_sample_user_profile(client, as_tenant("tenant-b"))
+
+    def listed() -> list[dict[str, Any]]:
+        body: Any = client.get("/api/v1/user-profiles", headers=mine).json()
+        return list(body["items"] if isinstance(body, dict) else body)
+
+    rows = eventually(listed, lambda rows: len(rows) >= 2)
+    assert sorted(row["id"] for row in rows) == sorted(row["id"] for row in created)
 
 
 def test_get_sample_user_profile_returns_the_stored_sample_user_profile(
@@ -102,50 +186,55 @@ def test_get_sample_user_profile_returns_the_stored_sample_user_profile(
     response = client.get("/api/v1/user-profiles/{id}".format(id=created["id"]))
     assert response.status_code == 200
     assert response.json() == created
+    tag = response.headers["ETag"]
+    unchanged = client.get(
+        "/api/v1/user-profiles/{id}".format(id=created["id"]),
+        headers={"If-None-Match": tag},
+    )
+    assert unchanged.status_code == 304
 
 
 def test_get_sample_user_profile_is_scoped_to_the_tenant(
     client: TestClient, as_tenant: TenantHeaders
 ) -> None:
-    created = client.post(
-        CREATE_SAMPLE_USER_PROFILE_PATH,
-        json=VALID_SAMPLE_USER_PROFILE,
-        headers=as_tenant("tenant-a"),
-    ).json()
+    created = create_sample_user_profile(client, as_tenant("tenant-a"))
     path = "/api/v1/user-profiles/{id}".format(id=created["id"])
     assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
     assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
-    assert client.get(path).status_code == 404
 
 
-def test_get_sample_user_profile_answers_404_with_an_empty_body(
-    client: TestClient,
-) -> None:
-    response = client.get(
-        "/api/v1/user-profiles/{id}".format(id="00000000-0000-0000-0000-000000000000")
-    )
+def test_get_sample_user_profile_answers_404_with_a_problem(client: TestClient) -> None:
+    response = client.get(f"/api/v1/user-profiles/{UNKNOWN_ID}")
     assert response.status_code == 404
-    assert response.content == b""
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    assert response.json()["detail"] == "Profile not found"
 
 
 def test_update_profile_sample_user_profile_changes_the_stored_sample_user_profile(
     client: TestClient,
 ) -> None:
     created = create_sample_user_profile(client)
-    path = "/api/v1/user-profiles/{id}".format(id=created["id"])
-    response = client.put(path, json=VALID_SAMPLE_USER_PROFILE)
+    response = call_update_profile_sample_user_profile(client, created["id"])
     assert response.status_code == 200, response.text
-    assert response.json()["updatedAt"] > created["updatedAt"]
+    assert response.json()["updatedAt"] >= created["updatedAt"]
     assert response.json()["createdAt"] == created["createdAt"]
+    assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_update_profile_sample_user_profile_of_a_version_not_read_is_412(
+    client: TestClient,
+) -> None:
+    created = create_sample_user_profile(client)
+    stale = {"If-Match": '"5"'}
+    response = call_update_profile_sample_user_profile(client, created["id"], stale)
+    assert response.status_code == 412
+    assert response.headers["content-type"] == PROBLEM_TYPE
 
 
 def test_update_profile_sample_user_profile_of_a_missing_sample_user_profile_is_404(
     client: TestClient,
 ) -> None:
-    path = "/api/v1/user-profiles/{id}".format(
-        id="00000000-0000-0000-0000-000000000000"
-    )
-    response = client.put(path, json=VALID_SAMPLE_USER_PROFILE)
+    response = call_update_profile_sample_user_profile(client, UNKNOWN_ID)
     assert response.status_code == 404
     assert response.json()["detail"] == "Profile not found"
 
@@ -154,24 +243,24 @@ def test_update_profile_sample_user_profile_rejects_name_breaking_not_blank(
     client: TestClient,
 ) -> None:
     created = create_sample_user_profile(client)
-    path = "/api/v1/user-profiles/{id}".format(id=created["id"])
-    body = {**VALID_SAMPLE_USER_PROFILE, "name": "   "}
-    response = client.put(path, json=body)
-    assert response.status_code == 422
-    assert response.json()["detail"] == "Name cannot be blank"
-    assert response.json()["field"] == "name"
+    errors = errors_of(
+        call_update_profile_sample_user_profile(
+            client, created["id"], changes={"name": "   "}
+        )
+    )
+    assert {"field": "name", "message": "Name cannot be blank"} in errors
 
 
 def test_update_profile_sample_user_profile_rejects_email_breaking_contains(
     client: TestClient,
 ) -> None:
     created = create_sample_user_profile(client)
-    path = "/api/v1/user-profiles/{id}".format(id=created["id"])
-    body = {**VALID_SAMPLE_USER_PROFILE, "email": "x"}
-    response = client.put(path, json=body)
-    assert response.status_code == 422
-    assert response.json()["detail"] == "Email must be valid"
-    assert response.json()["field"] == "email"
+    errors = errors_of(
+        call_update_profile_sample_user_profile(
+            client, created["id"], changes={"email": "xxxxxxx"}
+        )
+    )
+    assert {"field": "email", "message": "Email must be valid"} in errors
 
 
 def test_service_health(client: TestClient) -> None:

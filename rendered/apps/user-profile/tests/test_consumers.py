@@ -39,10 +39,10 @@ async def test_prepare_tenant_receives_tenant_created_event_in_its_context() -> 
     broker = InMemoryBroker()
     reactions = RecordingReactions()
     event = TenantCreatedEvent(
-        tenant_id="sample",
-        name="sample",
-        admin_user_id="sample",
-        occurred_at=datetime.fromisoformat("2026-01-02T03:04:05+00:00"),
+        tenant_id="tenantId",
+        name="name",
+        admin_user_id="adminUserId",
+        occurred_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
     )
     await broker.publish(
         event_message(

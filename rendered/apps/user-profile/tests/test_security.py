@@ -12,12 +12,16 @@ from fastapi.testclient import TestClient
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
 PERMISSIONS = ["user-profile:read", "user-profile:write"]
+UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
     pytest.param(
         "POST",
         "/api/v1/user-profiles",
-        {"name": "sample", "email": "email@example.org"},
+        {
+            "name": "name",
+            "email": "email@x",
+        },
         "user-profile:write",
         id="create_sample_user_profile",
     ),
@@ -26,19 +30,22 @@ ENDPOINTS = [
         "/api/v1/user-profiles",
         None,
         "user-profile:read",
-        id="list_sample_user_profile",
+        id="list_sample_user_profile_list",
     ),
     pytest.param(
         "GET",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
+        f"/api/v1/user-profiles/{UNKNOWN_ID}",
         None,
         "user-profile:read",
         id="get_sample_user_profile",
     ),
     pytest.param(
         "PUT",
-        "/api/v1/user-profiles/00000000-0000-0000-0000-000000000000",
-        {"name": "sample", "email": "email@example.org"},
+        f"/api/v1/user-profiles/{UNKNOWN_ID}",
+        {
+            "name": "name",
+            "email": "email@x",
+        },
         "user-profile:write",
         id="update_profile_sample_user_profile",
     ),
@@ -91,7 +98,10 @@ def test_a_tenant_header_does_not_choose_the_tenant(
 ) -> None:
     created = client.post(
         "/api/v1/user-profiles",
-        json={"name": "sample", "email": "email@example.org"},
+        json={
+            "name": "name",
+            "email": "email@x",
+        },
         headers={**as_tenant("tenant-a"), "X-Tenant-Id": "tenant-b"},
     )
     assert created.status_code == 201

@@ -1,35 +1,47 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""Use cases against event-sourced repositories on the in-memory and SQLite event stores."""
+"""Use cases on the in-memory and SQLite event stores: transactions, references, unique
+values, idempotency keys, guards and tenant isolation."""
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from eaf.context import SecurityContext, use
-from eaf.eventsourcing import EventStore
+from eaf.eventsourcing import (
+    EventStore,
+    Idempotency,
+    PreconditionFailedError,
+)
 
 from user_profile.application.services import SampleUserProfileService
-from user_profile.domain.errors import ConcurrencyError, NotFoundError
+from user_profile.domain.errors import (
+    ConcurrencyError,
+    NotFoundError,
+)
 from user_profile.domain.model import SampleUserProfile
 from user_profile.infrastructure.persistence import (
     EventSourcedSampleUserProfileRepository,
     close_event_store,
     open_event_store,
+    transactions,
 )
 from user_profile.infrastructure.projections import (
     ReadModelSampleUserProfileListing,
     projection_store,
 )
 
+T = TypeVar("T")
 TENANT_A = SecurityContext(tenant_id="tenant-a")
 TENANT_B = SecurityContext(tenant_id="tenant-b")
 
 
 class FixedClock:
     def now(self) -> datetime:
-        return datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+        return datetime.now(UTC).replace(microsecond=0)
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -46,77 +58,134 @@ async def store(
     await close_event_store(opened)
 
 
-def sample_user_profile_service(store: EventStore) -> SampleUserProfileService:
-    return SampleUserProfileService(
-        EventSourcedSampleUserProfileRepository(store),
-        FixedClock(),
-        ReadModelSampleUserProfileListing(projection_store(store)),
+@dataclass
+class Cases:
+    """The use cases of one store, and the examples of unique fields used so far."""
+
+    sample_user_profile: SampleUserProfileService
+    used: dict[str, int] = field(default_factory=dict)
+
+    def next_of(self, key: str, values: list[T]) -> T:
+        """The next of ``values`` not used yet for ``key`` (unique values stay unique)."""
+        index = self.used.get(key, 0)
+        self.used[key] = index + 1
+        return values[index % len(values)]
+
+
+def use_cases(store: EventStore) -> Cases:
+    wired = transactions(store)
+    clock = FixedClock()
+    return Cases(
+        sample_user_profile=SampleUserProfileService(
+            wired,
+            clock,
+            ReadModelSampleUserProfileListing(projection_store(store)),
+        ),
     )
 
 
+async def sample_user_profile_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of SampleUserProfile.create (the aggregates they reference made)."""
+    return dict(
+        name="name",
+        email="email@x",
+    )
+
+
+async def new_sample_user_profile(cases: Cases, **overrides: Any) -> SampleUserProfile:
+    """A new sample user profile from the examples."""
+    arguments = {**await sample_user_profile_arguments(cases), **overrides}
+    return await cases.sample_user_profile.create(**arguments)
+
+
 async def test_sample_user_profile_is_stored_and_found(store: EventStore) -> None:
-    service = sample_user_profile_service(store)
+    cases = use_cases(store)
     with use(TENANT_A):
-        created = await service.create(name="sample", email="email@example.org")
-        assert await service.get(created.id) == created
-        assert await service.get("no-such-id") is None
+        created = await new_sample_user_profile(cases)
+        assert await cases.sample_user_profile.get(created.id) == created
+        assert await cases.sample_user_profile.get("no-such-id") is None
 
 
 async def test_sample_user_profile_of_one_tenant_is_invisible_to_another(
     store: EventStore,
 ) -> None:
-    service = sample_user_profile_service(store)
+    cases = use_cases(store)
     with use(TENANT_A):
-        created = await service.create(name="sample", email="email@example.org")
+        created = await new_sample_user_profile(cases)
     with use(TENANT_B):
-        assert await service.get(created.id) is None
+        assert await cases.sample_user_profile.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_sample_user_profile(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await sample_user_profile_arguments(cases)
+        create = cases.sample_user_profile.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
 
 
 async def test_update_profile_of_a_missing_sample_user_profile_is_not_found(
     store: EventStore,
 ) -> None:
-    service = sample_user_profile_service(store)
-    with use(TENANT_A), pytest.raises(NotFoundError, match="Profile not found"):
-        await service.update_profile(
-            "no-such-id", name="sample", email="email@example.org"
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.sample_user_profile.update_profile(
+            "no-such-id",
+            name="name",
+            email="email@x",
         )
 
 
 async def test_update_profile_of_a_sample_user_profile_is_stored_as_an_event(
     store: EventStore,
 ) -> None:
-    service = sample_user_profile_service(store)
+    cases = use_cases(store)
     with use(TENANT_A):
-        created = await service.create(name="sample", email="email@example.org")
-        changed = await service.update_profile(
-            created.id, name="sample", email="email@example.org"
+        profile = await new_sample_user_profile(cases)
+        changed = await cases.sample_user_profile.update_profile(
+            profile.id,
+            name="name",
+            email="email@x",
         )
-        assert await service.get(created.id) == changed
-        assert changed.version == created.version + 1
-        stream = await store.read_stream(
-            EventSourcedSampleUserProfileRepository.STREAM, created.id
-        )
-    assert [event.event_type for event in stream] == [
-        "SampleUserProfileCreated",
-        "SampleUserProfileUpdated",
-    ]
+        assert changed.version == profile.version + 1
+        assert await cases.sample_user_profile.get(profile.id) == changed
+        stream = await store.read_stream("SampleUserProfile", profile.id)
+    assert stream[-1].event_type == "SampleUserProfileUpdated"
+
+
+async def test_update_profile_of_a_sample_user_profile_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        profile = await new_sample_user_profile(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.sample_user_profile.update_profile(
+                profile.id,
+                name="name",
+                email="email@x",
+                expected_version=profile.version + 1,
+            )
 
 
 async def test_a_stale_sample_user_profile_is_not_saved_over_a_newer_one(
     store: EventStore,
 ) -> None:
+    cases = use_cases(store)
     repository = EventSourcedSampleUserProfileRepository(store)
-    now = FixedClock().now()
     with use(TENANT_A):
-        created = await repository.save(
-            SampleUserProfile.create(name="sample", email="email@example.org", now=now)
-        )
+        created = await new_sample_user_profile(cases)
+        now = FixedClock().now()
         await repository.save(
-            created.update_profile(name="sample", email="email@example.org", now=now)
+            created.update_profile(name="name", email="email@x", now=now)
         )
         with pytest.raises(ConcurrencyError):
             await repository.save(
-                created.update_profile(
-                    name="sample", email="email@example.org", now=now
-                )
+                created.update_profile(name="name", email="email@x", now=now)
             )

@@ -2,9 +2,10 @@
 
 """The composition root: wires adapters to the ports (override any with a keyword)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from eaf.eventsourcing import EventStore
+from eaf.eventsourcing import EventStore, Transactions
 from eaf.projectors import ProjectionStore
 
 from iam.application.ports.inbound import (
@@ -16,16 +17,7 @@ from iam.application.ports.inbound import (
     TenantUseCases,
     UserUseCases,
 )
-from iam.application.ports.outbound import (
-    AccessTokenRevocationRepository,
-    Clock,
-    PolicyRepository,
-    RefreshTokenFamilyRepository,
-    RoleRepository,
-    ServiceAccountRepository,
-    TenantRepository,
-    UserRepository,
-)
+from iam.application.ports.outbound import Clock
 from iam.application.services import (
     AccessTokenRevocationService,
     PolicyService,
@@ -37,16 +29,8 @@ from iam.application.services import (
 )
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import Settings, event_store_url
-from iam.infrastructure.persistence import (
-    EventSourcedAccessTokenRevocationRepository,
-    EventSourcedPolicyRepository,
-    EventSourcedRefreshTokenFamilyRepository,
-    EventSourcedRoleRepository,
-    EventSourcedServiceAccountRepository,
-    EventSourcedTenantRepository,
-    EventSourcedUserRepository,
-    open_event_store,
-)
+from iam.infrastructure.persistence import open_event_store
+from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     ReadModelPolicyListing,
     ReadModelRoleListing,
@@ -59,9 +43,10 @@ from iam.infrastructure.projections import (
 
 @dataclass(frozen=True)
 class Services:
-    """The wired use cases, and the event store they share."""
+    """The wired use cases, the read models' queries, and the event store they share."""
 
     store: EventStore
+    transactions: Transactions
     read_models: ProjectionStore
     tenant: TenantUseCases
     user: UserUseCases
@@ -70,6 +55,7 @@ class Services:
     service_account: ServiceAccountUseCases
     refresh_token_family: RefreshTokenFamilyUseCases
     access_token_revocation: AccessTokenRevocationUseCases
+    queries: dict[str, Any] = field(default_factory=dict)
 
 
 async def bootstrap(
@@ -77,56 +63,65 @@ async def bootstrap(
     *,
     store: EventStore | None = None,
     clock: Clock | None = None,
-    tenant_repository: TenantRepository | None = None,
-    user_repository: UserRepository | None = None,
-    role_repository: RoleRepository | None = None,
-    policy_repository: PolicyRepository | None = None,
-    service_account_repository: ServiceAccountRepository | None = None,
-    refresh_token_family_repository: RefreshTokenFamilyRepository | None = None,
-    access_token_revocation_repository: AccessTokenRevocationRepository | None = None,
+    transactions: Transactions | None = None,
+    tenant: TenantUseCases | None = None,
+    user: UserUseCases | None = None,
+    role: RoleUseCases | None = None,
+    policy: PolicyUseCases | None = None,
+    service_account: ServiceAccountUseCases | None = None,
+    refresh_token_family: RefreshTokenFamilyUseCases | None = None,
+    access_token_revocation: AccessTokenRevocationUseCases | None = None,
 ) -> Services:
     """Build the use cases from real adapters, or from the ones given."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
+    transactions = transactions or store_transactions(store)
     read_models = projection_store(store)
-    tenant = TenantService(
-        tenant_repository or EventSourcedTenantRepository(store),
+    queries: dict[str, Any] = {
+        "TenantList": ReadModelTenantListing(read_models),
+        "UserList": ReadModelUserListing(read_models),
+        "RoleList": ReadModelRoleListing(read_models),
+        "PolicyList": ReadModelPolicyListing(read_models),
+        "ServiceAccountList": ReadModelServiceAccountListing(read_models),
+    }
+    tenant = tenant or TenantService(
+        transactions,
         clock,
-        ReadModelTenantListing(read_models),
+        queries["TenantList"],
     )
-    user = UserService(
-        user_repository or EventSourcedUserRepository(store),
+    user = user or UserService(
+        transactions,
         clock,
-        ReadModelUserListing(read_models),
+        queries["UserList"],
     )
-    role = RoleService(
-        role_repository or EventSourcedRoleRepository(store),
+    role = role or RoleService(
+        transactions,
         clock,
-        ReadModelRoleListing(read_models),
+        queries["RoleList"],
     )
-    policy = PolicyService(
-        policy_repository or EventSourcedPolicyRepository(store),
+    policy = policy or PolicyService(
+        transactions,
         clock,
-        ReadModelPolicyListing(read_models),
+        queries["PolicyList"],
     )
-    service_account = ServiceAccountService(
-        service_account_repository or EventSourcedServiceAccountRepository(store),
+    service_account = service_account or ServiceAccountService(
+        transactions,
         clock,
-        ReadModelServiceAccountListing(read_models),
+        queries["ServiceAccountList"],
     )
-    refresh_token_family = RefreshTokenFamilyService(
-        refresh_token_family_repository
-        or EventSourcedRefreshTokenFamilyRepository(store),
+    refresh_token_family = refresh_token_family or RefreshTokenFamilyService(
+        transactions,
         clock,
     )
-    access_token_revocation = AccessTokenRevocationService(
-        access_token_revocation_repository
-        or EventSourcedAccessTokenRevocationRepository(store),
+    access_token_revocation = access_token_revocation or AccessTokenRevocationService(
+        transactions,
         clock,
     )
     return Services(
         store=store,
+        transactions=transactions,
         read_models=read_models,
+        queries=queries,
         tenant=tenant,
         user=user,
         role=role,

@@ -32,6 +32,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
+        app.state.queries = services.queries
         app.state.tenant = services.tenant
         app.state.user = services.user
         app.state.role = services.role

@@ -2,24 +2,23 @@
 
 """The composition root: wires adapters to the ports (override any with a keyword)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from eaf.eventsourcing import EventStore
+from eaf.eventsourcing import EventStore, Transactions
 from eaf.projectors import ProjectionStore
 
 from user_profile.application.ports.inbound import (
     EventReactions,
     SampleUserProfileUseCases,
 )
-from user_profile.application.ports.outbound import Clock, SampleUserProfileRepository
+from user_profile.application.ports.outbound import Clock
 from user_profile.application.reactions import Reactions
 from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
 from user_profile.infrastructure.config import Settings, event_store_url
-from user_profile.infrastructure.persistence import (
-    EventSourcedSampleUserProfileRepository,
-    open_event_store,
-)
+from user_profile.infrastructure.persistence import open_event_store
+from user_profile.infrastructure.persistence import transactions as store_transactions
 from user_profile.infrastructure.projections import (
     ReadModelSampleUserProfileListing,
     projection_store,
@@ -28,12 +27,14 @@ from user_profile.infrastructure.projections import (
 
 @dataclass(frozen=True)
 class Services:
-    """The wired use cases, and the event store they share."""
+    """The wired use cases, the read models' queries, and the event store they share."""
 
     store: EventStore
+    transactions: Transactions
     read_models: ProjectionStore
     sample_user_profile: SampleUserProfileUseCases
     reactions: EventReactions
+    queries: dict[str, Any] = field(default_factory=dict)
 
 
 def default_reactions(sample_user_profile: SampleUserProfileUseCases) -> EventReactions:
@@ -46,22 +47,28 @@ async def bootstrap(
     *,
     store: EventStore | None = None,
     clock: Clock | None = None,
-    sample_user_profile_repository: SampleUserProfileRepository | None = None,
+    transactions: Transactions | None = None,
+    sample_user_profile: SampleUserProfileUseCases | None = None,
     reactions: EventReactions | None = None,
 ) -> Services:
     """Build the use cases from real adapters, or from the ones given."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
+    transactions = transactions or store_transactions(store)
     read_models = projection_store(store)
-    sample_user_profile = SampleUserProfileService(
-        sample_user_profile_repository
-        or EventSourcedSampleUserProfileRepository(store),
+    queries: dict[str, Any] = {
+        "SampleUserProfileList": ReadModelSampleUserProfileListing(read_models),
+    }
+    sample_user_profile = sample_user_profile or SampleUserProfileService(
+        transactions,
         clock,
-        ReadModelSampleUserProfileListing(read_models),
+        queries["SampleUserProfileList"],
     )
     return Services(
         store=store,
+        transactions=transactions,
         read_models=read_models,
+        queries=queries,
         sample_user_profile=sample_user_profile,
         reactions=reactions or default_reactions(sample_user_profile),
     )

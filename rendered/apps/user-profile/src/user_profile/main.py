@@ -42,6 +42,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
+        app.state.queries = services.queries
         app.state.sample_user_profile = services.sample_user_profile
         relay = EventRelay(
             services.store,

@@ -1,6 +1,9 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Events of the iam domain, with their schema versions."""
+"""Events of the iam domain, with their schema versions. A field with a
+default is filled with it when a stored event predates the field."""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,9 +13,7 @@ from uuid import UUID
 
 @dataclass(frozen=True, kw_only=True)
 class TenantCreatedEvent:
-    """
-    Tenant created event (v1).
-    """
+    """Tenant created event (v1)."""
 
     tenant_id: UUID
     name: str
@@ -22,9 +23,7 @@ class TenantCreatedEvent:
 
 @dataclass(frozen=True, kw_only=True)
 class TenantStatusChanged:
-    """
-    Tenant status changed (v1).
-    """
+    """Tenant status changed (v1)."""
 
     tenant_id: UUID
     status: str
@@ -33,9 +32,7 @@ class TenantStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserCreated:
-    """
-    User created (v1).
-    """
+    """User created (v1)."""
 
     user_id: UUID
     username: str
@@ -48,9 +45,7 @@ class UserCreated:
 
 @dataclass(frozen=True, kw_only=True)
 class UserStatusChanged:
-    """
-    User status changed (v1).
-    """
+    """User status changed (v1)."""
 
     user_id: UUID
     status: str
@@ -59,9 +54,7 @@ class UserStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserRolesChanged:
-    """
-    User roles changed (v1).
-    """
+    """User roles changed (v1)."""
 
     user_id: UUID
     roles: list[str]
@@ -70,9 +63,7 @@ class UserRolesChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserAttributesChanged:
-    """
-    User attributes changed (v1).
-    """
+    """User attributes changed (v1)."""
 
     user_id: UUID
     attributes: dict[str, str]
@@ -81,9 +72,7 @@ class UserAttributesChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserPasswordChanged:
-    """
-    User password changed (v1).
-    """
+    """User password changed (v1)."""
 
     user_id: UUID
     password_hash: str
@@ -92,9 +81,7 @@ class UserPasswordChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class RoleCreated:
-    """
-    Role created (v1).
-    """
+    """Role created (v1)."""
 
     role_id: UUID
     name: str
@@ -104,9 +91,7 @@ class RoleCreated:
 
 @dataclass(frozen=True, kw_only=True)
 class RolePermissionsChanged:
-    """
-    Role permissions changed (v1).
-    """
+    """Role permissions changed (v1)."""
 
     role_id: UUID
     permissions: list[str]
@@ -115,9 +100,7 @@ class RolePermissionsChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class RoleDescribed:
-    """
-    Role described (v1).
-    """
+    """Role described (v1)."""
 
     role_id: UUID
     description: str
@@ -126,9 +109,7 @@ class RoleDescribed:
 
 @dataclass(frozen=True, kw_only=True)
 class PolicyCreated:
-    """
-    Policy created (v1).
-    """
+    """Policy created (v1)."""
 
     policy_id: UUID
     name: str
@@ -140,9 +121,7 @@ class PolicyCreated:
 
 @dataclass(frozen=True, kw_only=True)
 class PolicyChanged:
-    """
-    Policy changed (v1).
-    """
+    """Policy changed (v1)."""
 
     policy_id: UUID
     name: str
@@ -154,9 +133,7 @@ class PolicyChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class PolicyStatusChanged:
-    """
-    Policy status changed (v1).
-    """
+    """Policy status changed (v1)."""
 
     policy_id: UUID
     status: str
@@ -165,9 +142,7 @@ class PolicyStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class ServiceAccountCreated:
-    """
-    Service account created (v1).
-    """
+    """Service account created (v1)."""
 
     service_account_id: UUID
     client_id: str
@@ -178,9 +153,7 @@ class ServiceAccountCreated:
 
 @dataclass(frozen=True, kw_only=True)
 class ServiceAccountStatusChanged:
-    """
-    Service account status changed (v1).
-    """
+    """Service account status changed (v1)."""
 
     service_account_id: UUID
     status: str
@@ -189,9 +162,7 @@ class ServiceAccountStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class ServiceAccountSecretChanged:
-    """
-    Service account secret changed (v1).
-    """
+    """Service account secret changed (v1)."""
 
     service_account_id: UUID
     secret_hash: str
@@ -200,9 +171,7 @@ class ServiceAccountSecretChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class RefreshTokenIssued:
-    """
-    Refresh token issued (v1).
-    """
+    """Refresh token issued (v1)."""
 
     family_id: UUID
     subject: str
@@ -214,9 +183,7 @@ class RefreshTokenIssued:
 
 @dataclass(frozen=True, kw_only=True)
 class RefreshTokenRotated:
-    """
-    Refresh token rotated (v1).
-    """
+    """Refresh token rotated (v1)."""
 
     family_id: UUID
     current_hash: str
@@ -226,9 +193,7 @@ class RefreshTokenRotated:
 
 @dataclass(frozen=True, kw_only=True)
 class RefreshTokenFamilyRevoked:
-    """
-    Refresh token family revoked (v1).
-    """
+    """Refresh token family revoked (v1)."""
 
     family_id: UUID
     status: str
@@ -237,9 +202,7 @@ class RefreshTokenFamilyRevoked:
 
 @dataclass(frozen=True, kw_only=True)
 class AccessTokenRevoked:
-    """
-    Access token revoked (v1).
-    """
+    """Access token revoked (v1)."""
 
     revocation_id: UUID
     jti: str

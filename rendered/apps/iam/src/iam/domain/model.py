@@ -1,7 +1,7 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Iam aggregates: event-sourced state, rules, and the events
-their commands emit (the state is the fold of those events)."""
+"""Iam aggregates: event-sourced state, rules, and the events their
+commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any, ClassVar, Self
 from uuid import UUID, uuid4
 
-from iam.domain.errors import DomainValidationError
+from iam.domain.errors import (
+    DomainValidationError,
+    Violation,
+)
 from iam.domain.events import (
     AccessTokenRevoked,
     DomainEvent,
@@ -38,44 +42,79 @@ from iam.domain.events import (
 
 
 @dataclass(frozen=True, kw_only=True)
-class Tenant:
-    """A tenant."""
+class AggregateRoot:
+    """What every aggregate has: identity, timestamps, the version it was loaded at, and
+    the events its commands recorded since (saved, they make the next version)."""
 
     id: str
-    name: str
-    admin_user_id: str
-    status: str = "ACTIVE"
     created_at: datetime
     updated_at: datetime
+    archived: bool = False
     version: int = 0
     changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
-    @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> Tenant:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: Tenant | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a Tenant needs at least its creating event")
-        return replace(state, version=len(events))
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+    """Fields no two aggregates of a tenant share."""
 
     @classmethod
-    def _started_by(cls, event: DomainEvent) -> Tenant:
+    def started_by(cls, event: Any) -> Self:
+        """The state a creating event makes."""
+        raise NotImplementedError
+
+    def apply(self, event: Any) -> Self:
+        """This state with ``event`` folded in."""
+        raise NotImplementedError
+
+    def problems(self, now: datetime) -> list[Violation]:
+        """The rules and invariants the state breaks."""
+        return []
+
+    @classmethod
+    def from_history(cls, events: Sequence[DomainEvent]) -> Self:
+        """Rebuild the aggregate by replaying its stored events, oldest first."""
+        if not events:
+            raise ValueError(f"a {cls.__name__} needs at least its creating event")
+        state = cls.started_by(events[0])
+        for event in events[1:]:
+            state = state.apply(event)
+        return replace(state, version=len(events))
+
+    def record(self, event: DomainEvent) -> Self:
+        """This state with ``event`` pending for the next save."""
+        return replace(self, changes=(*self.changes, event))
+
+    def committed(self) -> Self:
+        """This state once its pending events are stored."""
+        return replace(self, version=self.version + len(self.changes), changes=())
+
+    def checked(self, now: datetime) -> Self:
+        """This state, if it breaks no rule (else DomainValidationError listing them)."""
+        DomainValidationError.raise_for(self.problems(now))
+        return self
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tenant(AggregateRoot):
+    """A tenant."""
+
+    name: str
+    admin_user_id: str
+    status: str = "ACTIVE"
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case TenantCreatedEvent():
                 return cls(
                     id=str(event.tenant_id),
                     name=event.name,
                     admin_user_id=event.admin_user_id,
-                    status="ACTIVE",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a Tenant")
 
-    def apply(self, event: DomainEvent) -> Tenant:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
             case TenantStatusChanged():
                 return replace(
@@ -85,74 +124,57 @@ class Tenant:
                 )
         raise ValueError(f"{type(event).__name__} does not apply to a started Tenant")
 
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_name(self.name))
+        return found
+
     @classmethod
     def create(
         cls, *, name: str, admin_user_id: str, now: datetime, id: str | None = None
-    ) -> Tenant:
-        """Create a tenant; fails when a value breaks a rule."""
-        cls.validate_name(name)
+    ) -> Self:
+        """create a new tenant; fails when a value breaks a rule."""
         event = TenantCreatedEvent(
             tenant_id=UUID(id) if id is not None else uuid4(),
             name=name,
             admin_user_id=admin_user_id,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> Tenant:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_status(self, *, status: str, now: datetime) -> Self:
+        """Apply changeStatus to this tenant; fails when a value breaks a rule or its guard."""
         event = TenantStatusChanged(
             tenant_id=UUID(self.id),
             status=status,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> Tenant:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> Tenant:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
     @staticmethod
-    def validate_name(name: str) -> None:
-        """Enforce the rules of ``name``."""
-        if not name.strip():
-            raise DomainValidationError("name", "Tenant name cannot be blank")
-        if len(name) > 100:
-            raise DomainValidationError("name", "Tenant name is at most 100 characters")
+    def check_name(value: str, path: str = "name") -> list[Violation]:
+        """The rules of ``name`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not value.strip():
+            found.append(Violation(path, "Tenant name cannot be blank"))
+        if len(value) > 100:
+            found.append(Violation(path, "Tenant name is at most 100 characters"))
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)
-class User:
+class User(AggregateRoot):
     """A user."""
 
-    id: str
     username: str
     email: str
     password_hash: str
     roles: list[str]
     attributes: dict[str, str]
     status: str = "ACTIVE"
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> User:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: User | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a User needs at least its creating event")
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> User:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case UserCreated():
                 return cls(
@@ -162,15 +184,25 @@ class User:
                     password_hash=event.password_hash,
                     roles=event.roles,
                     attributes=event.attributes,
-                    status="ACTIVE",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a User")
 
-    def apply(self, event: DomainEvent) -> User:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
+            case UserStatusChanged():
+                return replace(
+                    self,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
+            case UserRolesChanged():
+                return replace(
+                    self,
+                    roles=event.roles,
+                    updated_at=event.occurred_at,
+                )
             case UserAttributesChanged():
                 return replace(
                     self,
@@ -183,19 +215,13 @@ class User:
                     password_hash=event.password_hash,
                     updated_at=event.occurred_at,
                 )
-            case UserRolesChanged():
-                return replace(
-                    self,
-                    roles=event.roles,
-                    updated_at=event.occurred_at,
-                )
-            case UserStatusChanged():
-                return replace(
-                    self,
-                    status=event.status,
-                    updated_at=event.occurred_at,
-                )
         raise ValueError(f"{type(event).__name__} does not apply to a started User")
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_username(self.username))
+        found.extend(self.check_email(self.email))
+        return found
 
     @classmethod
     def create(
@@ -208,10 +234,8 @@ class User:
         attributes: dict[str, str],
         now: datetime,
         id: str | None = None,
-    ) -> User:
-        """Create a user; fails when a value breaks a rule."""
-        cls.validate_username(username)
-        cls.validate_email(email)
+    ) -> Self:
+        """create a new user; fails when a value breaks a rule."""
         event = UserCreated(
             user_id=UUID(id) if id is not None else uuid4(),
             username=username,
@@ -221,188 +245,146 @@ class User:
             attributes=attributes,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> User:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_status(self, *, status: str, now: datetime) -> Self:
+        """Apply changeStatus to this user; fails when a value breaks a rule or its guard."""
         event = UserStatusChanged(
             user_id=UUID(self.id),
             status=status,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def change_roles(self, *, roles: list[str], now: datetime) -> User:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_roles(self, *, roles: list[str], now: datetime) -> Self:
+        """Apply changeRoles to this user; fails when a value breaks a rule or its guard."""
         event = UserRolesChanged(
             user_id=UUID(self.id),
             roles=roles,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def change_attributes(self, *, attributes: dict[str, str], now: datetime) -> User:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_attributes(self, *, attributes: dict[str, str], now: datetime) -> Self:
+        """Apply changeAttributes to this user; fails when a value breaks a rule or its guard."""
         event = UserAttributesChanged(
             user_id=UUID(self.id),
             attributes=attributes,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def change_password(self, *, password_hash: str, now: datetime) -> User:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_password(self, *, password_hash: str, now: datetime) -> Self:
+        """Apply changePassword to this user; fails when a value breaks a rule or its guard."""
         event = UserPasswordChanged(
             user_id=UUID(self.id),
             password_hash=password_hash,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> User:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> User:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
     @staticmethod
-    def validate_username(username: str) -> None:
-        """Enforce the rules of ``username``."""
-        if re.fullmatch("^[A-Za-z0-9._@-]{1,64}$", username) is None:
-            raise DomainValidationError(
-                "username", "Username is 1-64 letters, digits or . _ @ -"
-            )
+    def check_username(value: str, path: str = "username") -> list[Violation]:
+        """The rules of ``username`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if re.search("^(?:[A-Za-z0-9._@-]{1,64})$", value) is None:
+            found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
+        return found
 
     @staticmethod
-    def validate_email(email: str) -> None:
-        """Enforce the rules of ``email``."""
-        if "@" not in email:
-            raise DomainValidationError("email", "Email must be valid")
+    def check_email(value: str, path: str = "email") -> list[Violation]:
+        """The rules of ``email`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if "@" not in value:
+            found.append(Violation(path, "Email must be valid"))
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)
-class Role:
+class Role(AggregateRoot):
     """A role."""
 
-    id: str
     name: str
     permissions: list[str]
     description: str = ""
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> Role:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: Role | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a Role needs at least its creating event")
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> Role:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case RoleCreated():
                 return cls(
                     id=str(event.role_id),
                     name=event.name,
                     permissions=event.permissions,
-                    description="",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a Role")
 
-    def apply(self, event: DomainEvent) -> Role:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
-            case RoleDescribed():
-                return replace(
-                    self,
-                    description=event.description,
-                    updated_at=event.occurred_at,
-                )
             case RolePermissionsChanged():
                 return replace(
                     self,
                     permissions=event.permissions,
                     updated_at=event.occurred_at,
                 )
+            case RoleDescribed():
+                return replace(
+                    self,
+                    description=event.description,
+                    updated_at=event.occurred_at,
+                )
         raise ValueError(f"{type(event).__name__} does not apply to a started Role")
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
 
     @classmethod
     def create(
         cls, *, name: str, permissions: list[str], now: datetime, id: str | None = None
-    ) -> Role:
-        """Create a role; fails when a value breaks a rule."""
+    ) -> Self:
+        """create a new role; fails when a value breaks a rule."""
         event = RoleCreated(
             role_id=UUID(id) if id is not None else uuid4(),
             name=name,
             permissions=permissions,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
-    def change_permissions(self, *, permissions: list[str], now: datetime) -> Role:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_permissions(self, *, permissions: list[str], now: datetime) -> Self:
+        """Apply changePermissions to this role; fails when a value breaks a rule or its guard."""
         event = RolePermissionsChanged(
             role_id=UUID(self.id),
             permissions=permissions,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def describe(self, *, description: str, now: datetime) -> Role:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def describe(self, *, description: str, now: datetime) -> Self:
+        """Apply describe to this role; fails when a value breaks a rule or its guard."""
         event = RoleDescribed(
             role_id=UUID(self.id),
             description=description,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> Role:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> Role:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
 
 @dataclass(frozen=True, kw_only=True)
-class Policy:
+class Policy(AggregateRoot):
     """A policy."""
 
-    id: str
     name: str
     effect: str
     permissions: list[str]
     conditions: str
     status: str = "ACTIVE"
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> Policy:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: Policy | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a Policy needs at least its creating event")
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> Policy:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case PolicyCreated():
                 return cls(
@@ -411,14 +393,12 @@ class Policy:
                     effect=event.effect,
                     permissions=event.permissions,
                     conditions=event.conditions,
-                    status="ACTIVE",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a Policy")
 
-    def apply(self, event: DomainEvent) -> Policy:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
             case PolicyChanged():
                 return replace(
@@ -437,6 +417,11 @@ class Policy:
                 )
         raise ValueError(f"{type(event).__name__} does not apply to a started Policy")
 
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_effect(self.effect))
+        return found
+
     @classmethod
     def create(
         cls,
@@ -447,9 +432,8 @@ class Policy:
         conditions: str,
         now: datetime,
         id: str | None = None,
-    ) -> Policy:
-        """Create a policy; fails when a value breaks a rule."""
-        cls.validate_effect(effect)
+    ) -> Self:
+        """create a new policy; fails when a value breaks a rule."""
         event = PolicyCreated(
             policy_id=UUID(id) if id is not None else uuid4(),
             name=name,
@@ -458,7 +442,7 @@ class Policy:
             conditions=conditions,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
     def change(
         self,
@@ -468,9 +452,8 @@ class Policy:
         permissions: list[str],
         conditions: str,
         now: datetime,
-    ) -> Policy:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
-        self.validate_effect(effect)
+    ) -> Self:
+        """Apply change to this policy; fails when a value breaks a rule or its guard."""
         event = PolicyChanged(
             policy_id=UUID(self.id),
             name=name,
@@ -479,58 +462,37 @@ class Policy:
             conditions=conditions,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> Policy:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_status(self, *, status: str, now: datetime) -> Self:
+        """Apply changeStatus to this policy; fails when a value breaks a rule or its guard."""
         event = PolicyStatusChanged(
             policy_id=UUID(self.id),
             status=status,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> Policy:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> Policy:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
     @staticmethod
-    def validate_effect(effect: str) -> None:
-        """Enforce the rules of ``effect``."""
-        if re.fullmatch("^(allow|deny)$", effect) is None:
-            raise DomainValidationError("effect", "Effect is allow or deny")
+    def check_effect(value: str, path: str = "effect") -> list[Violation]:
+        """The rules of ``effect`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if re.search("^(?:(allow|deny))$", value) is None:
+            found.append(Violation(path, "Effect is allow or deny"))
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)
-class ServiceAccount:
+class ServiceAccount(AggregateRoot):
     """A service account."""
 
-    id: str
     client_id: str
     secret_hash: str
     roles: list[str]
     status: str = "ACTIVE"
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> ServiceAccount:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: ServiceAccount | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a ServiceAccount needs at least its creating event")
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> ServiceAccount:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case ServiceAccountCreated():
                 return cls(
@@ -538,30 +500,32 @@ class ServiceAccount:
                     client_id=event.client_id,
                     secret_hash=event.secret_hash,
                     roles=event.roles,
-                    status="ACTIVE",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a ServiceAccount")
 
-    def apply(self, event: DomainEvent) -> ServiceAccount:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
-            case ServiceAccountSecretChanged():
-                return replace(
-                    self,
-                    secret_hash=event.secret_hash,
-                    updated_at=event.occurred_at,
-                )
             case ServiceAccountStatusChanged():
                 return replace(
                     self,
                     status=event.status,
                     updated_at=event.occurred_at,
                 )
+            case ServiceAccountSecretChanged():
+                return replace(
+                    self,
+                    secret_hash=event.secret_hash,
+                    updated_at=event.occurred_at,
+                )
         raise ValueError(
             f"{type(event).__name__} does not apply to a started ServiceAccount"
         )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
 
     @classmethod
     def create(
@@ -572,8 +536,8 @@ class ServiceAccount:
         roles: list[str],
         now: datetime,
         id: str | None = None,
-    ) -> ServiceAccount:
-        """Create a service account; fails when a value breaks a rule."""
+    ) -> Self:
+        """create a new service account; fails when a value breaks a rule."""
         event = ServiceAccountCreated(
             service_account_id=UUID(id) if id is not None else uuid4(),
             client_id=client_id,
@@ -581,63 +545,40 @@ class ServiceAccount:
             roles=roles,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> ServiceAccount:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_status(self, *, status: str, now: datetime) -> Self:
+        """Apply changeStatus to this service account; fails when a value breaks a rule or its guard."""
         event = ServiceAccountStatusChanged(
             service_account_id=UUID(self.id),
             status=status,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def change_secret(self, *, secret_hash: str, now: datetime) -> ServiceAccount:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def change_secret(self, *, secret_hash: str, now: datetime) -> Self:
+        """Apply changeSecret to this service account; fails when a value breaks a rule or its guard."""
         event = ServiceAccountSecretChanged(
             service_account_id=UUID(self.id),
             secret_hash=secret_hash,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> ServiceAccount:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> ServiceAccount:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
 
 @dataclass(frozen=True, kw_only=True)
-class RefreshTokenFamily:
+class RefreshTokenFamily(AggregateRoot):
     """A refresh token family."""
 
-    id: str
     subject: str
     client_id: str
     scope: str = ""
     current_hash: str
-    used_hashes: list[str] = field(default_factory=lambda: [])
+    used_hashes: list[str] = field(default_factory=list)
     status: str = "ACTIVE"
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> RefreshTokenFamily:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: RefreshTokenFamily | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a RefreshTokenFamily needs at least its creating event")
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> RefreshTokenFamily:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case RefreshTokenIssued():
                 return cls(
@@ -646,22 +587,13 @@ class RefreshTokenFamily:
                     client_id=event.client_id,
                     scope=event.scope,
                     current_hash=event.current_hash,
-                    used_hashes=[],
-                    status="ACTIVE",
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not start a RefreshTokenFamily")
 
-    def apply(self, event: DomainEvent) -> RefreshTokenFamily:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
-            case RefreshTokenFamilyRevoked():
-                return replace(
-                    self,
-                    status=event.status,
-                    updated_at=event.occurred_at,
-                )
             case RefreshTokenRotated():
                 return replace(
                     self,
@@ -669,9 +601,19 @@ class RefreshTokenFamily:
                     used_hashes=event.used_hashes,
                     updated_at=event.occurred_at,
                 )
+            case RefreshTokenFamilyRevoked():
+                return replace(
+                    self,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
         raise ValueError(
             f"{type(event).__name__} does not apply to a started RefreshTokenFamily"
         )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
 
     @classmethod
     def issue(
@@ -683,8 +625,8 @@ class RefreshTokenFamily:
         current_hash: str,
         now: datetime,
         id: str | None = None,
-    ) -> RefreshTokenFamily:
-        """Create a refresh token family; fails when a value breaks a rule."""
+    ) -> Self:
+        """issue a new refresh token family; fails when a value breaks a rule."""
         event = RefreshTokenIssued(
             family_id=UUID(id) if id is not None else uuid4(),
             subject=subject,
@@ -693,64 +635,39 @@ class RefreshTokenFamily:
             current_hash=current_hash,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
     def rotate(
         self, *, current_hash: str, used_hashes: list[str], now: datetime
-    ) -> RefreshTokenFamily:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    ) -> Self:
+        """Apply rotate to this refresh token family; fails when a value breaks a rule or its guard."""
         event = RefreshTokenRotated(
             family_id=UUID(self.id),
             current_hash=current_hash,
             used_hashes=used_hashes,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
+        return self.apply(event).checked(now).record(event)
 
-    def revoke(self, *, status: str, now: datetime) -> RefreshTokenFamily:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
+    def revoke(self, *, status: str, now: datetime) -> Self:
+        """Apply revoke to this refresh token family; fails when a value breaks a rule or its guard."""
         event = RefreshTokenFamilyRevoked(
             family_id=UUID(self.id),
             status=status,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> RefreshTokenFamily:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> RefreshTokenFamily:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
 
 @dataclass(frozen=True, kw_only=True)
-class AccessTokenRevocation:
+class AccessTokenRevocation(AggregateRoot):
     """A access token revocation."""
 
-    id: str
     jti: str
     expires_at: datetime
-    created_at: datetime
-    updated_at: datetime
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> AccessTokenRevocation:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: AccessTokenRevocation | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError(
-                "a AccessTokenRevocation needs at least its creating event"
-            )
-        return replace(state, version=len(events))
-
-    @classmethod
-    def _started_by(cls, event: DomainEvent) -> AccessTokenRevocation:
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case AccessTokenRevoked():
                 return cls(
@@ -764,29 +681,24 @@ class AccessTokenRevocation:
             f"{type(event).__name__} does not start a AccessTokenRevocation"
         )
 
-    def apply(self, event: DomainEvent) -> AccessTokenRevocation:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         raise ValueError(
             f"{type(event).__name__} does not apply to a started AccessTokenRevocation"
         )
 
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
+
     @classmethod
     def create(
         cls, *, jti: str, expires_at: datetime, now: datetime, id: str | None = None
-    ) -> AccessTokenRevocation:
-        """Create a access token revocation; fails when a value breaks a rule."""
+    ) -> Self:
+        """create a new access token revocation; fails when a value breaks a rule."""
         event = AccessTokenRevoked(
             revocation_id=UUID(id) if id is not None else uuid4(),
             jti=jti,
             expires_at=expires_at,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
-
-    def record(self, event: DomainEvent) -> AccessTokenRevocation:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> AccessTokenRevocation:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return cls.started_by(event).checked(now).record(event)

@@ -1,17 +1,17 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Event-sourced repositories on the eaf event store (SQLite, PostgreSQL or in-memory):
-an aggregate is the fold of its stream; saving appends its new events, with the outbox,
-in one transaction; stored events of older schema versions are upcast on read."""
-
-from typing import ClassVar, Generic, Protocol, Self, TypeVar
+"""Event-sourced persistence on the eaf event store (SQLite, PostgreSQL or in-memory): an
+aggregate is the fold of its stream; a use case's changes are appended in one transaction
+(with unique-value reservations and idempotency records); stored events of older schema
+versions are upcast on read."""
 
 from eaf.context import platform_context, use
-from eaf.eventsourcing import ConcurrencyError as StreamConflict
 from eaf.eventsourcing import (
+    AggregateRepository,
     EventRegistry,
     EventStore,
     InMemoryEventStore,
+    StoreTransactions,
     create_event_store,
 )
 
@@ -19,7 +19,6 @@ from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
     SCHEMA_VERSIONS,
     AccessTokenRevoked,
-    DomainEvent,
     PolicyChanged,
     PolicyCreated,
     PolicyStatusChanged,
@@ -100,115 +99,73 @@ async def event_store_ready(store: EventStore) -> bool:
     return True
 
 
-class _Sourced(Protocol):
-    """What a repository needs of an aggregate (every generated aggregate has it)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def version(self) -> int: ...
-
-    @property
-    def changes(self) -> tuple[DomainEvent, ...]: ...
-
-    def committed(self) -> Self: ...
+def transactions(store: EventStore) -> StoreTransactions:
+    """The use cases' transactions over ``store``."""
+    return StoreTransactions(store, EVENTS)
 
 
-A = TypeVar("A", bound=_Sourced)
-
-
-class StreamRepository(Generic[A]):
-    """Aggregates of one type as streams (``STREAM``) of the current tenant's events."""
-
-    STREAM: ClassVar[str]
-
-    def __init__(self, store: EventStore) -> None:
-        self._store = store
-
-    def replay(self, events: list[DomainEvent]) -> A:
-        """The aggregate folded from its events, oldest first."""
-        raise NotImplementedError
-
-    async def get(self, id: str) -> A | None:
-        stored = await self._store.read_stream(self.STREAM, id)
-        if not stored:
-            return None
-        return self.replay([EVENTS.decode(event) for event in stored])
-
-    async def save(self, aggregate: A) -> A:
-        try:
-            await self._store.append(
-                self.STREAM,
-                aggregate.id,
-                [EVENTS.encode(event) for event in aggregate.changes],
-                expected_version=aggregate.version,
-            )
-        except StreamConflict as error:
-            raise ConcurrencyError(str(error)) from error
-        return aggregate.committed()
-
-
-class EventSourcedTenantRepository(StreamRepository[Tenant]):
+class EventSourcedTenantRepository(AggregateRepository[Tenant]):
     """Tenant aggregates as streams of the current tenant's events."""
 
     STREAM = "Tenant"
 
-    def replay(self, events: list[DomainEvent]) -> Tenant:
-        return Tenant.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, Tenant, conflict=ConcurrencyError)
 
 
-class EventSourcedUserRepository(StreamRepository[User]):
+class EventSourcedUserRepository(AggregateRepository[User]):
     """User aggregates as streams of the current tenant's events."""
 
     STREAM = "User"
 
-    def replay(self, events: list[DomainEvent]) -> User:
-        return User.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, User, conflict=ConcurrencyError)
 
 
-class EventSourcedRoleRepository(StreamRepository[Role]):
+class EventSourcedRoleRepository(AggregateRepository[Role]):
     """Role aggregates as streams of the current tenant's events."""
 
     STREAM = "Role"
 
-    def replay(self, events: list[DomainEvent]) -> Role:
-        return Role.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, Role, conflict=ConcurrencyError)
 
 
-class EventSourcedPolicyRepository(StreamRepository[Policy]):
+class EventSourcedPolicyRepository(AggregateRepository[Policy]):
     """Policy aggregates as streams of the current tenant's events."""
 
     STREAM = "Policy"
 
-    def replay(self, events: list[DomainEvent]) -> Policy:
-        return Policy.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, Policy, conflict=ConcurrencyError)
 
 
-class EventSourcedServiceAccountRepository(StreamRepository[ServiceAccount]):
+class EventSourcedServiceAccountRepository(AggregateRepository[ServiceAccount]):
     """ServiceAccount aggregates as streams of the current tenant's events."""
 
     STREAM = "ServiceAccount"
 
-    def replay(self, events: list[DomainEvent]) -> ServiceAccount:
-        return ServiceAccount.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, ServiceAccount, conflict=ConcurrencyError)
 
 
-class EventSourcedRefreshTokenFamilyRepository(StreamRepository[RefreshTokenFamily]):
+class EventSourcedRefreshTokenFamilyRepository(AggregateRepository[RefreshTokenFamily]):
     """RefreshTokenFamily aggregates as streams of the current tenant's events."""
 
     STREAM = "RefreshTokenFamily"
 
-    def replay(self, events: list[DomainEvent]) -> RefreshTokenFamily:
-        return RefreshTokenFamily.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, RefreshTokenFamily, conflict=ConcurrencyError)
 
 
 class EventSourcedAccessTokenRevocationRepository(
-    StreamRepository[AccessTokenRevocation]
+    AggregateRepository[AccessTokenRevocation]
 ):
     """AccessTokenRevocation aggregates as streams of the current tenant's events."""
 
     STREAM = "AccessTokenRevocation"
 
-    def replay(self, events: list[DomainEvent]) -> AccessTokenRevocation:
-        return AccessTokenRevocation.from_history(events)
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(
+            store, EVENTS, AccessTokenRevocation, conflict=ConcurrencyError
+        )

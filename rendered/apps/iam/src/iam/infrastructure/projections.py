@@ -1,30 +1,72 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Read models: projections of the stored events, one row per aggregate, kept up to date
-by projectors that follow the event store (each batch and its checkpoint in one
-transaction, so a restart neither skips nor repeats an event)."""
+"""Read models: projections of the stored events, kept up to date by projectors that follow
+the event store (each batch and its checkpoint in one transaction, so a restart neither
+skips nor repeats an event). Events are upcast to their current schema version first; a
+read model whose shape changed is rebuilt from the first event."""
 
 import asyncio
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar
 
 from eaf.eventsourcing import EventStore, StoredEvent
+from eaf.eventsourcing.serialization import encode_value, from_dict
 from eaf.projectors import (
+    Condition,
     InMemoryProjectionStore,
     Projection,
     ProjectionStore,
     Projector,
     ReadModel,
+    ReadModelWriter,
     SqlProjectionStore,
     StoreFollower,
     read_model_table,
-    update,
-    upsert,
 )
 
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.events import (
+    PolicyChanged,
+    PolicyCreated,
+    PolicyStatusChanged,
+    RoleCreated,
+    RoleDescribed,
+    RolePermissionsChanged,
+    ServiceAccountCreated,
+    ServiceAccountSecretChanged,
+    ServiceAccountStatusChanged,
+    TenantCreatedEvent,
+    TenantStatusChanged,
+    UserAttributesChanged,
+    UserCreated,
+    UserPasswordChanged,
+    UserRolesChanged,
+    UserStatusChanged,
+)
+from iam.domain.model import (
+    Policy,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
+from iam.infrastructure.persistence import EVENTS
 
-TENANT_TABLE = read_model_table(
+E = TypeVar("E")
+
+
+def _decoded(stored: StoredEvent, kind: type[E]) -> E:
+    """The stored event as its current schema version."""
+    event = EVENTS.decode(stored)
+    if not isinstance(event, kind):
+        raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
+    return event
+
+
+def _key(value: object) -> str:
+    return str(encode_value(value))
+
+
+TENANT_LIST_TABLE = read_model_table(
     "tenant_list",
     {
         "id": "str",
@@ -34,66 +76,84 @@ TENANT_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-TENANT_PROJECTION = Projection("TenantList", TENANT_TABLE)
+TENANT_LIST = Projection("TenantList", TENANT_LIST_TABLE, version="082e11b06d08")
 
 
-def _tenant_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["tenant_id"])}
-
-
-def _tenant_created_event_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["tenant_id"]),
-        "created_at": payload["occurred_at"],
-        "name": payload["name"],
-        "admin_user_id": payload["admin_user_id"],
-        "status": "ACTIVE",
-        "updated_at": payload["occurred_at"],
+@TENANT_LIST.handles("TenantCreatedEvent")
+async def _tenant_created_event_tenant_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, TenantCreatedEvent)
+    key = {
+        "id": _key(event.tenant_id),
     }
-
-
-def _tenant_status_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "status": payload["status"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-TENANT_PROJECTION.on(
-    "TenantCreatedEvent",
-    upsert(_tenant_created_event_row),
-)
-TENANT_PROJECTION.on(
-    "TenantStatusChanged",
-    update(_tenant_key, _tenant_status_changed_row),
-)
-
-
-class ReadModelTenantListing:
-    """Lists the tenant's tenant rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, TENANT_PROJECTION)
-
-    async def list(self) -> list[Tenant]:
-        return [_tenant_of(row) for row in await self._rows.find()]
-
-
-def _tenant_of(row: dict[str, Any]) -> Tenant:
-    return Tenant(
-        id=str(row["id"]),
-        name=str(row["name"]),
-        admin_user_id=str(row["admin_user_id"]),
-        status=str(row["status"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "admin_user_id": encode_value(event.admin_user_id),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
     )
 
 
-USER_TABLE = read_model_table(
+@TENANT_LIST.handles("TenantStatusChanged")
+async def _tenant_status_changed_tenant_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, TenantStatusChanged)
+    key = {
+        "id": _key(event.tenant_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelTenantListing:
+    """Reads the tenant's rows of TenantList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, TENANT_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[Tenant], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(Tenant, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> Tenant | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(Tenant, row)
+
+    async def list(self) -> list[Tenant]:
+        """Every row of the tenant."""
+        return [from_dict(Tenant, row) for row in await self._rows.find()]
+
+
+USER_LIST_TABLE = read_model_table(
     "user_list",
     {
         "id": "str",
@@ -106,108 +166,136 @@ USER_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-USER_PROJECTION = Projection("UserList", USER_TABLE)
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="99145f200d29")
 
 
-def _user_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["user_id"])}
-
-
-def _user_attributes_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "attributes": payload["attributes"],
-        "updated_at": payload["occurred_at"],
+@USER_LIST.handles("UserCreated")
+async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _decoded(stored, UserCreated)
+    key = {
+        "id": _key(event.user_id),
     }
-
-
-def _user_created_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["user_id"]),
-        "created_at": payload["occurred_at"],
-        "username": payload["username"],
-        "email": payload["email"],
-        "password_hash": payload["password_hash"],
-        "roles": payload["roles"],
-        "attributes": payload["attributes"],
-        "status": "ACTIVE",
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _user_password_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "password_hash": payload["password_hash"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _user_roles_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "roles": payload["roles"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _user_status_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "status": payload["status"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-USER_PROJECTION.on(
-    "UserAttributesChanged",
-    update(_user_key, _user_attributes_changed_row),
-)
-USER_PROJECTION.on(
-    "UserCreated",
-    upsert(_user_created_row),
-)
-USER_PROJECTION.on(
-    "UserPasswordChanged",
-    update(_user_key, _user_password_changed_row),
-)
-USER_PROJECTION.on(
-    "UserRolesChanged",
-    update(_user_key, _user_roles_changed_row),
-)
-USER_PROJECTION.on(
-    "UserStatusChanged",
-    update(_user_key, _user_status_changed_row),
-)
-
-
-class ReadModelUserListing:
-    """Lists the tenant's user rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, USER_PROJECTION)
-
-    async def list(self) -> list[User]:
-        return [_user_of(row) for row in await self._rows.find()]
-
-
-def _user_of(row: dict[str, Any]) -> User:
-    return User(
-        id=str(row["id"]),
-        username=str(row["username"]),
-        email=str(row["email"]),
-        password_hash=str(row["password_hash"]),
-        roles=[str(item) for item in row["roles"]],
-        attributes=dict(row["attributes"]),
-        status=str(row["status"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "username": encode_value(event.username),
+            "email": encode_value(event.email),
+            "password_hash": encode_value(event.password_hash),
+            "roles": encode_value(event.roles),
+            "attributes": encode_value(event.attributes),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
     )
 
 
-ROLE_TABLE = read_model_table(
+@USER_LIST.handles("UserStatusChanged")
+async def _user_status_changed_user_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, UserStatusChanged)
+    key = {
+        "id": _key(event.user_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@USER_LIST.handles("UserRolesChanged")
+async def _user_roles_changed_user_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, UserRolesChanged)
+    key = {
+        "id": _key(event.user_id),
+    }
+    await writer.update(
+        key,
+        {
+            "roles": encode_value(event.roles),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@USER_LIST.handles("UserAttributesChanged")
+async def _user_attributes_changed_user_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, UserAttributesChanged)
+    key = {
+        "id": _key(event.user_id),
+    }
+    await writer.update(
+        key,
+        {
+            "attributes": encode_value(event.attributes),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@USER_LIST.handles("UserPasswordChanged")
+async def _user_password_changed_user_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, UserPasswordChanged)
+    key = {
+        "id": _key(event.user_id),
+    }
+    await writer.update(
+        key,
+        {
+            "password_hash": encode_value(event.password_hash),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelUserListing:
+    """Reads the tenant's rows of UserList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, USER_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[User], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(User, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> User | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(User, row)
+
+    async def list(self) -> list[User]:
+        """Every row of the tenant."""
+        return [from_dict(User, row) for row in await self._rows.find()]
+
+
+ROLE_LIST_TABLE = read_model_table(
     "role_list",
     {
         "id": "str",
@@ -217,78 +305,99 @@ ROLE_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-ROLE_PROJECTION = Projection("RoleList", ROLE_TABLE)
+ROLE_LIST = Projection("RoleList", ROLE_LIST_TABLE, version="87fd82755070")
 
 
-def _role_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["role_id"])}
-
-
-def _role_created_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["role_id"]),
-        "created_at": payload["occurred_at"],
-        "name": payload["name"],
-        "permissions": payload["permissions"],
-        "description": "",
-        "updated_at": payload["occurred_at"],
+@ROLE_LIST.handles("RoleCreated")
+async def _role_created_role_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _decoded(stored, RoleCreated)
+    key = {
+        "id": _key(event.role_id),
     }
-
-
-def _role_described_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "description": payload["description"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _role_permissions_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "permissions": payload["permissions"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-ROLE_PROJECTION.on(
-    "RoleCreated",
-    upsert(_role_created_row),
-)
-ROLE_PROJECTION.on(
-    "RoleDescribed",
-    update(_role_key, _role_described_row),
-)
-ROLE_PROJECTION.on(
-    "RolePermissionsChanged",
-    update(_role_key, _role_permissions_changed_row),
-)
-
-
-class ReadModelRoleListing:
-    """Lists the tenant's role rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, ROLE_PROJECTION)
-
-    async def list(self) -> list[Role]:
-        return [_role_of(row) for row in await self._rows.find()]
-
-
-def _role_of(row: dict[str, Any]) -> Role:
-    return Role(
-        id=str(row["id"]),
-        name=str(row["name"]),
-        permissions=[str(item) for item in row["permissions"]],
-        description=str(row["description"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "permissions": encode_value(event.permissions),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "description": encode_value(""),
+        }
     )
 
 
-POLICY_TABLE = read_model_table(
+@ROLE_LIST.handles("RolePermissionsChanged")
+async def _role_permissions_changed_role_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, RolePermissionsChanged)
+    key = {
+        "id": _key(event.role_id),
+    }
+    await writer.update(
+        key,
+        {
+            "permissions": encode_value(event.permissions),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@ROLE_LIST.handles("RoleDescribed")
+async def _role_described_role_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, RoleDescribed)
+    key = {
+        "id": _key(event.role_id),
+    }
+    await writer.update(
+        key,
+        {
+            "description": encode_value(event.description),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelRoleListing:
+    """Reads the tenant's rows of RoleList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, ROLE_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[Role], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(Role, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> Role | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(Role, row)
+
+    async def list(self) -> list[Role]:
+        """Every row of the tenant."""
+        return [from_dict(Role, row) for row in await self._rows.find()]
+
+
+POLICY_LIST_TABLE = read_model_table(
     "policy_list",
     {
         "id": "str",
@@ -300,85 +409,106 @@ POLICY_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-POLICY_PROJECTION = Projection("PolicyList", POLICY_TABLE)
+POLICY_LIST = Projection("PolicyList", POLICY_LIST_TABLE, version="cef228cb2c6c")
 
 
-def _policy_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["policy_id"])}
-
-
-def _policy_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "name": payload["name"],
-        "effect": payload["effect"],
-        "permissions": payload["permissions"],
-        "conditions": payload["conditions"],
-        "updated_at": payload["occurred_at"],
+@POLICY_LIST.handles("PolicyCreated")
+async def _policy_created_policy_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, PolicyCreated)
+    key = {
+        "id": _key(event.policy_id),
     }
-
-
-def _policy_created_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["policy_id"]),
-        "created_at": payload["occurred_at"],
-        "name": payload["name"],
-        "effect": payload["effect"],
-        "permissions": payload["permissions"],
-        "conditions": payload["conditions"],
-        "status": "ACTIVE",
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _policy_status_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "status": payload["status"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-POLICY_PROJECTION.on(
-    "PolicyChanged",
-    update(_policy_key, _policy_changed_row),
-)
-POLICY_PROJECTION.on(
-    "PolicyCreated",
-    upsert(_policy_created_row),
-)
-POLICY_PROJECTION.on(
-    "PolicyStatusChanged",
-    update(_policy_key, _policy_status_changed_row),
-)
-
-
-class ReadModelPolicyListing:
-    """Lists the tenant's policy rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, POLICY_PROJECTION)
-
-    async def list(self) -> list[Policy]:
-        return [_policy_of(row) for row in await self._rows.find()]
-
-
-def _policy_of(row: dict[str, Any]) -> Policy:
-    return Policy(
-        id=str(row["id"]),
-        name=str(row["name"]),
-        effect=str(row["effect"]),
-        permissions=[str(item) for item in row["permissions"]],
-        conditions=str(row["conditions"]),
-        status=str(row["status"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "effect": encode_value(event.effect),
+            "permissions": encode_value(event.permissions),
+            "conditions": encode_value(event.conditions),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
     )
 
 
-SERVICE_ACCOUNT_TABLE = read_model_table(
+@POLICY_LIST.handles("PolicyChanged")
+async def _policy_changed_policy_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, PolicyChanged)
+    key = {
+        "id": _key(event.policy_id),
+    }
+    await writer.update(
+        key,
+        {
+            "name": encode_value(event.name),
+            "effect": encode_value(event.effect),
+            "permissions": encode_value(event.permissions),
+            "conditions": encode_value(event.conditions),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@POLICY_LIST.handles("PolicyStatusChanged")
+async def _policy_status_changed_policy_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, PolicyStatusChanged)
+    key = {
+        "id": _key(event.policy_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelPolicyListing:
+    """Reads the tenant's rows of PolicyList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, POLICY_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[Policy], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(Policy, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> Policy | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(Policy, row)
+
+    async def list(self) -> list[Policy]:
+        """Every row of the tenant."""
+        return [from_dict(Policy, row) for row in await self._rows.find()]
+
+
+SERVICE_ACCOUNT_LIST_TABLE = read_model_table(
     "service_account_list",
     {
         "id": "str",
@@ -389,86 +519,104 @@ SERVICE_ACCOUNT_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-SERVICE_ACCOUNT_PROJECTION = Projection("ServiceAccountList", SERVICE_ACCOUNT_TABLE)
+SERVICE_ACCOUNT_LIST = Projection(
+    "ServiceAccountList", SERVICE_ACCOUNT_LIST_TABLE, version="5a30f8f1b4d3"
+)
 
 
-def _service_account_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["service_account_id"])}
-
-
-def _service_account_created_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["service_account_id"]),
-        "created_at": payload["occurred_at"],
-        "client_id": payload["client_id"],
-        "secret_hash": payload["secret_hash"],
-        "roles": payload["roles"],
-        "status": "ACTIVE",
-        "updated_at": payload["occurred_at"],
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountCreated")
+async def _service_account_created_service_account_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, ServiceAccountCreated)
+    key = {
+        "id": _key(event.service_account_id),
     }
-
-
-def _service_account_secret_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "secret_hash": payload["secret_hash"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-def _service_account_status_changed_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "status": payload["status"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-SERVICE_ACCOUNT_PROJECTION.on(
-    "ServiceAccountCreated",
-    upsert(_service_account_created_row),
-)
-SERVICE_ACCOUNT_PROJECTION.on(
-    "ServiceAccountSecretChanged",
-    update(_service_account_key, _service_account_secret_changed_row),
-)
-SERVICE_ACCOUNT_PROJECTION.on(
-    "ServiceAccountStatusChanged",
-    update(_service_account_key, _service_account_status_changed_row),
-)
-
-
-class ReadModelServiceAccountListing:
-    """Lists the tenant's service account rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, SERVICE_ACCOUNT_PROJECTION)
-
-    async def list(self) -> list[ServiceAccount]:
-        return [_service_account_of(row) for row in await self._rows.find()]
-
-
-def _service_account_of(row: dict[str, Any]) -> ServiceAccount:
-    return ServiceAccount(
-        id=str(row["id"]),
-        client_id=str(row["client_id"]),
-        secret_hash=str(row["secret_hash"]),
-        roles=[str(item) for item in row["roles"]],
-        status=str(row["status"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "client_id": encode_value(event.client_id),
+            "secret_hash": encode_value(event.secret_hash),
+            "roles": encode_value(event.roles),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
     )
 
 
-PROJECTIONS = [
-    TENANT_PROJECTION,
-    USER_PROJECTION,
-    ROLE_PROJECTION,
-    POLICY_PROJECTION,
-    SERVICE_ACCOUNT_PROJECTION,
-]
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountStatusChanged")
+async def _service_account_status_changed_service_account_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, ServiceAccountStatusChanged)
+    key = {
+        "id": _key(event.service_account_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountSecretChanged")
+async def _service_account_secret_changed_service_account_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, ServiceAccountSecretChanged)
+    key = {
+        "id": _key(event.service_account_id),
+    }
+    await writer.update(
+        key,
+        {
+            "secret_hash": encode_value(event.secret_hash),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelServiceAccountListing:
+    """Reads the tenant's rows of ServiceAccountList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, SERVICE_ACCOUNT_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[ServiceAccount], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(ServiceAccount, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> ServiceAccount | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(ServiceAccount, row)
+
+    async def list(self) -> list[ServiceAccount]:
+        """Every row of the tenant."""
+        return [from_dict(ServiceAccount, row) for row in await self._rows.find()]
+
+
+PROJECTIONS = [TENANT_LIST, USER_LIST, ROLE_LIST, POLICY_LIST, SERVICE_ACCOUNT_LIST]
 
 
 def projection_store(events: EventStore) -> ProjectionStore:

@@ -1,46 +1,70 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""The use cases of the user profile service."""
+"""The use cases of the user profile service: each runs in one transaction of the
+event store (every change it makes is stored at once, or none), rerun from the start when
+a concurrent writer got there first."""
+
+from __future__ import annotations
 
 from user_profile.application.ports.outbound import (
     Clock,
+    Idempotency,
     SampleUserProfileListing,
-    SampleUserProfileRepository,
+    Transaction,
+    Transactions,
 )
 from user_profile.domain.errors import NotFoundError
 from user_profile.domain.model import SampleUserProfile
 
 
 class SampleUserProfileService:
-    """Runs the SampleUserProfile use cases against a repository and a clock."""
+    """Runs the SampleUserProfile use cases (implements ``SampleUserProfileUseCases``)."""
 
     def __init__(
         self,
-        repository: SampleUserProfileRepository,
+        transactions: Transactions,
         clock: Clock,
         listing: SampleUserProfileListing,
     ) -> None:
-        self._repository = repository
+        self._transactions = transactions
         self._clock = clock
         self._listing = listing
 
-    async def create(self, *, name: str, email: str) -> SampleUserProfile:
-        created = SampleUserProfile.create(
-            name=name, email=email, now=self._clock.now()
+    async def create(
+        self, *, name: str, email: str, idempotency: Idempotency | None = None
+    ) -> SampleUserProfile:
+        async def work(tx: Transaction) -> SampleUserProfile:
+            now = self._clock.now()
+            created = SampleUserProfile.create(name=name, email=email, now=now)
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "create",
+                name,
+                email,
+            ),
+            kind=SampleUserProfile,
         )
-        return await self._repository.save(created)
 
     async def update_profile(
-        self, id: str, *, name: str, email: str
+        self, id: str, *, name: str, email: str, expected_version: int | None = None
     ) -> SampleUserProfile:
-        current = await self._repository.get(id)
-        if current is None:
-            raise NotFoundError("Profile not found")
-        changed = current.update_profile(name=name, email=email, now=self._clock.now())
-        return await self._repository.save(changed)
+        async def work(tx: Transaction) -> SampleUserProfile:
+            now = self._clock.now()
+            current = await tx.get(SampleUserProfile, id)
+            if current is None:
+                raise NotFoundError("Profile not found")
+            tx.expect(current, expected_version)
+            changed = current.update_profile(name=name, email=email, now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(work)
 
     async def get(self, id: str) -> SampleUserProfile | None:
-        return await self._repository.get(id)
+        return await self._transactions.load(SampleUserProfile, id)
 
     async def list(self) -> list[SampleUserProfile]:
         return await self._listing.list()

@@ -1,6 +1,9 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""Events of the user profile domain, with their schema versions."""
+"""Events of the user profile domain, with their schema versions. A field with a
+default is filled with it when a stored event predates the field."""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,9 +13,7 @@ from uuid import UUID
 
 @dataclass(frozen=True, kw_only=True)
 class SampleUserProfileCreated:
-    """
-    Sample user profile created (v1).
-    """
+    """Sample user profile created (v1)."""
 
     profile_id: UUID
     name: str
@@ -22,9 +23,7 @@ class SampleUserProfileCreated:
 
 @dataclass(frozen=True, kw_only=True)
 class SampleUserProfileUpdated:
-    """
-    Sample user profile updated (v1).
-    """
+    """Sample user profile updated (v1)."""
 
     profile_id: UUID
     name: str

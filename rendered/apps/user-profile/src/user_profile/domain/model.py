@@ -1,16 +1,20 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""User profile aggregates: event-sourced state, rules, and the events
-their commands emit (the state is the fold of those events)."""
+"""User profile aggregates: event-sourced state, rules, and the events their
+commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any, ClassVar, Self
 from uuid import UUID, uuid4
 
-from user_profile.domain.errors import DomainValidationError
+from user_profile.domain.errors import (
+    DomainValidationError,
+    Violation,
+)
 from user_profile.domain.events import (
     DomainEvent,
     SampleUserProfileCreated,
@@ -19,29 +23,66 @@ from user_profile.domain.events import (
 
 
 @dataclass(frozen=True, kw_only=True)
-class SampleUserProfile:
-    """A sample user profile."""
+class AggregateRoot:
+    """What every aggregate has: identity, timestamps, the version it was loaded at, and
+    the events its commands recorded since (saved, they make the next version)."""
 
     id: str
-    name: str
-    email: str
     created_at: datetime
     updated_at: datetime
+    archived: bool = False
     version: int = 0
     changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
 
-    @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> SampleUserProfile:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        state: SampleUserProfile | None = None
-        for event in events:
-            state = cls._started_by(event) if state is None else state.apply(event)
-        if state is None:
-            raise ValueError("a SampleUserProfile needs at least its creating event")
-        return replace(state, version=len(events))
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+    """Fields no two aggregates of a tenant share."""
 
     @classmethod
-    def _started_by(cls, event: DomainEvent) -> SampleUserProfile:
+    def started_by(cls, event: Any) -> Self:
+        """The state a creating event makes."""
+        raise NotImplementedError
+
+    def apply(self, event: Any) -> Self:
+        """This state with ``event`` folded in."""
+        raise NotImplementedError
+
+    def problems(self, now: datetime) -> list[Violation]:
+        """The rules and invariants the state breaks."""
+        return []
+
+    @classmethod
+    def from_history(cls, events: Sequence[DomainEvent]) -> Self:
+        """Rebuild the aggregate by replaying its stored events, oldest first."""
+        if not events:
+            raise ValueError(f"a {cls.__name__} needs at least its creating event")
+        state = cls.started_by(events[0])
+        for event in events[1:]:
+            state = state.apply(event)
+        return replace(state, version=len(events))
+
+    def record(self, event: DomainEvent) -> Self:
+        """This state with ``event`` pending for the next save."""
+        return replace(self, changes=(*self.changes, event))
+
+    def committed(self) -> Self:
+        """This state once its pending events are stored."""
+        return replace(self, version=self.version + len(self.changes), changes=())
+
+    def checked(self, now: datetime) -> Self:
+        """This state, if it breaks no rule (else DomainValidationError listing them)."""
+        DomainValidationError.raise_for(self.problems(now))
+        return self
+
+
+@dataclass(frozen=True, kw_only=True)
+class SampleUserProfile(AggregateRoot):
+    """A sample user profile."""
+
+    name: str
+    email: str
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
         match event:
             case SampleUserProfileCreated():
                 return cls(
@@ -53,8 +94,7 @@ class SampleUserProfile:
                 )
         raise ValueError(f"{type(event).__name__} does not start a SampleUserProfile")
 
-    def apply(self, event: DomainEvent) -> SampleUserProfile:
-        """This state with ``event`` folded in."""
+    def apply(self, event: DomainEvent) -> Self:
         match event:
             case SampleUserProfileUpdated():
                 return replace(
@@ -67,51 +107,47 @@ class SampleUserProfile:
             f"{type(event).__name__} does not apply to a started SampleUserProfile"
         )
 
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_name(self.name))
+        found.extend(self.check_email(self.email))
+        return found
+
     @classmethod
     def create(
         cls, *, name: str, email: str, now: datetime, id: str | None = None
-    ) -> SampleUserProfile:
-        """Create a sample user profile; fails when a value breaks a rule."""
-        cls.validate_name(name)
-        cls.validate_email(email)
+    ) -> Self:
+        """create a new sample user profile; fails when a value breaks a rule."""
         event = SampleUserProfileCreated(
             profile_id=UUID(id) if id is not None else uuid4(),
             name=name,
             email=email,
             occurred_at=now,
         )
-        return cls._started_by(event).record(event)
+        return cls.started_by(event).checked(now).record(event)
 
-    def update_profile(
-        self, *, name: str, email: str, now: datetime
-    ) -> SampleUserProfile:
-        """Return a copy with the new values and a fresh updated_at; fails when a value breaks a rule."""
-        self.validate_name(name)
-        self.validate_email(email)
+    def update_profile(self, *, name: str, email: str, now: datetime) -> Self:
+        """Apply updateProfile to this sample user profile; fails when a value breaks a rule or its guard."""
         event = SampleUserProfileUpdated(
             profile_id=UUID(self.id),
             name=name,
             email=email,
             occurred_at=now,
         )
-        return self.apply(event).record(event)
-
-    def record(self, event: DomainEvent) -> SampleUserProfile:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> SampleUserProfile:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
+        return self.apply(event).checked(now).record(event)
 
     @staticmethod
-    def validate_name(name: str) -> None:
-        """Enforce the rules of ``name``."""
-        if not name.strip():
-            raise DomainValidationError("name", "Name cannot be blank")
+    def check_name(value: str, path: str = "name") -> list[Violation]:
+        """The rules of ``name`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not value.strip():
+            found.append(Violation(path, "Name cannot be blank"))
+        return found
 
     @staticmethod
-    def validate_email(email: str) -> None:
-        """Enforce the rules of ``email``."""
-        if "@" not in email:
-            raise DomainValidationError("email", "Email must be valid")
+    def check_email(value: str, path: str = "email") -> list[Violation]:
+        """The rules of ``email`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if "@" not in value:
+            found.append(Violation(path, "Email must be valid"))
+        return found

@@ -1,30 +1,52 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""Read models: projections of the stored events, one row per aggregate, kept up to date
-by projectors that follow the event store (each batch and its checkpoint in one
-transaction, so a restart neither skips nor repeats an event)."""
+"""Read models: projections of the stored events, kept up to date by projectors that follow
+the event store (each batch and its checkpoint in one transaction, so a restart neither
+skips nor repeats an event). Events are upcast to their current schema version first; a
+read model whose shape changed is rebuilt from the first event."""
 
 import asyncio
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar
 
 from eaf.eventsourcing import EventStore, StoredEvent
+from eaf.eventsourcing.serialization import encode_value, from_dict
 from eaf.projectors import (
+    Condition,
     InMemoryProjectionStore,
     Projection,
     ProjectionStore,
     Projector,
     ReadModel,
+    ReadModelWriter,
     SqlProjectionStore,
     StoreFollower,
     read_model_table,
-    update,
-    upsert,
 )
 
+from user_profile.domain.events import (
+    SampleUserProfileCreated,
+    SampleUserProfileUpdated,
+)
 from user_profile.domain.model import SampleUserProfile
+from user_profile.infrastructure.persistence import EVENTS
 
-SAMPLE_USER_PROFILE_TABLE = read_model_table(
+E = TypeVar("E")
+
+
+def _decoded(stored: StoredEvent, kind: type[E]) -> E:
+    """The stored event as its current schema version."""
+    event = EVENTS.decode(stored)
+    if not isinstance(event, kind):
+        raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
+    return event
+
+
+def _key(value: object) -> str:
+    return str(encode_value(value))
+
+
+SAMPLE_USER_PROFILE_LIST_TABLE = read_model_table(
     "sample_user_profile_list",
     {
         "id": "str",
@@ -33,67 +55,86 @@ SAMPLE_USER_PROFILE_TABLE = read_model_table(
         "created_at": "str",
         "updated_at": "str",
     },
+    key=("id",),
 )
-SAMPLE_USER_PROFILE_PROJECTION = Projection(
-    "SampleUserProfileList", SAMPLE_USER_PROFILE_TABLE
+SAMPLE_USER_PROFILE_LIST = Projection(
+    "SampleUserProfileList", SAMPLE_USER_PROFILE_LIST_TABLE, version="e7113c6cea7d"
 )
 
 
-def _sample_user_profile_key(event: StoredEvent) -> dict[str, Any]:
-    return {"id": str(event.payload["profile_id"])}
-
-
-def _sample_user_profile_created_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "id": str(payload["profile_id"]),
-        "created_at": payload["occurred_at"],
-        "name": payload["name"],
-        "email": payload["email"],
-        "updated_at": payload["occurred_at"],
+@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileCreated")
+async def _sample_user_profile_created_sample_user_profile_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, SampleUserProfileCreated)
+    key = {
+        "id": _key(event.profile_id),
     }
-
-
-def _sample_user_profile_updated_row(event: StoredEvent) -> dict[str, Any]:
-    payload = event.payload
-    return {
-        "name": payload["name"],
-        "email": payload["email"],
-        "updated_at": payload["occurred_at"],
-    }
-
-
-SAMPLE_USER_PROFILE_PROJECTION.on(
-    "SampleUserProfileCreated",
-    upsert(_sample_user_profile_created_row),
-)
-SAMPLE_USER_PROFILE_PROJECTION.on(
-    "SampleUserProfileUpdated",
-    update(_sample_user_profile_key, _sample_user_profile_updated_row),
-)
-
-
-class ReadModelSampleUserProfileListing:
-    """Lists the tenant's sample user profile rows of the read model."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, SAMPLE_USER_PROFILE_PROJECTION)
-
-    async def list(self) -> list[SampleUserProfile]:
-        return [_sample_user_profile_of(row) for row in await self._rows.find()]
-
-
-def _sample_user_profile_of(row: dict[str, Any]) -> SampleUserProfile:
-    return SampleUserProfile(
-        id=str(row["id"]),
-        name=str(row["name"]),
-        email=str(row["email"]),
-        created_at=datetime.fromisoformat(row["created_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "email": encode_value(event.email),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+        }
     )
 
 
-PROJECTIONS = [SAMPLE_USER_PROFILE_PROJECTION]
+@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileUpdated")
+async def _sample_user_profile_updated_sample_user_profile_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _decoded(stored, SampleUserProfileUpdated)
+    key = {
+        "id": _key(event.profile_id),
+    }
+    await writer.update(
+        key,
+        {
+            "name": encode_value(event.name),
+            "email": encode_value(event.email),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelSampleUserProfileListing:
+    """Reads the tenant's rows of SampleUserProfileList (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        self._rows = ReadModel(store, SAMPLE_USER_PROFILE_LIST)
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[tuple[str, bool]] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[Sequence[SampleUserProfile], int]:
+        """A page of rows matching ``where``, and how many match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(SampleUserProfile, row) for row in page.rows], page.total
+
+    async def get(
+        self,
+        id: object,
+    ) -> SampleUserProfile | None:
+        row = await self._rows.get(
+            id=_key(id),
+        )
+        return None if row is None else from_dict(SampleUserProfile, row)
+
+    async def list(self) -> list[SampleUserProfile]:
+        """Every row of the tenant."""
+        return [from_dict(SampleUserProfile, row) for row in await self._rows.find()]
+
+
+PROJECTIONS = [SAMPLE_USER_PROFILE_LIST]
 
 
 def projection_store(events: EventStore) -> ProjectionStore:

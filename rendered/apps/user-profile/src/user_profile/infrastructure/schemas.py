@@ -1,64 +1,70 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""Request and response bodies of the HTTP API (generated from the spec's JSON Schema)."""
+"""Request and response bodies of the HTTP API. Request models state every rule the domain
+enforces that JSON Schema can say (patterns, lengths, bounds, enums), so the OpenAPI
+document tells clients what the service accepts."""
+
+from __future__ import annotations
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 
-class CreateUserProfileRequest(BaseModel):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    name: str
-    email: str
-
-
-class UpdateUserProfileRequest(BaseModel):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    name: str
-    email: str
-
-
-class SampleUserProfile(BaseModel):
-    """
-    A sample user profile.
-    """
+class Body(BaseModel):
+    """A request body: camelCase JSON names, unknown keys refused."""
 
     model_config = ConfigDict(
         populate_by_name=True,
+        extra="forbid",
+        regex_engine="python-re",
+        from_attributes=True,
     )
-    id: str = Field(..., description="identifier (a UUID)")
-    name: str
-    email: str
-    created_at: AwareDatetime = Field(..., alias="createdAt")
-    updated_at: AwareDatetime = Field(..., alias="updatedAt")
+
+
+class View(BaseModel):
+    """A response body: camelCase JSON names."""
+
+    model_config = ConfigDict(populate_by_name=True, from_attributes=True)
+
+
+class CreateUserProfileRequest(Body):
+    """The body of POST /api/v1/user-profiles."""
+
+    name: str = Field(alias="name", pattern="^(?=[\\s\\S]*\\S)")
+    email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
+
+
+class UpdateUserProfileRequest(Body):
+    """The body of PUT /api/v1/user-profiles/{id}."""
+
+    name: str = Field(alias="name", pattern="^(?=[\\s\\S]*\\S)")
+    email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
+
+
+class SampleUserProfile(View):
+    """A sample user profile."""
+
+    id: str = Field(alias="id", description="identifier")
+    name: str = Field(alias="name")
+    email: str = Field(alias="email")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
 
 
 class FieldError(BaseModel):
-    """
-    One invalid field of a request.
-    """
+    """One broken rule of a request: the field (a path such as ``lines.0.sku``) and why."""
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     field: str
     message: str
 
 
 class Problem(BaseModel):
-    """
-    An RFC 9457 problem detail.
-    """
+    """An RFC 9457 problem detail."""
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    type: str | None = "about:blank"
+    type: str = "about:blank"
     title: str
     status: int
     detail: str
-    field: str | None = Field(None, description="the request field at fault, if one is")
-    errors: list[FieldError] | None = Field([], validate_default=True)
+    field: str | None = Field(
+        default=None, description="the request field at fault, if one is"
+    )
+    errors: list[FieldError] = []

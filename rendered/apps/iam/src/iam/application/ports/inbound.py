@@ -2,8 +2,12 @@
 
 """Input ports: the use cases the iam service offers."""
 
+from __future__ import annotations
+
 from datetime import datetime
 from typing import Protocol
+
+from eaf.eventsourcing import Idempotency
 
 from iam.domain.model import (
     AccessTokenRevocation,
@@ -19,11 +23,15 @@ from iam.domain.model import (
 class TenantUseCases(Protocol):
     """What callers can do with tenant aggregates."""
 
-    async def create(self, *, name: str, admin_user_id: str) -> Tenant:
-        """Create a tenant."""
+    async def create(
+        self, *, name: str, admin_user_id: str, idempotency: Idempotency | None = None
+    ) -> Tenant:
+        """Create a tenant (create)."""
         ...
 
-    async def change_status(self, id: str, *, status: str) -> Tenant:
+    async def change_status(
+        self, id: str, *, status: str, expected_version: int | None = None
+    ) -> Tenant:
         """Apply changeStatus to the tenant with this id."""
         ...
 
@@ -47,23 +55,36 @@ class UserUseCases(Protocol):
         password_hash: str,
         roles: list[str],
         attributes: dict[str, str],
+        idempotency: Idempotency | None = None,
     ) -> User:
-        """Create a user."""
+        """Create a user (create)."""
         ...
 
-    async def change_status(self, id: str, *, status: str) -> User:
+    async def change_status(
+        self, id: str, *, status: str, expected_version: int | None = None
+    ) -> User:
         """Apply changeStatus to the user with this id."""
         ...
 
-    async def change_roles(self, id: str, *, roles: list[str]) -> User:
+    async def change_roles(
+        self, id: str, *, roles: list[str], expected_version: int | None = None
+    ) -> User:
         """Apply changeRoles to the user with this id."""
         ...
 
-    async def change_attributes(self, id: str, *, attributes: dict[str, str]) -> User:
+    async def change_attributes(
+        self,
+        id: str,
+        *,
+        attributes: dict[str, str],
+        expected_version: int | None = None,
+    ) -> User:
         """Apply changeAttributes to the user with this id."""
         ...
 
-    async def change_password(self, id: str, *, password_hash: str) -> User:
+    async def change_password(
+        self, id: str, *, password_hash: str, expected_version: int | None = None
+    ) -> User:
         """Apply changePassword to the user with this id."""
         ...
 
@@ -79,15 +100,25 @@ class UserUseCases(Protocol):
 class RoleUseCases(Protocol):
     """What callers can do with role aggregates."""
 
-    async def create(self, *, name: str, permissions: list[str]) -> Role:
-        """Create a role."""
+    async def create(
+        self,
+        *,
+        name: str,
+        permissions: list[str],
+        idempotency: Idempotency | None = None,
+    ) -> Role:
+        """Create a role (create)."""
         ...
 
-    async def change_permissions(self, id: str, *, permissions: list[str]) -> Role:
+    async def change_permissions(
+        self, id: str, *, permissions: list[str], expected_version: int | None = None
+    ) -> Role:
         """Apply changePermissions to the role with this id."""
         ...
 
-    async def describe(self, id: str, *, description: str) -> Role:
+    async def describe(
+        self, id: str, *, description: str, expected_version: int | None = None
+    ) -> Role:
         """Apply describe to the role with this id."""
         ...
 
@@ -104,9 +135,15 @@ class PolicyUseCases(Protocol):
     """What callers can do with policy aggregates."""
 
     async def create(
-        self, *, name: str, effect: str, permissions: list[str], conditions: str
+        self,
+        *,
+        name: str,
+        effect: str,
+        permissions: list[str],
+        conditions: str,
+        idempotency: Idempotency | None = None,
     ) -> Policy:
-        """Create a policy."""
+        """Create a policy (create)."""
         ...
 
     async def change(
@@ -117,11 +154,14 @@ class PolicyUseCases(Protocol):
         effect: str,
         permissions: list[str],
         conditions: str,
+        expected_version: int | None = None,
     ) -> Policy:
         """Apply change to the policy with this id."""
         ...
 
-    async def change_status(self, id: str, *, status: str) -> Policy:
+    async def change_status(
+        self, id: str, *, status: str, expected_version: int | None = None
+    ) -> Policy:
         """Apply changeStatus to the policy with this id."""
         ...
 
@@ -138,16 +178,25 @@ class ServiceAccountUseCases(Protocol):
     """What callers can do with service account aggregates."""
 
     async def create(
-        self, *, client_id: str, secret_hash: str, roles: list[str]
+        self,
+        *,
+        client_id: str,
+        secret_hash: str,
+        roles: list[str],
+        idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
-        """Create a service account."""
+        """Create a service account (create)."""
         ...
 
-    async def change_status(self, id: str, *, status: str) -> ServiceAccount:
+    async def change_status(
+        self, id: str, *, status: str, expected_version: int | None = None
+    ) -> ServiceAccount:
         """Apply changeStatus to the service account with this id."""
         ...
 
-    async def change_secret(self, id: str, *, secret_hash: str) -> ServiceAccount:
+    async def change_secret(
+        self, id: str, *, secret_hash: str, expected_version: int | None = None
+    ) -> ServiceAccount:
         """Apply changeSecret to the service account with this id."""
         ...
 
@@ -164,18 +213,31 @@ class RefreshTokenFamilyUseCases(Protocol):
     """What callers can do with refresh token family aggregates."""
 
     async def issue(
-        self, *, subject: str, client_id: str, scope: str, current_hash: str
+        self,
+        *,
+        subject: str,
+        client_id: str,
+        scope: str,
+        current_hash: str,
+        idempotency: Idempotency | None = None,
     ) -> RefreshTokenFamily:
-        """Create a refresh token family."""
+        """Create a refresh token family (issue)."""
         ...
 
     async def rotate(
-        self, id: str, *, current_hash: str, used_hashes: list[str]
+        self,
+        id: str,
+        *,
+        current_hash: str,
+        used_hashes: list[str],
+        expected_version: int | None = None,
     ) -> RefreshTokenFamily:
         """Apply rotate to the refresh token family with this id."""
         ...
 
-    async def revoke(self, id: str, *, status: str) -> RefreshTokenFamily:
+    async def revoke(
+        self, id: str, *, status: str, expected_version: int | None = None
+    ) -> RefreshTokenFamily:
         """Apply revoke to the refresh token family with this id."""
         ...
 
@@ -187,8 +249,10 @@ class RefreshTokenFamilyUseCases(Protocol):
 class AccessTokenRevocationUseCases(Protocol):
     """What callers can do with access token revocation aggregates."""
 
-    async def create(self, *, jti: str, expires_at: datetime) -> AccessTokenRevocation:
-        """Create a access token revocation."""
+    async def create(
+        self, *, jti: str, expires_at: datetime, idempotency: Idempotency | None = None
+    ) -> AccessTokenRevocation:
+        """Create a access token revocation (create)."""
         ...
 
     async def get(self, id: str) -> AccessTokenRevocation | None:

@@ -1,9 +1,12 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Output ports: what the iam use cases need from the outside."""
+"""Output ports: what the iam use cases need from the outside. The
+transactions over the event store are the runtime's (the same for every service)."""
 
 from datetime import datetime
 from typing import Protocol
+
+from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
     Policy,
@@ -24,6 +27,9 @@ from iam.domain.ports import (
 
 __all__ = [
     "Clock",
+    "Idempotency",
+    "Transaction",
+    "Transactions",
     "TenantRepository",
     "TenantListing",
     "UserRepository",

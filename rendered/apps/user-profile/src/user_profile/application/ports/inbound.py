@@ -2,7 +2,11 @@
 
 """Input ports: the use cases the user profile service offers."""
 
+from __future__ import annotations
+
 from typing import Protocol
+
+from eaf.eventsourcing import Idempotency
 
 from user_profile.application.consumed import TenantCreatedEvent
 from user_profile.domain.model import SampleUserProfile
@@ -11,12 +15,14 @@ from user_profile.domain.model import SampleUserProfile
 class SampleUserProfileUseCases(Protocol):
     """What callers can do with sample user profile aggregates."""
 
-    async def create(self, *, name: str, email: str) -> SampleUserProfile:
-        """Create a sample user profile."""
+    async def create(
+        self, *, name: str, email: str, idempotency: Idempotency | None = None
+    ) -> SampleUserProfile:
+        """Create a sample user profile (create)."""
         ...
 
     async def update_profile(
-        self, id: str, *, name: str, email: str
+        self, id: str, *, name: str, email: str, expected_version: int | None = None
     ) -> SampleUserProfile:
         """Apply updateProfile to the sample user profile with this id."""
         ...

@@ -1,14 +1,24 @@
 # Generated from spec user-profile by `generate`; edits are merged on re-render.
 
-"""Output ports: what the user profile use cases need from the outside."""
+"""Output ports: what the user profile use cases need from the outside. The
+transactions over the event store are the runtime's (the same for every service)."""
 
 from datetime import datetime
 from typing import Protocol
 
+from eaf.eventsourcing import Idempotency, Transaction, Transactions
+
 from user_profile.domain.model import SampleUserProfile
 from user_profile.domain.ports import SampleUserProfileRepository
 
-__all__ = ["Clock", "SampleUserProfileRepository", "SampleUserProfileListing"]
+__all__ = [
+    "Clock",
+    "Idempotency",
+    "Transaction",
+    "Transactions",
+    "SampleUserProfileRepository",
+    "SampleUserProfileListing",
+]
 
 
 class Clock(Protocol):
