@@ -93,6 +93,11 @@ def ruff_binary() -> str:
     return str(find_ruff_bin())
 
 
+FIXES = "I,F401,UP032,UP034,E713,E714"
+"""The fixes applied to every rendered file: imports sorted, unused ones dropped, and the
+spellings ruff prefers where templates cannot know them (f-strings, ``not in``)."""
+
+
 def ruff_options(package: str) -> list[str]:
     """The settings every rendered file is formatted with, wherever it is rendered."""
     return [
@@ -114,7 +119,7 @@ def format_source(source: str, package: str, filename: str) -> str:
             "check",
             "--fix-only",
             "--select",
-            "I,F401,UP032,UP034,E713,E714",
+            FIXES,
             "--exit-zero",
             *options,
             "--stdin-filename",

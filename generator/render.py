@@ -19,7 +19,13 @@ import yaml
 from jinja2 import FileSystemLoader, StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.blueprint_ext import BATCH_FORMAT, BlueprintExtension, ruff_binary, ruff_options
+from generator.blueprint_ext import (
+    BATCH_FORMAT,
+    FIXES,
+    BlueprintExtension,
+    ruff_binary,
+    ruff_options,
+)
 from generator.context import derive
 from generator.spec import Spec
 
@@ -151,7 +157,7 @@ def format_tree(directory: Path, package: str) -> None:
         return
     options = ruff_options(package)
     for command in (
-        ["check", "--fix-only", "--select", "I,F401,UP032,UP034,E713,E714", "--exit-zero", *options, "."],
+        ["check", "--fix-only", "--select", FIXES, "--exit-zero", *options, "."],
         ["format", *options, "."],
     ):
         result = subprocess.run(

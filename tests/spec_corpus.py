@@ -62,8 +62,13 @@ def spec(text: str = "Plain text", name: str | None = None, where: str = "") -> 
             "Line": {
                 "description": text,
                 "fields": {
-                    "sku": {"type": "str", "description": text, "not_blank": True,
-                            "messages": {"not_blank": text}, "example": "SKU"},
+                    "sku": {
+                        "type": "str",
+                        "description": text,
+                        "not_blank": True,
+                        "messages": {"not_blank": text},
+                        "example": "SKU",
+                    },
                     "count": {"type": "int", "min": 1},
                 },
                 "invariants": [{"check": "count < 100", "message": text, "field": "count"}],
@@ -75,8 +80,13 @@ def spec(text: str = "Plain text", name: str | None = None, where: str = "") -> 
                 "description": text,
                 "not_found": text,
                 "fields": {
-                    "title": {"type": "str", "description": text, "max_length": 2000,
-                              "messages": {"max_length": text}, "default": "t"},
+                    "title": {
+                        "type": "str",
+                        "description": text,
+                        "max_length": 2000,
+                        "messages": {"max_length": text},
+                        "default": "t",
+                    },
                     "note": {"type": "str", "optional": True, "example": "n"},
                     "level": {"type": "Level", "default": "low"},
                     "lines": {"type": "list[Line]", "default": []},
@@ -86,30 +96,48 @@ def spec(text: str = "Plain text", name: str | None = None, where: str = "") -> 
                 },
                 "invariants": [{"check": "len(title) >= 0", "message": text}],
                 "commands": {
-                    "open": {"creates": True, "params": ["title", "note", "level", "lines"],
-                             "emits": "ItemOpened", "description": text},
-                    "close": {"when": "level == 'low'", "error": "Closed",
-                              "set": {"level": "high"}, "emits": "ItemClosed",
-                              "description": text},
+                    "open": {
+                        "creates": True,
+                        "params": ["title", "note", "level", "lines"],
+                        "emits": "ItemOpened",
+                        "description": text,
+                    },
+                    "close": {
+                        "when": "level == 'low'",
+                        "error": "Closed",
+                        "set": {"level": "high"},
+                        "emits": "ItemClosed",
+                        "description": text,
+                    },
                 },
             }
         },
-        "events": {"ItemClosed": {"description": text,
-                                  "fields": {"itemId": "uuid", "level": "Level",
-                                             "occurredAt": "datetime"}}},
+        "events": {
+            "ItemClosed": {
+                "description": text,
+                "fields": {"itemId": "uuid", "level": "Level", "occurredAt": "datetime"},
+            }
+        },
         "read_models": {"Items": {"of": "Item", "description": text}},
         "consumes": {"other.Happened": {"description": text, "fields": {"what": "str"}}},
         "endpoints": [
-            {"method": "POST", "path": "/api/v1/items", "command": "Item.open",
-             "summary": text},
-            {"method": "POST", "path": "/api/v1/items/{id}/close", "command": "Item.close",
-             "summary": text},
-            {"method": "GET", "path": "/api/v1/items/{id}", "query": "Item.get",
-             "summary": text},
-            {"method": "GET", "path": "/api/v1/items", "query": "Item.list", "page": True,
-             "summary": text},
+            {"method": "POST", "path": "/api/v1/items", "command": "Item.open", "summary": text},
+            {
+                "method": "POST",
+                "path": "/api/v1/items/{id}/close",
+                "command": "Item.close",
+                "summary": text,
+            },
+            {"method": "GET", "path": "/api/v1/items/{id}", "query": "Item.get", "summary": text},
+            {
+                "method": "GET",
+                "path": "/api/v1/items",
+                "query": "Item.list",
+                "page": True,
+                "summary": text,
+            },
         ],
-    }  # fmt: skip
+    }
     if name is not None:
         NAME_PLACES[where](data, name)
     return data
@@ -138,9 +166,7 @@ NAME_PLACES = {
     "value": lambda data, name: _rename_key(data["values"], "Line", name),
     "error": lambda data, name: _rename_key(data["errors"], "Closed", name),
     "read model": lambda data, name: _rename_key(data["read_models"], "Items", name),
-    "computed": lambda data, name: _rename_key(
-        data["aggregates"]["Item"]["computed"], "big", name
-    ),
+    "computed": lambda data, name: _rename_key(data["aggregates"]["Item"]["computed"], "big", name),
     "use case": lambda data, name: data["endpoints"][0].update(use_case=name),
     "request": lambda data, name: data["endpoints"][0].update(request=name),
     "handler": lambda data, name: data["consumes"]["other.Happened"].update(handler=name),

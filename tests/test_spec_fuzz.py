@@ -28,33 +28,57 @@ CAMEL = st.sampled_from(
 )
 WEIRD = st.one_of(st.text(max_size=8), st.integers(), st.floats(), st.none(), st.booleans())
 JSON = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(),
-              st.text(max_size=12)),
-    lambda inner: st.one_of(st.lists(inner, max_size=3),
-                            st.dictionaries(st.text(max_size=5), inner, max_size=3)),
+    st.one_of(
+        st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(), st.text(max_size=12)
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=6,
-)  # fmt: skip
+)
 EXPRESSIONS = st.sampled_from(
-    ["count + 1", "len(name) > 0", "state == 'open'", "price * 2", "now", "today",
-     "count > 0 and name != ''", "sum(x for x in tags)", "owner is not None", "nonsense(",
-     "__import__('os')", "count if count > 0 else 0", "days(3)", "'open'", "1", "True"]
-)  # fmt: skip
+    [
+        "count + 1",
+        "len(name) > 0",
+        "state == 'open'",
+        "price * 2",
+        "now",
+        "today",
+        "count > 0 and name != ''",
+        "sum(x for x in tags)",
+        "owner is not None",
+        "nonsense(",
+        "__import__('os')",
+        "count if count > 0 else 0",
+        "days(3)",
+        "'open'",
+        "1",
+        "True",
+    ]
+)
 
 
 TYPED_RULES: dict[str, dict[str, Any]] = {
-    "str": {"not_blank": st.booleans(), "contains": st.sampled_from(["@", "-", "x"]),
-            "pattern": st.sampled_from(["^[a-z]+$", "^[A-Z]{2}-[0-9]{3}$", "a|b|c"]),
-            "min_length": st.integers(0, 5), "max_length": st.integers(5, 50),
-            "example": st.sampled_from(["abc", "AB-123", "a", "x@y"])},
+    "str": {
+        "not_blank": st.booleans(),
+        "contains": st.sampled_from(["@", "-", "x"]),
+        "pattern": st.sampled_from(["^[a-z]+$", "^[A-Z]{2}-[0-9]{3}$", "a|b|c"]),
+        "min_length": st.integers(0, 5),
+        "max_length": st.integers(5, 50),
+        "example": st.sampled_from(["abc", "AB-123", "a", "x@y"]),
+    },
     "int": {"min": st.integers(-5, 5), "max": st.integers(6, 1000), "default": st.integers(0, 5)},
     "float": {"min": st.floats(-5, 5), "max": st.integers(6, 100), "default": st.floats(0, 5)},
-    "decimal": {"min": st.sampled_from([0, "0.5"]), "scale": st.integers(0, 3),
-                "default": st.sampled_from(["1", "2.50"])},
+    "decimal": {
+        "min": st.sampled_from([0, "0.5"]),
+        "scale": st.integers(0, 3),
+        "default": st.sampled_from(["1", "2.50"]),
+    },
     "date": {"example": st.sampled_from(["2099-01-01", "2020-02-29"])},
     "datetime": {"example": st.sampled_from(["2099-01-01T10:00:00Z", "2099-01-01T10:00:00"])},
     "uuid": {"unique": st.booleans()},
     "bool": {"default": st.booleans()},
-}  # fmt: skip
+}
 
 
 @st.composite
@@ -75,9 +99,16 @@ def typed_fields(draw: st.DrawFn, types: list[str]) -> Any:
 def field_specs(draw: st.DrawFn, types: list[str]) -> Any:
     if draw(st.integers(0, 2)) > 0:
         return draw(typed_fields(types))
-    type_ = draw(st.one_of(st.sampled_from(types), st.sampled_from(
-        [f"list[{t}]" for t in types] + [f"map[{t}]" for t in types] + ["list[list[int]]", "thing"]
-    )))  # fmt: skip
+    type_ = draw(
+        st.one_of(
+            st.sampled_from(types),
+            st.sampled_from(
+                [f"list[{t}]" for t in types]
+                + [f"map[{t}]" for t in types]
+                + ["list[list[int]]", "thing"]
+            ),
+        )
+    )
     field: dict[str, Any] = {"type": type_}
     rules = {
         "not_blank": st.booleans(),
@@ -100,18 +131,30 @@ def field_specs(draw: st.DrawFn, types: list[str]) -> Any:
 
 @st.composite
 def specs(draw: st.DrawFn) -> dict[str, Any]:
-    enums = draw(st.dictionaries(ENUM_NAMES, st.lists(st.sampled_from(["open", "closed", "on",
-                 "in-progress", "x y", "1a"]), min_size=1, max_size=3, unique=True), max_size=2))  # fmt: skip
+    enums = draw(
+        st.dictionaries(
+            ENUM_NAMES,
+            st.lists(
+                st.sampled_from(["open", "closed", "on", "in-progress", "x y", "1a"]),
+                min_size=1,
+                max_size=3,
+                unique=True,
+            ),
+            max_size=2,
+        )
+    )
     types = SCALARS + list(enums)
     fields = draw(st.dictionaries(CAMEL, field_specs(types), min_size=1, max_size=4))
     required = [n for n, f in fields.items() if "default" not in f and not f.get("optional")]
-    params = draw(st.one_of(st.just(required), st.lists(st.sampled_from(sorted(fields)),
-                                                         unique=True)))  # fmt: skip
+    params = draw(
+        st.one_of(st.just(required), st.lists(st.sampled_from(sorted(fields)), unique=True))
+    )
     commands: dict[str, Any] = {
         "create": {"creates": True, "params": params, "emits": "Created"},
     }
-    for name in draw(st.lists(st.sampled_from(["change", "close", "get", "class"]), unique=True,
-                              max_size=2)):  # fmt: skip
+    for name in draw(
+        st.lists(st.sampled_from(["change", "close", "get", "class"]), unique=True, max_size=2)
+    ):
         command: dict[str, Any] = {"emits": f"{name.capitalize()}d"}
         if draw(st.booleans()):
             command["params"] = draw(st.lists(st.sampled_from(sorted(fields)), unique=True))
@@ -122,10 +165,13 @@ def specs(draw: st.DrawFn) -> dict[str, Any]:
         commands[name] = command
     aggregate: dict[str, Any] = {"fields": fields, "commands": commands}
     if draw(st.booleans()):
-        aggregate["invariants"] = [{"check": draw(EXPRESSIONS), "message": draw(st.text(max_size=20))}]
+        aggregate["invariants"] = [
+            {"check": draw(EXPRESSIONS), "message": draw(st.text(max_size=20))}
+        ]
     if draw(st.booleans()):
-        aggregate["computed"] = {"calc": {"type": draw(st.sampled_from(SCALARS)),
-                                          "value": draw(EXPRESSIONS)}}  # fmt: skip
+        aggregate["computed"] = {
+            "calc": {"type": draw(st.sampled_from(SCALARS)), "value": draw(EXPRESSIONS)}
+        }
     name = draw(PASCAL)
     spec: dict[str, Any] = {
         "version": 2,
@@ -140,9 +186,15 @@ def specs(draw: st.DrawFn) -> dict[str, Any]:
     }
     if draw(st.booleans()):
         spec["read_models"] = {"Things": {"of": name}}
-        spec["endpoints"].append({"method": "GET", "path": "/api/v1/things",
-                                  "query": f"{name}.list", "page": draw(st.booleans()),
-                                  "filter": draw(st.lists(CAMEL, max_size=2, unique=True))})  # fmt: skip
+        spec["endpoints"].append(
+            {
+                "method": "GET",
+                "path": "/api/v1/things",
+                "query": f"{name}.list",
+                "page": draw(st.booleans()),
+                "filter": draw(st.lists(CAMEL, max_size=2, unique=True)),
+            }
+        )
     if draw(st.booleans()):
         spec[draw(st.sampled_from(["port", "kind", "version", "base_path"]))] = draw(WEIRD)
     return spec
@@ -187,8 +239,17 @@ def test_an_accepted_spec_renders_python_that_compiles(spec: dict[str, Any]) -> 
     with tempfile.TemporaryDirectory() as directory:
         write_tree(files, Path(directory))
         lint = subprocess.run(
-            [str(Path(sys.executable).parent / "ruff"), "check", "--isolated", "--select",
-             "E9,F63,F7,F82", "."],
-            cwd=directory, capture_output=True, text=True, check=False,
-        )  # fmt: skip
+            [
+                str(Path(sys.executable).parent / "ruff"),
+                "check",
+                "--isolated",
+                "--select",
+                "E9,F63,F7,F82",
+                ".",
+            ],
+            cwd=directory,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert lint.returncode == 0, lint.stdout

@@ -31,10 +31,19 @@ def render(text: str, target: Path) -> None:
 def lint_errors(root: Path) -> str:
     """Syntax errors and undefined names under ``root``, if any."""
     lint = subprocess.run(
-        [str(Path(sys.executable).parent / "ruff"), "check", "--isolated", "--select",
-         "E9,F63,F7,F82", "."],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            str(Path(sys.executable).parent / "ruff"),
+            "check",
+            "--isolated",
+            "--select",
+            "E9,F63,F7,F82",
+            ".",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return "" if lint.returncode == 0 else lint.stdout
 
 
@@ -68,9 +77,14 @@ def test_free_text_is_refused_or_rendered_inert(tmp_path: Path) -> None:
     paths = [*(project / "src" for project in rendered.values()), *RUNTIME]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in paths)}
     imported = subprocess.run(
-        [sys.executable, "-c", script, *rendered], cwd=tmp_path, env=env,
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+        [sys.executable, "-c", script, *rendered],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert imported.returncode == 0, imported.stderr
     assert not list(tmp_path.rglob(SENTINEL))
 
