@@ -274,7 +274,12 @@ def _current_spec(workspace: ws.Workspace, project: Project) -> dict[str, Any]:
 
 
 def _regenerate(
-    names: list[str] | None, every: bool, allow_dirty: bool, *, from_spec: bool
+    names: list[str] | None,
+    every: bool,
+    allow_dirty: bool,
+    *,
+    from_spec: bool,
+    allow_breaking: bool = False,
 ) -> None:
     from generator import regenerate as rg
 
@@ -285,6 +290,8 @@ def _regenerate(
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
         spec_data = _current_spec(workspace, project) if from_spec else project.spec_data
+        if from_spec and not allow_breaking:
+            _refuse_breaking_changes(workspace, project, spec_data)
         if rg.is_current(project, spec_data, root):
             typer.echo(f"{where}: up to date")
             continue
@@ -315,10 +322,44 @@ def _regenerate(
         raise typer.Exit(EXIT_CONFLICTS)
 
 
+def _refuse_breaking_changes(
+    workspace: ws.Workspace, project: Project, spec_data: dict[str, Any]
+) -> None:
+    """Fail when the edited spec cannot read the events the project may have stored."""
+    from generator.evolution import breaking_changes
+    from generator.yamlio import dump_yaml
+
+    try:
+        before = load_spec_text(dump_yaml(project.spec_data), project.name)
+        after = load_spec_text(dump_yaml(spec_data), project.name)
+    except SpecError:
+        return  # the spec's own problems are reported by the render itself
+    problems = breaking_changes(before, after)
+    if problems:
+        where = f"{workspace.specs.name}/{project.name}.yaml"
+        for loc, message in problems:
+            typer.echo(f"{where}: {'.'.join(map(str, loc))}: {message}", err=True)
+        fail(
+            f"{project.name}: the spec cannot read the events stored before; nothing was "
+            "written (--allow-breaking renders anyway, for a service without data)"
+        )
+
+
+AllowBreaking = Annotated[
+    bool,
+    typer.Option("--allow-breaking", help="Render even if stored events could no longer be read"),
+]
+
+
 @app.command()
-def render(names: Names = None, every: Every = False, allow_dirty: AllowDirty = False) -> None:
+def render(
+    names: Names = None,
+    every: Every = False,
+    allow_dirty: AllowDirty = False,
+    allow_breaking: AllowBreaking = False,
+) -> None:
     """Re-render projects from their edited specs; user edits are kept (3-way merge)."""
-    _regenerate(names, every, allow_dirty, from_spec=True)
+    _regenerate(names, every, allow_dirty, from_spec=True, allow_breaking=allow_breaking)
 
 
 @app.command()

@@ -90,6 +90,37 @@ class _Resolver:
         for name, aggregate in self.spec.aggregates.items():
             if name in self.domain.aggregates:
                 self._also(self.domain.aggregates[name], aggregate)
+        self._references()
+
+    def _references(self) -> None:
+        """Every ``references`` names an aggregate, from a field that can hold its id."""
+        fields: list[RField] = []
+        for aggregate in self.domain.aggregates.values():
+            fields += aggregate.fields
+            for command in aggregate.commands:
+                fields += command.inputs
+        for value in self.domain.values.values():
+            fields += [f for f in value.fields if f.references]
+        for field in fields:
+            if field.references is None:
+                continue
+            loc = (*field.loc, "references")
+            target = self.domain.aggregates.get(field.references)
+            element = field.type.element if field.type.kind == "list" else field.type
+            if any(field in v.fields for v in self.domain.values.values()):
+                self.domain.problem(loc, "references are fields of aggregates or inputs")
+            elif target is None:
+                self.domain.problem(
+                    loc,
+                    f"unknown aggregate {field.references!r} (expected one of: "
+                    f"{listed(self.domain.aggregates)})",
+                )
+            elif element != TypeRef.scalar(target.event_id_type):
+                self.domain.problem(
+                    (*field.loc, "type"),
+                    f"a reference to {target.name} is a {target.event_id_type} "
+                    f"(or a list of them), not {field.type}",
+                )
 
     # names and named types
     def _names(self) -> None:

@@ -15,7 +15,15 @@ from helpers import REPO, Result
 
 Generate = Callable[..., Result]
 pytestmark = pytest.mark.slow
-PROJECTS = ["apps/acme-orders", "apps/acme-billing", "libs/acme-kit"]
+EXAMPLES = sorted((REPO / "specs/examples").glob("*.yaml"))
+V1_SPEC = REPO / "tests/fixtures/warehouse-v1.yaml"
+PROJECTS = [
+    "apps/acme-orders",
+    "apps/acme-billing",
+    "libs/acme-kit",
+    *(f"apps/{example.stem}" for example in EXAMPLES),
+    "apps/warehouse",
+]
 
 
 def _uv() -> str:
@@ -52,6 +60,10 @@ def fresh_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         result = _run([str(generate), *command], cwd=root if root.exists() else root.parent)
         assert result.returncode == 0, result.stderr
     _unsecured(root, "acme-billing", generate)
+    for spec in [*EXAMPLES, V1_SPEC]:
+        name = yaml.safe_load(spec.read_text())["name"]
+        made = _run([str(generate), "service", name, "--spec", str(spec)], cwd=root)
+        assert made.returncode == 0, made.stderr
     synced = _run([_uv(), "sync", "--all-packages", "--quiet"], cwd=root)
     assert synced.returncode == 0, synced.stderr
     for command in (
@@ -67,7 +79,7 @@ def test_generate_and_copier_update_work_outside_this_repository(fresh_workspace
     generate = REPO / ".venv/bin/generate"
     check = _run([str(generate), "check", "--all"], cwd=fresh_workspace)
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "5 project(s) up to date" in check.stdout
+    assert f"{len(PROJECTS) + 2} project(s) up to date" in check.stdout
     copier = REPO / ".venv/bin/copier"
     updated = _run(
         [str(copier), "update", "--trust", "--defaults", "--quiet"],

@@ -1,0 +1,197 @@
+"""The spec language: what each construct accepts, and the located problem `validate`
+reports for each way of getting it wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from helpers import REPO, Result
+
+from generator.loading import SpecError, load_spec_text
+from generator.migrate import migrate_text
+
+Generate = Callable[..., Result]
+
+BASE = """\
+version: 2
+name: shop
+enums:
+  Status: [open, paid, cancelled]
+values:
+  Line:
+    fields:
+      sku: {type: str, pattern: "^[A-Z]+$", example: ABC}
+      quantity: {type: int, min: 1}
+errors:
+  NotOpen: {status: 409, title: The order is not open}
+aggregates:
+  Customer:
+    fields:
+      email: {type: str, contains: "@", unique: true}
+    commands:
+      join: {creates: true, params: [email], emits: CustomerJoined}
+  Order:
+    fields:
+      customerId: {type: uuid, references: Customer}
+      lines: {type: "list[Line]", default: []}
+      status: {type: Status, default: open}
+      note: {type: str, optional: true}
+      total: {type: decimal, scale: 2, default: "0"}
+    invariants:
+      - {check: total >= 0, message: A total is not negative, field: total}
+    commands:
+      place: {creates: true, params: [customerId, lines, note], emits: OrderPlaced}
+      pay: {when: "status == 'open'", error: NotOpen, set: {status: paid}, emits: OrderPaid}
+endpoints:
+  - {method: POST, path: /api/v1/orders, command: Order.place}
+  - {method: POST, path: "/api/v1/orders/{id}/pay", command: Order.pay}
+  - {method: GET, path: "/api/v1/orders/{id}", query: Order.get}
+"""
+
+
+def problems(text: str) -> list[str]:
+    try:
+        load_spec_text(text, "shop.yaml")
+    except SpecError as error:
+        return [str(problem) for problem in error.problems]
+    return []
+
+
+def test_the_base_spec_is_valid() -> None:
+    assert problems(BASE) == []
+
+
+CASES: list[tuple[str, str, str, str]] = [
+    # (what is wrong, text replaced, replacement, the expected problem's start)
+    ("unknown type", "type: decimal, scale", "type: money, scale",
+     "shop.yaml:24:21: aggregates.Order.fields.total.type: unknown type 'money'"),
+    ("a rule for another type", "type: int, min: 1", "type: int, pattern: x",
+     "shop.yaml:9:38: values.Line.fields.quantity.pattern: pattern applies to str fields"),
+    ("invalid regular expression", '"^[A-Z]+$"', '"^[A-Z+$"',
+     "shop.yaml:8:33: values.Line.fields.sku.pattern: invalid regular expression"),
+    ("an int bound that is not an int", "min: 1}", "min: 1.5}",
+     "shop.yaml:9:34: values.Line.fields.quantity.min: 1.5 is not an integer"),
+    ("a default that breaks its type", 'default: "0"}', "default: []}",
+     "shop.yaml:24:49: aggregates.Order.fields.total.default: [] does not fit total"),
+    ("an example that breaks a rule", "example: ABC}", "example: abc}",
+     "shop.yaml:8:54: values.Line.fields.sku.example: 'abc' does not fit sku: must match"),
+    ("an enum default that is not a member", "default: open}", "default: shut}",
+     "shop.yaml:22:39: aggregates.Order.fields.status.default: 'shut' does not fit status"),
+    ("a guard on an unknown state", "status == 'open'", "status == 'shipped'",
+     "shop.yaml:29:19: aggregates.Order.commands.pay.when: 'shipped' is not a Status"),
+    ("a guard of the wrong type", "status == 'open'", "status",
+     "shop.yaml:29:19: aggregates.Order.commands.pay.when: 'status' is a Status (enum), expected a bool"),
+    ("an unknown name in an invariant", "total >= 0", "totl >= 0",
+     "shop.yaml:26:17: aggregates.Order.invariants.0.check: unknown name 'totl'"),
+    ("code in an expression", "total >= 0", "__import__('os').system('x')",
+     "shop.yaml:26:17: aggregates.Order.invariants.0.check: unknown function"),
+    ("an unknown error", "error: NotOpen", "error: Closed",
+     "shop.yaml:29:46: aggregates.Order.commands.pay.error: unknown error 'Closed'"),
+    ("an unknown reference", "references: Customer", "references: Client",
+     "shop.yaml:20:44: aggregates.Order.fields.customerId.references: unknown aggregate 'Client'"),
+    ("a unique list", 'type: str, contains: "@", unique: true', 'type: "list[str]", unique: true',
+     "shop.yaml:15:42: aggregates.Customer.fields.email.unique: a list[str] field cannot be unique"),
+    ("a set on a parameter", "set: {status: paid}", "set: {missing: paid}",
+     "shop.yaml:29:70: aggregates.Order.commands.pay.set.missing: unknown field 'missing' of Order"),
+    ("a reserved class name", "  Line:\n", "  Request:\n",
+     "shop.yaml:7:5: values.Request: 'Request' is a name the rendered code already uses"),
+    ("a keyword as a service name", "name: shop", "name: class",
+     "shop.yaml:2:7: name: 'class' is a Python keyword"),
+    ("a service name that shadows a module", "name: shop", "name: json",
+     "shop.yaml:2:7: name: the package 'json' would shadow the module"),
+    ("a query on a field that is not unique", "{id}\", query: Order.get", "{note}\", query: Order.get",
+     "shop.yaml:33:25: endpoints.2.path: {note} is not the id or a unique field of Order"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("replaced", "replacement", "expected"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_each_mistake_is_located(replaced: str, replacement: str, expected: str) -> None:
+    assert replaced in BASE
+    found = problems(BASE.replace(replaced, replacement, 1))
+    assert any(line.startswith(expected) for line in found), found
+
+
+def test_the_examples_of_a_command_must_pass_its_own_invariants() -> None:
+    text = BASE.replace("check: total >= 0", "check: total > 100")
+    found = problems(text)
+    assert any(
+        "with the examples, Order.place is refused: the invariant 'A total is not negative'"
+        in line
+        for line in found
+    ), found
+
+
+def test_a_duplicate_key_and_yaml_1_1_booleans(tmp_path: Path) -> None:
+    assert "duplicate key 'name'" in problems(BASE + "name: again\n")[0]
+    data = yaml.safe_load(BASE.replace("Status: [open", "Status: [on, off, open"))
+    assert data["enums"]["Status"][:2] == [True, False]  # YAML 1.1 readers would do this
+    assert problems(BASE.replace("Status: [open", "Status: [on, off, open")) == []
+
+
+def test_a_version_1_spec_is_migrated_keeping_comments_and_order(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/user-profile.yaml"
+    spec.parent.mkdir()
+    original = (REPO / "specs/user-profile.yaml").read_text()
+    spec.write_text(original)
+    result = generate("migrate", "specs/user-profile.yaml", cwd=workspace)
+    assert result.code == 0, result.err
+    migrated = spec.read_text()
+    assert migrated.startswith("# yaml-language-server")
+    assert "version: 2" in migrated
+    assert "\n        rules:" not in migrated and "\nmodels:" not in migrated
+    assert "messages:\n          not_blank: Name cannot be blank" in migrated
+    assert generate("validate", "specs/user-profile.yaml", cwd=workspace).code == 0
+    again, _ = migrate_text(migrated)
+    assert again == migrated
+
+
+def _rendered(spec: Any) -> dict[str, str]:
+    from generator.loading import parse_yaml
+    from generator.render import Blueprint, render_files
+
+    text = spec if isinstance(spec, str) else yaml.safe_dump(spec)
+    data, _ = parse_yaml(text, "spec.yaml")
+    model = load_spec_text(text, "spec.yaml")
+    return render_files(Blueprint(REPO, "service"), model, data, src_path=".", commit=None)
+
+
+def test_a_version_1_spec_renders_as_its_migration() -> None:
+    original = (REPO / "specs/user-profile.yaml").read_text()
+    migrated, _ = migrate_text(original)
+    before, after = _rendered(original), _rendered(migrated)
+    assert {k: v for k, v in before.items() if k != ".copier-answers.yml"} == {
+        k: v for k, v in after.items() if k != ".copier-answers.yml"
+    }
+
+
+def test_render_refuses_a_change_stored_events_cannot_take(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/shop.yaml"
+    spec.parent.mkdir()
+    spec.write_text(BASE)
+    assert generate("service", "shop", "--spec", str(spec), cwd=workspace).code == 0
+    changed = BASE.replace(
+        "pay: {when", "pay: {inputs: {receipt: str}, when"
+    ).replace("set: {status: paid}, emits: OrderPaid}", "set: {status: paid}, emits: OrderPaid}")
+    changed += "events:\n  OrderPaid:\n    fields: {orderId: uuid, status: Status, receipt: str, occurredAt: datetime}\n"
+    spec.write_text(changed)
+    refused = generate("render", "shop", "--allow-dirty", cwd=workspace)
+    assert refused.code == 1
+    assert (
+        "specs/shop.yaml: events.OrderPaid.fields.receipt: stored OrderPaid events (v1) have "
+        "no 'receipt'" in refused.err
+    )
+    assert "nothing was written" in refused.err
+    allowed = generate("render", "shop", "--allow-dirty", "--allow-breaking", cwd=workspace)
+    assert allowed.code == 0, allowed.err
