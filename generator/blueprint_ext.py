@@ -22,10 +22,15 @@ PARTIALS = "blueprints/common/"
 
 def derive_json(spec: Any) -> str:
     """The render context of a spec answer, as JSON (copier parses it back)."""
+    import copy
+
     from generator.context import derive
+    from generator.migrate import upgrade
     from generator.spec import Spec
 
-    return json.dumps(derive(Spec.model_validate(spec)))
+    data = copy.deepcopy(spec)
+    upgrade(data)
+    return json.dumps(derive(Spec.model_validate(data)))
 
 
 OUTPUT_SOURCES = (

@@ -18,7 +18,6 @@ from generator.spec import FORMAT_VERSION, Spec
 from generator.yaml_compose import Marks
 from generator.yamlio import parse_yaml, read_spec_bytes
 
-MAX_PROBLEMS = 200
 
 __all__ = ["Loc", "Marks", "Problem", "SpecError", "load_spec", "load_spec_text", "parse_yaml"]
 
@@ -160,15 +159,13 @@ def load_spec_data(data: Any, marks: Marks, file: str) -> Spec:
     try:
         spec = Spec.model_validate(data)
     except ValidationError as error:
-        raise SpecError(
-            list(_pydantic_problems(error, file, marks, migration))[:MAX_PROBLEMS]
-        ) from None
+        raise SpecError(list(_pydantic_problems(error, file, marks, migration))) from None
     problems = [
         Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
         for loc, message in semantic_problems(spec)
     ]
     if problems:
-        raise SpecError(problems[:MAX_PROBLEMS])
+        raise SpecError(problems)
     return spec
 
 

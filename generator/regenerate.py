@@ -85,27 +85,28 @@ def render_tree(project: Project, source: Source, commit: str | None) -> dict[st
         return {relative: (Path(directory) / relative).read_text() for relative in files}
 
 
+TEMPLATE_PATHS = ("copier.yml", "blueprints", "generator")
+"""What the template of a commit is made of (the generator, where the repository has it)."""
+
+
+def _in_commit(root: Path, commit: str, path: str) -> bool:
+    found = subprocess.run(
+        ["git", "cat-file", "-e", f"{commit}:{path}"], cwd=root, capture_output=True, check=False
+    )
+    return found.returncode == 0
+
+
 @contextmanager
 def template_at(root: Path, commit: str | None) -> Iterator[Path]:
     """The template as it was at ``commit`` (the current one when that cannot be had)."""
     if commit is None or not (root / ".git").exists():
         yield root
         return
+    paths = [path for path in TEMPLATE_PATHS if _in_commit(root, commit, path)]
     with tempfile.TemporaryDirectory() as directory:
         archive = Path(directory) / "template.tar"
         result = subprocess.run(
-            [
-                "git",
-                "archive",
-                "--format=tar",
-                "-o",
-                str(archive),
-                commit,
-                "--",
-                "copier.yml",
-                "blueprints",
-                "generator",
-            ],
+            ["git", "archive", "--format=tar", "-o", str(archive), commit, "--", *paths],
             cwd=root,
             capture_output=True,
             text=True,

@@ -416,7 +416,10 @@ class _Resolver:
             return None
         by_name = {f.name: f for f in aggregate.fields}
         params: list[RField] = []
+        declared = set(self.spec.aggregates[aggregate.name].fields)
         for index, param in enumerate(spec.params):
+            if param not in by_name and param in declared:
+                continue  # the field itself is wrong, and said so
             if param not in by_name:
                 self.domain.problem(
                     (*loc, "params", index),

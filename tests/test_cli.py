@@ -75,11 +75,11 @@ def test_the_starter_spec_is_the_sample_named_after_the_service(
     assert result.code == 0, result.err
     assert result.out.strip() == "Service acme-orders generated at apps/acme-orders"
     spec = yaml.safe_load((workspace / "specs/acme-orders.yaml").read_text())
+    assert spec["version"] == 2
     assert list(spec["aggregates"]) == ["SampleAcmeOrders"]
-    assert "CreateAcmeOrdersRequest" in spec["models"]
     assert {e["path"] for e in spec["endpoints"]} == {
-        "/api/v1/acme-orderss",
-        "/api/v1/acme-orderss/{id}",
+        "/api/v1/acme-orders",
+        "/api/v1/acme-orders/{id}",
     }
     # Secure by default: every endpoint needs a permission from an IAM bearer token.
     assert {(e["method"], e["permission"]) for e in spec["endpoints"]} == {
@@ -96,7 +96,7 @@ def test_user_profile_gives_the_reference_sample(workspace: Path, generate: Gene
     assert generate("service", "user-profile", cwd=workspace).code == 0
     spec = yaml.safe_load((workspace / "specs/user-profile.yaml").read_text())
     assert list(spec["aggregates"]) == ["SampleUserProfile"]
-    assert "CreateUserProfileRequest" in spec["models"]
+    assert spec["aggregates"]["SampleUserProfile"]["fields"]["name"]["not_blank"] is True
     assert spec["endpoints"][0]["path"] == "/api/v1/user-profiles"
     web = (workspace / "apps/user-profile/src/user_profile/infrastructure/web.py").read_text()
     assert '"/api/v1/user-profiles/{id}"' in web
@@ -120,7 +120,7 @@ MALFORMED = {
     ),
     "unknown-key": (
         "name: acme-orders\ncolour: blue\n",
-        "specs/acme-orders.yaml:2:1: colour: unknown key 'colour' (expected one of: name, kind,",
+        "specs/acme-orders.yaml:2:1: colour: unknown key 'colour' (expected one of: version, name,",
     ),
     "wrong-type": (
         "name: acme-orders\nport: eighty\n",

@@ -122,7 +122,9 @@ def test_create_get_update_and_errors_over_http(server: Server) -> None:
         assert client.post(BASE, json=profile, headers=reader).status_code == 403
 
         missing = client.get(f"{BASE}/0b0e3c6e-0000-4000-8000-000000000000")
-        assert (missing.status_code, missing.content) == (404, b"")
+        assert missing.status_code == 404
+        assert missing.headers["content-type"] == "application/problem+json"
+        assert missing.json()["detail"] == "Profile not found"
 
         updated = client.put(
             f"{BASE}/{profile['id']}", json={"name": "Ada L.", "email": "ada@l.org"}

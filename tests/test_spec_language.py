@@ -123,8 +123,7 @@ def test_the_examples_of_a_command_must_pass_its_own_invariants() -> None:
     text = BASE.replace("check: total >= 0", "check: total > 100")
     found = problems(text)
     assert any(
-        "with the examples, Order.place is refused: the invariant 'A total is not negative'"
-        in line
+        "with the examples, Order.place is refused: the invariant 'A total is not negative'" in line
         for line in found
     ), found
 
@@ -181,9 +180,9 @@ def test_render_refuses_a_change_stored_events_cannot_take(
     spec.parent.mkdir()
     spec.write_text(BASE)
     assert generate("service", "shop", "--spec", str(spec), cwd=workspace).code == 0
-    changed = BASE.replace(
-        "pay: {when", "pay: {inputs: {receipt: str}, when"
-    ).replace("set: {status: paid}, emits: OrderPaid}", "set: {status: paid}, emits: OrderPaid}")
+    changed = BASE.replace("pay: {when", "pay: {inputs: {receipt: str}, when").replace(
+        "set: {status: paid}, emits: OrderPaid}", "set: {status: paid}, emits: OrderPaid}"
+    )
     changed += "events:\n  OrderPaid:\n    fields: {orderId: uuid, status: Status, receipt: str, occurredAt: datetime}\n"
     spec.write_text(changed)
     refused = generate("render", "shop", "--allow-dirty", cwd=workspace)

@@ -320,13 +320,21 @@ async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
             errors.append(
                 Violation(_request_field(tuple(item["loc"])), str(item["msg"]))
             )
-    detail = "; ".join(f"{e.field}: {e.message}" for e in errors)
-    return problem(422, "Invalid request", detail, errors)
+    return problem(422, "Invalid request", _detail(errors), errors)
+
+
+def _detail(errors: list[Violation]) -> str:
+    """The problem's detail: the message of a single broken rule, else each with its field."""
+    if len(errors) == 1:
+        return errors[0].message
+    return "; ".join(f"{e.field}: {e.message}" for e in errors)
 
 
 async def _invalid_value(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, DomainValidationError)
-    return problem(422, "Validation failed", error.message, error.violations)
+    return problem(
+        422, "Validation failed", _detail(error.violations), error.violations
+    )
 
 
 async def _not_found(request: Request, error: Exception) -> JSONResponse:
