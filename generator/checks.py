@@ -81,6 +81,8 @@ def _library(spec: Spec) -> Iterator[Finding]:
         yield ("endpoints",), "a library has no endpoints (use kind: app)"
     if spec.kind == "lib" and spec.read_models:
         yield ("read_models",), "read models are served by apps (use kind: app)"
+    if spec.kind == "lib" and spec.policies:
+        yield ("policies",), "policies run in apps (use kind: app)"
     if spec.kind == "app" and spec.layers:
         yield ("layers",), "`layers` is for libraries (kind: lib)"
     for index, layer in enumerate(spec.layers):

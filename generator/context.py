@@ -13,6 +13,7 @@ from generator import context_http as h
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx
 from generator.context_tests import add_scenarios
+from generator.expr_code import to_python
 from generator.reserved import python_attribute
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
@@ -35,6 +36,21 @@ class ConsumedCtx:
 
 
 @dataclass
+class PolicyCtx:
+    name: str
+    function: str
+    event: str
+    aggregate: str
+    service: str
+    use_case: str
+    creates: bool
+    id_code: str | None
+    args: list[dict[str, str]]
+    description: str
+    tests: dict[str, Any]
+
+
+@dataclass
 class ServiceCtx:
     name: str
     kind: str
@@ -52,6 +68,7 @@ class ServiceCtx:
     read_models: list[h.ReadModelCtx]
     endpoints: list[h.EndpointCtx]
     consumes: list[ConsumedCtx]
+    policies: list[PolicyCtx]
     layers: list[str]
     dependencies: list[str]
     scripts: dict[str, str]
@@ -95,6 +112,49 @@ def _consumes(spec: Spec, domain: Domain, catalog: Catalog) -> list[ConsumedCtx]
                 max_deliver=consumed.max_deliver,
                 description=consumed.description or f"{key}, as this service reads it.",
                 fields=[field_ctx(f, catalog) for f in fields],
+            )
+        )
+    return result
+
+
+def _policies(domain: Domain, aggregates: dict[str, d.AggregateCtx]) -> list[PolicyCtx]:
+    result = []
+    for policy in domain.policies:
+        event = domain.events[policy.event]
+        names = {f"event.{f.name}": f"event.{f.attr}" for f in event.fields}
+        target = aggregates[policy.aggregate]
+        command = next(c for c in target.commands if c.name == policy.command)
+        arguments = {a.name: a.attr for a in command.arguments}
+        id_code = None
+        if policy.id is not None:
+            id_code = f"str({to_python(policy.id, names).source})"
+        trigger = domain.aggregates[event.aggregate or ""]
+        emitter = next(c for c in trigger.commands if c.event == policy.event)
+        field = str(policy.id.value).removeprefix("event.") if policy.id is not None else ""
+        result.append(
+            PolicyCtx(
+                name=policy.name,
+                function=naming.snake(policy.name),
+                event=policy.event,
+                aggregate=policy.aggregate,
+                service=target.snake,
+                use_case=command.use_case,
+                creates=command.creates,
+                id_code=id_code,
+                args=[
+                    {"attr": arguments[k], "code": to_python(n, names).source}
+                    for k, n in policy.args.items()
+                ],
+                description=policy.description,
+                tests={
+                    "trigger": naming.snake(event.aggregate or ""),
+                    "emitter": emitter.method,
+                    "target_field": python_attribute(naming.snake(field))
+                    if policy.id is not None
+                    and policy.id.op == "name"
+                    and trigger.field(field) is not None
+                    else None,
+                },
             )
         )
     return result
@@ -213,6 +273,7 @@ def build(spec: Spec) -> ServiceCtx:
         read_models=read_models,
         endpoints=endpoints,
         consumes=_consumes(spec, domain, catalog),
+        policies=_policies(domain, by_name),
         layers=spec.layers,
         dependencies=_extra_requirements(spec),
         scripts=spec.scripts,

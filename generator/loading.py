@@ -18,7 +18,6 @@ from generator.spec import FORMAT_VERSION, Spec
 from generator.yaml_compose import Marks
 from generator.yamlio import parse_yaml, read_spec_bytes
 
-
 __all__ = ["Loc", "Marks", "Problem", "SpecError", "load_spec", "load_spec_text", "parse_yaml"]
 
 

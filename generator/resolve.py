@@ -21,6 +21,7 @@ from generator.resolved import (
     REvent,
     RField,
     RInvariant,
+    RPolicy,
     RValue,
     listed,
 )
@@ -91,6 +92,62 @@ class _Resolver:
             if name in self.domain.aggregates:
                 self._also(self.domain.aggregates[name], aggregate)
         self._references()
+        self._policies()
+
+    def _policies(self) -> None:
+        for name, policy in self.spec.policies.items():
+            loc: Loc = ("policies", name)
+            if not re.fullmatch(PASCAL, name) or class_name_problem(name):
+                self.domain.problem(loc, class_name_problem(name) or f"{name!r} must be PascalCase")
+                continue
+            event = self.domain.events.get(policy.on)
+            if event is None or event.aggregate is None:
+                self.domain.problem(
+                    (*loc, "on"),
+                    f"unknown event {policy.on!r} (an event this service's commands emit)",
+                )
+                continue
+            target_name, _, member = policy.run.command.partition(".")
+            target = self.domain.aggregates.get(target_name)
+            command = target.command(member) if target else None
+            if target is None or command is None:
+                self.domain.problem(
+                    (*loc, "run", "command"),
+                    f"unknown command {policy.run.command!r} (<Aggregate>.<command>)",
+                )
+                continue
+            scope = self._scope({f"event.{f.name}": f.full_type for f in event.fields})
+            id_node = None
+            if command.creates and policy.run.id is not None:
+                self.domain.problem((*loc, "run", "id"), f"{member!r} creates: it takes no id")
+            elif not command.creates:
+                if policy.run.id is None:
+                    self.domain.problem((*loc, "run"), "the command needs `id` (event.<field>)")
+                    continue
+                id_node = self.expression(policy.run.id, scope, (*loc, "run", "id"), None)
+                if id_node is not None and id_node.type.required() not in (STR, UUID):
+                    self.domain.problem((*loc, "run", "id"), "the id is a uuid or a str")
+                    id_node = None
+                if id_node is None:
+                    continue
+            args: dict[str, Node] = {}
+            wanted = {f.name: f for f in command.arguments}
+            for key, text in policy.run.with_.items():
+                where = (*loc, "run", "with", key)
+                if key not in wanted:
+                    self.domain.problem(where, f"{policy.run.command} takes no {key!r}")
+                    continue
+                node = self.expression(text, scope, where, wanted[key].full_type)
+                if node is not None:
+                    args[key] = node
+            missing = [n for n, f in wanted.items() if f.required and n not in args]
+            if missing:
+                self.domain.problem((*loc, "run", "with"), f"missing: {', '.join(missing)}")
+                continue
+            self.domain.policies.append(
+                RPolicy(name, policy.on, target_name, member, id_node, args,
+                        policy.description or "")
+            )  # fmt: skip
 
     def _references(self) -> None:
         """Every ``references`` names an aggregate, from a field that can hold its id."""

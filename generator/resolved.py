@@ -187,6 +187,19 @@ class REndpoint:
 
 
 @dataclass
+class RPolicy:
+    """A command run when an event is stored."""
+
+    name: str
+    event: str
+    aggregate: str
+    command: str
+    id: Node | None
+    args: dict[str, Node]
+    description: str = ""
+
+
+@dataclass
 class Domain:
     """Everything a spec declares, resolved."""
 
@@ -197,6 +210,7 @@ class Domain:
     events: dict[str, REvent] = field(default_factory=dict)
     read_models: dict[str, RReadModel] = field(default_factory=dict)
     endpoints: list[REndpoint] = field(default_factory=list)
+    policies: list[RPolicy] = field(default_factory=list)
     problems: list[tuple[Loc, str]] = field(default_factory=list)
 
     def problem(self, loc: Loc, message: str) -> None:

@@ -240,6 +240,26 @@ class ReadModelSpec(_Strict):
         return [self.key] if isinstance(self.key, str) else list(self.key)
 
 
+class RunSpec(_Strict):
+    """The command a policy runs: on which aggregate, with what."""
+
+    command: StrictStr = Field(description="<Aggregate>.<command>")
+    id: Expression | None = Field(
+        default=None, description="the aggregate's id, from the event (event.<field>)"
+    )
+    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
+        default={}, alias="with", description="the command's parameters, from the event"
+    )
+
+
+class PolicySpec(_Strict):
+    """When an event of this service is stored, run a command (once per event)."""
+
+    description: Text | None = None
+    on: StrictStr = Field(description="an event of this service")
+    run: RunSpec
+
+
 class ConsumeSpec(_Strict):
     """An event of another service this service reacts to, through a durable consumer."""
 
@@ -324,6 +344,9 @@ class Spec(_Strict):
     events: Annotated[dict[StrictStr, EventSpec], Field(max_length=500)] = {}
     read_models: Annotated[dict[StrictStr, ReadModelSpec], Field(max_length=100)] = {}
     endpoints: Annotated[list[EndpointSpec], Field(max_length=500)] = []
+    policies: Annotated[dict[StrictStr, PolicySpec], Field(max_length=100)] = Field(
+        default={}, description="commands run when events are stored (once per event)"
+    )
     consumes: Annotated[dict[StrictStr, ConsumeSpec], Field(max_length=100)] = Field(
         default={},
         description="events of other services by <service>.<EventType> (iam.TenantCreatedEvent)",

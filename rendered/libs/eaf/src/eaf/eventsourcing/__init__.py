@@ -24,6 +24,7 @@ from eaf.eventsourcing.memory import (
     InMemorySnapshotStore,
 )
 from eaf.eventsourcing.outbox import InMemoryOutbox, Outbox, OutboxMessage
+from eaf.eventsourcing.policies import PolicyHandler, PolicyRunner
 from eaf.eventsourcing.ports import (
     EventStore,
     SagaState,
@@ -72,6 +73,8 @@ __all__ = [
     "InMemorySnapshotStore",
     "NewEvent",
     "Outbox",
+    "PolicyHandler",
+    "PolicyRunner",
     "PreconditionFailedError",
     "OutboxMessage",
     "Saga",
