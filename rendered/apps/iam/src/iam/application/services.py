@@ -64,7 +64,12 @@ class TenantService:
         )
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Tenant:
         async def work(tx: Transaction) -> Tenant:
             now = self._clock.now()
@@ -75,7 +80,16 @@ class TenantService:
             changed = current.change_status(status=status, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+            kind=Tenant,
+        )
 
     async def get(self, id: str) -> Tenant | None:
         return await self._transactions.load(Tenant, id)
@@ -134,7 +148,12 @@ class UserService:
         )
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         async def work(tx: Transaction) -> User:
             now = self._clock.now()
@@ -145,10 +164,24 @@ class UserService:
             changed = current.change_status(status=status, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+            kind=User,
+        )
 
     async def change_roles(
-        self, id: str, *, roles: list[str], expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        roles: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         async def work(tx: Transaction) -> User:
             now = self._clock.now()
@@ -159,7 +192,16 @@ class UserService:
             changed = current.change_roles(roles=roles, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeRoles",
+                id,
+                roles,
+            ),
+            kind=User,
+        )
 
     async def change_attributes(
         self,
@@ -167,6 +209,7 @@ class UserService:
         *,
         attributes: dict[str, str],
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         async def work(tx: Transaction) -> User:
             now = self._clock.now()
@@ -177,10 +220,24 @@ class UserService:
             changed = current.change_attributes(attributes=attributes, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeAttributes",
+                id,
+                attributes,
+            ),
+            kind=User,
+        )
 
     async def change_password(
-        self, id: str, *, password_hash: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        password_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         async def work(tx: Transaction) -> User:
             now = self._clock.now()
@@ -191,7 +248,16 @@ class UserService:
             changed = current.change_password(password_hash=password_hash, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changePassword",
+                id,
+                password_hash,
+            ),
+            kind=User,
+        )
 
     async def get(self, id: str) -> User | None:
         return await self._transactions.load(User, id)
@@ -237,7 +303,12 @@ class RoleService:
         )
 
     async def change_permissions(
-        self, id: str, *, permissions: list[str], expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        permissions: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Role:
         async def work(tx: Transaction) -> Role:
             now = self._clock.now()
@@ -248,10 +319,24 @@ class RoleService:
             changed = current.change_permissions(permissions=permissions, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changePermissions",
+                id,
+                permissions,
+            ),
+            kind=Role,
+        )
 
     async def describe(
-        self, id: str, *, description: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        description: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Role:
         async def work(tx: Transaction) -> Role:
             now = self._clock.now()
@@ -262,7 +347,16 @@ class RoleService:
             changed = current.describe(description=description, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "describe",
+                id,
+                description,
+            ),
+            kind=Role,
+        )
 
     async def get(self, id: str) -> Role | None:
         return await self._transactions.load(Role, id)
@@ -326,6 +420,7 @@ class PolicyService:
         permissions: list[str],
         conditions: str,
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Policy:
         async def work(tx: Transaction) -> Policy:
             now = self._clock.now()
@@ -342,10 +437,27 @@ class PolicyService:
             )
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "change",
+                id,
+                name,
+                effect,
+                permissions,
+                conditions,
+            ),
+            kind=Policy,
+        )
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Policy:
         async def work(tx: Transaction) -> Policy:
             now = self._clock.now()
@@ -356,7 +468,16 @@ class PolicyService:
             changed = current.change_status(status=status, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+            kind=Policy,
+        )
 
     async def get(self, id: str) -> Policy | None:
         return await self._transactions.load(Policy, id)
@@ -406,7 +527,12 @@ class ServiceAccountService:
         )
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
         async def work(tx: Transaction) -> ServiceAccount:
             now = self._clock.now()
@@ -417,10 +543,24 @@ class ServiceAccountService:
             changed = current.change_status(status=status, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+            kind=ServiceAccount,
+        )
 
     async def change_secret(
-        self, id: str, *, secret_hash: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        secret_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
         async def work(tx: Transaction) -> ServiceAccount:
             now = self._clock.now()
@@ -431,7 +571,16 @@ class ServiceAccountService:
             changed = current.change_secret(secret_hash=secret_hash, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "changeSecret",
+                id,
+                secret_hash,
+            ),
+            kind=ServiceAccount,
+        )
 
     async def get(self, id: str) -> ServiceAccount | None:
         return await self._transactions.load(ServiceAccount, id)
@@ -491,6 +640,7 @@ class RefreshTokenFamilyService:
         current_hash: str,
         used_hashes: list[str],
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> RefreshTokenFamily:
         async def work(tx: Transaction) -> RefreshTokenFamily:
             now = self._clock.now()
@@ -503,10 +653,25 @@ class RefreshTokenFamilyService:
             )
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "rotate",
+                id,
+                current_hash,
+                used_hashes,
+            ),
+            kind=RefreshTokenFamily,
+        )
 
     async def revoke(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> RefreshTokenFamily:
         async def work(tx: Transaction) -> RefreshTokenFamily:
             now = self._clock.now()
@@ -517,7 +682,16 @@ class RefreshTokenFamilyService:
             changed = current.revoke(status=status, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "revoke",
+                id,
+                status,
+            ),
+            kind=RefreshTokenFamily,
+        )
 
     async def get(self, id: str) -> RefreshTokenFamily | None:
         return await self._transactions.load(RefreshTokenFamily, id)

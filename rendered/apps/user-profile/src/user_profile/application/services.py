@@ -50,7 +50,13 @@ class SampleUserProfileService:
         )
 
     async def update_profile(
-        self, id: str, *, name: str, email: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        name: str,
+        email: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> SampleUserProfile:
         async def work(tx: Transaction) -> SampleUserProfile:
             now = self._clock.now()
@@ -61,7 +67,17 @@ class SampleUserProfileService:
             changed = current.update_profile(name=name, email=email, now=now)
             return tx.save(changed)
 
-        return await self._transactions.run(work)
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "updateProfile",
+                id,
+                name,
+                email,
+            ),
+            kind=SampleUserProfile,
+        )
 
     async def get(self, id: str) -> SampleUserProfile | None:
         return await self._transactions.load(SampleUserProfile, id)

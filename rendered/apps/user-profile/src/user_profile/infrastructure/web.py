@@ -186,16 +186,21 @@ async def update_profile_sample_user_profile(
     use_cases: SampleUserProfileCases,
     response: Response,
     body: schemas.UpdateUserProfileRequest,
+    idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.SampleUserProfile:
     """updateProfile: changes the sample user profile."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
     profile = await use_cases.update_profile(
         id,
         name=body.name,
         email=body.email,
         expected_version=if_match,
+        idempotency=idempotency,
     )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(profile.version)
     return sample_user_profile_view(profile, utc_now())
 

@@ -30,7 +30,12 @@ class TenantUseCases(Protocol):
         ...
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Tenant:
         """Apply changeStatus to the tenant with this id."""
         ...
@@ -61,13 +66,23 @@ class UserUseCases(Protocol):
         ...
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         """Apply changeStatus to the user with this id."""
         ...
 
     async def change_roles(
-        self, id: str, *, roles: list[str], expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        roles: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         """Apply changeRoles to the user with this id."""
         ...
@@ -78,12 +93,18 @@ class UserUseCases(Protocol):
         *,
         attributes: dict[str, str],
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         """Apply changeAttributes to the user with this id."""
         ...
 
     async def change_password(
-        self, id: str, *, password_hash: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        password_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> User:
         """Apply changePassword to the user with this id."""
         ...
@@ -111,13 +132,23 @@ class RoleUseCases(Protocol):
         ...
 
     async def change_permissions(
-        self, id: str, *, permissions: list[str], expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        permissions: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Role:
         """Apply changePermissions to the role with this id."""
         ...
 
     async def describe(
-        self, id: str, *, description: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        description: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Role:
         """Apply describe to the role with this id."""
         ...
@@ -155,12 +186,18 @@ class PolicyUseCases(Protocol):
         permissions: list[str],
         conditions: str,
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Policy:
         """Apply change to the policy with this id."""
         ...
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Policy:
         """Apply changeStatus to the policy with this id."""
         ...
@@ -189,13 +226,23 @@ class ServiceAccountUseCases(Protocol):
         ...
 
     async def change_status(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
         """Apply changeStatus to the service account with this id."""
         ...
 
     async def change_secret(
-        self, id: str, *, secret_hash: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        secret_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
         """Apply changeSecret to the service account with this id."""
         ...
@@ -231,12 +278,18 @@ class RefreshTokenFamilyUseCases(Protocol):
         current_hash: str,
         used_hashes: list[str],
         expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> RefreshTokenFamily:
         """Apply rotate to the refresh token family with this id."""
         ...
 
     async def revoke(
-        self, id: str, *, status: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> RefreshTokenFamily:
         """Apply revoke to the refresh token family with this id."""
         ...

@@ -22,7 +22,13 @@ class SampleUserProfileUseCases(Protocol):
         ...
 
     async def update_profile(
-        self, id: str, *, name: str, email: str, expected_version: int | None = None
+        self,
+        id: str,
+        *,
+        name: str,
+        email: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
     ) -> SampleUserProfile:
         """Apply updateProfile to the sample user profile with this id."""
         ...
