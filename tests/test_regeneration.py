@@ -98,7 +98,7 @@ def repo(tmp_path: Path) -> Repo:
 USER_EDIT = (
     "application/services.py",
     "        return await self._transactions.load(SampleAcmeOrders, id)\n",
-    "        found = await self._transactions.load(SampleAcmeOrders, id)  # audited lookup (user edit)\n"
+    "        found = await self._transactions.load(SampleAcmeOrders, id)  # audited (user edit)\n"
     "        return found\n",
 )
 
@@ -131,7 +131,7 @@ def test_1_spec_edit_renders_new_field_and_event_and_keeps_the_user_edit(repo: R
     result = repo.generate("render", NAME)
     assert result.returncode == 0, result.stderr
     services = repo.file(f"src/{PACKAGE}/{relative}").read_text()
-    assert "# audited lookup (user edit)" in services
+    assert "# audited (user edit)" in services
     assert "async def rename(" in services and "nickname: str" in services
     assert "nickname: str" in repo.file(f"src/{PACKAGE}/domain/model.py").read_text()
     assert (

@@ -84,7 +84,8 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a guard on an unknown state", "status == 'open'", "status == 'shipped'",
      "shop.yaml:29:19: aggregates.Order.commands.pay.when: 'shipped' is not a Status"),
     ("a guard of the wrong type", "status == 'open'", "status",
-     "shop.yaml:29:19: aggregates.Order.commands.pay.when: 'status' is a Status (enum), expected a bool"),
+     "shop.yaml:29:19: aggregates.Order.commands.pay.when: "
+     "'status' is a Status (enum), expected a bool"),
     ("an unknown name in an invariant", "total >= 0", "totl >= 0",
      "shop.yaml:26:17: aggregates.Order.invariants.0.check: unknown name 'totl'"),
     ("code in an expression", "total >= 0", "__import__('os').system('x')",
@@ -94,16 +95,19 @@ CASES: list[tuple[str, str, str, str]] = [
     ("an unknown reference", "references: Customer", "references: Client",
      "shop.yaml:20:44: aggregates.Order.fields.customerId.references: unknown aggregate 'Client'"),
     ("a unique list", 'type: str, contains: "@", unique: true', 'type: "list[str]", unique: true',
-     "shop.yaml:15:42: aggregates.Customer.fields.email.unique: a list[str] field cannot be unique"),
+     "shop.yaml:15:42: aggregates.Customer.fields.email.unique: "
+     "a list[str] field cannot be unique"),
     ("a set on a parameter", "set: {status: paid}", "set: {missing: paid}",
-     "shop.yaml:29:70: aggregates.Order.commands.pay.set.missing: unknown field 'missing' of Order"),
+     "shop.yaml:29:70: aggregates.Order.commands.pay.set.missing: "
+     "unknown field 'missing' of Order"),
     ("a reserved class name", "  Line:\n", "  Request:\n",
      "shop.yaml:7:5: values.Request: 'Request' is a name the rendered code already uses"),
     ("a keyword as a service name", "name: shop", "name: class",
      "shop.yaml:2:7: name: 'class' is a Python keyword"),
     ("a service name that shadows a module", "name: shop", "name: json",
      "shop.yaml:2:7: name: the package 'json' would shadow the module"),
-    ("a query on a field that is not unique", "{id}\", query: Order.get", "{note}\", query: Order.get",
+    ("a query on a field that is not unique",
+     "{id}\", query: Order.get", "{note}\", query: Order.get",
      "shop.yaml:33:25: endpoints.2.path: {note} is not the id or a unique field of Order"),
 ]  # fmt: skip
 
@@ -183,7 +187,10 @@ def test_render_refuses_a_change_stored_events_cannot_take(
     changed = BASE.replace("pay: {when", "pay: {inputs: {receipt: str}, when").replace(
         "set: {status: paid}, emits: OrderPaid}", "set: {status: paid}, emits: OrderPaid}"
     )
-    changed += "events:\n  OrderPaid:\n    fields: {orderId: uuid, status: Status, receipt: str, occurredAt: datetime}\n"
+    changed += (
+        "events:\n  OrderPaid:\n"
+        "    fields: {orderId: uuid, status: Status, receipt: str, occurredAt: datetime}\n"
+    )
     spec.write_text(changed)
     refused = generate("render", "shop", "--allow-dirty", cwd=workspace)
     assert refused.code == 1

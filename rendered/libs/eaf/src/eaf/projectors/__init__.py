@@ -76,7 +76,7 @@ from eaf.projectors.ports import (
 )
 from eaf.projectors.projection import Handler, Projection, delete, update, upsert
 from eaf.projectors.projector import Projector, RetryPolicy
-from eaf.projectors.query import ReadModel
+from eaf.projectors.query import ReadModel, RowQueries
 from eaf.projectors.schema import ProjectionSchema
 from eaf.projectors.sql import SqlProjectionStore
 from eaf.projectors.tables import read_model_table
@@ -102,6 +102,7 @@ __all__ = [
     "ReadModel",
     "ReadModelCache",
     "ReadModelWriter",
+    "RowQueries",
     "RetryPolicy",
     "Rewound",
     "SqlProjectionStore",

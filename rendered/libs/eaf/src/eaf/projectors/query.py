@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from eaf.context import require_tenant
+from eaf.eventsourcing.serialization import encode_value, from_dict
 from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.paging import Condition, OrderBy, Page
 from eaf.projectors.ports import ProjectionStore
@@ -73,3 +74,43 @@ class ReadModel:
             limit=limit,
             offset=offset,
         )
+
+
+R = TypeVar("R")
+
+
+class RowQueries(Generic[R]):
+    """Typed reads of one read model for the current tenant: each row as an instance of
+    ``row`` (a dataclass whose fields are the table's columns)."""
+
+    def __init__(
+        self, store: ProjectionStore, projection: Projection, row: type[R]
+    ) -> None:
+        self._rows = ReadModel(store, projection)
+        self._row = row
+
+    async def page(
+        self,
+        *,
+        where: Sequence[Condition] = (),
+        order_by: Sequence[OrderBy] = (),
+        limit: int,
+        offset: int = 0,
+    ) -> tuple[list[R], int]:
+        """The rows matching ``where`` from ``offset`` (at most ``limit``), and how many
+        match in all."""
+        page = await self._rows.page(
+            where=where, order_by=order_by, limit=limit, offset=offset
+        )
+        return [from_dict(self._row, row) for row in page.rows], page.total
+
+    async def get(self, **key: object) -> R | None:
+        """The row with this key (its values as the domain has them: ids, dates...)."""
+        row = await self._rows.get(
+            **{name: str(encode_value(v)) for name, v in key.items()}
+        )
+        return None if row is None else from_dict(self._row, row)
+
+    async def list(self) -> list[R]:
+        """Every row of the tenant, by key."""
+        return [from_dict(self._row, row) for row in await self._rows.find()]

@@ -1,5 +1,14 @@
-"""The HTTP boundary of a service: bounded request bodies and errors as RFC 9457 problems."""
+"""The HTTP boundary of a service: bounded request bodies, errors as RFC 9457 problems (the
+domain's failures included), and resource conventions (``eaf.web.resources``: ETags,
+idempotency keys, next-page links)."""
 
+from eaf.web._domain import (
+    DomainErrors,
+    FieldProblem,
+    RuleCheck,
+    install_domain_problems,
+    problem,
+)
 from eaf.web._errors import UnhandledErrorMiddleware, allowed_methods
 from eaf.web._install import install_http_guards
 from eaf.web._json import JsonBodyError, check_json, nesting_depth
@@ -18,14 +27,19 @@ __all__ = [
     "DEFAULT_MAX_JSON_DEPTH",
     "PROBLEM_TYPE",
     "BodyLimitMiddleware",
+    "DomainErrors",
+    "FieldProblem",
     "JsonBodyError",
     "RequestBodyTooLarge",
     "RequestLimits",
+    "RuleCheck",
     "UnhandledErrorMiddleware",
     "add_body_problems",
     "allowed_methods",
     "check_json",
+    "install_domain_problems",
     "install_http_guards",
     "nesting_depth",
+    "problem",
     "problem_response",
 ]

@@ -1,0 +1,220 @@
+"""A rendered service's failures as RFC 9457 problems: broken rules (with the spec's own
+messages, every one at once), missing aggregates, refused commands, lost races, stale
+versions, duplicate values and reused idempotency keys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, get_args
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
+from starlette.responses import JSONResponse
+
+from eaf.eventsourcing.errors import ConcurrencyError as StreamConflict
+from eaf.eventsourcing.errors import (
+    DuplicateKeyError,
+    IdempotencyKeyReusedError,
+    PreconditionFailedError,
+)
+from eaf.web._problems import PROBLEM_TYPE
+
+__all__ = ["DomainErrors", "FieldProblem", "RuleCheck", "install_domain_problems"]
+
+
+class FieldProblem(Protocol):
+    """A broken rule as the domain reports it: the field (a path) and the message."""
+
+    @property
+    def field(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+RuleCheck = Callable[[Any], Sequence[FieldProblem]]
+"""The domain's check of one field: the rules a value breaks."""
+
+RULE_ERRORS = frozenset(
+    {
+        "string_too_short", "string_too_long", "string_pattern_mismatch", "too_short",
+        "too_long", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
+        "decimal_max_places", "decimal_max_digits",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DomainErrors:
+    """The error classes of one service's domain, and what maps HTTP to its rules:
+    ``rules`` by route name then body field, ``nested_rules`` by ``<ValueObject>.<field>``,
+    ``unique_fields`` the JSON name of each unique (aggregate, attribute)."""
+
+    validation: type[Exception]
+    not_found: type[Exception]
+    conflict: type[Exception]
+    refused: type[Exception]
+    service: str
+    rules: Mapping[str, Mapping[str, RuleCheck]]
+    nested_rules: Mapping[str, RuleCheck]
+    unique_fields: Mapping[tuple[str, str], str]
+
+
+def problem(
+    status: int, title: str, detail: str, errors: Sequence[FieldProblem] = (), *,
+    type: str = "about:blank",
+) -> JSONResponse:  # fmt: skip
+    """An RFC 9457 problem listing ``errors`` (``field`` is the first one's)."""
+    body: dict[str, Any] = {
+        "type": type,
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
+    if errors:
+        body["field"] = errors[0].field
+    body["errors"] = [{"field": e.field, "message": e.message} for e in errors]
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE)
+
+
+@dataclass(frozen=True)
+class _Problem:
+    field: str
+    message: str
+
+
+def _detail(errors: Sequence[FieldProblem]) -> str:
+    """One broken rule's message, or every one with its field."""
+    if len(errors) == 1:
+        return errors[0].message
+    return "; ".join(f"{e.field}: {e.message}" for e in errors)
+
+
+def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
+    """Answer bad requests and the domain's failures with problem bodies."""
+
+    async def invalid_request(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        found: list[FieldProblem] = []
+        for item in error.errors():
+            if item["type"] == "json_invalid":
+                found.append(_Problem("body", "The body is not valid JSON"))
+                continue
+            spec = _spec_messages(request, item, errors)
+            if spec is not None:
+                found.extend(v for v in spec if v not in found)
+            else:
+                found.append(_Problem(_field(tuple(item["loc"])), str(item["msg"])))
+        return problem(422, "Invalid request", _detail(found), found)
+
+    async def invalid_value(request: Request, error: Exception) -> JSONResponse:
+        violations = list(getattr(error, "violations", []))
+        return problem(422, "Validation failed", _detail(violations), violations)
+
+    async def not_found(request: Request, error: Exception) -> JSONResponse:
+        return problem(404, "Not found", str(error))
+
+    async def conflict(request: Request, error: Exception) -> JSONResponse:
+        return problem(409, "Conflict", str(error))
+
+    async def stream_conflict(request: Request, error: Exception) -> JSONResponse:
+        # The store's own message names its streams: not for clients.
+        detail = "The resource was changed by a concurrent request; retry"
+        return problem(409, "Conflict", detail)
+
+    async def duplicate(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, DuplicateKeyError)
+        field = errors.unique_fields.get((error.kind, error.field), error.field)
+        message = f"Another {error.kind} has this {field}"
+        duplicate_type = f"urn:problem-type:{errors.service}:duplicate"
+        return problem(
+            409, "Duplicate", message, [_Problem(field, message)], type=duplicate_type
+        )
+
+    async def precondition_failed(request: Request, error: Exception) -> JSONResponse:
+        detail = "The resource changed since it was read (If-Match)"
+        return problem(412, "Precondition failed", detail)
+
+    async def key_reused(request: Request, error: Exception) -> JSONResponse:
+        reused = [_Problem("Idempotency-Key", str(error))]
+        return problem(422, "Idempotency-Key reused", str(error), reused)
+
+    async def refused(request: Request, error: Exception) -> JSONResponse:
+        return problem(
+            getattr(error, "status", 409),
+            getattr(error, "title", "Conflict"),
+            getattr(error, "detail", str(error)),
+            type=getattr(error, "type", "about:blank"),
+        )
+
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(errors.validation, invalid_value)
+    app.add_exception_handler(errors.not_found, not_found)
+    app.add_exception_handler(errors.conflict, conflict)
+    app.add_exception_handler(StreamConflict, stream_conflict)
+    app.add_exception_handler(DuplicateKeyError, duplicate)
+    app.add_exception_handler(PreconditionFailedError, precondition_failed)
+    app.add_exception_handler(IdempotencyKeyReusedError, key_reused)
+    app.add_exception_handler(errors.refused, refused)
+
+
+def _field(location: tuple[int | str, ...]) -> str:
+    parts = [
+        str(part)
+        for part in location
+        if part not in ("body", "query", "path", "header")
+    ]
+    return ".".join(parts) or "body"
+
+
+def _spec_messages(
+    request: Request, item: Mapping[str, Any], errors: DomainErrors
+) -> list[FieldProblem] | None:
+    """The spec's messages for a rule a request field breaks (None when it is no rule)."""
+    if item["type"] not in RULE_ERRORS:
+        return None
+    route = request.scope.get("route")
+    rules = errors.rules.get(getattr(route, "name", ""), {})
+    path = list(item["loc"][1:])
+    check = rules.get(str(path[0])) if len(path) == 1 else None
+    if check is None and len(path) > 1:
+        check = _nested_check(route, path, errors)
+    if check is None:
+        return None
+    try:
+        found = check(item["input"])
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    field = _field(tuple(item["loc"]))
+    return [_Problem(field, problem_.message) for problem_ in found] or None
+
+
+def _nested_check(
+    route: Any, path: list[Any], errors: DomainErrors
+) -> RuleCheck | None:
+    """The check of a field of a value object inside a request body (``lines.0.sku``)."""
+    model: Any = getattr(getattr(route, "body_field", None), "type_", None)
+    for part in path[:-1]:
+        if isinstance(part, int) or model is None:
+            continue
+        fields = model.model_fields
+        field = fields.get(part) or next(
+            (f for f in fields.values() if f.alias == part), None
+        )
+        model = _inner_model(field.annotation) if field is not None else None
+    if model is None:
+        return None
+    name = model.__name__.removesuffix("Body")
+    return errors.nested_rules.get(f"{name}.{path[-1]}")
+
+
+def _inner_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
