@@ -6,19 +6,17 @@ skips nor repeats an event). Events are upcast to their current schema version f
 read model whose shape changed is rebuilt from the first event."""
 
 import asyncio
-from collections.abc import Sequence
 from typing import TypeVar
 
 from eaf.eventsourcing import EventStore, StoredEvent
-from eaf.eventsourcing.serialization import encode_value, from_dict
+from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors import (
-    Condition,
     InMemoryProjectionStore,
     Projection,
     ProjectionStore,
     Projector,
-    ReadModel,
     ReadModelWriter,
+    RowQueries,
     SqlProjectionStore,
     StoreFollower,
     read_model_table,
@@ -63,6 +61,7 @@ def _decoded(stored: StoredEvent, kind: type[E]) -> E:
 
 
 def _key(value: object) -> str:
+    """A key column's value as the table stores it."""
     return str(encode_value(value))
 
 
@@ -118,39 +117,12 @@ async def _tenant_status_changed_tenant_list(
     )
 
 
-class ReadModelTenantListing:
+class ReadModelTenantListing(RowQueries[Tenant]):
     """Reads the tenant's rows of TenantList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, TENANT_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[Tenant], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(Tenant, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> Tenant | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(Tenant, row)
-
-    async def list(self) -> list[Tenant]:
-        """Every row of the tenant."""
-        return [from_dict(Tenant, row) for row in await self._rows.find()]
+        super().__init__(store, TENANT_LIST, Tenant)
 
 
 USER_LIST_TABLE = read_model_table(
@@ -260,39 +232,12 @@ async def _user_password_changed_user_list(
     )
 
 
-class ReadModelUserListing:
+class ReadModelUserListing(RowQueries[User]):
     """Reads the tenant's rows of UserList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, USER_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[User], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(User, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> User | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(User, row)
-
-    async def list(self) -> list[User]:
-        """Every row of the tenant."""
-        return [from_dict(User, row) for row in await self._rows.find()]
+        super().__init__(store, USER_LIST, User)
 
 
 ROLE_LIST_TABLE = read_model_table(
@@ -362,39 +307,12 @@ async def _role_described_role_list(
     )
 
 
-class ReadModelRoleListing:
+class ReadModelRoleListing(RowQueries[Role]):
     """Reads the tenant's rows of RoleList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, ROLE_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[Role], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(Role, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> Role | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(Role, row)
-
-    async def list(self) -> list[Role]:
-        """Every row of the tenant."""
-        return [from_dict(Role, row) for row in await self._rows.find()]
+        super().__init__(store, ROLE_LIST, Role)
 
 
 POLICY_LIST_TABLE = read_model_table(
@@ -473,39 +391,12 @@ async def _policy_status_changed_policy_list(
     )
 
 
-class ReadModelPolicyListing:
+class ReadModelPolicyListing(RowQueries[Policy]):
     """Reads the tenant's rows of PolicyList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, POLICY_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[Policy], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(Policy, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> Policy | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(Policy, row)
-
-    async def list(self) -> list[Policy]:
-        """Every row of the tenant."""
-        return [from_dict(Policy, row) for row in await self._rows.find()]
+        super().__init__(store, POLICY_LIST, Policy)
 
 
 SERVICE_ACCOUNT_LIST_TABLE = read_model_table(
@@ -581,39 +472,12 @@ async def _service_account_secret_changed_service_account_list(
     )
 
 
-class ReadModelServiceAccountListing:
+class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
     """Reads the tenant's rows of ServiceAccountList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, SERVICE_ACCOUNT_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[ServiceAccount], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(ServiceAccount, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> ServiceAccount | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(ServiceAccount, row)
-
-    async def list(self) -> list[ServiceAccount]:
-        """Every row of the tenant."""
-        return [from_dict(ServiceAccount, row) for row in await self._rows.find()]
+        super().__init__(store, SERVICE_ACCOUNT_LIST, ServiceAccount)
 
 
 PROJECTIONS = [TENANT_LIST, USER_LIST, ROLE_LIST, POLICY_LIST, SERVICE_ACCOUNT_LIST]

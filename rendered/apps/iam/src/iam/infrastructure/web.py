@@ -5,21 +5,14 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from eaf import context
-from eaf.eventsourcing import ConcurrencyError as StreamConflict
-from eaf.eventsourcing import (
-    DuplicateKeyError,
-    IdempotencyKeyReusedError,
-    PreconditionFailedError,
-)
+from eaf.web import DomainErrors, RuleCheck, install_domain_problems
 from fastapi import APIRouter, Depends, FastAPI, Header, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 
 from iam.application.ports.inbound import (
     AccessTokenRevocationUseCases,
@@ -35,7 +28,6 @@ from iam.domain.errors import (
     DomainError,
     DomainValidationError,
     NotFoundError,
-    Violation,
 )
 from iam.domain.model import (
     AccessTokenRevocation,
@@ -318,195 +310,25 @@ ServiceAccountListReads = Annotated[
 ]
 
 
-def problem(
-    status: int,
-    title: str,
-    detail: str,
-    errors: list[Violation],
-    type: str = "about:blank",
-) -> JSONResponse:
-    """An RFC 9457 problem response listing ``errors``."""
-    body = schemas.Problem(
-        type=type,
-        title=title,
-        status=status,
-        detail=detail,
-        field=errors[0].field if errors else None,
-        errors=[schemas.FieldError(field=e.field, message=e.message) for e in errors],
-    )
-    return JSONResponse(
-        body.model_dump(mode="json", exclude_none=True),
-        status_code=status,
-        media_type=PROBLEM_TYPE,
-    )
-
-
 # The rules of each request body, by route and field path, so that a request that breaks
 # them is answered with the spec's messages (the models state the same rules to clients).
-RULES: dict[str, dict[str, Callable[[Any], list[Violation]]]] = {}
-NESTED_RULES: dict[str, Callable[[Any], list[Violation]]] = {}
-RULE_ERRORS = frozenset(
-    {
-        "string_too_short", "string_too_long", "string_pattern_mismatch", "too_short",
-        "too_long", "greater_than", "greater_than_equal", "less_than", "less_than_equal",
-        "decimal_max_places", "decimal_max_digits",
-    }
-)  # fmt: skip
-
-
-def _request_field(location: tuple[int | str, ...]) -> str:
-    parts = [
-        str(part)
-        for part in location
-        if part not in ("body", "query", "path", "header")
-    ]
-    return ".".join(parts) or "body"
-
-
-def _spec_messages(request: Request, item: dict[str, Any]) -> list[Violation] | None:
-    """The spec's messages for a rule a request field breaks (None when not a rule)."""
-    if item["type"] not in RULE_ERRORS:
-        return None
-    route = request.scope.get("route")
-    rules = RULES.get(getattr(route, "name", ""), {})
-    path = [part for part in item["loc"][1:]]
-    check = rules.get(str(path[0])) if len(path) == 1 else None
-    if check is None and len(path) > 1:
-        check = _nested_check(request, path)
-    if check is None:
-        return None
-    try:
-        found = check(item["input"])
-    except (TypeError, ValueError, ArithmeticError):
-        return None
-    field = _request_field(tuple(item["loc"]))
-    return [Violation(field, v.message) for v in found] or None
-
-
-def _nested_check(
-    request: Request, path: list[Any]
-) -> Callable[[Any], list[Violation]] | None:
-    model: Any = None
-    route = request.scope.get("route")
-    body = getattr(getattr(route, "body_field", None), "type_", None)
-    model = body
-    for part in path[:-1]:
-        if isinstance(part, int) or model is None:
-            continue
-        field = model.model_fields.get(part) or next(
-            (f for f in model.model_fields.values() if f.alias == part), None
-        )
-        model = _inner_model(field.annotation) if field is not None else None
-    if model is None:
-        return None
-    name = model.__name__.removesuffix("Body")
-    return NESTED_RULES.get(f"{name}.{path[-1]}")
-
-
-def _inner_model(annotation: Any) -> Any:
-    from typing import get_args
-
-    if isinstance(annotation, type) and issubclass(annotation, schemas.Body):
-        return annotation
-    for arg in get_args(annotation):
-        found = _inner_model(arg)
-        if found is not None:
-            return found
-    return None
-
-
-async def _invalid_request(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, RequestValidationError)
-    errors: list[Violation] = []
-    for item in error.errors():
-        if item["type"] == "json_invalid":
-            errors.append(Violation("body", "The body is not valid JSON"))
-            continue
-        spec = _spec_messages(request, item)
-        if spec is not None:
-            errors.extend(v for v in spec if v not in errors)
-        else:
-            errors.append(
-                Violation(_request_field(tuple(item["loc"])), str(item["msg"]))
-            )
-    return problem(422, "Invalid request", _detail(errors), errors)
-
-
-def _detail(errors: list[Violation]) -> str:
-    """The problem's detail: the message of a single broken rule, else each with its field."""
-    if len(errors) == 1:
-        return errors[0].message
-    return "; ".join(f"{e.field}: {e.message}" for e in errors)
-
-
-async def _invalid_value(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, DomainValidationError)
-    return problem(
-        422, "Validation failed", _detail(error.violations), error.violations
-    )
-
-
-async def _not_found(request: Request, error: Exception) -> JSONResponse:
-    return problem(404, "Not found", str(error), [])
-
-
-async def _conflict(request: Request, error: Exception) -> JSONResponse:
-    return problem(409, "Conflict", str(error), [])
-
-
-async def _stream_conflict(request: Request, error: Exception) -> JSONResponse:
-    # The store's own message names its streams: not for clients.
-    return problem(
-        409, "Conflict", "The resource was changed by a concurrent request; retry", []
-    )
-
-
+RULES: dict[str, dict[str, RuleCheck]] = {}
+NESTED_RULES: dict[str, RuleCheck] = {}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {}
-
-
-async def _duplicate(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, DuplicateKeyError)
-    field = UNIQUE_FIELDS.get((error.kind, error.field), error.field)
-    return problem(
-        409,
-        "Duplicate",
-        f"Another {error.kind} has this {field}",
-        [Violation(field, f"Another {error.kind} has this {field}")],
-        type="urn:problem-type:iam:duplicate",
-    )
-
-
-async def _precondition_failed(request: Request, error: Exception) -> JSONResponse:
-    return problem(
-        412,
-        "Precondition failed",
-        "The resource changed since it was read (If-Match)",
-        [],
-    )
-
-
-async def _key_reused(request: Request, error: Exception) -> JSONResponse:
-    return problem(
-        422,
-        "Idempotency-Key reused",
-        str(error),
-        [Violation("Idempotency-Key", str(error))],
-    )
-
-
-async def _refused(request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, DomainError)
-    return problem(error.status, error.title, error.detail, [], type=error.type)
 
 
 def install_error_handlers(app: FastAPI) -> None:
     """Answer bad requests and domain failures with problem bodies."""
-    app.add_exception_handler(RequestValidationError, _invalid_request)
-    app.add_exception_handler(DomainValidationError, _invalid_value)
-    app.add_exception_handler(NotFoundError, _not_found)
-    app.add_exception_handler(ConcurrencyError, _conflict)
-    app.add_exception_handler(StreamConflict, _stream_conflict)
-    app.add_exception_handler(DuplicateKeyError, _duplicate)
-    app.add_exception_handler(PreconditionFailedError, _precondition_failed)
-    app.add_exception_handler(IdempotencyKeyReusedError, _key_reused)
-    app.add_exception_handler(DomainError, _refused)
+    install_domain_problems(
+        app,
+        DomainErrors(
+            validation=DomainValidationError,
+            not_found=NotFoundError,
+            conflict=ConcurrencyError,
+            refused=DomainError,
+            service="iam",
+            rules=RULES,
+            nested_rules=NESTED_RULES,
+            unique_fields=UNIQUE_FIELDS,
+        ),
+    )

@@ -6,19 +6,17 @@ skips nor repeats an event). Events are upcast to their current schema version f
 read model whose shape changed is rebuilt from the first event."""
 
 import asyncio
-from collections.abc import Sequence
 from typing import TypeVar
 
 from eaf.eventsourcing import EventStore, StoredEvent
-from eaf.eventsourcing.serialization import encode_value, from_dict
+from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors import (
-    Condition,
     InMemoryProjectionStore,
     Projection,
     ProjectionStore,
     Projector,
-    ReadModel,
     ReadModelWriter,
+    RowQueries,
     SqlProjectionStore,
     StoreFollower,
     read_model_table,
@@ -43,6 +41,7 @@ def _decoded(stored: StoredEvent, kind: type[E]) -> E:
 
 
 def _key(value: object) -> str:
+    """A key column's value as the table stores it."""
     return str(encode_value(value))
 
 
@@ -99,39 +98,12 @@ async def _sample_user_profile_updated_sample_user_profile_list(
     )
 
 
-class ReadModelSampleUserProfileListing:
+class ReadModelSampleUserProfileListing(RowQueries[SampleUserProfile]):
     """Reads the tenant's rows of SampleUserProfileList (eventually consistent: as of the projector's
     last batch)."""
 
     def __init__(self, store: ProjectionStore) -> None:
-        self._rows = ReadModel(store, SAMPLE_USER_PROFILE_LIST)
-
-    async def page(
-        self,
-        *,
-        where: Sequence[Condition] = (),
-        order_by: Sequence[tuple[str, bool]] = (),
-        limit: int,
-        offset: int = 0,
-    ) -> tuple[Sequence[SampleUserProfile], int]:
-        """A page of rows matching ``where``, and how many match in all."""
-        page = await self._rows.page(
-            where=where, order_by=order_by, limit=limit, offset=offset
-        )
-        return [from_dict(SampleUserProfile, row) for row in page.rows], page.total
-
-    async def get(
-        self,
-        id: object,
-    ) -> SampleUserProfile | None:
-        row = await self._rows.get(
-            id=_key(id),
-        )
-        return None if row is None else from_dict(SampleUserProfile, row)
-
-    async def list(self) -> list[SampleUserProfile]:
-        """Every row of the tenant."""
-        return [from_dict(SampleUserProfile, row) for row in await self._rows.find()]
+        super().__init__(store, SAMPLE_USER_PROFILE_LIST, SampleUserProfile)
 
 
 PROJECTIONS = [SAMPLE_USER_PROFILE_LIST]
