@@ -19,11 +19,13 @@ def main() -> None:
     from generator.yamlio import dump_yaml
 
     request = json.load(sys.stdin)
-    spec = load_spec_text(dump_yaml(request["spec"]), request["name"])
+    # "spec_text": the spec file's text; requests for older generators carry only "spec".
+    text = request.get("spec_text") or dump_yaml(request["spec"])
+    spec = load_spec_text(text, request["name"])
     files = render_files(
         Blueprint(Path(request["root"]), request["blueprint"]),
         spec,
-        request["spec"],
+        text,
         src_path=request["src_path"],
         commit=request["commit"],
     )

@@ -3,6 +3,7 @@ it derives the render context from the spec and ruff-formats each rendered Pytho
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -20,16 +21,35 @@ BATCH_FORMAT = "generator_batch_format"
 PARTIALS = "blueprints/common/"
 
 
+def spec_text(spec: Any) -> str:
+    """The spec answer as text: the spec file as it is, comments and key order included.
+    Answers files written before hold a mapping, written out here in its key order."""
+    if isinstance(spec, str):
+        return spec
+    from generator.yamlio import dump_yaml
+
+    return dump_yaml(spec)
+
+
+def spec_data(spec: Any) -> Any:
+    """The spec answer as data: its text read as a spec file is (YAML 1.2, core schema)."""
+    if not isinstance(spec, str):
+        return spec
+    from generator.yamlio import parse_yaml
+
+    data, _ = parse_yaml(spec, "the spec answer")
+    return data
+
+
 def derive_json(spec: Any) -> str:
     """The render context of a spec answer, as JSON (copier parses it back)."""
-    import copy
-
     from generator.context import derive
     from generator.migrate import upgrade
     from generator.spec import Spec
 
-    data = copy.deepcopy(spec)
-    upgrade(data)
+    data = copy.deepcopy(spec_data(spec))
+    if isinstance(data, dict):
+        upgrade(data)  # a version 1 spec, as `generate` reads it
     return json.dumps(derive(Spec.model_validate(data)))
 
 
@@ -55,23 +75,47 @@ OUTPUT_SOURCES = (
     "generator/spec.py",
     "generator/typeref.py",
     "generator/values.py",
+    "generator/yaml_compose.py",
+    "generator/yamlio.py",
 )
 
 
 def answers_yaml(answers: Any) -> str:
-    """The answers as YAML, keys in their given order (a spec's field order matters)."""
+    """The answers as YAML, keys in their given order, the spec as its text in a literal
+    block (what copier's prompt then offers as the default, unchanged)."""
     import yaml
 
-    return yaml.safe_dump(
-        answers, indent=4, allow_unicode=True, default_flow_style=False, sort_keys=False
+    class Dumper(yaml.SafeDumper):
+        """Writes the spec's text as a literal block."""
+
+    def literal(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+        # PyYAML quotes the text instead when a block cannot hold it exactly.
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|")
+
+    Dumper.add_representer(_Literal, literal)
+    remembered = dict(answers)
+    if "spec" in remembered:
+        remembered["spec"] = _Literal(spec_text(remembered["spec"]))
+    return yaml.dump(
+        remembered,
+        Dumper=Dumper,
+        indent=4,
+        allow_unicode=True,
+        default_flow_style=False,
+        sort_keys=False,
     )
 
 
+class _Literal(str):
+    """Text to write as a literal block."""
+
+    __slots__ = ()
+
+
 def spec_hash(spec: Any) -> str:
-    """A short content hash of a spec answer (formatting does not count; key order does,
-    as it orders fields)."""
-    canonical = json.dumps(spec, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    """A short content hash of a spec answer's text (comments and key order count: the
+    answers keep the text, and key order orders fields)."""
+    return hashlib.sha256(spec_text(spec).encode()).hexdigest()[:16]
 
 
 @cache

@@ -7,12 +7,12 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
 from generator import workspace as ws
-from generator.loading import SpecError, load_spec, load_spec_text, parse_yaml
+from generator.loading import SpecError, load_spec, load_spec_text
 from generator.problems import problem_lines
 from generator.projects import Project, ProjectError, find_projects
 from generator.spec import NAME_RULE, Spec
@@ -117,18 +117,17 @@ def service(
         fail(f"{display}: name: the spec names {spec.name!r}, not {name!r}")
     if spec.kind != kind:
         fail(f"{display}: kind: {spec.kind!r} does not fit --path {path} (expected {kind!r})")
-    data, _ = parse_yaml(text, display)
     blueprint = Blueprint(ws.template_root(), blueprint_name)
     src_path = _relative_src(blueprint.root, target.parent / name)
     if dry_run:
-        files = render_files(blueprint, spec, data, src_path=src_path, commit=None)
+        files = render_files(blueprint, spec, text, src_path=src_path, commit=None)
         for relative in sorted(files):
             typer.echo(workspace.relative(target / relative))
         if written_spec is not None:
             typer.echo(workspace.relative(spec_path))
         return
     try:
-        render_new(blueprint, spec, data, target, src_path=src_path)
+        render_new(blueprint, spec, text, target, src_path=src_path)
     except RenderError as error:
         fail(str(error))
     if written_spec is not None:
@@ -262,9 +261,9 @@ def _projects(names: list[str] | None, every: bool) -> tuple[ws.Workspace, list[
         fail(str(error))
 
 
-def _current_spec(workspace: ws.Workspace, project: Project) -> dict[str, Any]:
-    """The project's spec as it is in the workspace now; one error line when it is not
-    there or not valid."""
+def _current_spec(workspace: ws.Workspace, project: Project) -> str:
+    """The project's spec as it is in the workspace now (its text); one error line when it
+    is not there or not valid."""
     from generator import regenerate as rg
 
     try:
@@ -289,10 +288,12 @@ def _regenerate(
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
-        spec_data = _current_spec(workspace, project) if from_spec else project.spec_data
+        spec_text = (
+            _current_spec(workspace, project) if from_spec else rg.recorded_spec(workspace, project)
+        )
         if from_spec and not allow_breaking:
-            _refuse_breaking_changes(workspace, project, spec_data)
-        if rg.is_current(project, spec_data, root):
+            _refuse_breaking_changes(workspace, project, spec_text)
+        if rg.is_current(project, spec_text, root):
             typer.echo(f"{where}: up to date")
             continue
         dirty = [] if allow_dirty else rg.dirty_files(project.directory)
@@ -302,7 +303,7 @@ def _regenerate(
                 f"{', ...' if len(dirty) > 5 else ''}); commit or stash them first "
                 "(or pass --allow-dirty)"
             )
-        merge = rg.plan(project, rg.Source(spec_data, root))
+        merge = rg.plan(project, rg.Source(spec_text, root))
         rg.apply(project, merge)
         typer.echo(f"{where}: {len(merge.changed)} file(s) changed")
         for relative in merge.kept_deleted:
@@ -322,16 +323,13 @@ def _regenerate(
         raise typer.Exit(EXIT_CONFLICTS)
 
 
-def _refuse_breaking_changes(
-    workspace: ws.Workspace, project: Project, spec_data: dict[str, Any]
-) -> None:
+def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_text: str) -> None:
     """Fail when the edited spec cannot read the events the project may have stored."""
     from generator.evolution import breaking_changes
-    from generator.yamlio import dump_yaml
 
     try:
-        before = load_spec_text(dump_yaml(project.spec_data), project.name)
-        after = load_spec_text(dump_yaml(spec_data), project.name)
+        before = load_spec_text(project.spec_text, project.name)
+        after = load_spec_text(spec_text, project.name)
     except SpecError:
         return  # the spec's own problems are reported by the render itself
     problems = breaking_changes(before, after)
@@ -376,8 +374,8 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
     from generator import regenerate as rg
 
     workspace, (project,) = _projects([name], False)
-    spec_data = _current_spec(workspace, project)
-    merge = rg.plan(project, rg.Source(spec_data, project.template_root(ws.template_root())))
+    spec_text = _current_spec(workspace, project)
+    merge = rg.plan(project, rg.Source(spec_text, project.template_root(ws.template_root())))
     where = workspace.relative(project.directory)
 
     def show(before: str, after: str, old: str, new: str) -> None:
@@ -413,12 +411,12 @@ def check(names: Names = None, every: Every = False) -> None:
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
-        spec_data = _current_spec(workspace, project)
-        if rg.is_current(project, spec_data, root):
+        spec_text = _current_spec(workspace, project)
+        if rg.is_current(project, spec_text, root):
             continue
         stale += 1
         base = rg.last_render(project, root)
-        new = rg.render_tree(project, rg.Source(spec_data, root), None)
+        new = rg.render_tree(project, rg.Source(spec_text, root), None)
         files = sorted(
             relative
             for relative in set(base) | set(new)

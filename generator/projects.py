@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from generator.blueprint_ext import spec_data, spec_text
+from generator.problems import SpecError
 from generator.render import ANSWERS_FILE
 from generator.workspace import Workspace
 
@@ -25,16 +28,22 @@ class Project:
 
     @property
     def name(self) -> str:
-        return str(self.answers["spec"]["name"])
+        return str(self.spec_data["name"])
 
     @property
     def blueprint(self) -> str:
         return str(self.answers["blueprint"])
 
-    @property
+    @cached_property
     def spec_data(self) -> dict[str, Any]:
-        spec: dict[str, Any] = self.answers["spec"]
-        return spec
+        """The spec the project was last rendered from, as data."""
+        data: dict[str, Any] = spec_data(self.answers["spec"])
+        return data
+
+    @property
+    def spec_text(self) -> str:
+        """The spec the project was last rendered from, as the text of its spec file."""
+        return spec_text(self.answers["spec"])
 
     def template_root(self, default: Path) -> Path:
         """The template the project records (``_src_path``, relative to the project), as
@@ -60,8 +69,15 @@ def read_project(directory: Path) -> Project:
         raise ProjectError(f"{directory} has no {ANSWERS_FILE}; was it generated?") from None
     except yaml.YAMLError as error:
         raise ProjectError(f"{answers_path}: unreadable answers: {error}") from None
-    if not isinstance(answers, dict) or not isinstance(answers.get("spec"), dict):
+    spec = answers.get("spec") if isinstance(answers, dict) else None
+    if not isinstance(spec, str | dict):
         raise ProjectError(f"{answers_path}: no `spec` answer; not a generated project")
+    try:
+        data = spec_data(spec)
+    except SpecError as error:
+        raise ProjectError(f"{answers_path}: unreadable `spec` answer: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ProjectError(f"{answers_path}: the `spec` answer is not a spec with a name")
     return Project(directory, answers)
 
 

@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from generator.blueprint_ext import blueprint_hash, spec_hash
-from generator.loading import load_spec_text, parse_yaml
+from generator.loading import SpecError, load_spec_text, parse_yaml
 from generator.merge import MergePlan, plan_merge
 from generator.projects import Project
 from generator.render import (
@@ -32,7 +31,7 @@ from generator.render import (
     write_tree,
 )
 from generator.workspace import Workspace
-from generator.yamlio import dump_yaml, read_spec_bytes
+from generator.yamlio import read_spec_bytes
 
 
 class RegenerateError(Exception):
@@ -41,14 +40,14 @@ class RegenerateError(Exception):
 
 @dataclass(frozen=True)
 class Source:
-    """What a project is rendered from: a spec (as YAML data) and a template root."""
+    """What a project is rendered from: a spec (the text of its file) and a template root."""
 
-    spec_data: dict[str, Any]
+    spec_text: str
     root: Path
 
 
-def read_spec(workspace: Workspace, project: Project) -> dict[str, Any]:
-    """The project's spec as it is now in the workspace's specs directory."""
+def read_spec(workspace: Workspace, project: Project) -> str:
+    """The project's spec as it is now in the workspace's specs directory (validated)."""
     path = workspace.specs / f"{project.name}.yaml"
     if not path.is_file():
         raise RegenerateError(
@@ -57,25 +56,40 @@ def read_spec(workspace: Workspace, project: Project) -> dict[str, Any]:
     display = workspace.relative(path)
     text = read_spec_bytes(path, display)
     load_spec_text(text, display)
-    data, _ = parse_yaml(text, display)
-    assert isinstance(data, dict)
-    return data
+    return text
 
 
-def is_current(project: Project, spec_data: dict[str, Any], root: Path) -> bool:
+def recorded_spec(workspace: Workspace, project: Project) -> str:
+    """The spec the project was last rendered from, as text. Answers files written before
+    hold it as a mapping: when the spec file holds that same spec, the file's text
+    (comments included) is the one recorded from now on."""
+    answer = project.answers["spec"]
+    if isinstance(answer, str):
+        return answer
+    path = workspace.specs / f"{project.name}.yaml"
+    try:
+        text = read_spec_bytes(path, str(path))
+        data, _ = parse_yaml(text, str(path))
+    except SpecError:
+        return project.spec_text
+    same = json.dumps(data, default=str) == json.dumps(answer, default=str)  # order counts
+    return text if same else project.spec_text
+
+
+def is_current(project: Project, spec_text: str, root: Path) -> bool:
     """True when the project was last rendered from this spec and these blueprints."""
-    return project.answers.get("_spec_hash") == spec_hash(spec_data) and project.answers.get(
+    return project.answers.get("_spec_hash") == spec_hash(spec_text) and project.answers.get(
         "_blueprint_hash"
     ) == blueprint_hash(str(root))
 
 
 def render_tree(project: Project, source: Source, commit: str | None) -> dict[str, str]:
     """Every file the blueprint renders for ``source``, formatted, keyed by relative path."""
-    spec = load_spec_text(dump_yaml(source.spec_data), project.name)
+    spec = load_spec_text(source.spec_text, project.name)
     files = render_files(
         Blueprint(source.root, project.blueprint),
         spec,
-        source.spec_data,
+        source.spec_text,
         src_path=str(project.answers.get("_src_path", ".")),
         commit=commit,
     )
@@ -129,7 +143,7 @@ def last_render(project: Project, root: Path) -> dict[str, str]:
             rendered = _render_with_generator_at(old_root, project)
             if rendered is not None:
                 return rendered
-        return render_tree(project, Source(project.spec_data, old_root), project.commit)
+        return render_tree(project, Source(project.spec_text, old_root), project.commit)
 
 
 def _render_with_generator_at(old_root: Path, project: Project) -> dict[str, str] | None:
@@ -137,7 +151,8 @@ def _render_with_generator_at(old_root: Path, project: Project) -> dict[str, str
         "root": str(old_root),
         "name": project.name,
         "blueprint": project.blueprint,
-        "spec": project.spec_data,
+        "spec": project.spec_data,  # what generators before the spec text read
+        "spec_text": project.spec_text,
         "src_path": str(project.answers.get("_src_path", ".")),
         "commit": project.commit,
     }

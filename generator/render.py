@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -83,16 +83,14 @@ def _environment(root: Path) -> SandboxedEnvironment:
     return env
 
 
-def answers(
-    spec_data: dict[str, Any], blueprint: str, src_path: str, commit: str | None
-) -> dict[str, Any]:
+def answers(spec_answer: Any, blueprint: str, src_path: str, commit: str | None) -> dict[str, Any]:
     """The answers copier would remember, in copier's order."""
     remembered: dict[str, Any] = {}
     if commit is not None:
         remembered["_commit"] = commit
     remembered["_src_path"] = src_path
     remembered["blueprint"] = blueprint
-    remembered["spec"] = spec_data
+    remembered["spec"] = spec_answer
     return remembered
 
 
@@ -116,18 +114,19 @@ def _part(env: SandboxedEnvironment, text: str) -> Template:
 def render_files(
     blueprint: Blueprint,
     spec: Spec,
-    spec_data: dict[str, Any],
+    spec_answer: str | Mapping[str, Any],
     *,
     src_path: str,
     commit: str | None,
 ) -> dict[str, str]:
-    """Render every file of the blueprint to text, keyed by its relative path (unformatted)."""
+    """Render every file of the blueprint to text, keyed by its relative path (unformatted).
+    ``spec_answer`` is the spec file's text (answers files written before hold a mapping)."""
     env = _environment(blueprint.root)
     context = {
         "blueprint": blueprint.name,
-        "spec": spec_data,
+        "spec": spec_answer,
         "svc": json.loads(json.dumps(derive(spec))),
-        "_copier_answers": answers(spec_data, blueprint.name, src_path, commit),
+        "_copier_answers": answers(spec_answer, blueprint.name, src_path, commit),
         "_copier_conf": {
             "answers_file": ANSWERS_FILE,
             "sep": os.sep,
@@ -177,7 +176,7 @@ def write_tree(files: dict[str, str], directory: Path) -> None:
 def render_new(
     blueprint: Blueprint,
     spec: Spec,
-    spec_data: dict[str, Any],
+    spec_text: str,
     target: Path,
     *,
     src_path: str,
@@ -186,7 +185,7 @@ def render_new(
     if target.exists():
         raise RenderError(f"{target} already exists")
     files = render_files(
-        blueprint, spec, spec_data, src_path=src_path, commit=template_commit(blueprint.root)
+        blueprint, spec, spec_text, src_path=src_path, commit=template_commit(blueprint.root)
     )
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import REPO
 
-from generator.loading import load_spec, parse_yaml
+from generator.loading import load_spec
 from generator.regenerate import skip_if_exists
 from generator.render import Blueprint, format_tree, render_files, write_tree
 from generator.workspace import template_root
@@ -35,9 +35,12 @@ def _without_commit(text: str) -> str:
 def fresh_render(name: str, blueprint: str) -> dict[str, str]:
     spec_path = REPO / "specs" / f"{name}.yaml"
     spec = load_spec(spec_path)
-    data, _ = parse_yaml(spec_path.read_text(), str(spec_path))
     files = render_files(
-        Blueprint(template_root(), blueprint), spec, data, src_path="../../..", commit=None
+        Blueprint(template_root(), blueprint),
+        spec,
+        spec_path.read_text(),
+        src_path="../../..",
+        commit=None,
     )
     with tempfile.TemporaryDirectory() as staging:
         write_tree(files, Path(staging))

@@ -322,7 +322,7 @@ def test_8_an_interrupted_render_leaves_the_project_unchanged(
     repo.commit("edits")
     before = tree_digest(repo.project)
     project = read_project(repo.project)
-    spec = repo.spec()
+    spec = (repo.root / f"specs/{NAME}.yaml").read_text()
     _interrupt(stage, monkeypatch)
     with pytest.raises(RuntimeError, match="interrupted"):
         merge_plan = regenerate.plan(project, regenerate.Source(spec, repo.root))
