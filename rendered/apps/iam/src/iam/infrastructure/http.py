@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from eaf import context
 from eaf.security import AccessClaims, has_permission
+from eaf.web import PROBLEM_TYPE, problem
 from fastapi import Depends, Path, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict
@@ -16,7 +17,7 @@ from iam.application.directory import Directory
 from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
 from iam.application.tokens import TokenService
-from iam.infrastructure.web import PROBLEM, PROBLEM_TYPE, problem
+from iam.infrastructure.web import PROBLEM
 
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     **PROBLEM,

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import unquote_plus
 
+from eaf.web import PROBLEM_TYPE
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -15,7 +16,6 @@ from starlette.exceptions import HTTPException
 
 from iam.application.oauth import OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import ResponseError
-from iam.infrastructure.web import PROBLEM_TYPE
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 # An OAuth request carries a handful of parameters; the bound keeps every check trivial.
