@@ -11,7 +11,12 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from eaf import context
-from eaf.web import DomainErrors, RuleCheck, install_domain_problems
+from eaf.web import (
+    PROBLEM_TYPE,
+    DomainErrors,
+    RuleCheck,
+    install_domain_problems,
+)
 from fastapi import APIRouter, Depends, FastAPI, Header, Request
 
 from iam.application.ports.inbound import (
@@ -47,7 +52,6 @@ from iam.infrastructure.projections import (
     ReadModelUserListing,
 )
 
-PROBLEM_TYPE = "application/problem+json"
 LIST_LIMIT = 10_000
 PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}

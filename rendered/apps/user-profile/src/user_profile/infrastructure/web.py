@@ -10,7 +10,13 @@ from typing import Annotated, Any
 
 from eaf.eventsourcing import Idempotency
 from eaf.projectors import Condition
-from eaf.web import DomainErrors, RuleCheck, install_domain_problems, problem
+from eaf.web import (
+    PROBLEM_TYPE,
+    DomainErrors,
+    RuleCheck,
+    install_domain_problems,
+    problem,
+)
 from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
@@ -26,7 +32,6 @@ from user_profile.domain.model import SampleUserProfile
 from user_profile.infrastructure import schemas
 from user_profile.infrastructure.projections import ReadModelSampleUserProfileListing
 
-PROBLEM_TYPE = "application/problem+json"
 LIST_LIMIT = 10_000
 PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}
