@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import BOOL, DATE, DATETIME, ExprError, Node, Scope, parse
+from generator.expr import BOOL, DATE, DATETIME, Node, Scope
 from generator.reserved import class_name_problem, python_attribute
 from generator.resolve_fields import UNIQUE_TYPES, FieldResolver, camel_problem
 from generator.resolved import (
@@ -17,7 +17,6 @@ from generator.resolved import (
     RAggregate,
     RAlso,
     RCommand,
-    RComputed,
     REvent,
     RField,
     RInvariant,
@@ -116,7 +115,7 @@ class _Resolver:
                     f"unknown command {policy.run.command!r} (<Aggregate>.<command>)",
                 )
                 continue
-            scope = self._scope({f"event.{f.name}": f.full_type for f in event.fields})
+            scope = self.fields.scope({f"event.{f.name}": f.full_type for f in event.fields})
             id_node = None
             if command.creates and policy.run.id is not None:
                 self.domain.problem((*loc, "run", "id"), f"{member!r} creates: it takes no id")
@@ -124,7 +123,7 @@ class _Resolver:
                 if policy.run.id is None:
                     self.domain.problem((*loc, "run"), "the command needs `id` (event.<field>)")
                     continue
-                id_node = self.expression(policy.run.id, scope, (*loc, "run", "id"), None)
+                id_node = self.fields.expression(policy.run.id, scope, (*loc, "run", "id"), None)
                 if id_node is not None and id_node.type.required() not in (STR, UUID):
                     self.domain.problem((*loc, "run", "id"), "the id is a uuid or a str")
                     id_node = None
@@ -137,7 +136,7 @@ class _Resolver:
                 if key not in wanted:
                     self.domain.problem(where, f"{policy.run.command} takes no {key!r}")
                     continue
-                node = self.expression(text, scope, where, wanted[key].full_type)
+                node = self.fields.expression(text, scope, where, wanted[key].full_type)
                 if node is not None:
                     args[key] = node
             missing = [n for n, f in wanted.items() if f.required and n not in args]
@@ -224,7 +223,7 @@ class _Resolver:
                 del self.domain.problems[problems:]
         for name, value in self.spec.values.items():
             resolved = self.domain.values[name]
-            scope = self._scope({f.name: f.full_type for f in resolved.fields})
+            scope = self.fields.scope({f.name: f.full_type for f in resolved.fields})
             resolved.invariants = self._invariants(
                 value.invariants, scope, resolved.fields, ("values", name)
             )
@@ -259,19 +258,6 @@ class _Resolver:
                 "type": problem_type,
             }
 
-    def _scope(self, names: dict[str, TypeRef]) -> Scope:
-        values = {n: {f.name: f.full_type for f in v.fields} for n, v in self.domain.values.items()}
-        return Scope(names, self.domain.enums, values)
-
-    def expression(
-        self, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None
-    ) -> Node | None:
-        try:
-            return parse(text, scope, expected)
-        except ExprError as error:
-            self.domain.problem(loc, str(error))
-            return None
-
     def _invariants(
         self, invariants: list[InvariantSpec], scope: Scope, fields: list[RField], loc: Loc
     ) -> list[RInvariant]:
@@ -279,7 +265,7 @@ class _Resolver:
         names = {f.name for f in fields}
         for index, invariant in enumerate(invariants):
             where = (*loc, "invariants", index)
-            node = self.expression(invariant.check, scope, (*where, "check"), BOOL)
+            node = self.fields.expression(invariant.check, scope, (*where, "check"), BOOL)
             if invariant.field is not None and invariant.field not in names:
                 self.domain.problem(
                     (*where, "field"),
@@ -326,31 +312,13 @@ class _Resolver:
         self.domain.aggregates[name] = aggregate
         state = self._state_scope(aggregate)
         aggregate.invariants = self._invariants(spec.invariants, state, aggregate.fields, loc)
-        for computed_name, computed in spec.computed.items():
-            where = (*loc, "computed", computed_name)
-            problem = camel_problem(computed_name, "computed name")
-            if problem or computed_name in {f.name for f in aggregate.fields}:
-                self.domain.problem(where, problem or f"{computed_name!r} is also a field")
-                continue
-            type_ = self.fields.type(computed.type, (*where, "type"))
-            node = (
-                self.expression(computed.value, state, (*where, "value"), type_) if type_ else None
-            )
-            if type_ is not None and node is not None:
-                aggregate.computed.append(
-                    RComputed(
-                        computed_name,
-                        python_attribute(naming.snake(computed_name)),
-                        type_,
-                        node,
-                        computed.description or "",
-                    )
-                )
+        taken = {f.name for f in aggregate.fields}
+        aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
 
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
         names.update({"id": STR, "now": DATETIME, "today": DATE})
-        return self._scope(names)
+        return self.fields.scope(names)
 
     # events
     def _declared_events(self) -> None:
@@ -421,13 +389,13 @@ class _Resolver:
         current types)."""
         result = []
         inputs = {name: f.full_type for name, f in fields.items() if name not in compute}
-        scope = self._scope(inputs)
+        scope = self.fields.scope(inputs)
         for name, text in compute.items():
             target = fields.get(name)
             if target is None:
                 self.domain.problem((*loc, "compute", name), f"the event has no field {name!r}")
                 continue
-            node = self.expression(text, scope, (*loc, "compute", name), target.full_type)
+            node = self.fields.expression(text, scope, (*loc, "compute", name), target.full_type)
             if node is not None:
                 result.append({"field": target, "node": node})
         return result
@@ -496,7 +464,7 @@ class _Resolver:
         scope_names = {} if spec.creates else self._state_scope(aggregate).names
         scope_names = {**scope_names, "now": DATETIME, "today": DATE}
         scope_names.update({f.name: f.full_type for f in [*params, *inputs]})
-        scope = self._scope(scope_names)
+        scope = self.fields.scope(scope_names)
         sets: list[tuple[RField, Node]] = []
         for target, text in spec.set.items():
             where = (*loc, "set", target)
@@ -506,10 +474,10 @@ class _Resolver:
             elif changed in params:
                 self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
             else:
-                node = self.expression(text, scope, where, changed.full_type)
+                node = self.fields.expression(text, scope, where, changed.full_type)
                 if node is not None:
                     sets.append((changed, node))
-        when = self.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
+        when = self.fields.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
         if spec.error is not None:
             if spec.error not in self.domain.errors:
                 self.domain.problem(
@@ -662,8 +630,8 @@ class _Resolver:
                 scope_names = {} if command.creates else self._state_scope(aggregate).names
                 scope_names = {**scope_names, "now": DATETIME, "today": DATE}
                 scope_names.update({f.name: f.full_type for f in command.arguments})
-                scope = self._scope(scope_names)
-                id_node = self.expression(also.id, scope, (*loc, "id"), None)
+                scope = self.fields.scope(scope_names)
+                id_node = self.fields.expression(also.id, scope, (*loc, "id"), None)
                 reference = next(
                     (
                         f
@@ -690,7 +658,9 @@ class _Resolver:
                             f"{also.command} takes no {key!r} (takes: {listed(wanted)})",
                         )
                         continue
-                    node = self.expression(text, scope, (*loc, "with", key), wanted[key].full_type)
+                    node = self.fields.expression(
+                        text, scope, (*loc, "with", key), wanted[key].full_type
+                    )
                     if node is not None:
                         args[key] = node
                 missing = [n for n, f in wanted.items() if f.required and n not in also.with_]

@@ -9,9 +9,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from generator import naming
+from generator.expr import ExprError, Node, Scope, parse
 from generator.reserved import python_attribute
-from generator.resolved import Domain, Loc, RField
-from generator.spec import CAMEL, MAX_NAME, FieldSpec
+from generator.resolved import Domain, Loc, RComputed, RField
+from generator.spec import CAMEL, MAX_NAME, ComputedSpec, FieldSpec
 from generator.typeref import TypeError_, TypeRef, parse_type
 from generator.values import Catalog, Invalid, conform
 
@@ -48,6 +49,42 @@ class FieldResolver:
             {name: value.fields for name, value in self.domain.values.items()},
             self.domain.enums,
         )
+
+    def scope(self, names: dict[str, TypeRef]) -> Scope:
+        """The names an expression may use: ``names``, with the spec's enums and values."""
+        values = {n: {f.name: f.full_type for f in v.fields} for n, v in self.domain.values.items()}
+        return Scope(names, self.domain.enums, values)
+
+    def expression(
+        self, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None
+    ) -> Node | None:
+        """``text`` parsed in ``scope`` (of the ``expected`` type); None, with a problem at
+        ``loc``, when it is not a valid expression."""
+        try:
+            return parse(text, scope, expected)
+        except ExprError as error:
+            self.domain.problem(loc, str(error))
+            return None
+
+    def computed(
+        self, specs: dict[str, ComputedSpec], scope: Scope, loc: Loc, taken: set[str], what: str
+    ) -> list[RComputed]:
+        """Computed values over ``scope``; a name in ``taken`` is refused as ``what``."""
+        resolved: list[RComputed] = []
+        for name, computed in specs.items():
+            where = (*loc, "computed", name)
+            problem = camel_problem(name, "computed name")
+            if problem or name in taken:
+                self.domain.problem(where, problem or f"{name!r} is also a {what}")
+                continue
+            type_ = self.type(computed.type, (*where, "type"))
+            if type_ is None:
+                continue
+            node = self.expression(computed.value, scope, (*where, "value"), type_)
+            if node is not None:
+                attr = python_attribute(naming.snake(name))
+                resolved.append(RComputed(name, attr, type_, node, computed.description or ""))
+        return resolved
 
     def type(self, text: str, loc: Loc) -> TypeRef | None:
         try:

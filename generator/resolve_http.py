@@ -7,14 +7,13 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import DATE, DATETIME, ExprError, Node, Scope, parse
+from generator.expr import DATE, DATETIME, Node, Scope
 from generator.reserved import python_attribute
 from generator.resolve_fields import FieldResolver, camel_problem
 from generator.resolved import (
     Domain,
     Loc,
     RAggregate,
-    RComputed,
     REndpoint,
     RField,
     RHandler,
@@ -31,21 +30,6 @@ STR = TypeRef.scalar("str")
 TIMESTAMP_COLUMNS = ("createdAt", "updatedAt")
 
 
-def _scope(domain: Domain, names: dict[str, TypeRef]) -> Scope:
-    values = {n: {f.name: f.full_type for f in v.fields} for n, v in domain.values.items()}
-    return Scope(names, domain.enums, values)
-
-
-def _expression(
-    domain: Domain, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None
-) -> Node | None:
-    try:
-        return parse(text, scope, expected)
-    except ExprError as error:
-        domain.problem(loc, str(error))
-        return None
-
-
 def resolve_read_models(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
     for name, read_model in spec.read_models.items():
         loc: Loc = ("read_models", name)
@@ -55,31 +39,10 @@ def resolve_read_models(spec: Spec, domain: Domain, fields: FieldResolver) -> No
             resolved = _declared(domain, name, read_model, loc, fields)
         if resolved is None:
             continue
-        row_scope = _scope(domain, {c.name: c.full_type for c in resolved.columns})
+        row_scope = fields.scope({c.name: c.full_type for c in resolved.columns})
         row_scope = row_scope.with_names({"now": DATETIME, "today": DATE})
-        taken = {c.name for c in resolved.columns} | {c.name for c in resolved.computed}
-        for computed_name, computed in read_model.computed.items():
-            where = (*loc, "computed", computed_name)
-            problem = camel_problem(computed_name, "computed name")
-            if problem or computed_name in taken:
-                domain.problem(where, problem or f"{computed_name!r} is also a column")
-                continue
-            type_ = fields.type(computed.type, (*where, "type"))
-            node = (
-                _expression(domain, computed.value, row_scope, (*where, "value"), type_)
-                if type_
-                else None
-            )
-            if type_ is not None and node is not None:
-                resolved.computed.append(
-                    RComputed(
-                        computed_name,
-                        python_attribute(naming.snake(computed_name)),
-                        type_,
-                        node,
-                        computed.description or "",
-                    )
-                )
+        taken = {c.name for c in resolved.columns}
+        resolved.computed = fields.computed(read_model.computed, row_scope, loc, taken, "column")
         domain.read_models[name] = resolved
 
 
@@ -182,15 +145,15 @@ def _declared(
             continue
         (action,) = actions
         event_names = {f"event.{f.name}": f.full_type for f in event.fields}
-        event_scope = _scope(domain, event_names)
+        event_scope = fields.scope(event_names)
         upsert = dict(on.upsert or {})
         given_key = {**{k: upsert.pop(k) for k in keys if k in upsert}, **(on.key or {})}
-        key_values = _key_values(domain, given_key, keys, by_name, event_scope, event, where)
+        key_values = _key_values(fields, given_key, keys, by_name, event_scope, event, where)
         if key_values is None:
             continue
         values: dict[str, Node] = {}
         if action == "upsert":
-            values = _upsert_values(domain, upsert, columns, keys, event_scope, event.fields, where)
+            values = _upsert_values(fields, upsert, columns, keys, event_scope, event.fields, where)
         elif action == "set":
             row_scope = event_scope.with_names({c.name: c.full_type for c in columns})
             for column_name, text in (on.set or {}).items():
@@ -200,8 +163,8 @@ def _declared(
                         (*where, "set", column_name), f"{column_name!r} is not a column to set"
                     )
                     continue
-                node = _expression(
-                    domain, text, row_scope, (*where, "set", column_name), target.full_type
+                node = fields.expression(
+                    text, row_scope, (*where, "set", column_name), target.full_type
                 )
                 if node is not None:
                     values[column_name] = node
@@ -210,7 +173,7 @@ def _declared(
 
 
 def _key_values(
-    domain: Domain,
+    fields: FieldResolver,
     given: dict[str, Any],
     keys: list[str],
     columns: dict[str, RField],
@@ -222,11 +185,11 @@ def _key_values(
     carried = {f.name: f for f in event.fields}
     for key in keys:
         if key in given:
-            node = _expression(domain, given[key], scope, (*loc, "key", key), columns[key].type)
+            node = fields.expression(given[key], scope, (*loc, "key", key), columns[key].type)
         elif key in carried and carried[key].full_type == columns[key].type:
             node = Node("name", columns[key].type, value=f"event.{key}")
         else:
-            domain.problem(
+            fields.domain.problem(
                 loc,
                 f"{event.name} carries no {key!r} of type {columns[key].type}: say which value "
                 f"is the key (`key: {{{key}: event.<field>}}`)",
@@ -239,7 +202,7 @@ def _key_values(
 
 
 def _upsert_values(
-    domain: Domain,
+    fields: FieldResolver,
     given: dict[str, Any],
     columns: list[RField],
     keys: list[str],
@@ -253,21 +216,21 @@ def _upsert_values(
         if column.name in keys:
             continue
         if column.name in given:
-            node = _expression(
-                domain, given[column.name], scope, (*loc, "upsert", column.name), column.full_type
+            node = fields.expression(
+                given[column.name], scope, (*loc, "upsert", column.name), column.full_type
             )
             if node is not None:
                 values[column.name] = node
         elif column.name in carried and carried[column.name].full_type == column.full_type:
             values[column.name] = Node("name", column.full_type, value=f"event.{column.name}")
         elif column.required:
-            domain.problem(
+            fields.domain.problem(
                 (*loc, "upsert"),
                 f"the column {column.name!r} has no default and the event carries no value for it",
             )
     for column_name in given:
         if column_name not in {c.name for c in columns} or column_name in keys:
-            domain.problem(
+            fields.domain.problem(
                 (*loc, "upsert", column_name), f"{column_name!r} is not a column to write"
             )
     return values

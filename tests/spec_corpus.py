@@ -4,6 +4,9 @@ name, and the hostile strings the hardening tests put in them."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 SENTINEL = "INJECTED-SENTINEL"
@@ -182,3 +185,22 @@ NAME_PLACES = {
 def as_yaml(data: dict[str, Any]) -> str:
     """The spec as YAML text (JSON is YAML; every string quoted and escaped)."""
     return json.dumps(data, ensure_ascii=True)
+
+
+def lint_errors(root: Path) -> str:
+    """Syntax errors and undefined names in the Python files under ``root``, if any."""
+    lint = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "ruff"),
+            "check",
+            "--isolated",
+            "--select",
+            "E9,F63,F7,F82",
+            ".",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return "" if lint.returncode == 0 else lint.stdout

@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 from helpers import REPO
-from spec_corpus import NAME_PAYLOADS, NAME_PLACES, PAYLOADS, SENTINEL, as_yaml, spec
+from spec_corpus import (
+    NAME_PAYLOADS,
+    NAME_PLACES,
+    PAYLOADS,
+    SENTINEL,
+    as_yaml,
+    lint_errors,
+    spec,
+)
 
 from generator.loading import SpecError, load_spec_text, parse_yaml
 from generator.render import Blueprint, render_files, write_tree
@@ -26,25 +34,6 @@ def render(text: str, target: Path) -> None:
     data, _ = parse_yaml(text, "hostile.yaml")
     files = render_files(Blueprint(REPO, "service"), spec_model, data, src_path=".", commit=None)
     write_tree(files, target)
-
-
-def lint_errors(root: Path) -> str:
-    """Syntax errors and undefined names under ``root``, if any."""
-    lint = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "ruff"),
-            "check",
-            "--isolated",
-            "--select",
-            "E9,F63,F7,F82",
-            ".",
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return "" if lint.returncode == 0 else lint.stdout
 
 
 def test_free_text_is_refused_or_rendered_inert(tmp_path: Path) -> None:

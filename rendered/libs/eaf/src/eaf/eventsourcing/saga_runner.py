@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 
-from eaf.context import platform_context, use
+from eaf.context import use
+from eaf.eventsourcing.following import EventFollower
 from eaf.eventsourcing.ports import EventStore, SagaState, SagaStore
 from eaf.eventsourcing.records import StoredEvent
 from eaf.eventsourcing.registry import EventRegistry
@@ -15,14 +14,15 @@ from eaf.eventsourcing.saga import CommandDispatcher, Saga
 __all__ = ["SagaRunner"]
 
 
-class SagaRunner:
+class SagaRunner(EventFollower):
     """Feeds every tenant's events, in global order, to the sagas that handle them.
 
     Each handler and the commands it dispatches run in the triggering event's security
     context (its tenant, user and correlation id, with the event as causation). The
-    runner's position is saved after each batch; a redelivered event is skipped by the
-    saga instances that already handled it. Commands dispatched just before a crash may
-    be dispatched again: command handlers must tolerate that (at-least-once).
+    runner's position is saved after each batch (up to a failing handler, whose event is
+    handled again); a redelivered event is skipped by the saga instances that already
+    handled it. Commands dispatched just before a crash may be dispatched again: command
+    handlers must tolerate that (at-least-once).
     """
 
     def __init__(
@@ -36,43 +36,20 @@ class SagaRunner:
         name: str = "sagas",
         batch_size: int = 200,
     ) -> None:
-        self._events = events
+        handled = {event_type for saga in sagas for event_type in saga.routes}
+        super().__init__(
+            events=events,
+            tracking=store,
+            event_types=registry.names_of(handled),
+            name=name,
+            batch_size=batch_size,
+        )
         self._registry = registry
         self._store = store
         self._sagas = sagas
         self._dispatch = dispatch
-        self._name = name
-        self._batch_size = batch_size
-        handled = {event_type for saga in sagas for event_type in saga.routes}
-        self._event_types = registry.names_of(handled)
 
-    async def run_once(self) -> int:
-        """Handle the next batch of events; returns how many events were read."""
-        with use(platform_context()):
-            after = await self._store.tracking_position(self._name)
-            batch = await self._events.read_all(
-                after=after, limit=self._batch_size, event_types=self._event_types
-            )
-        for stored in batch:
-            await self._handle(stored)
-        if batch:
-            with use(platform_context()):
-                await self._store.save_tracking_position(self._name, batch[-1].position)
-        return len(batch)
-
-    async def run_until_idle(self) -> None:
-        """Handle events until none are left (including those the handlers caused)."""
-        while await self.run_once():
-            pass
-
-    async def run(self, stop: asyncio.Event, *, poll_interval: float = 0.2) -> None:
-        """Follow the event store until ``stop`` is set."""
-        while not stop.is_set():
-            if await self.run_once() == 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=poll_interval)
-
-    async def _handle(self, stored: StoredEvent) -> None:
+    async def handle(self, stored: StoredEvent) -> None:
         event = self._registry.decode(stored)
         with use(stored.reaction_context()):
             for saga_type in self._sagas:
