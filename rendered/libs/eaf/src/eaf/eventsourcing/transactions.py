@@ -2,6 +2,9 @@
 saves them; the transaction commits every change in one atomic multi-stream append, with
 each stream at the version it was read. A conflict with a concurrent writer reruns the
 use case from the start (so it sees the winner's changes and its guards decide again).
+So does a refusal (any exception of the use case) when a stream it read has changed since:
+reads of several streams are not one snapshot, so it may have decided on a mix of before
+and after a concurrent commit.
 
 In the same append it keeps unique fields unique per tenant (a reservation stream per
 value, claimed with expected versions, so two concurrent creates cannot both win) and
@@ -164,16 +167,42 @@ class _Work:
         self._loaded: dict[tuple[str, str], Sourced] = {}
         self._saved: dict[tuple[str, str], Sourced] = {}
         self._kept: dict[tuple[str, str], int] = {}
+        self._read: dict[tuple[str, str], int] = {}
+
+    def read(self, stream_type: str, stream_id: str, version: int) -> None:
+        """Note that the work read the stream at ``version`` (see :meth:`stale`)."""
+        self._read.setdefault((stream_type, stream_id), version)
+
+    async def stale(self) -> bool:
+        """Whether a stream the work read has changed since."""
+        for (stream_type, stream_id), version in self._read.items():
+            if await self._store.stream_version(stream_type, stream_id) != version:
+                return True
+        return False
+
+    async def _stream(self, stream_type: str, stream_id: str) -> list[StoredEvent]:
+        stored = await self._store.read_stream(stream_type, stream_id)
+        self.read(stream_type, stream_id, stored[-1].stream_version if stored else 0)
+        return stored
+
+    async def _load(self, kind: type[A], id: str) -> A | None:
+        stored = await self._stream(kind.__name__, id)
+        if not stored:
+            return None
+        return kind.from_history([self._events.decode(event) for event in stored])
+
+    async def _reservation(self, kind: str, field: str, value: object) -> _Reservation:
+        return _reserved(await self._stream(key_stream(kind, field), key_id(value)))
 
     async def get(self, kind: type[A], id: str) -> A | None:
-        found = await _load(self._store, self._events, kind, id)
+        found = await self._load(kind, id)
         if found is None or found.archived:
             return None
         self._loaded[(kind.__name__, id)] = found
         return found
 
     async def get_by(self, kind: type[A], field: str, value: object) -> A | None:
-        owner = (await _reservation(self._store, kind.__name__, field, value)).owner
+        owner = (await self._reservation(kind.__name__, field, value)).owner
         return None if owner is None else await self.get(kind, owner)
 
     def save(self, aggregate: A) -> A:
@@ -207,9 +236,7 @@ class _Work:
             return []
         before = self._loaded.get((kind, aggregate.id))
         if before is None and aggregate.version > 0:
-            before = await _load(
-                self._store, self._events, type(aggregate), aggregate.id
-            )
+            before = await self._load(type(aggregate), aggregate.id)
         appends = []
         for name in fields:
             old = None if before is None or before.archived else getattr(before, name)
@@ -223,7 +250,7 @@ class _Work:
     async def _reserve(
         self, kind: str, field: str, value: object, owner: str, event_type: str
     ) -> list[StreamAppend]:
-        current = await _reservation(self._store, kind, field, value)
+        current = await self._reservation(kind, field, value)
         if event_type == CLAIMED and current.owner not in (None, owner):
             raise DuplicateKeyError(kind, field)
         if event_type == RELEASED and current.owner != owner:
@@ -258,7 +285,9 @@ class StoreTransactions:
     ) -> T:
         fingerprint = hashlib.sha256(repr(request).encode()).hexdigest()
         for attempt in range(self._attempts):
+            last = attempt + 1 == self._attempts
             seen = 0
+            unit = _Work(self._store, self._events)
             if idempotency is not None:
                 record, seen = await self._recorded(idempotency.key)
                 if record is not None and record.payload["fingerprint"] != fingerprint:
@@ -266,17 +295,25 @@ class StoreTransactions:
                 if record is not None:
                     idempotency.replayed = True
                     return cast(T, await self._replay(record, kind))
-            unit = _Work(self._store, self._events)
-            result = await work(unit)
-            appends = await unit.appends()
+                # A request with the same key committing meanwhile is a change the
+                # work must notice (its answer is then that request's).
+                unit.read(IDEMPOTENCY_STREAM, key_id(idempotency.key), seen)
+            try:
+                result = await work(unit)
+                appends = await unit.appends()
+            except Exception:
+                if last or not await unit.stale():
+                    raise
+                await _pause(attempt)
+                continue
             if idempotency is not None:
                 appends.append(_remember(idempotency.key, fingerprint, result, seen))
             try:
                 await self._store.append_streams(appends)
             except ConcurrencyError:
-                if attempt + 1 == self._attempts:
+                if last:
                     raise
-                await asyncio.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
+                await _pause(attempt)
                 continue
             return result
         raise AssertionError("unreachable")  # pragma: no cover
@@ -312,6 +349,11 @@ class StoreTransactions:
         return kind.from_history(events)
 
 
+async def _pause(attempt: int) -> None:
+    """A short random pause before another attempt, so that rivals spread out."""
+    await asyncio.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
+
+
 def _remember(key: str, fingerprint: str, result: object, version: int) -> StreamAppend:
     """The record of an idempotency key, appended with the work's own changes."""
     if not isinstance(getattr(result, "id", None), str):
@@ -339,7 +381,11 @@ async def _load(
 async def _reservation(
     store: EventStore, kind: str, field: str, value: object
 ) -> _Reservation:
-    stream = await store.read_stream(key_stream(kind, field), key_id(value))
+    return _reserved(await store.read_stream(key_stream(kind, field), key_id(value)))
+
+
+def _reserved(stream: Sequence[StoredEvent]) -> _Reservation:
+    """The reservation a unique value's stream records."""
     if not stream:
         return _Reservation(None, 0)
     last = stream[-1]

@@ -1,0 +1,260 @@
+"""Use cases in store transactions racing each other, interleaved on purpose: a refusal
+decided on streams that changed meanwhile is decided again on what is stored now."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Self
+
+import pytest
+
+from eaf.eventsourcing import (
+    DuplicateKeyError,
+    EventRegistry,
+    EventStore,
+    Idempotency,
+    InMemoryEventStore,
+    StoreTransactions,
+    Transaction,
+)
+from eaf.eventsourcing.testing import as_tenant
+
+
+@dataclass(frozen=True)
+class ShelfStocked:
+    shelf_id: str
+    code: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class CopyTaken:
+    shelf_id: str
+
+
+@dataclass(frozen=True)
+class CopyReturned:
+    shelf_id: str
+
+
+@dataclass(frozen=True)
+class LoanOpened:
+    loan_id: str
+    shelf_id: str
+
+
+@dataclass(frozen=True)
+class LoanClosed:
+    loan_id: str
+
+
+EVENTS = EventRegistry()
+for event_class in (ShelfStocked, CopyTaken, CopyReturned, LoanOpened, LoanClosed):
+    EVENTS.register(event_class)
+
+
+class NotActiveError(Exception):
+    """The loan was closed already."""
+
+
+class TooManyCopiesError(Exception):
+    """More copies available than owned: only a mix of two states shows this."""
+
+
+@dataclass(frozen=True)
+class Shelf:
+    UNIQUE: ClassVar[tuple[str, ...]] = ("code",)
+
+    id: str
+    code: str = ""
+    copies: int = 0
+    available: int = 0
+    version: int = 0
+    archived: bool = False
+    changes: tuple[Any, ...] = ()
+
+    @classmethod
+    def stock(cls, id: str, code: str, copies: int) -> Self:
+        return cls(id).record(ShelfStocked(id, code, copies))
+
+    def take(self) -> Self:
+        return self.record(CopyTaken(self.id))
+
+    def give_back(self) -> Self:
+        if self.available >= self.copies:
+            raise TooManyCopiesError(self.id)
+        return self.record(CopyReturned(self.id))
+
+    def apply(self, event: Any) -> Self:
+        match event:
+            case ShelfStocked(code=code, copies=copies):
+                return replace(self, code=code, copies=copies, available=copies)
+            case CopyTaken():
+                return replace(self, available=self.available - 1)
+            case CopyReturned():
+                return replace(self, available=self.available + 1)
+        raise ValueError(event)
+
+    def record(self, event: Any) -> Self:
+        return replace(self.apply(event), changes=(*self.changes, event))
+
+    def committed(self) -> Self:
+        return replace(self, version=self.version + len(self.changes), changes=())
+
+    @classmethod
+    def from_history(cls, events: Sequence[Any]) -> Self:
+        shelf = cls(events[0].shelf_id)
+        for event in events:
+            shelf = shelf.apply(event)
+        return replace(shelf, version=len(events))
+
+
+@dataclass(frozen=True)
+class Loan:
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+
+    id: str
+    shelf_id: str = ""
+    active: bool = True
+    version: int = 0
+    archived: bool = False
+    changes: tuple[Any, ...] = ()
+
+    def close(self) -> Self:
+        if not self.active:
+            raise NotActiveError(self.id)
+        event = LoanClosed(self.id)
+        return replace(self, active=False, changes=(*self.changes, event))
+
+    def committed(self) -> Self:
+        return replace(self, version=self.version + len(self.changes), changes=())
+
+    @classmethod
+    def from_history(cls, events: Sequence[Any]) -> Self:
+        loan = cls(events[0].loan_id, shelf_id=events[0].shelf_id)
+        return replace(loan, active=len(events) == 1, version=len(events))
+
+
+Hook = Callable[[], Awaitable[None]]
+
+
+async def nothing() -> None:
+    return None
+
+
+def once(hook: Hook) -> Hook:
+    """``hook`` on the first call only (the rerun of a use case goes straight through)."""
+    calls: list[None] = []
+
+    async def run() -> None:
+        if not calls:
+            calls.append(None)
+            await hook()
+
+    return run
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> EventStore:
+    if request.param == "memory":
+        return InMemoryEventStore()
+    sql: EventStore = request.getfixturevalue(f"{request.param}_store")
+    return sql
+
+
+async def lent_out(transactions: StoreTransactions) -> tuple[str, str]:
+    """A shelf with its one copy on loan: the shelf's and the loan's ids."""
+
+    async def work(tx: Transaction) -> Loan:
+        tx.save(Shelf.stock("s1", "A-1", 1).take())
+        loan = Loan("l1", shelf_id="s1", changes=(LoanOpened("l1", "s1"),))
+        return tx.save(loan)
+
+    await transactions.run(work)
+    return "s1", "l1"
+
+
+def returning(
+    transactions: StoreTransactions, loan_id: str, between: Hook
+) -> Awaitable[Loan]:
+    """Give the loan back: read the loan, then (after ``between``) its shelf."""
+
+    async def work(tx: Transaction) -> Loan:
+        loan = await tx.get(Loan, loan_id)
+        assert loan is not None
+        await between()
+        shelf = await tx.get(Shelf, loan.shelf_id)
+        assert shelf is not None
+        closed = loan.close()
+        tx.save(shelf.give_back())
+        return tx.save(closed)
+
+    return transactions.run(work)
+
+
+async def test_a_refusal_on_reads_from_before_and_after_a_commit_is_decided_again(
+    store: EventStore,
+) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+    with as_tenant("acme"):
+        shelf_id, loan_id = await lent_out(transactions)
+
+        async def rival() -> None:
+            await returning(transactions, loan_id, nothing)
+
+        # The loan is read before the rival's return, the shelf after it: alone, that
+        # mix breaks the shelf's rule; decided again, the loan is closed already.
+        with pytest.raises(NotActiveError):
+            await returning(transactions, loan_id, once(rival))
+        shelf = await transactions.load(Shelf, shelf_id)
+        assert shelf is not None and shelf.available == 1
+
+
+async def test_a_refusal_on_unchanged_streams_stands_at_once(store: EventStore) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+    attempts: list[None] = []
+    with as_tenant("acme"):
+        _, loan_id = await lent_out(transactions)
+        await returning(transactions, loan_id, nothing)
+
+        async def count() -> None:
+            attempts.append(None)
+
+        with pytest.raises(NotActiveError):
+            await returning(transactions, loan_id, count)
+    assert len(attempts) == 1
+
+
+async def test_a_same_key_request_committing_meanwhile_answers_a_retry(
+    store: EventStore,
+) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+    request = ("stock", "B-7", 2)
+
+    def stocking(shelf_id: str, key: Idempotency, between: Hook) -> Awaitable[Shelf]:
+        async def work(tx: Transaction) -> Shelf:
+            await between()
+            return tx.save(Shelf.stock(shelf_id, "B-7", 2))
+
+        return transactions.run(work, idempotency=key, request=request, kind=Shelf)
+
+    with as_tenant("acme"):
+        first = Idempotency("key-1")
+        made: list[Shelf] = []
+
+        async def rival() -> None:
+            made.append(await stocking("s-rival", first, nothing))
+
+        # The rival, same key, commits after this request found no record of the key
+        # and before it claims the code: the answer is the rival's shelf, not a
+        # duplicate code.
+        retry = Idempotency("key-1")
+        shelf = await stocking("s-retry", retry, once(rival))
+        assert (shelf.id, shelf.version, retry.replayed) == ("s-rival", 1, True)
+        assert made[0].id == "s-rival" and not first.replayed
+        assert await transactions.load(Shelf, "s-retry") is None
+
+        # Another key still finds the code taken.
+        with pytest.raises(DuplicateKeyError):
+            await stocking("s-other", Idempotency("key-2"), nothing)
