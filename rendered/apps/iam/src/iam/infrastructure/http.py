@@ -9,7 +9,7 @@ from eaf import context
 from eaf.security import AccessClaims, has_permission
 from fastapi import Depends, Path, Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from iam.application.access import AccessControl
 from iam.application.directory import Directory
@@ -17,6 +17,9 @@ from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
 from iam.application.tokens import TokenService
 from iam.infrastructure.web import PROBLEM, PROBLEM_TYPE, problem
+
+JsonSchema = dict[str, JsonValue]
+"""A JSON Schema fragment for the OpenAPI document."""
 
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     **PROBLEM,
