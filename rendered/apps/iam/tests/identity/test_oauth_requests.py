@@ -51,6 +51,8 @@ def test_a_repeated_json_member_is_an_invalid_request(iam: Iam) -> None:
         ("password", "expected a JSON object"),
         ({"grant_type": {"nested": "value"}}, "grant_type must be a string"),
         ({"grant_type": ["password"]}, "grant_type must be a string"),
+        ({"grant_type": 1}, "grant_type must be a string"),
+        ({"grant_type": "password", "extra": True}, "extra must be a string"),
     ],
 )
 def test_a_json_body_must_be_an_object_of_strings(
@@ -92,6 +94,44 @@ def test_json_parameters_still_grant_tokens(iam: Iam) -> None:
     response = iam.http.post(TOKEN, json=body)
 
     assert response.status_code == 200, response.text
+
+
+def test_unknown_parameters_are_ignored(iam: Iam) -> None:
+    iam.tenant_admin("Acme")
+    body = {
+        "grant_type": "password",
+        "tenant": "Acme",
+        "username": "admin",
+        "password": ADMIN_PASSWORD,
+        "prompt": "none",
+        "nonce": None,
+    }
+
+    assert iam.http.post(TOKEN, json=body).status_code == 200
+    assert iam.http.post(TOKEN, data={**body, "nonce": ""}).status_code == 200
+
+
+def test_the_token_request_is_documented_by_grant(iam: Iam) -> None:
+    operation = iam.http.get("/openapi.json").json()["paths"][TOKEN]["post"]
+
+    for media_type, content in operation["requestBody"]["content"].items():
+        grants = {
+            variant["properties"]["grant_type"]["const"]: set(variant["required"])
+            for variant in content["schema"]["oneOf"]
+        }
+        assert grants == {
+            "password": {"grant_type", "tenant", "username", "password"},
+            "client_credentials": {"grant_type", "tenant"},
+            "refresh_token": {"grant_type", "refresh_token"},
+        }, media_type
+
+
+def test_revocation_answers_no_content(iam: Iam) -> None:
+    response = iam.http.post("/api/v1/auth/revoke", data={"token": "unknown"})
+    operation = iam.http.get("/openapi.json").json()["paths"]["/api/v1/auth/revoke"]
+
+    assert (response.status_code, response.content) == (200, b"")
+    assert "content" not in operation["post"]["responses"]["200"]
 
 
 def test_a_body_the_guards_refuse_is_a_problem(iam: Iam) -> None:

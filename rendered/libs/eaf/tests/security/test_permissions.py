@@ -3,8 +3,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from eaf.security import has_permission, permission_matches, validate_permission
+from eaf.security import (
+    PERMISSION_PATTERN,
+    has_permission,
+    permission_matches,
+    validate_permission,
+)
 
 
 @pytest.mark.parametrize(
@@ -61,6 +68,22 @@ def test_malformed_permissions_are_named_in_the_error(bad: str) -> None:
         validate_permission(bad)
     with pytest.raises(ValueError, match="invalid permission"):
         has_permission({"*"}, bad)
+    assert re.search(PERMISSION_PATTERN, bad) is None
+
+
+@given(st.from_regex(PERMISSION_PATTERN, fullmatch=True))
+def test_what_the_documented_pattern_allows_is_a_permission(permission: str) -> None:
+    assert validate_permission(permission) == permission
+
+
+@given(st.text(alphabet="ab*:_.-9 ", max_size=8))
+def test_the_documented_pattern_is_the_rule(text: str) -> None:
+    try:
+        validate_permission(text)
+    except ValueError:
+        assert re.search(PERMISSION_PATTERN, text) is None
+    else:
+        assert re.search(PERMISSION_PATTERN, text) is not None
 
 
 def test_malformed_grants_never_match() -> None:

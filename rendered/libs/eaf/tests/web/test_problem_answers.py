@@ -50,6 +50,10 @@ def service() -> FastAPI:
     async def delete_item(item_id: str) -> None:
         return None
 
+    @app.get("/items/health")
+    async def health() -> dict[str, str]:
+        return {"status": "UP"}
+
     @app.get("/items/{item_id}")
     async def get_item(item_id: str) -> dict[str, str]:
         if item_id == "teapot":
@@ -95,6 +99,16 @@ async def test_a_wrong_method_lists_every_method_of_the_path() -> None:
     # A mounted app answers for itself.
     assert problem(on_static, 405)["detail"].startswith("POST is not allowed")
     assert on_static.headers["allow"] == "GET, HEAD"
+
+
+async def test_a_concrete_path_lists_only_its_own_methods() -> None:
+    # DELETE /items/{item_id} would take /items/health too, but the OpenAPI document
+    # matches a concrete path first: that resource serves GET alone.
+    async with client(service()) as http:
+        response = await http.post("/items/health")
+
+    assert problem(response, 405)["detail"].startswith("POST is not allowed")
+    assert response.headers["allow"] == "GET"
 
 
 async def test_an_unknown_path_is_a_404_problem() -> None:

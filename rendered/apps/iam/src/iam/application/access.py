@@ -1,6 +1,7 @@
 """Roles, attribute policies and authorization decisions, per tenant (RBAC + ABAC)."""
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -17,6 +18,7 @@ from eaf.security import Policy as EnginePolicy
 from iam.application.identity import (
     ACTIVE,
     DISABLED,
+    ROLE_NAME_PATTERN,
     AlreadyExistsError,
     in_tenant,
     policy_id_for,
@@ -32,8 +34,6 @@ from iam.application.ports.outbound import (
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import Policy, Role
-
-ROLE_NAME_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,9 @@ class AccessControl:
     async def create_role(
         self, tenant_id: str, *, name: str, permissions: list[str], description: str
     ) -> Role:
-        if not name or len(name) > ROLE_NAME_LENGTH or not name.isprintable():
+        if re.fullmatch(ROLE_NAME_PATTERN, name) is None:
             raise DomainValidationError(
-                "name", f"Role name is 1-{ROLE_NAME_LENGTH} printable characters"
+                "name", "Role name is 1-64 printable ASCII characters"
             )
         role = Role.create(
             name=name,

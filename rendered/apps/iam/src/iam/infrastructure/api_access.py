@@ -3,24 +3,27 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from eaf.security import has_permission
+from eaf.security import PERMISSION_PATTERN, has_permission
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from iam.application.access import checked_permissions, conditions_of
 from iam.application.identity import (
     AUTHZ_READ,
     POLICIES_READ,
     POLICIES_WRITE,
+    ROLE_NAME_PATTERN,
     ROLES_READ,
     ROLES_WRITE,
 )
 from iam.domain.model import Policy, Role
+from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     Authenticated,
     CamelModel,
     IdentityCases,
+    JsonSchema,
     ProblemRoute,
     forbidden,
     in_path_tenant,
@@ -36,14 +39,21 @@ PoliciesReader = Annotated[str, Depends(in_path_tenant(POLICIES_READ))]
 PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
 
 
+# The rules the use cases enforce, stated for the OpenAPI document (the use cases answer
+# a request that breaks them with their own messages).
+PERMISSION: JsonSchema = {"type": "string", "pattern": PERMISSION_PATTERN}
+
+
 class NewRole(CamelModel):
-    name: str
-    permissions: list[str]
+    name: str = Field(json_schema_extra={"pattern": ROLE_NAME_PATTERN})
+    permissions: list[str] = Field(json_schema_extra={"items": PERMISSION})
     description: str = ""
 
 
 class RoleChange(CamelModel):
-    permissions: list[str] | None = None
+    permissions: list[str] | None = Field(
+        default=None, json_schema_extra={"items": PERMISSION}
+    )
     description: str | None = None
 
 
@@ -67,19 +77,11 @@ class RoleView(CamelModel):
         )
 
 
-class ConditionBody(BaseModel):
-    """``<attribute> <op> <value | valueOf>``, e.g. ``user.department eq "sales"``."""
-
-    model_config = ConfigDict(extra="forbid")
-    attribute: str
-    op: str
-    value: Any = None
-    valueOf: str | None = None  # noqa: N815 - the API's name
-
-
 class PolicyRule(CamelModel):
     effect: Literal["allow", "deny"]
-    permissions: list[str]
+    permissions: list[str] = Field(
+        json_schema_extra={"items": PERMISSION, "minItems": 1}
+    )
     conditions: list[ConditionBody] = Field(default_factory=list)
 
     def condition_data(self) -> list[dict[str, Any]]:
@@ -115,7 +117,7 @@ class PolicyView(CamelModel):
 
 
 class CheckRequest(CamelModel):
-    permission: str
+    permission: str = Field(json_schema_extra={"pattern": PERMISSION_PATTERN})
     resource: dict[str, Any] = Field(default_factory=dict)
     env: dict[str, Any] = Field(default_factory=dict)
     subject: str | None = None

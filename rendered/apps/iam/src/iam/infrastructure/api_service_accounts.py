@@ -7,7 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 from pydantic import Field
 
-from iam.application.identity import CLIENTS_READ, CLIENTS_WRITE
+from iam.application.identity import (
+    CLIENTS_READ,
+    CLIENTS_WRITE,
+    ROLE_NAME_PATTERN,
+    USERNAME_PATTERN,
+)
 from iam.domain.model import ServiceAccount
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
@@ -24,8 +29,13 @@ ClientsWriter = Annotated[str, Depends(in_path_tenant(CLIENTS_WRITE))]
 
 
 class NewServiceAccount(CamelModel):
-    client_id: str = Field(alias="clientId")
-    roles: list[str] = Field(default_factory=list)
+    client_id: str = Field(
+        alias="clientId", json_schema_extra={"pattern": USERNAME_PATTERN}
+    )
+    roles: list[str] = Field(
+        default_factory=list,
+        json_schema_extra={"items": {"type": "string", "pattern": ROLE_NAME_PATTERN}},
+    )
 
 
 class ServiceAccountView(CamelModel):
@@ -83,6 +93,8 @@ async def get_service_account(
 async def disable_service_account(
     tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
 ) -> Response:
+    """Disable the service account: it stays readable, with status DISABLED, and its
+    client gets no token."""
     await wired.directory.disable_service_account(tenant_id, serviceAccountId)
     return Response(status_code=204)
 

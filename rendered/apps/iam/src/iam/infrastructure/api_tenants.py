@@ -6,11 +6,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 from pydantic import Field
 
-from iam.application.directory import UserChanges
+from iam.application.directory import TENANT_STATUSES, USER_STATUSES, UserChanges
 from iam.application.identity import (
+    MIN_PASSWORD_LENGTH,
+    ROLE_NAME_PATTERN,
     TENANTS_READ,
     TENANTS_WRITE,
     USER_ROLE,
+    USERNAME_PATTERN,
     USERS_READ,
     USERS_WRITE,
 )
@@ -19,6 +22,7 @@ from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
     IdentityCases,
+    JsonSchema,
     ProblemRoute,
     in_path_tenant,
     platform_admin,
@@ -27,11 +31,22 @@ from iam.infrastructure.http import (
 router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
 
 
+# The rules the use cases enforce, stated for the OpenAPI document (the use cases answer
+# a request that breaks them with their own messages).
+TENANT_NAME: JsonSchema = {"pattern": r"^(?=[\s\S]*\S)", "maxLength": 100}
+USERNAME: JsonSchema = {"pattern": USERNAME_PATTERN}
+EMAIL: JsonSchema = {"pattern": "@"}
+PASSWORD: JsonSchema = {"minLength": MIN_PASSWORD_LENGTH}
+ROLES: JsonSchema = {"items": {"type": "string", "pattern": ROLE_NAME_PATTERN}}
+
+
 class NewTenant(CamelModel):
-    name: str
-    admin_username: str = Field(alias="adminUsername")
-    admin_email: str = Field(alias="adminEmail")
-    admin_password: str = Field(alias="adminPassword", repr=False)
+    name: str = Field(json_schema_extra=TENANT_NAME)
+    admin_username: str = Field(alias="adminUsername", json_schema_extra=USERNAME)
+    admin_email: str = Field(alias="adminEmail", json_schema_extra=EMAIL)
+    admin_password: str = Field(
+        alias="adminPassword", repr=False, json_schema_extra=PASSWORD
+    )
 
 
 class TenantView(CamelModel):
@@ -53,22 +68,26 @@ class TenantView(CamelModel):
 
 
 class TenantPatch(CamelModel):
-    status: str
+    status: str = Field(json_schema_extra={"enum": list(TENANT_STATUSES)})
 
 
 class NewUser(CamelModel):
-    username: str
-    email: str
-    password: str = Field(repr=False)
-    roles: list[str] = Field(default_factory=lambda: [USER_ROLE])
+    username: str = Field(json_schema_extra=USERNAME)
+    email: str = Field(json_schema_extra=EMAIL)
+    password: str = Field(repr=False, json_schema_extra=PASSWORD)
+    roles: list[str] = Field(
+        default_factory=lambda: [USER_ROLE], json_schema_extra=ROLES
+    )
     attributes: dict[str, str] = Field(default_factory=dict)
 
 
 class UserPatch(CamelModel):
-    status: str | None = None
-    roles: list[str] | None = None
+    status: str | None = Field(
+        default=None, json_schema_extra={"enum": [*USER_STATUSES, None]}
+    )
+    roles: list[str] | None = Field(default=None, json_schema_extra=ROLES)
     attributes: dict[str, str] | None = None
-    password: str | None = Field(default=None, repr=False)
+    password: str | None = Field(default=None, repr=False, json_schema_extra=PASSWORD)
 
 
 class UserView(CamelModel):

@@ -23,6 +23,7 @@ from iam.infrastructure.oauth_http import (
     oauth_error,
     oauth_errors,
     oauth_request,
+    oauth_variants,
     parameters,
     required,
     throttled,
@@ -35,20 +36,34 @@ REVOCATION_PATH = "/api/v1/auth/revoke"
 INTROSPECTION_PATH = "/api/v1/auth/introspect"
 JWKS_PATH = "/.well-known/jwks.json"
 GRANT_TYPES = ["password", "client_credentials", "refresh_token"]
+SCOPE = "narrows the granted permissions (space-separated)"
 
 
 @router.post(
     TOKEN_PATH,
     responses=oauth_errors(400, 401, 429),
-    openapi_extra=oauth_request(
-        **{"grant_type*": "password, client_credentials or refresh_token"},
-        tenant="the tenant's id or name (password, client_credentials)",
-        username="password grant",
-        password="password grant",
-        refresh_token="refresh_token grant",
-        scope="narrows the granted permissions",
-        client_id="the client (for client_credentials, or in HTTP Basic)",
-        client_secret="client_credentials grant, unless HTTP Basic is used",
+    openapi_extra=oauth_variants(
+        {
+            "grant_type=": "password",
+            "tenant*": "the tenant's id or name",
+            "username*": "the user's name",
+            "password*": "the user's password",
+            "scope": SCOPE,
+            "client_id": "the client, if any",
+        },
+        {
+            "grant_type=": "client_credentials",
+            "tenant*": "the tenant's id or name",
+            "client_id": "the client (or in HTTP Basic)",
+            "client_secret": "the client's secret, unless HTTP Basic is used",
+            "scope": SCOPE,
+        },
+        {
+            "grant_type=": "refresh_token",
+            "refresh_token*": "the refresh token",
+            "scope": SCOPE,
+            "client_id": "the client, if any",
+        },
     ),
 )
 async def token(request: Request, wired: IdentityCases) -> JSONResponse:
@@ -101,7 +116,11 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
 
 @router.post(
     REVOCATION_PATH,
-    responses=oauth_errors(400),
+    response_class=Response,
+    responses={
+        200: {"description": "Revoked, or unknown already: no content"},
+        **oauth_errors(400),
+    },
     openapi_extra=oauth_request(
         **{"token*": "a refresh token or an access token"},
         token_type_hint="refresh_token or access_token (optional)",

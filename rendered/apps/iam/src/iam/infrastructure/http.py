@@ -10,7 +10,7 @@ from eaf.security import AccessClaims, has_permission
 from eaf.web import PROBLEM_TYPE, problem
 from fastapi import Depends, Path, Request, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, JsonValue
 
 from iam.application.access import AccessControl
 from iam.application.directory import Directory
@@ -18,6 +18,9 @@ from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
 from iam.application.tokens import TokenService
 from iam.infrastructure.web import PROBLEM
+
+JsonSchema = dict[str, JsonValue]
+"""A JSON Schema fragment for the OpenAPI document."""
 
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     **PROBLEM,

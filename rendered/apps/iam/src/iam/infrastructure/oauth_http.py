@@ -5,6 +5,7 @@ import base64
 import binascii
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -70,20 +71,53 @@ def oauth_errors(
 def oauth_request(**parameters: str) -> dict[str, Any]:
     """The OpenAPI request body of an OAuth endpoint (``parameters``: name to description;
     a name ending in ``*`` is required), form-encoded or JSON."""
-    schema = {
-        "type": "object",
-        "properties": {
-            name.rstrip("*"): {"type": "string", "description": description}
-            for name, description in parameters.items()
-        },
-        "required": [name.rstrip("*") for name in parameters if name.endswith("*")],
+    return oauth_variants(parameters)
+
+
+def oauth_variants(*variants: Mapping[str, str]) -> dict[str, Any]:
+    """The OpenAPI request body of an OAuth endpoint that takes one of ``variants``
+    (each as :func:`oauth_request` takes its parameters; a name ending in ``=`` is a
+    parameter fixed to the value of its description), form-encoded or JSON.
+
+    Every parameter is a string (in JSON, null counts as omitted, as an empty string
+    does), a required one not empty; unknown ones are ignored (RFC 6749 §3.2), up to
+    ``MAX_PARAMETERS`` in all."""
+
+    def schema(json: bool) -> dict[str, Any]:
+        shapes = [_variant(parameters, json) for parameters in variants]
+        return shapes[0] if len(shapes) == 1 else {"oneOf": shapes}
+
+    content = {
+        "application/x-www-form-urlencoded": {"schema": schema(json=False)},
+        "application/json": {"schema": schema(json=True)},
     }
-    content = {"application/x-www-form-urlencoded": {"schema": schema}}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+def _variant(parameters: Mapping[str, str], json: bool) -> dict[str, Any]:
+    text: dict[str, Any] = {"type": ["string", "null"] if json else "string"}
+    properties: dict[str, Any] = {}
+    required = []
+    for name, description in parameters.items():
+        key = name.rstrip("*=")
+        if name.endswith("="):
+            properties[key] = {"const": description}
+            required.append(key)
+        elif name.endswith("*"):
+            properties[key] = {
+                "type": "string",
+                "minLength": 1,
+                "description": description,
+            }
+            required.append(key)
+        else:
+            properties[key] = {**text, "description": description}
     return {
-        "requestBody": {
-            "required": True,
-            "content": {**content, "application/json": {"schema": schema}},
-        }
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": text,
+        "maxProperties": MAX_PARAMETERS,
     }
 
 
@@ -147,9 +181,9 @@ def _json_parameters(body: bytes) -> list[tuple[str, str]]:
         raise invalid_request(f"more than {MAX_PARAMETERS} parameters")
     items = []
     for name, value in data:
-        if isinstance(value, list):  # an array, or an object (a list of _Members)
+        if value is not None and not isinstance(value, str):
             raise invalid_request(f"parameter {name[:64]} must be a string")
-        items.append((name, "" if value is None else str(value)))
+        items.append((name, value or ""))
     return items
 
 

@@ -6,7 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Column, Float, Select, String, func, literal, select
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Select,
+    SmallInteger,
+    String,
+    false,
+    func,
+    literal,
+    select,
+)
 from sqlalchemy.sql.elements import ColumnElement, UnaryExpression
 
 from eaf.projectors.paging import Condition, OrderBy, query_column
@@ -14,6 +25,9 @@ from eaf.projectors.projection import TENANT_COLUMN, Projection
 
 TOTAL = "eaf_total"
 """The label of the count of all matching rows, beside each row of a page."""
+
+INT64 = (-(2**63), 2**63 - 1)
+"""The integers drivers bind: what SQLite's integers and PostgreSQL's ``bigint`` hold."""
 
 
 def key_order(projection: Projection, postgres: bool) -> list[UnaryExpression[Any]]:
@@ -83,6 +97,10 @@ def _clause(
 ) -> ColumnElement[bool]:
     if condition.op == "is_null":
         return column.is_(None) if condition.value else column.is_not(None)
+    if column.type.python_type is int:
+        decided = _out_of_range(column, condition, integer_range(column, postgres))
+        if decided is not None:
+            return decided
     values = [_bound(column, value) for value in condition.values]
     if condition.op == "in":
         return column.in_(values)
@@ -100,6 +118,43 @@ def _clause(
             return compared <= values[0]
 
 
+def integer_range(column: Column[Any], postgres: bool) -> tuple[int, int]:
+    """The integers an integer column holds (PostgreSQL's ``integer`` has 32 bits)."""
+    if not postgres or isinstance(column.type, BigInteger):
+        return INT64
+    if isinstance(column.type, SmallInteger):
+        return (-(2**15), 2**15 - 1)
+    return (-(2**31), 2**31 - 1)
+
+
+def _out_of_range(
+    column: Column[Any], condition: Condition, bounds: tuple[int, int]
+) -> ColumnElement[bool] | None:
+    """The clause of a condition on an integer column with an integer no row can hold,
+    decided here (the driver would refuse to bind it); None when every value fits."""
+    low, high = bounds
+    outside = [
+        value
+        for value in condition.values
+        if isinstance(value, int)
+        and not isinstance(value, bool)
+        and not low <= value <= high
+    ]
+    if not outside:
+        return None
+    if condition.op == "in":
+        kept = [value for value in condition.values if value not in outside]
+        return (
+            column.in_([_bound(column, value) for value in kept]) if kept else false()
+        )
+    above = outside[0] > high
+    if condition.op == "eq" or above == (condition.op in ("gt", "gte")):
+        return false()
+    # Every integer is on the right side of the bound: the condition holds where the
+    # column holds a value (never on NULL, as everywhere).
+    return column.is_not(None)
+
+
 def _comparable(column: Column[Any], postgres: bool) -> ColumnElement[Any]:
     # PostgreSQL sorts text by the database's locale unless told otherwise.
     if postgres and isinstance(column.type, String):
@@ -112,4 +167,18 @@ def _bound(column: Column[Any], value: Any) -> ColumnElement[Any]:
     # the column's type (asyncpg would refuse 2.5 as an integer).
     if isinstance(value, float) and column.type.python_type is int:
         return literal(value, Float())
+    if (
+        isinstance(value, int)
+        and column.type.python_type is float
+        and not INT64[0] <= value <= INT64[1]
+    ):
+        # A float column compared with an integer beyond what drivers bind.
+        return literal(_as_float(value), Float())
     return literal(value, column.type)
+
+
+def _as_float(value: int) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")

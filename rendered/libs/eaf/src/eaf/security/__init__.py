@@ -11,6 +11,7 @@ from eaf.security.jwks import (
 from eaf.security.keys import SIGNING_ALGORITHM, KeyRing, SigningKey
 from eaf.security.passwords import LoginThrottle, PasswordHasher
 from eaf.security.permissions import (
+    PERMISSION_PATTERN,
     has_permission,
     permission_matches,
     validate_permission,
@@ -28,6 +29,7 @@ from eaf.security.tokens import (
 from eaf.security.verification import TokenVerifier
 
 __all__ = [
+    "PERMISSION_PATTERN",
     "ACCESS_TOKEN_TYPE",
     "ASYMMETRIC_ALGORITHMS",
     "SIGNING_ALGORITHM",

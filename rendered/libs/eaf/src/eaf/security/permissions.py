@@ -13,6 +13,8 @@ from functools import lru_cache
 WILDCARD = "*"
 _SEGMENT = r"(?:\*|[A-Za-z0-9][A-Za-z0-9_.-]*)"
 _PATTERN = re.compile(rf"{_SEGMENT}:{_SEGMENT}")
+PERMISSION_PATTERN = rf"^(?:\*|{_SEGMENT}:{_SEGMENT})$"
+"""Every well-formed permission or grant, for JSON Schema (``validate_permission``'s rule)."""
 
 
 def validate_permission(permission: str) -> str:

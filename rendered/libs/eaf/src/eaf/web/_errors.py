@@ -64,6 +64,9 @@ async def http_error(request: Request, error: Exception) -> Response:
         detail = problem_title(status)
     if status == 405:
         allowed = allowed_methods(request.app.router.routes, request.scope)
+        documented = _documented_methods(request.app, request.scope["path"])
+        if documented is not None:
+            allowed = [method for method in allowed if method in documented]
         if allowed:
             headers["Allow"] = ", ".join(allowed)
         if detail == problem_title(405):
@@ -77,6 +80,23 @@ async def internal_error(request: Request, error: Exception) -> Response:
     """The last resort of the outermost error middleware (the error is logged by the
     server, which re-raises it)."""
     return problem_response(500, INTERNAL_ERROR_DETAIL)
+
+
+def _documented_methods(app: Any, path: str) -> frozenset[str] | None:
+    """The methods the OpenAPI document states for ``path`` when it is one of its
+    concrete (parameterless) paths, else None.
+
+    A concrete path is matched before templated ones (OpenAPI 3.1, Paths Object), so
+    ``/items/health`` is its own resource even where ``PUT /items/{id}`` would also
+    take the request: ``Allow`` names the methods of that resource.
+    """
+    openapi = getattr(app, "openapi", None)
+    if "{" in path or not callable(openapi):
+        return None
+    item = openapi().get("paths", {}).get(path)
+    if not isinstance(item, dict):
+        return None
+    return frozenset(method.upper() for method in item if method.upper() in _METHODS)
 
 
 def allowed_methods(routes: Sequence[BaseRoute], scope: Scope) -> list[str]:

@@ -8,11 +8,21 @@ import re
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
+from pydantic import WithJsonSchema
 
 __all__ = ["IdempotencyKey", "IfMatch", "IfNoneMatch", "etag", "next_page"]
 
-_VERSION_TAG = re.compile(r'^(?:W/)?"(\d{1,18})"$')
-_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+# The patterns are stated in the OpenAPI document, and FastAPI answers 422 for a header
+# that breaks them (in ECMA-262 syntax, as JSON Schema has it).
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"[0-9]{1,18}")$'
+IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"
+_VERSION_TAG = re.compile(r'(?:W/)?"([0-9]{1,18})"')
+
+
+def _text(**schema: str) -> WithJsonSchema:
+    # An absent header is None here, but a header is never null on the wire: the
+    # document states a string (optional), not "string or null".
+    return WithJsonSchema({"type": "string", **schema})
 
 
 def etag(version: int) -> str:
@@ -25,15 +35,17 @@ def _if_match(
         str | None,
         Header(
             alias="If-Match",
-            description='The ETag of the version read ("3"): the change applies only if '
-            "it is still current (412 otherwise)",
+            description='The ETag of the version read ("3"), or *: the change applies '
+            "only if it is still current (412 otherwise)",
+            pattern=IF_MATCH_PATTERN,
         ),
+        _text(pattern=IF_MATCH_PATTERN),
     ] = None,
 ) -> int | None:
-    if if_match is None or if_match.strip() == "*":
+    if if_match is None or if_match == "*":
         return None
-    match = _VERSION_TAG.match(if_match.strip())
-    if match is None:
+    match = _VERSION_TAG.fullmatch(if_match)
+    if match is None:  # the header's pattern admits nothing else
         raise HTTPException(412, 'If-Match takes the ETag of a version, such as "3"')
     return int(match[1])
 
@@ -44,6 +56,7 @@ def _if_none_match(
         Header(
             alias="If-None-Match", description="An ETag held: 304 while it is current"
         ),
+        _text(),
     ] = None,
 ) -> set[str]:
     if if_none_match is None:
@@ -56,15 +69,14 @@ def _idempotency_key(
         str | None,
         Header(
             alias="Idempotency-Key",
-            description="A key unique to this request: retrying with it returns the first "
-            "answer instead of creating twice (kept 24 hours)",
+            description="A key unique to this request, 1 to 255 visible ASCII characters: "
+            "retrying with it returns the first answer instead of creating twice (kept "
+            "24 hours)",
+            pattern=IDEMPOTENCY_KEY_PATTERN,
         ),
+        _text(pattern=IDEMPOTENCY_KEY_PATTERN),
     ] = None,
 ) -> str | None:
-    if idempotency_key is None:
-        return None
-    if not _KEY.match(idempotency_key):
-        raise HTTPException(400, "Idempotency-Key is 1 to 255 visible ASCII characters")
     return idempotency_key
 
 

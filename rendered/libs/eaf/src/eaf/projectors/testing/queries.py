@@ -81,9 +81,19 @@ class QueryContract:
             (Condition("customer", "lt", "ann"), ["o6"]),
             (Condition("note", "gt", "z"), ["o6"]),
             (Condition("id", "in", ("o2", "g1")), ["o2"]),
+            # Integers beyond what the column (or any driver) holds compare as numbers.
+            (Condition("items", "lt", 2**70), ["o1", "o2", "o3", "o4", "o5", "o6"]),
+            (Condition("items", "gte", -(2**70)), ["o1", "o2", "o3", "o4", "o5", "o6"]),
+            (Condition("items", "gt", 2**40), []),
+            (Condition("items", "lte", -(2**40)), []),
+            (Condition("items", "eq", 2**64), []),
+            (Condition("items", "in", [2**64, 0]), ["o5"]),
+            (Condition("items", "in", [-(2**64)]), []),
+            (Condition("total", "lt", 2**70), ["o1", "o2", "o3", "o4", "o5", "o6"]),
+            (Condition("total", "gt", 10**400), []),
         ],
         ids=lambda value: (
-            f"{value.column}-{value.op}-{value.value}"
+            f"{value.column}-{value.op}-{str(value.value)[:24]}"
             if isinstance(value, Condition)
             else ""
         ),

@@ -1,0 +1,86 @@
+"""If-Match and Idempotency-Key: the OpenAPI document states the form of each, and a
+request that breaks it is refused before the endpoint runs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from eaf.web.resources import IdempotencyKey, IfMatch
+
+
+def service() -> FastAPI:
+    app = FastAPI()
+
+    @app.put("/items/{item_id}")
+    async def change(item_id: str, if_match: IfMatch) -> dict[str, Any]:
+        return {"version": if_match}
+
+    @app.post("/items")
+    async def create(idempotency_key: IdempotencyKey) -> dict[str, Any]:
+        return {"key": idempotency_key}
+
+    return app
+
+
+async def send(method: str, path: str, headers: dict[bytes, bytes]) -> httpx.Response:
+    transport = httpx.ASGITransport(service())
+    async with httpx.AsyncClient(transport=transport, base_url="http://svc") as http:
+        return await http.request(method, path, headers=headers)
+
+
+def header_schema(path: str, method: str, name: str) -> dict[str, Any]:
+    operation = service().openapi()["paths"][path][method]
+    [parameter] = [p for p in operation["parameters"] if p["name"] == name]
+    assert parameter["in"] == "header"
+    assert not parameter["required"]
+    schema: dict[str, Any] = parameter["schema"]
+    assert schema["type"] == "string"  # a header is absent, never null
+    return schema
+
+
+@pytest.mark.parametrize(
+    ("value", "version"),
+    [('"3"', 3), ('W/"12"', 12), ("*", None), ('"000000000000000042"', 42)],
+)
+async def test_if_match_names_a_version_or_any(value: str, version: int | None) -> None:
+    response = await send("PUT", "/items/1", {b"If-Match": value.encode()})
+
+    assert response.status_code == 200, response.text
+    assert response.json() == {"version": version}
+    assert re.fullmatch(
+        header_schema("/items/{item_id}", "put", "If-Match")["pattern"], value
+    )
+
+
+@pytest.mark.parametrize(
+    "value", ["3", '"three"', '"1", "2"', "", '"1234567890123456789"']
+)
+async def test_a_malformed_if_match_is_refused(value: str) -> None:
+    response = await send("PUT", "/items/1", {b"If-Match": value.encode()})
+
+    assert response.status_code == 422, response.text
+    assert not re.fullmatch(
+        header_schema("/items/{item_id}", "put", "If-Match")["pattern"], value
+    )
+
+
+@pytest.mark.parametrize("value", ["k", "order-1:retry", "~" * 255])
+async def test_an_idempotency_key_is_visible_ascii(value: str) -> None:
+    response = await send("POST", "/items", {b"Idempotency-Key": value.encode()})
+
+    assert response.status_code == 200, response.text
+    assert response.json() == {"key": value}
+
+
+@pytest.mark.parametrize("value", ["", "with space", "x" * 256, "caf\u00e9"])
+async def test_another_idempotency_key_is_refused(value: str) -> None:
+    response = await send("POST", "/items", {b"Idempotency-Key": value.encode()})
+
+    assert response.status_code == 422, response.text
+    pattern = header_schema("/items", "post", "Idempotency-Key")["pattern"]
+    assert not re.fullmatch(pattern, value)

@@ -1,0 +1,389 @@
+"""Every rendered service keeps the promises of its OpenAPI document under schemathesis:
+examples, coverage, fuzzing and stateful phases with every check, in process, as an
+authenticated caller. No server error, no undocumented status, content type or body, and
+no request the schema allows refused for a rule the schema does not state."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+import schemathesis
+from eaf.security import KeyRing, TokenIssuer
+from eaf.web.resources import IDEMPOTENCY_KEY_PATTERN, IF_MATCH_PATTERN
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from helpers import REPO
+from iam_client import IamClient
+from pydantic import TypeAdapter, ValidationError
+from schemathesis.engine import events
+from schemathesis.python import asgi
+
+from generator.loading import load_spec, parse_yaml
+from generator.render import Blueprint, render_new
+
+pytestmark = pytest.mark.slow
+
+MAX_EXAMPLES = 25
+# A fixed seed keeps CI reproducible; SCHEMATHESIS_SEED explores other inputs locally.
+SEED = int(os.environ.get("SCHEMATHESIS_SEED", "20260101"))
+ISSUER = "https://iam.test"
+AUDIENCE = "eaf"
+PLATFORM_ADMIN = ("root", "root-password-1")
+# Statuses a request the schema allows may get besides schemathesis's defaults: 412 when
+# its If-Match names a version that is no longer current (a precondition on the state, as
+# 409 is; RFC 9110 §13.1.1).
+ACCEPTED_STATUSES = ["2xx", "3xx", "401", "403", "404", "409", "412", "429", "5xx"]
+# Refusals of negative data: 412 too, since RFC 9110 §13.2.1 evaluates preconditions
+# before the request content.
+REJECTED_STATUSES = [
+    "400", "401", "403", "404", "405", "406", "409", "412", "415", "422",
+    "428", "429", "5xx",
+]  # fmt: skip
+
+Tolerated = Callable[[Any, Any, Any], bool]
+
+
+@dataclass
+class Run:
+    """What one schemathesis run exercised, and what it found."""
+
+    operations: set[str] = field(default_factory=set)
+    cases: int = 0
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.operations)} operations, {self.cases} cases in {self.seconds:.0f}s,"
+            f" {len(self.failures)} failures"
+        )
+
+
+def contract_config(token: str) -> schemathesis.Config:
+    """Every phase and check, as a caller with ``token``, bounded and reproducible."""
+    return schemathesis.Config.from_dict(
+        {
+            "seed": SEED,
+            "headers": {"Authorization": f"Bearer {token}"},
+            "cache": {"enabled": False},
+            "generation": {"max-examples": MAX_EXAMPLES, "database": "none"},
+            "checks": {
+                "positive_data_acceptance": {"expected-statuses": ACCEPTED_STATUSES},
+                "negative_data_rejection": {"expected-statuses": REJECTED_STATUSES},
+            },
+        }
+    )
+
+
+# A dangling reference (the generated services' message) and the roles IAM does not
+# know: the schema states the form of an id or a name, not which exist.
+MISSING_REFERENCE = re.compile(r"No [a-z ]+ has this id|Unknown roles: .+")
+
+
+def _problem(response: Any) -> dict[str, Any]:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+# Schemathesis's coverage phase builds header values of letters and digits only, so a
+# header pattern that needs other characters (If-Match's quotes) gets a value that
+# breaks it, labelled positive: such a refusal is right.
+HEADER_PATTERNS = {"If-Match": IF_MATCH_PATTERN, "Idempotency-Key": IDEMPOTENCY_KEY_PATTERN}
+
+
+def _breaks_a_header_pattern(case: Any, errors: list[dict[str, Any]]) -> bool:
+    headers = {name.lower(): value for name, value in (case.headers or {}).items()}
+    for error in errors:
+        pattern = HEADER_PATTERNS.get(str(error.get("field")))
+        value = headers.get(str(error.get("field")).lower())
+        if pattern is None or value is None or re.fullmatch(pattern, str(value)):
+            return False
+    return True
+
+
+def refused_for_the_state(failure: Any, case: Any, response: Any) -> bool:
+    """A request the schema allows, answered 422 for the state it met: its
+    Idempotency-Key came with another request before (the status the IETF draft
+    on Idempotency-Key asks for), or it names something that does not exist."""
+    if failure.code != "ST202" or response.status_code != 422:
+        return False
+    problem = _problem(response)
+    if problem.get("title") == "Idempotency-Key reused":
+        return True
+    errors = problem.get("errors") or []
+    if errors and _breaks_a_header_pattern(case, errors):
+        return True
+    return bool(errors) and all(
+        MISSING_REFERENCE.fullmatch(str(error.get("message"))) for error in errors
+    )
+
+
+LAX_TYPES: dict[str, Any] = {"integer": int, "number": float, "boolean": bool}
+LAX_FORMATS: dict[str, Any] = {"date": date, "date-time": datetime}
+
+
+def a_query_read_leniently(failure: Any, case: Any, response: Any) -> bool:
+    """A query the schema refuses, answered because the server read it as one the
+    schema allows: pydantic's lax mode reads "0.0" as the integer 0 and 86400 as the
+    date 1970-01-02, and one value of a list parameter is a list of one. Nothing else
+    of the request was negated."""
+    if failure.code != "ST201" or not 200 <= response.status_code < 300:
+        return False
+    components = case.meta.components if case.meta is not None else {}
+    if any(
+        location.value != "query" and info.mode.is_negative for location, info in components.items()
+    ):
+        return False
+    operation = case.operation.schema.raw_schema["paths"][case.path][case.method.lower()]
+    documented = {
+        parameter["name"]: parameter.get("schema", {})
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "query"
+    }
+    return all(
+        name in documented
+        and jsonschema_rs.validator_for(documented[name]).is_valid(
+            _lax(_wire(value), documented[name])
+        )
+        for name, value in (case.query or {}).items()
+    )
+
+
+def _wire(value: Any) -> Any:
+    """A query value as it is sent: text, or a list of texts (a repeated parameter)."""
+    if isinstance(value, list):
+        return [_wire(item) for item in value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def _lax(value: Any, schema: dict[str, Any]) -> Any:
+    """``value`` as pydantic's lax mode reads it for ``schema`` (unchanged when no
+    branch of the schema reads it)."""
+    for branch in (schema, *schema.get("anyOf", ())):
+        kind = branch.get("type")
+        if kind == "array":
+            items = value if isinstance(value, list) else [value]
+            return [_lax(item, branch.get("items", {})) for item in items]
+        if isinstance(value, list):
+            continue
+        read = LAX_FORMATS.get(branch.get("format", "")) or LAX_TYPES.get(kind or "")
+        if read is None:
+            continue
+        try:
+            found = TypeAdapter(read).validate_python(value)
+        except ValidationError:
+            continue
+        return found.isoformat() if isinstance(found, date) else found
+    return value
+
+
+def a_negation_the_schema_allows(failure: Any, case: Any, response: Any) -> bool:
+    """Negative data in the body that the documented schema allows after all: negating
+    one branch of a ``oneOf`` (IAM's conditions, one shape per operator) can give a value
+    another branch takes, and the server rightly accepts it."""
+    if failure.code != "ST201" or case.body is None:
+        return False
+    components = case.meta.components if case.meta is not None else {}
+    if any(
+        location.value != "body" and info.mode.is_negative for location, info in components.items()
+    ):
+        return False
+    document = case.operation.schema.raw_schema
+    content = document["paths"][case.path][case.method.lower()]["requestBody"]["content"]
+    schema = content.get(case.media_type or "application/json", {}).get("schema")
+    if schema is None:
+        return False
+    rooted = {**schema, "components": document.get("components", {})}
+    return bool(jsonschema_rs.validator_for(rooted).is_valid(case.body))
+
+
+def run_schemathesis(app: FastAPI, token: str, *tolerated: Tolerated) -> Run:
+    """Run schemathesis on ``app`` (its lifespan runs for the run), dropping the
+    failures that ``refused_for_the_state`` or ``tolerated`` forgive before they are
+    deduplicated (a forgiven failure hides no other of its kind)."""
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=contract_config(token))
+    forgiven = (
+        refused_for_the_state,
+        a_query_read_leniently,
+        a_negation_the_schema_allows,
+        *tolerated,
+    )
+
+    def filter_failure(context: Any, failure: Any, case: Any, response: Any) -> bool:
+        return not any(forgive(failure, case, response) for forgive in forgiven)
+
+    schema.hook(filter_failure)
+    run = Run()
+    started = time.monotonic()
+    try:
+        for event in schemathesis.engine.from_schema(schema).execute():
+            _record(run, event)
+    finally:
+        asgi.shutdown_lifespans()
+    run.seconds = time.monotonic() - started
+    print(run.summary())
+    return run
+
+
+def _record(run: Run, event: events.EngineEvent) -> None:
+    if isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
+        recorder = event.recorder
+        run.cases += len(recorder.cases)
+        if recorder.label != "Stateful tests":
+            run.operations.add(recorder.label)
+        for case_id, checks in recorder.checks.items():
+            for check in checks:
+                if check.failure_info is not None:
+                    interaction = recorder.interactions.get(case_id)
+                    response = interaction.response if interaction else None
+                    run.failures.append(_describe(recorder.label, check.failure_info, response))
+    elif isinstance(event, events.NonFatalError):
+        run.failures.append(f"{event.label}: error {event.info.format()}")
+    elif isinstance(event, events.FatalError):
+        run.failures.append(f"fatal: {event.exception!r}")
+
+
+def _describe(label: str, info: Any, response: Any) -> str:
+    failure = info.failure
+    answer = ""
+    if response is not None:
+        body = (response.content or b"")[:500].decode("utf-8", "replace")
+        answer = f"\n  -> {response.status_code} {body}"
+    return (
+        f"{label}: [{failure.code}] {failure.title}\n  {failure.message}\n"
+        f"  {info.code_sample}{answer}"
+    )
+
+
+def assert_no_failure(run: Run, operations: int) -> None:
+    assert len(run.operations) >= operations, sorted(run.operations)
+    assert run.cases > operations * 5, run.summary()
+    assert not run.failures, run.summary() + "\n\n" + "\n\n".join(dict.fromkeys(run.failures))
+
+
+def bearer_token(key_ring: KeyRing, permissions: list[str]) -> str:
+    """An access token of tenant ``default`` holding ``permissions``."""
+    issuer = TokenIssuer(key_ring, issuer=ISSUER, default_audience=AUDIENCE)
+    return issuer.issue(
+        subject="contract-tests",
+        client_id="tests",
+        tenant_id="default",
+        permissions=permissions,
+    ).token
+
+
+def service_environ(tmp_path: Path) -> dict[str, str]:
+    return {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'service.db'}",
+        "BROKER_RELAY": "false",
+        "BROKER_CONSUME": "false",
+        "LOG_LEVEL": "CRITICAL",
+    }
+
+
+def test_user_profile_keeps_its_openapi_promises(tmp_path: Path) -> None:
+    from user_profile.infrastructure.config import load_settings
+    from user_profile.main import create_app
+
+    key_ring = KeyRing.generate()
+    iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
+    app = create_app(load_settings(service_environ(tmp_path)), iam=iam)
+    token = bearer_token(key_ring, ["user-profile:read", "user-profile:write"])
+
+    assert_no_failure(run_schemathesis(app, token), operations=5)
+
+
+# The token endpoint refuses well-formed requests whose credentials are wrong with these
+# errors (RFC 6749 §5.2): the schema states the request's shape, not which accounts exist.
+CREDENTIAL_ERRORS = frozenset({"invalid_grant", "invalid_client", "unauthorized_client"})
+
+
+def _credentials_refused(failure: Any, case: Any, response: Any) -> bool:
+    if failure.code != "ST202" or case.path != "/api/v1/auth/token":
+        return False
+    return _problem(response).get("error") in CREDENTIAL_ERRORS
+
+
+def _disabled_not_deleted(failure: Any, case: Any, response: Any) -> bool:
+    # DELETE of a policy or a service account disables it, as its operation says: it
+    # stays readable with status DISABLED.
+    return failure.code == "ST301" and _problem(response).get("status") == "DISABLED"
+
+
+def test_iam_keeps_its_openapi_promises(tmp_path: Path) -> None:
+    from iam.infrastructure.config import load_settings
+    from iam.main import create_app
+
+    settings = load_settings(
+        {
+            **service_environ(tmp_path),
+            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+            "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
+            "SECURITY_PASSWORD_HASHING_MEMORY_COST": "8",
+            "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
+            "IAM_PLATFORM_ADMIN_USERNAME": PLATFORM_ADMIN[0],
+            "IAM_PLATFORM_ADMIN_PASSWORD": PLATFORM_ADMIN[1],
+        }
+    )
+    app = create_app(settings)
+    with TestClient(app) as http:
+        granted = http.post(
+            "/api/v1/auth/token",
+            data={
+                "grant_type": "password",
+                "tenant": "platform",
+                "username": PLATFORM_ADMIN[0],
+                "password": PLATFORM_ADMIN[1],
+            },
+        )
+    assert granted.status_code == 200, granted.text
+
+    token = granted.json()["access_token"]
+    run = run_schemathesis(app, token, _credentials_refused, _disabled_not_deleted)
+
+    assert_no_failure(run, operations=30)
+
+
+@pytest.fixture
+def library_package(tmp_path: Path) -> Iterator[str]:
+    """The example specs/examples/library.yaml rendered into ``tmp_path``, importable."""
+    spec_path = REPO / "specs/examples/library.yaml"
+    data, _ = parse_yaml(spec_path.read_text(encoding="utf-8"), str(spec_path))
+    target = tmp_path / "library"
+    render_new(Blueprint(REPO, "service"), load_spec(spec_path), data, target, src_path=".")
+    sys.path.insert(0, str(target / "src"))
+    try:
+        yield "library"
+    finally:
+        sys.path.remove(str(target / "src"))
+        for name in [name for name in sys.modules if name.partition(".")[0] == "library"]:
+            del sys.modules[name]
+
+
+def test_the_library_example_keeps_its_openapi_promises(
+    library_package: str, tmp_path: Path
+) -> None:
+    config = importlib.import_module(f"{library_package}.infrastructure.config")
+    main = importlib.import_module(f"{library_package}.main")
+    key_ring = KeyRing.generate()
+    iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
+    app = main.create_app(config.load_settings(service_environ(tmp_path)), iam=iam)
+    token = bearer_token(key_ring, ["library:read", "library:write"])
+
+    assert_no_failure(run_schemathesis(app, token), operations=15)
