@@ -19,8 +19,9 @@ from eaf.web._limits import (
     RequestBodyTooLarge,
     RequestLimits,
 )
-from eaf.web._openapi import add_body_problems
+from eaf.web._openapi import add_body_problems, decimal_schema
 from eaf.web._problems import PROBLEM_TYPE, problem_response
+from eaf.web._types import JsonBool, JsonDate, JsonDateTime
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
@@ -29,6 +30,9 @@ __all__ = [
     "BodyLimitMiddleware",
     "DomainErrors",
     "FieldProblem",
+    "JsonBool",
+    "JsonDate",
+    "JsonDateTime",
     "JsonBodyError",
     "RequestBodyTooLarge",
     "RequestLimits",
@@ -37,6 +41,7 @@ __all__ = [
     "add_body_problems",
     "allowed_methods",
     "check_json",
+    "decimal_schema",
     "install_domain_problems",
     "install_http_guards",
     "nesting_depth",

@@ -185,7 +185,9 @@ def _spec_messages(
         return None
     try:
         found = check(item["input"])
-    except (TypeError, ValueError, ArithmeticError):
+    except Exception:
+        # Raw input the domain's check cannot take (dicts where it checks value
+        # objects): pydantic's own message stands.
         return None
     field = _field(tuple(item["loc"]))
     return [_Problem(field, problem_.message) for problem_ in found] or None

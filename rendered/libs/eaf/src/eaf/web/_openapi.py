@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -52,3 +53,37 @@ def add_body_problems(document: dict[str, Any]) -> None:
             for status, description in _BODY_PROBLEMS.items():
                 response = responses.setdefault(status, {"description": description})
                 response.setdefault("content", {}).setdefault(PROBLEM_TYPE, problem)
+
+
+def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
+    """A pydantic ``json_schema_extra`` that states, for a decimal field, what its two JSON
+    forms accept: a number a multiple of ``10**-scale``, or a text of digits with at most
+    ``scale`` places (pydantic's own schema lets any string through)."""
+    places = "" if scale is None else f"{{1,{scale}}}"
+    fraction = "" if scale == 0 else rf"(?:\.[0-9]{places or '+'})?"
+    pattern = rf"^-?[0-9]+{fraction}$"
+
+    def state(schema: dict[str, Any]) -> None:
+        for branch in _decimal_branches(schema):
+            if branch.get("type") == "string":
+                branch["pattern"] = pattern
+            elif scale is not None:
+                branch["multipleOf"] = 1 if scale == 0 else float(f"1e-{scale}")
+
+    return state
+
+
+def _decimal_branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``number`` and ``string`` alternatives of decimals anywhere in ``schema`` (the
+    field itself, an optional one, items of a list, values of a map)."""
+    found: list[dict[str, Any]] = []
+    alternatives = schema.get("anyOf", [])
+    types = [branch.get("type") for branch in alternatives]
+    if "number" in types and "string" in types:
+        return alternatives
+    for branch in alternatives:
+        found.extend(_decimal_branches(branch))
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            found.extend(_decimal_branches(schema[key]))
+    return found
