@@ -44,6 +44,11 @@ PYDANTIC_TYPES = {
     "datetime": "AwareDatetime",
 }
 
+# Request fields of these scalars read only their JSON form (a date as text, not a number of
+# seconds; a boolean as true/false, not 1 or "yes"), as the OpenAPI document states
+# (eaf.web). Numbers stay lax: JSON Schema calls 2.0 an integer.
+JSON_TYPES = {"bool": "JsonBool", "date": "JsonDate", "datetime": "JsonDateTime"}
+
 
 @dataclass
 class Check:
@@ -257,7 +262,7 @@ def api_type(type_: TypeRef) -> str:
         return f"{type_.name}Body"
     if type_.kind == "enum":
         return type_.name
-    return PYDANTIC_TYPES[type_.name]
+    return JSON_TYPES.get(type_.name) or PYDANTIC_TYPES[type_.name]
 
 
 def api_field(field_: RField) -> str:
@@ -288,9 +293,18 @@ def api_field(field_: RField) -> str:
             args.append(f"{keyword}={_rule_value(kind, rules[kind], field_.type)}")
     if "scale" in rules:
         args.append(f"decimal_places={rules['scale']}")
+    if _holds(field_.type, "decimal"):
+        args.append(f"json_schema_extra=decimal_schema({rules.get('scale')})")
     if field_.description:
         args.append(f"description={field_.description!r}")
     return f"Field({', '.join(args)})"
+
+
+def _holds(type_: TypeRef, *names: str) -> bool:
+    """Whether ``type_`` is one of the scalars ``names``, or an optional, list or map of them."""
+    if type_.kind in ("optional", "list", "map"):
+        return _holds(type_.element, *names)
+    return type_.is_scalar(*names)
 
 
 def decimal_text(value: Any) -> str:

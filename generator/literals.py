@@ -10,7 +10,7 @@ from typing import Any
 from generator.expr_code import member_name
 from generator.resolved import RField
 from generator.typeref import TypeRef
-from generator.values import LongText, anchored
+from generator.values import NOT_BLANK, LongText, anchored
 
 _PY_SCALAR = {
     "decimal": "Decimal({!r})",
@@ -64,7 +64,7 @@ def text_pattern(rules: Mapping[str, Any]) -> str | None:
     OpenAPI take one pattern): not_blank, contains and pattern."""
     parts = []
     if rules.get("not_blank"):
-        parts.append(r"(?=[\s\S]*\S)")
+        parts.append(rf"(?=[\s\S]*[^{NOT_BLANK}])")
     if "contains" in rules:
         parts.append(f"(?=[\\s\\S]*{re.escape(rules['contains'])})")
     if "pattern" in rules:

@@ -198,7 +198,7 @@ def anchored(pattern: str) -> str:
 def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
     """Why JSON ``value`` of ``type_`` breaks rule ``key: bound``, or None."""
     if key == "not_blank":
-        return "must not be blank" if bound and not value.strip() else None
+        return "must not be blank" if bound and is_blank(value) else None
     if key == "contains":
         return f"must contain {bound!r}" if bound not in value else None
     if key == "pattern":
@@ -305,6 +305,16 @@ def _sample_number(kind: str, rule: dict[str, Any]) -> Any:
         if high is not None and preferred > Decimal(str(high)):
             raise Invalid("needs an example (no decimal between min and max at this scale)")
     return str(preferred)
+
+
+# ECMAScript's white space (what \s matches in an OpenAPI pattern), written out so that
+# Python's re, which counts more characters as white space, means the same.
+NOT_BLANK = r"\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def is_blank(value: str) -> bool:
+    """Whether ``value`` is blank as the rendered domain and the OpenAPI pattern see it."""
+    return re.search(f"[^{NOT_BLANK}]", value) is None
 
 
 def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:

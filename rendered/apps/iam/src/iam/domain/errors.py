@@ -69,6 +69,19 @@ class CommandNotAllowedError(DomainError):
     title = "Not allowed in the current state"
 
 
+# What ECMAScript's \s matches: OpenAPI patterns are ECMAScript regular expressions, so a
+# text is blank for the domain exactly when the OpenAPI document's pattern says so.
+BLANK = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def is_blank(value: str) -> bool:
+    """Whether ``value`` holds nothing but white space."""
+    return not value.strip(BLANK)
+
+
 def decimal_places(value: Decimal) -> int:
     """The digits ``value`` has after the point."""
     exponent = value.as_tuple().exponent

@@ -15,6 +15,7 @@ from uuid import UUID, uuid4
 from iam.domain.errors import (
     DomainValidationError,
     Violation,
+    is_blank,
 )
 from iam.domain.events import (
     AccessTokenRevoked,
@@ -155,7 +156,7 @@ class Tenant(AggregateRoot):
     def check_name(value: str, path: str = "name") -> list[Violation]:
         """The rules of ``name`` that ``value`` breaks."""
         found: list[Violation] = []
-        if not value.strip():
+        if is_blank(value):
             found.append(Violation(path, "Tenant name cannot be blank"))
         if len(value) > 100:
             found.append(Violation(path, "Tenant name is at most 100 characters"))

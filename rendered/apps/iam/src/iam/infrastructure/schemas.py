@@ -6,6 +6,7 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
+from eaf.web import JsonDateTime
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 
@@ -106,7 +107,7 @@ class AccessTokenRevocation(View):
 
     id: str = Field(alias="id", description="identifier")
     jti: str = Field(alias="jti")
-    expires_at: AwareDatetime = Field(alias="expiresAt")
+    expires_at: JsonDateTime = Field(alias="expiresAt")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
 

@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 from user_profile.domain.errors import (
     DomainValidationError,
     Violation,
+    is_blank,
 )
 from user_profile.domain.events import (
     DomainEvent,
@@ -140,7 +141,7 @@ class SampleUserProfile(AggregateRoot):
     def check_name(value: str, path: str = "name") -> list[Violation]:
         """The rules of ``name`` that ``value`` breaks."""
         found: list[Violation] = []
-        if not value.strip():
+        if is_blank(value):
             found.append(Violation(path, "Name cannot be blank"))
         return found
 

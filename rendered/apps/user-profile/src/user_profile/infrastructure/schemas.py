@@ -29,14 +29,20 @@ class View(BaseModel):
 class CreateUserProfileRequest(Body):
     """The body of POST /api/v1/user-profiles."""
 
-    name: str = Field(alias="name", pattern="^(?=[\\s\\S]*\\S)")
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+    )
     email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
 
 
 class UpdateUserProfileRequest(Body):
     """The body of PUT /api/v1/user-profiles/{id}."""
 
-    name: str = Field(alias="name", pattern="^(?=[\\s\\S]*\\S)")
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+    )
     email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
 
 

@@ -77,7 +77,7 @@ def _decimal_branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``number`` and ``string`` alternatives of decimals anywhere in ``schema`` (the
     field itself, an optional one, items of a list, values of a map)."""
     found: list[dict[str, Any]] = []
-    alternatives = schema.get("anyOf", [])
+    alternatives: list[dict[str, Any]] = schema.get("anyOf", [])
     types = [branch.get("type") for branch in alternatives]
     if "number" in types and "string" in types:
         return alternatives
