@@ -236,7 +236,7 @@ def schema() -> None:
 def init(
     directory: Annotated[Path, typer.Argument(help="Where to create the workspace")] = Path("."),
 ) -> None:
-    """Create a workspace (uv workspace + [tool.generate]) for generating services."""
+    """Create a workspace (a uv workspace with a `tool.generate` table) for generating services."""
     from generator.init import InitError, create_workspace
 
     try:
