@@ -87,6 +87,7 @@ class AlsoCtx:
     id_code: str
     id_field: str
     args: list[dict[str, str]]
+    optional: bool = False
 
 
 @dataclass
@@ -368,9 +369,10 @@ def _command(
         for a in command.also
     ]
     loads = _loads(command, aggregate, domain, service_scope)
-    by_reference = {load["field"]: load["var"] for load in loads}
+    by_reference = {load["field"]: load for load in loads}
     for entry in also:
-        entry.var = by_reference[entry.id_field]
+        entry.var = by_reference[entry.id_field]["var"]
+        entry.optional = by_reference[entry.id_field]["optional"]
     return CommandCtx(
         name=command.name,
         method=command.method,

@@ -60,6 +60,7 @@ class FilterCtx:
     py: str
     ranges: bool
     sample_json: str
+    optional: bool = False
 
 
 @dataclass
@@ -252,6 +253,7 @@ def _endpoint(
                     column.py.removesuffix(" | None"),
                     columns[name].type.name in RANGE_KINDS,
                     column.sample_json,
+                    column.py.endswith(" | None"),
                 )
             )
         function = f"{endpoint.kind}_{naming.snake(read_model.name)}"

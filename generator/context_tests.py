@@ -15,8 +15,12 @@ from generator.scenarios import ScenarioError, Simulator
 from generator.values import Catalog, Invalid
 
 
-def argument(field_: FieldCtx, aggregates: dict[str, AggregateCtx]) -> dict[str, Any]:
-    """A sample argument: its Python and JSON values, and the aggregate it references."""
+def argument(
+    field_: FieldCtx, aggregates: dict[str, AggregateCtx], made: bool = True
+) -> dict[str, Any]:
+    """A sample argument: its Python and JSON values, and the aggregate it references
+    (``made``: the tests make one first, which an optional reference gets only when making
+    it cannot lead back to its owner)."""
     reference = None
     if field_.references and field_.references in aggregates:
         target = aggregates[field_.references]
@@ -26,6 +30,7 @@ def argument(field_: FieldCtx, aggregates: dict[str, AggregateCtx]) -> dict[str,
             "snake": target.snake,
             "many": field_.kind == "list",
             "optional": field_.optional,
+            "made": made or not field_.optional,
             "convert": convert,
         }
     return {
@@ -53,6 +58,29 @@ def creation_order(domain: Domain) -> dict[str, list[str]]:
         )
         needs[name] = [r for r in dict.fromkeys(refs) if r in domain.aggregates]
     return needs
+
+
+def _reachable(domain: Domain, start: str) -> set[str]:
+    """The aggregates whose creation making ``start`` may involve, through any reference
+    of a creating command, optional ones included."""
+    edges = {
+        name: {
+            f.references
+            for c in aggregate.commands
+            if c.creates
+            for f in c.arguments
+            if f.references and f.references in domain.aggregates
+        }
+        for name, aggregate in domain.aggregates.items()
+    }
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for target in edges.get(todo.pop(), set()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
 
 
 def reference_cycle(domain: Domain) -> list[str] | None:
@@ -87,7 +115,16 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
             command = aggregate.command(command_ctx.name)
             assert command is not None
             command_ctx.tests = {
-                "args": [argument(f, aggregates) for f in command_ctx.arguments],
+                "args": [
+                    argument(
+                        f,
+                        aggregates,
+                        made=bool(f.references)
+                        and name != f.references
+                        and name not in _reachable(domain, f.references or ""),
+                    )
+                    for f in command_ctx.arguments
+                ],
                 "ok": _path(simulator, aggregate, command_ctx, allowed=True),
                 "refused": _path(simulator, aggregate, command_ctx, allowed=False)
                 if command.when is not None

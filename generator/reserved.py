@@ -185,6 +185,8 @@ CLASSES = frozenset(
         "Transaction",
         "FixedClock",
         "PageOf",
+        # module constants of the rendered projections (a read model is also its name in capitals)
+        "Projections",
     }
 )
 """Class-level names a spec may not use (it may not use a builtin's name either)."""

@@ -213,19 +213,23 @@ def a_negation_the_schema_allows(failure: Any, case: Any, response: Any) -> bool
     return bool(jsonschema_rs.validator_for(rooted).is_valid(case.body))
 
 
-OUT_OF_BOUNDS = re.compile(r"Input should be (less|greater) than( or equal to)? -?[0-9.]+")
+DECIMAL_TEXT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def a_decimal_text_out_of_bounds(failure: Any, case: Any, response: Any) -> bool:
     """A decimal given as text beyond the field's bounds: JSON Schema cannot bound a
     string's numeric value, so the document states the bounds on the number form only
-    (and the text form's digits and places by a pattern)."""
+    (and the text form's digits and places by a pattern, which this text matched). A
+    header the coverage phase broke may be refused beside it."""
     if failure.code != "ST202" or response.status_code != 422:
         return False
     errors = _problem(response).get("errors") or []
     return bool(errors) and all(
-        OUT_OF_BOUNDS.fullmatch(str(error.get("message")))
-        and isinstance(_at(case.body, str(error.get("field"))), str)
+        _breaks_a_header_pattern(case, [error])
+        or (
+            isinstance(_at(case.body, str(error.get("field"))), str)
+            and DECIMAL_TEXT.fullmatch(str(_at(case.body, str(error.get("field")))))
+        )
         for error in errors
     )
 
@@ -402,7 +406,9 @@ def test_iam_keeps_its_openapi_promises(tmp_path: Path) -> None:
     assert_no_failure(run, operations=30)
 
 
-EXAMPLES = sorted((REPO / "specs/examples").glob("*.yaml"))
+EXAMPLES = sorted((REPO / "specs/examples").glob("*.yaml")) + sorted(
+    (REPO / "tests/fixtures/unseen").glob("*.yaml")
+)
 
 
 @pytest.fixture(params=EXAMPLES, ids=lambda path: path.stem)

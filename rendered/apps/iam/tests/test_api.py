@@ -25,6 +25,17 @@ def next_of(key: str, values: list[Any]) -> Any:
     return values[index % len(values)]
 
 
+def sent(answer: Any, body: Any) -> Any:
+    """``answer`` with only the keys ``body`` has, at every level: what a request sent comes
+    back, and the answer may add the fields it left to their defaults (a value object's
+    optional field as null)."""
+    if isinstance(body, dict) and isinstance(answer, dict):
+        return {key: sent(answer.get(key), value) for key, value in body.items()}
+    if isinstance(body, list) and isinstance(answer, list) and len(body) == len(answer):
+        return [sent(item, value) for item, value in zip(answer, body, strict=True)]
+    return answer
+
+
 def errors_of(response: Response) -> list[dict[str, str]]:
     assert response.status_code == 422, response.text
     assert response.headers["content-type"] == PROBLEM_TYPE

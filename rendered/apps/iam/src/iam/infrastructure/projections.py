@@ -47,14 +47,16 @@ from iam.domain.model import (
     Tenant,
     User,
 )
-from iam.infrastructure.persistence import EVENTS
 
-E = TypeVar("E")
+# Private names: a read model's constant (its name in capitals) may be EVENTS or E.
+from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
+
+_E = TypeVar("_E")
 
 
-def _decoded(stored: StoredEvent, kind: type[E]) -> E:
+def _decoded(stored: StoredEvent, kind: type[_E]) -> _E:
     """The stored event as its current schema version."""
-    event = EVENTS.decode(stored)
+    event = _EVENT_TYPES.decode(stored)
     if not isinstance(event, kind):
         raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
     return event

@@ -152,7 +152,11 @@ async def list_sample_user_profile_list(
     status_code=200,
     dependencies=[Depends(require("user-profile:read"))],
     response_model=schemas.SampleUserProfile,
-    responses={404: PROBLEM[404], 304: {"description": "Not modified (If-None-Match)"}},
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
 )
 async def get_sample_user_profile(
     use_cases: SampleUserProfileCases,
