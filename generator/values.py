@@ -325,6 +325,8 @@ def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:
     if key == "contains":
         return "x" * len(valid) if bound not in "x" * max(len(valid), 1) else "y"
     if key == "min_length" and bound > 0:
+        if isinstance(valid, dict):
+            return dict(list(valid.items())[: bound - 1])
         return valid[: bound - 1]
     if key == "max_length":
         if isinstance(valid, str):
