@@ -433,6 +433,42 @@ def check(names: Names = None, every: Every = False) -> None:
     typer.echo(f"{len(projects)} project(s) up to date")
 
 
+@app.command()
+def stats(
+    names: Names = None,
+    every: Every = False,
+    files: Annotated[
+        bool, typer.Option("--files", help="Also list each file with hand-written lines")
+    ] = False,
+) -> None:
+    """Print per project the lines rendered from its spec and the blueprints, the lines
+    written by hand, and the rendered share (blank lines not counted)."""
+    from generator import regenerate as rg
+    from generator.stats import compare
+
+    workspace, projects = _projects(names, every or not names)
+    default_root = ws.template_root()
+    measured = []
+    for project in projects:
+        spec_text = _current_spec(workspace, project)
+        source = rg.Source(spec_text, project.template_root(default_root))
+        measured.append(compare(project, rg.render_tree(project, source, None)))
+    width = max((len(item.name) for item in measured), default=0)
+    for item in measured:
+        typer.echo(item.line(width))
+        if files:
+            for file in sorted(item.files, key=lambda entry: entry.path):
+                if file.hand_written:
+                    typer.echo(f"  {file.hand_written:>6,}  {file.path}")
+    if len(measured) > 1:
+        rendered = sum(item.rendered for item in measured)
+        hand = sum(item.hand_written for item in measured)
+        share = rendered * 100 // max(rendered + hand, 1)
+        typer.echo(
+            f"{'total':<{width}}  rendered {rendered:>6,}  hand-written {hand:>6,}  {share:>3}%"
+        )
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
