@@ -76,6 +76,7 @@ class ServiceCtx:
     permissions: list[str]
     has_read_models: bool
     uses_pattern: bool
+    has_use_cases: bool = True
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -240,6 +241,45 @@ def _http_steps(
     return [by_method[step] for step in steps]
 
 
+def _reach(
+    spec: Spec,
+    endpoints: list[h.EndpointCtx],
+    policies: list[PolicyCtx],
+    aggregates: dict[str, d.AggregateCtx],
+    read_models: list[h.ReadModelCtx],
+) -> None:
+    """Mark what production code runs, so that nothing else is rendered: an application's
+    use cases exist for the aggregates an endpoint or policy reaches (and those their
+    commands load or need made first); a library's, or an application's that reacts to
+    consumed events (its reactions are given every use case), for every aggregate."""
+    queried = {e.read_model for e in endpoints if e.read_model}
+    for read_model in read_models:
+        read_model.exposed = read_model.name in queried
+    exposed = {e.aggregate for e in endpoints if e.aggregate}
+    if spec.kind == "lib" or spec.consumes:
+        served = set(aggregates)
+    else:
+        served = set(exposed) | {p.aggregate for p in policies}
+        served |= {a.name for a in aggregates.values() if a.snake in _triggers(policies)}
+        pending = list(served)
+        while pending:
+            aggregate = aggregates[pending.pop()]
+            reached = set(aggregate.extra.get("needs", []))
+            for command in aggregate.commands:
+                reached |= {str(load["target"]) for load in command.loads}
+                reached |= {also.aggregate for also in command.also}
+            for name in reached - served:
+                served.add(name)
+                pending.append(name)
+    for name, aggregate in aggregates.items():
+        aggregate.served = name in served
+        aggregate.exposed = name in exposed
+
+
+def _triggers(policies: list[PolicyCtx]) -> set[str]:
+    return {str(p.tests["trigger"]) for p in policies}
+
+
 def build(spec: Spec) -> ServiceCtx:
     """The typed render context of ``spec`` (which must be valid)."""
     domain = resolve(spec)
@@ -255,6 +295,8 @@ def build(spec: Spec) -> ServiceCtx:
     _use_cases(endpoints, by_name)
     add_scenarios(domain, catalog, by_name)
     _http_makers(endpoints, by_name)
+    policies = _policies(domain, by_name)
+    _reach(spec, endpoints, policies, by_name, read_models)
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,
@@ -273,13 +315,14 @@ def build(spec: Spec) -> ServiceCtx:
         read_models=read_models,
         endpoints=endpoints,
         consumes=_consumes(spec, domain, catalog),
-        policies=_policies(domain, by_name),
+        policies=policies,
         layers=spec.layers,
         dependencies=_extra_requirements(spec),
         scripts=spec.scripts,
         secured=any(e.permission for e in spec.endpoints),
         permissions=sorted({e.permission for e in spec.endpoints if e.permission}),
         has_read_models=bool(read_models),
+        has_use_cases=any(a.served for a in aggregates),
         uses_pattern=any(c.kind == "pattern" for v in values for f in v.fields for c in f.checks)
         or any(c.kind == "pattern" for a in aggregates for f in a.fields for c in f.checks)
         or any(

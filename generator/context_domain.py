@@ -155,6 +155,10 @@ class AggregateCtx:
     deletable: bool
     creator: CommandCtx | None
     read_model: dict[str, str] | None = None
+    served: bool = True
+    """Its use cases are rendered: an endpoint, policy, consumer or served command reaches it."""
+    exposed: bool = True
+    """An endpoint serves it: its HTTP view and use-case dependency are rendered."""
     stream: str = ""
     getters: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)

@@ -42,6 +42,8 @@ class ReadModelCtx:
     handlers: list[HandlerCtx]
     version: str
     description: str
+    exposed: bool = True
+    """An endpoint queries it: its HTTP dependency (and view) are rendered."""
 
 
 @dataclass

@@ -33,13 +33,6 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
-        app.state.tenant = services.tenant
-        app.state.user = services.user
-        app.state.role = services.role
-        app.state.policy = services.policy
-        app.state.service_account = services.service_account
-        app.state.refresh_token_family = services.refresh_token_family
-        app.state.access_token_revocation = services.access_token_revocation
         relay = EventRelay(
             services.store,
             service=settings.name,

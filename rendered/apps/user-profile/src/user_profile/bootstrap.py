@@ -27,10 +27,12 @@ from user_profile.infrastructure.projections import (
 
 @dataclass(frozen=True)
 class Services:
-    """The wired use cases, the read models' queries, and the event store they share."""
+    """The wired use cases, the read models' queries, the clock, and the event store they
+    share."""
 
     store: EventStore
     transactions: Transactions
+    clock: Clock
     read_models: ProjectionStore
     sample_user_profile: SampleUserProfileUseCases
     reactions: EventReactions
@@ -67,6 +69,7 @@ async def bootstrap(
     return Services(
         store=store,
         transactions=transactions,
+        clock=clock,
         read_models=read_models,
         queries=queries,
         sample_user_profile=sample_user_profile,
