@@ -162,3 +162,26 @@ def test_outside_a_workspace_the_error_says_how_to_make_one(
     assert result.code == 1
     assert "generate init" in result.err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_stats_counts_rendered_and_hand_written_lines(workspace: Path, generate: Generate) -> None:
+    assert generate("service", "acme-orders", cwd=workspace).code == 0
+    fresh = generate("stats", "acme-orders", cwd=workspace)
+    assert fresh.code == 0, fresh.err
+    name, _, rendered, _, hand, share = fresh.out.split()
+    assert (name, hand, share) == ("acme-orders", "0", "100%")
+    assert int(rendered.replace(",", "")) > 500
+    project = workspace / "apps/acme-orders"
+    extra = project / "src/acme_orders/infrastructure/reports.py"
+    extra.write_text("def report() -> str:\n\n    return 'weekly'\n")
+    web = project / "src/acme_orders/infrastructure/web.py"
+    web.write_text(web.read_text() + "\n# tuned by hand\nTUNED = True\n")
+    edited = generate("stats", "--all", "--files", cwd=workspace)
+    assert edited.code == 0, edited.err
+    lines = edited.out.splitlines()
+    assert lines[0].split()[4] == "4"  # two lines of reports.py, two added to web.py
+    assert "       2  src/acme_orders/infrastructure/reports.py" in lines
+    assert "       2  src/acme_orders/infrastructure/web.py" in lines
+    unknown = generate("stats", "nobody", cwd=workspace)
+    assert unknown.code == 1
+    assert "no generated project named nobody" in unknown.err

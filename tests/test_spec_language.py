@@ -144,7 +144,8 @@ def test_a_version_1_spec_is_migrated_keeping_comments_and_order(
 ) -> None:
     spec = workspace / "specs/user-profile.yaml"
     spec.parent.mkdir()
-    original = (REPO / "specs/user-profile.yaml").read_text()
+    original = (REPO / "tests/fixtures/user-profile-v1.yaml").read_text()
+    assert "\nversion:" not in original
     spec.write_text(original)
     result = generate("migrate", "specs/user-profile.yaml", cwd=workspace)
     assert result.code == 0, result.err
@@ -169,7 +170,7 @@ def _rendered(spec: Any) -> dict[str, str]:
 
 
 def test_a_version_1_spec_renders_as_its_migration() -> None:
-    original = (REPO / "specs/user-profile.yaml").read_text()
+    original = (REPO / "tests/fixtures/user-profile-v1.yaml").read_text()
     migrated, _ = migrate_text(original)
     before, after = _rendered(original), _rendered(migrated)
     assert {k: v for k, v in before.items() if k != ".copier-answers.yml"} == {
@@ -201,3 +202,44 @@ def test_render_refuses_a_change_stored_events_cannot_take(
     assert "nothing was written" in refused.err
     allowed = generate("render", "shop", "--allow-dirty", "--allow-breaking", cwd=workspace)
     assert allowed.code == 0, allowed.err
+
+
+def test_only_what_production_reaches_is_rendered() -> None:
+    # Order is served by endpoints; Customer only because an Order references it (the
+    # use case loads it); Coupon nothing reaches.
+    spec = BASE.replace(
+        "endpoints:",
+        "  Coupon:\n    fields:\n      code: {type: str}\n    commands:\n"
+        "      issue: {creates: true, params: [code], emits: CouponIssued}\nendpoints:",
+    )
+    files = _rendered(spec)
+    services = files["src/shop/application/services.py"]
+    assert "class OrderService:" in services and "class CustomerService:" in services
+    assert "class CouponService:" not in services
+    assert "class CouponUseCases" not in files["src/shop/application/ports/inbound.py"]
+    web, schemas = (
+        files["src/shop/infrastructure/web.py"],
+        files["src/shop/infrastructure/schemas.py"],
+    )
+    assert "def order_use_cases(" in web and "def customer_use_cases(" not in web
+    assert "class Customer(View)" not in schemas and "class Order(View)" in schemas
+    assert "app.state.customer" not in files["src/shop/main.py"]
+    assert "CouponService" not in files["tests/test_services.py"]
+    assert "class Coupon(AggregateRoot)" in files["src/shop/domain/model.py"]
+
+    # Without endpoints, policies or consumed events nothing runs the use cases.
+    bare = _rendered(spec.split("endpoints:")[0])
+    for absent in (
+        "src/shop/application/services.py",
+        "src/shop/application/ports/inbound.py",
+        "tests/test_services.py",
+    ):
+        assert absent not in bare
+    assert "UseCases" not in bare["src/shop/bootstrap.py"]
+
+    # Reactions to consumed events are given every use case.
+    consuming = _rendered(
+        spec.split("endpoints:")[0]
+        + "consumes:\n  billing.InvoicePaid:\n    fields: {invoiceId: uuid}\n"
+    )
+    assert "class CouponService:" in consuming["src/shop/application/services.py"]

@@ -19,7 +19,6 @@ from iam.bootstrap import bootstrap
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import User
 from iam.extensions import access_control, password_hasher, wire_directory
-from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import Settings, load_settings
 from iam.infrastructure.persistence import close_event_store
 
@@ -68,7 +67,7 @@ async def set_platform_admin(
     created."""
     services = await bootstrap(settings)
     try:
-        clock = SystemClock()
+        clock = services.clock
         directory: Directory = wire_directory(
             services,
             access_control(services.store, clock),

@@ -3,17 +3,19 @@
 """The composition root: wires adapters to the ports (override any with a keyword)."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from eaf.eventsourcing import EventStore, Transactions
 from eaf.projectors import ProjectionStore
 
 from iam.application.ports.outbound import Clock
 from iam.infrastructure.clock import SystemClock
-from iam.infrastructure.config import Settings, event_store_url
+from iam.infrastructure.config import SERVICE_DIR, Settings, event_store_url
+from iam.infrastructure.messaging import EventRelay
 from iam.infrastructure.persistence import open_event_store
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
+    Projectors,
     ReadModelPolicyListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
@@ -21,6 +23,15 @@ from iam.infrastructure.projections import (
     ReadModelUserListing,
     projection_store,
 )
+
+
+class Worker(Protocol):
+    """A background part of the service: started before the first request, stopped at
+    shutdown."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,10 @@ class Services:
     transactions: Transactions
     clock: Clock
     read_models: ProjectionStore
+    relay: EventRelay
+    """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    workers: tuple[Worker, ...] = ()
+    """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
 
 
@@ -41,8 +56,12 @@ async def bootstrap(
     store: EventStore | None = None,
     clock: Clock | None = None,
     transactions: Transactions | None = None,
+    relay: EventRelay | None = None,
+    projectors: Worker | None = None,
 ) -> Services:
-    """Build the use cases from real adapters, or from the ones given."""
+    """Build the use cases and the background workers from real adapters, or from the ones
+    given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
+    ``policies.run``) is built but not started."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)
@@ -54,10 +73,23 @@ async def bootstrap(
         "PolicyList": ReadModelPolicyListing(read_models),
         "ServiceAccountList": ReadModelServiceAccountListing(read_models),
     }
+    publisher = relay or EventRelay(
+        store,
+        service=settings.name,
+        url=settings.broker_url,
+        embedded=bool(settings.get("broker.embedded", False)),
+        data_dir=SERVICE_DIR / "data",
+    )
+    workers: list[Worker] = []
+    if settings.get("broker.relay", True):
+        workers.append(publisher)
+    workers.append(projectors or Projectors(store, read_models))
     return Services(
         store=store,
         transactions=transactions,
         clock=clock,
+        relay=publisher,
+        workers=tuple(workers),
         read_models=read_models,
         queries=queries,
     )

@@ -35,7 +35,6 @@ from iam.infrastructure import (
     api_tokens,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
-from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import Settings
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import (
@@ -77,7 +76,7 @@ async def running(
 def wire_identity(services: Services, settings: Settings) -> Identity:
     """The identity use cases on the event store, with the key ring of ``settings``."""
     store: EventStore = services.store
-    clock = SystemClock()
+    clock = services.clock
     access_ttl = timedelta(
         seconds=int(settings.get("security.access_token_ttl_seconds", 900))
     )

@@ -13,10 +13,8 @@ from fastapi import FastAPI
 from iam import extensions
 from iam.bootstrap import bootstrap
 from iam.infrastructure import web
-from iam.infrastructure.config import SERVICE_DIR, Settings, load_settings
-from iam.infrastructure.messaging import EventRelay
+from iam.infrastructure.config import Settings, load_settings
 from iam.infrastructure.persistence import close_event_store, event_store_ready
-from iam.infrastructure.projections import Projectors
 
 HEALTH_PATH = "/api/v1/iams/health"
 
@@ -33,23 +31,14 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
-        relay = EventRelay(
-            services.store,
-            service=settings.name,
-            url=settings.broker_url,
-            embedded=bool(settings.get("broker.embedded", False)),
-            data_dir=SERVICE_DIR / "data",
-        )
-        if settings.get("broker.relay", True):
-            await relay.start()
-        projectors = Projectors(services.store, services.read_models)
-        await projectors.start()
+        for worker in services.workers:
+            await worker.start()
         try:
             async with extensions.running(app, services, settings):
                 yield
         finally:
-            await projectors.stop()
-            await relay.stop()
+            for worker in reversed(services.workers):
+                await worker.stop()
             await close_event_store(services.store)
 
     app = FastAPI(

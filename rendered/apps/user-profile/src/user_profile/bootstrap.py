@@ -3,7 +3,7 @@
 """The composition root: wires adapters to the ports (override any with a keyword)."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from eaf.eventsourcing import EventStore, Transactions
 from eaf.projectors import ProjectionStore
@@ -16,13 +16,25 @@ from user_profile.application.ports.outbound import Clock
 from user_profile.application.reactions import Reactions
 from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
-from user_profile.infrastructure.config import Settings, event_store_url
+from user_profile.infrastructure.config import SERVICE_DIR, Settings, event_store_url
+from user_profile.infrastructure.consumers import EventConsumers
+from user_profile.infrastructure.messaging import EventRelay
 from user_profile.infrastructure.persistence import open_event_store
 from user_profile.infrastructure.persistence import transactions as store_transactions
 from user_profile.infrastructure.projections import (
+    Projectors,
     ReadModelSampleUserProfileListing,
     projection_store,
 )
+
+
+class Worker(Protocol):
+    """A background part of the service: started before the first request, stopped at
+    shutdown."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,10 @@ class Services:
     read_models: ProjectionStore
     sample_user_profile: SampleUserProfileUseCases
     reactions: EventReactions
+    relay: EventRelay
+    """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    workers: tuple[Worker, ...] = ()
+    """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
 
 
@@ -52,8 +68,13 @@ async def bootstrap(
     transactions: Transactions | None = None,
     sample_user_profile: SampleUserProfileUseCases | None = None,
     reactions: EventReactions | None = None,
+    consumers: Worker | None = None,
+    relay: EventRelay | None = None,
+    projectors: Worker | None = None,
 ) -> Services:
-    """Build the use cases from real adapters, or from the ones given."""
+    """Build the use cases and the background workers from real adapters, or from the ones
+    given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
+    ``policies.run``) is built but not started."""
     store = store or await open_event_store(event_store_url(settings))
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)
@@ -66,12 +87,31 @@ async def bootstrap(
         clock,
         queries["SampleUserProfileList"],
     )
+    publisher = relay or EventRelay(
+        store,
+        service=settings.name,
+        url=settings.broker_url,
+        embedded=bool(settings.get("broker.embedded", False)),
+        data_dir=SERVICE_DIR / "data",
+    )
+    workers: list[Worker] = []
+    if settings.get("broker.relay", True):
+        workers.append(publisher)
+    reactions = reactions or default_reactions(sample_user_profile)
+    consumers = consumers or EventConsumers(
+        reactions, service=settings.name, url=lambda: publisher.url
+    )
+    if settings.get("broker.consume", True):
+        workers.append(consumers)
+    workers.append(projectors or Projectors(store, read_models))
     return Services(
         store=store,
         transactions=transactions,
         clock=clock,
+        relay=publisher,
+        workers=tuple(workers),
         read_models=read_models,
         queries=queries,
         sample_user_profile=sample_user_profile,
-        reactions=reactions or default_reactions(sample_user_profile),
+        reactions=reactions,
     )

@@ -14,16 +14,8 @@ from iam_client import IamClient, RevocationFeed, install
 from user_profile import extensions
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
-from user_profile.infrastructure.config import (
-    SERVICE_DIR,
-    Settings,
-    iam_client,
-    load_settings,
-)
-from user_profile.infrastructure.consumers import EventConsumers
-from user_profile.infrastructure.messaging import EventRelay
+from user_profile.infrastructure.config import Settings, iam_client, load_settings
 from user_profile.infrastructure.persistence import close_event_store, event_store_ready
-from user_profile.infrastructure.projections import Projectors
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
 
@@ -44,34 +36,21 @@ def create_app(
         app.state.store = services.store
         app.state.queries = services.queries
         app.state.sample_user_profile = services.sample_user_profile
-        relay = EventRelay(
-            services.store,
-            service=settings.name,
-            url=settings.broker_url,
-            embedded=bool(settings.get("broker.embedded", False)),
-            data_dir=SERVICE_DIR / "data",
-        )
-        if settings.get("broker.relay", True):
-            await relay.start()
-        consumers = EventConsumers(
-            services.reactions, service=settings.name, url=lambda: relay.url
-        )
-        if settings.get("broker.consume", True):
-            await consumers.start()
-        projectors = Projectors(services.store, services.read_models)
-        await projectors.start()
+        for worker in services.workers:
+            await worker.start()
         revocation_feed = RevocationFeed(
-            app.state.iam_client.revocations, url=lambda: relay.url, name=settings.name
+            app.state.iam_client.revocations,
+            url=lambda: services.relay.url,
+            name=settings.name,
         )
         await revocation_feed.start()
         try:
             async with extensions.running(app, services, settings):
                 yield
         finally:
-            await projectors.stop()
-            await consumers.stop()
             await revocation_feed.stop()
-            await relay.stop()
+            for worker in reversed(services.workers):
+                await worker.stop()
             await close_event_store(services.store)
             await app.state.iam_client.aclose()
 
