@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from eaf.security import KeyRing
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from iam_client import IamClient
 from user_profile.infrastructure.config import load_settings
@@ -27,46 +28,35 @@ class Recorder:
         self.log.append(f"stop {self.name}")
 
 
-def test_overrides_replace_the_workers_bootstrap_builds(tmp_path: Path) -> None:
+def _app(tmp_path: Path, log: list[str], **environ: str) -> FastAPI:
+    """The sample service with recording relay, consumers and projectors."""
     settings = load_settings(
         {
             "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
             "SECURITY_REVOCATION_FEED": "false",
+            **environ,
         }
     )
     keys = KeyRing.generate()
-    log: list[str] = []
-    app = create_app(
+    return create_app(
         settings,
         iam=IamClient(jwks=keys.jwks(), issuer="https://iam.test", audience="eaf"),
         relay=Recorder("relay", log),
         consumers=Recorder("consumers", log),
         projectors=Recorder("projectors", log),
     )
-    with TestClient(app) as client:
+
+
+def test_overrides_replace_the_workers_bootstrap_builds(tmp_path: Path) -> None:
+    log: list[str] = []
+    with TestClient(_app(tmp_path, log)) as client:
         assert log == ["start relay", "start consumers", "start projectors"]
         assert client.get("/actuator/health").status_code == 200
     assert log[3:] == ["stop projectors", "stop consumers", "stop relay"]
 
 
 def test_a_worker_its_setting_turns_off_is_not_started(tmp_path: Path) -> None:
-    settings = load_settings(
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
-            "BROKER_RELAY": "false",
-            "BROKER_CONSUME": "false",
-            "SECURITY_REVOCATION_FEED": "false",
-        }
-    )
-    keys = KeyRing.generate()
     log: list[str] = []
-    app = create_app(
-        settings,
-        iam=IamClient(jwks=keys.jwks(), issuer="https://iam.test", audience="eaf"),
-        relay=Recorder("relay", log),
-        consumers=Recorder("consumers", log),
-        projectors=Recorder("projectors", log),
-    )
-    with TestClient(app):
+    with TestClient(_app(tmp_path, log, BROKER_RELAY="false", BROKER_CONSUME="false")):
         assert log == ["start projectors"]
     assert log == ["start projectors", "stop projectors"]
