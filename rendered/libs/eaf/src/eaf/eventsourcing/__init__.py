@@ -18,6 +18,11 @@ from eaf.eventsourcing.errors import (
     UnknownEventTypeError,
     UpcastError,
 )
+from eaf.eventsourcing.lifecycle import (
+    close_event_store,
+    event_store_ready,
+    open_event_store,
+)
 from eaf.eventsourcing.memory import (
     InMemoryEventStore,
     InMemorySagaStore,
@@ -94,7 +99,10 @@ __all__ = [
     "UpcastError",
     "Upcaster",
     "applies",
+    "close_event_store",
     "create_event_store",
+    "event_store_ready",
     "handles",
+    "open_event_store",
     "starts",
 ]

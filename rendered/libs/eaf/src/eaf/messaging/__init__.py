@@ -1,6 +1,7 @@
 """Event messaging over NATS JetStream: publishing with retries, an outbox relay,
 durable consumer groups with tenant filters, and a dead letter queue."""
 
+from eaf.messaging.background import EventRelay
 from eaf.messaging.handlers import EventHandlers
 from eaf.messaging.jetstream import JetStreamBroker, run_connected
 from eaf.messaging.memory import InMemoryBroker
@@ -34,6 +35,7 @@ __all__ = [
     "DeadLetters",
     "Delivery",
     "EventHandlers",
+    "EventRelay",
     "Handler",
     "Header",
     "InMemoryBroker",

@@ -1,26 +1,38 @@
-{% include "blueprints/common/header.jinja" %}
-"""The broker adapter: relays the event store's outbox to NATS JetStream in the
-background (subjects ``events.<tenant>.{{ svc.name }}.<EventType>``, stream ``EVENTS``).
-Writes never wait for the broker: the outbox keeps events until they are acknowledged."""
+"""The outbox relay of a service, run in the background: stored events go to NATS
+JetStream (subjects ``events.<tenant>.<service>.<EventType>``, stream ``EVENTS``), to the
+broker at a URL or to an embedded nats-server. Writes never wait for the broker: the
+outbox keeps events until they are acknowledged."""
+
+from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from eaf.eventsourcing import EventStore, Outbox
-from eaf.messaging import JetStreamBroker, OutboxRelay, run_connected
 from eaf.messaging.embedded import EmbeddedNats
+from eaf.messaging.jetstream import JetStreamBroker, run_connected
+from eaf.messaging.relay import OutboxRelay
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from eaf.eventsourcing import EventStore, Outbox
+
+log = logging.getLogger("eaf.messaging.background")
 
 
 class EventRelay:
-    """Publishes stored events to the broker at ``url``, or to an embedded nats-server
-    (started here, data under ``data_dir``) when ``embedded``."""
+    """Publishes ``store``'s outbox for ``service`` to the broker at ``url``, or to an
+    embedded nats-server (started here, data under ``data_dir``) when ``embedded``."""
 
     def __init__(
-        self, store: EventStore, *, service: str, url: str, embedded: bool, data_dir: Path
+        self,
+        store: EventStore,
+        *,
+        service: str,
+        url: str,
+        embedded: bool,
+        data_dir: Path,
     ) -> None:
         self._store = store
         self._service = service
@@ -32,10 +44,12 @@ class EventRelay:
 
     @property
     def url(self) -> str:
+        """The broker's URL: the embedded server's once it runs."""
         return self._server.url if self._server is not None else self._url
 
     async def start(self) -> None:
-        """Start the embedded broker if asked, then relay in a background task."""
+        """Start the embedded broker if asked, then relay in a background task (nothing
+        when the store keeps no outbox, as the in-memory one)."""
         outbox: Outbox | None = getattr(self._store, "outbox", None)
         if outbox is None:
             return
@@ -53,6 +67,7 @@ class EventRelay:
         await run_connected(lambda: self.url, relay, name=self._service)
 
     async def stop(self) -> None:
+        """Stop relaying, then the embedded broker."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
