@@ -77,11 +77,14 @@ from eaf.projectors.ports import (
 from eaf.projectors.projection import Handler, Projection, delete, update, upsert
 from eaf.projectors.projector import Projector, RetryPolicy
 from eaf.projectors.query import ReadModel, RowQueries
+from eaf.projectors.running import Projectors, projection_store
 from eaf.projectors.schema import ProjectionSchema
 from eaf.projectors.sql import SqlProjectionStore
 from eaf.projectors.tables import read_model_table
 
 __all__ = [
+    "Projectors",
+    "projection_store",
     "Applied",
     "Condition",
     "DeadLetterRecord",
