@@ -15,7 +15,10 @@ from eaf.eventsourcing import (
     EventStore,
     Idempotency,
     PreconditionFailedError,
+    close_event_store,
+    open_event_store,
 )
+from eaf.projectors import projection_store
 
 from user_profile.application.services import SampleUserProfileService
 from user_profile.domain.errors import (
@@ -25,14 +28,9 @@ from user_profile.domain.errors import (
 from user_profile.domain.model import SampleUserProfile
 from user_profile.infrastructure.persistence import (
     EventSourcedSampleUserProfileRepository,
-    close_event_store,
-    open_event_store,
     transactions,
 )
-from user_profile.infrastructure.projections import (
-    ReadModelSampleUserProfileListing,
-    projection_store,
-)
+from user_profile.infrastructure.projections import ReadModelSampleUserProfileListing
 
 T = TypeVar("T")
 TENANT_A = SecurityContext(tenant_id="tenant-a")

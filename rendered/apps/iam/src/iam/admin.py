@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from eaf.eventsourcing import close_event_store
+
 from iam.application.directory import Directory
 from iam.application.identity import check_password
 from iam.bootstrap import bootstrap
@@ -20,7 +22,6 @@ from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import User
 from iam.extensions import access_control, password_hasher, wire_directory
 from iam.infrastructure.config import Settings, load_settings
-from iam.infrastructure.persistence import close_event_store
 
 BAD_INPUT = 2
 

@@ -5,23 +5,21 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from eaf.eventsourcing import EventStore, Transactions
-from eaf.projectors import ProjectionStore
+from eaf.eventsourcing import EventStore, Transactions, open_event_store
+from eaf.messaging import EventRelay
+from eaf.projectors import ProjectionStore, Projectors, projection_store
 
 from iam.application.ports.outbound import Clock
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings, event_store_url
-from iam.infrastructure.messaging import EventRelay
-from iam.infrastructure.persistence import open_event_store
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
-    Projectors,
+    PROJECTIONS,
     ReadModelPolicyListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelTenantListing,
     ReadModelUserListing,
-    projection_store,
 )
 
 
@@ -83,7 +81,7 @@ async def bootstrap(
     workers: list[Worker] = []
     if settings.get("broker.relay", True):
         workers.append(publisher)
-    workers.append(projectors or Projectors(store, read_models))
+    workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
     return Services(
         store=store,
         transactions=transactions,

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from eaf import observability
+from eaf.eventsourcing import close_event_store, event_store_ready
 from eaf.web import RequestLimits, install_http_guards
 from fastapi import FastAPI
 
@@ -14,7 +15,6 @@ from iam import extensions
 from iam.bootstrap import bootstrap
 from iam.infrastructure import web
 from iam.infrastructure.config import Settings, load_settings
-from iam.infrastructure.persistence import close_event_store, event_store_ready
 
 HEALTH_PATH = "/api/v1/iams/health"
 

@@ -5,8 +5,9 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from eaf.eventsourcing import EventStore, Transactions
-from eaf.projectors import ProjectionStore
+from eaf.eventsourcing import EventStore, Transactions, open_event_store
+from eaf.messaging import EventRelay
+from eaf.projectors import ProjectionStore, Projectors, projection_store
 
 from user_profile.application.ports.inbound import (
     EventReactions,
@@ -18,13 +19,10 @@ from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
 from user_profile.infrastructure.config import SERVICE_DIR, Settings, event_store_url
 from user_profile.infrastructure.consumers import EventConsumers
-from user_profile.infrastructure.messaging import EventRelay
-from user_profile.infrastructure.persistence import open_event_store
 from user_profile.infrastructure.persistence import transactions as store_transactions
 from user_profile.infrastructure.projections import (
-    Projectors,
+    PROJECTIONS,
     ReadModelSampleUserProfileListing,
-    projection_store,
 )
 
 
@@ -103,7 +101,7 @@ async def bootstrap(
     )
     if settings.get("broker.consume", True):
         workers.append(consumers)
-    workers.append(projectors or Projectors(store, read_models))
+    workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
     return Services(
         store=store,
         transactions=transactions,

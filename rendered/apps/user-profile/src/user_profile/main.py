@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from eaf import observability
+from eaf.eventsourcing import close_event_store, event_store_ready
 from eaf.web import RequestLimits, install_http_guards
 from fastapi import FastAPI
 from iam_client import IamClient, RevocationFeed, install
@@ -15,7 +16,6 @@ from user_profile import extensions
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
 from user_profile.infrastructure.config import Settings, iam_client, load_settings
-from user_profile.infrastructure.persistence import close_event_store, event_store_ready
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
 

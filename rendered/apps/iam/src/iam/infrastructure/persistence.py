@@ -5,14 +5,11 @@ aggregate is the fold of its stream; a use case's changes are appended in one tr
 (with unique-value reservations and idempotency records); stored events of older schema
 versions are upcast on read."""
 
-from eaf.context import platform_context, use
 from eaf.eventsourcing import (
     AggregateRepository,
     EventRegistry,
     EventStore,
-    InMemoryEventStore,
     StoreTransactions,
-    create_event_store,
 )
 
 from iam.domain.errors import ConcurrencyError
@@ -73,30 +70,6 @@ for event_class in (
     AccessTokenRevoked,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
-
-
-async def open_event_store(url: str | None) -> EventStore:
-    """The event store at ``url`` (``sqlite+aiosqlite://...``, ``postgresql+asyncpg://...``),
-    or an in-memory one when ``url`` is None."""
-    if url is None:
-        return InMemoryEventStore()
-    return await create_event_store(url)
-
-
-async def close_event_store(store: EventStore) -> None:
-    close = getattr(store, "close", None)
-    if close is not None:
-        await close()
-
-
-async def event_store_ready(store: EventStore) -> bool:
-    """True when the event store answers a read."""
-    try:
-        with use(platform_context()):
-            await store.read_all(limit=1)
-    except Exception:
-        return False
-    return True
 
 
 def transactions(store: EventStore) -> StoreTransactions:

@@ -5,20 +5,15 @@ the event store (each batch and its checkpoint in one transaction, so a restart 
 skips nor repeats an event). Events are upcast to their current schema version first; a
 read model whose shape changed is rebuilt from the first event."""
 
-import asyncio
 from typing import TypeVar
 
-from eaf.eventsourcing import EventStore, StoredEvent
+from eaf.eventsourcing import StoredEvent
 from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors import (
-    InMemoryProjectionStore,
     Projection,
     ProjectionStore,
-    Projector,
     ReadModelWriter,
     RowQueries,
-    SqlProjectionStore,
-    StoreFollower,
     read_model_table,
 )
 
@@ -40,13 +35,7 @@ from iam.domain.events import (
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import (
-    Policy,
-    Role,
-    ServiceAccount,
-    Tenant,
-    User,
-)
+from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
@@ -483,32 +472,3 @@ class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
 
 
 PROJECTIONS = [TENANT_LIST, USER_LIST, ROLE_LIST, POLICY_LIST, SERVICE_ACCOUNT_LIST]
-
-
-def projection_store(events: EventStore) -> ProjectionStore:
-    """Read models live in the event store's database (in memory beside a memory store)."""
-    database = getattr(events, "database", None)
-    return (
-        InMemoryProjectionStore() if database is None else SqlProjectionStore(database)
-    )
-
-
-class Projectors:
-    """Runs one projector per read model, following the event store until stopped."""
-
-    def __init__(self, events: EventStore, store: ProjectionStore) -> None:
-        self._followers = [
-            StoreFollower(Projector(projection, store), events, poll_interval=0.1)
-            for projection in PROJECTIONS
-        ]
-        self._stop = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-
-    async def start(self) -> None:
-        for follower in self._followers:
-            await follower.projector.start()
-            self._tasks.append(asyncio.create_task(follower.run(self._stop)))
-
-    async def stop(self) -> None:
-        self._stop.set()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
