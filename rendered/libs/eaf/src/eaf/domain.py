@@ -1,0 +1,137 @@
+"""What every service's domain shares: the aggregate root (state as the fold of its events),
+the errors a domain raises, and the rules' helpers. Pure Python: no framework, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+EventT = TypeVar("EventT")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: the field it is about (a path such as ``lines.0.sku``) and why."""
+
+    field: str
+    message: str
+
+
+class DomainValidationError(ValueError):
+    """Values break rules of the domain; ``violations`` lists every one (the first also as
+    ``field`` and ``message``)."""
+
+    def __init__(self, field: str, message: str, *more: Violation) -> None:
+        super().__init__(message)
+        self.violations = [Violation(field, message), *more]
+        self.field = field
+        self.message = message
+
+    @classmethod
+    def of(cls, *violations: Violation | None) -> DomainValidationError:
+        """The error listing ``violations`` (None entries are skipped)."""
+        found = [v for v in violations if v is not None]
+        first, *more = found or [Violation("", "invalid")]
+        return cls(first.field, first.message, *more)
+
+    @classmethod
+    def raise_for(cls, violations: list[Violation]) -> None:
+        """Raise the error listing ``violations``, if there are any."""
+        if violations:
+            raise cls.of(*violations)
+
+
+class NotFoundError(ValueError):
+    """No aggregate has the requested id."""
+
+
+class ConcurrencyError(RuntimeError):
+    """Another writer changed the aggregate since it was loaded."""
+
+
+class DomainError(Exception):
+    """A command refused in the aggregate's current state: an RFC 9457 problem with its own
+    ``type``, ``title`` and ``status``."""
+
+    status: ClassVar[int] = 409
+    type: ClassVar[str] = "about:blank"
+    title: ClassVar[str] = "Conflict"
+
+    def __init__(self, detail: str | None = None) -> None:
+        self.detail = detail or self.title
+        super().__init__(self.detail)
+
+
+# What ECMAScript's \s matches: OpenAPI patterns are ECMAScript regular expressions, so a
+# text is blank for the domain exactly when the OpenAPI document's pattern says so.
+BLANK = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def is_blank(value: str) -> bool:
+    """Whether ``value`` holds nothing but white space."""
+    return not value.strip(BLANK)
+
+
+def decimal_places(value: Decimal) -> int:
+    """The digits ``value`` has after the point."""
+    exponent = value.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class AggregateRoot(Generic[EventT]):
+    """What every aggregate has: identity, timestamps, the version it was loaded at, and
+    the events (of type ``EventT``) its commands recorded since (saved, they make the next
+    version)."""
+
+    id: str
+    created_at: datetime
+    updated_at: datetime
+    archived: bool = False
+    version: int = 0
+    changes: tuple[EventT, ...] = field(default=(), compare=False, repr=False)
+
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+    """Fields no two aggregates of a tenant share."""
+
+    @classmethod
+    def started_by(cls, event: Any) -> Self:
+        """The state a creating event makes."""
+        raise NotImplementedError
+
+    def apply(self, event: Any) -> Self:
+        """This state with ``event`` folded in."""
+        raise NotImplementedError
+
+    def problems(self, now: datetime) -> list[Violation]:
+        """The rules and invariants the state breaks."""
+        return []
+
+    @classmethod
+    def from_history(cls, events: Sequence[EventT]) -> Self:
+        """Rebuild the aggregate by replaying its stored events, oldest first."""
+        if not events:
+            raise ValueError(f"a {cls.__name__} needs at least its creating event")
+        state = cls.started_by(events[0])
+        for event in events[1:]:
+            state = state.apply(event)
+        return replace(state, version=len(events))
+
+    def record(self, event: EventT) -> Self:
+        """This state with ``event`` pending for the next save."""
+        return replace(self, changes=(*self.changes, event))
+
+    def committed(self) -> Self:
+        """This state once its pending events are stored."""
+        return replace(self, version=self.version + len(self.changes), changes=())
+
+    def checked(self, now: datetime) -> Self:
+        """This state, if it breaks no rule (else DomainValidationError listing them)."""
+        DomainValidationError.raise_for(self.problems(now))
+        return self

@@ -1,0 +1,78 @@
+"""The domain base every service's aggregates and errors build on."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, Self
+
+import pytest
+
+from eaf.domain import (
+    AggregateRoot,
+    DomainError,
+    DomainValidationError,
+    Violation,
+    decimal_places,
+    is_blank,
+)
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Opened:
+    counter_id: str
+
+
+@dataclass(frozen=True)
+class Added:
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Counter(AggregateRoot[Opened | Added]):
+    total: int = 0
+
+    @classmethod
+    def started_by(cls, event: Any) -> Self:
+        return cls(id=event.counter_id, created_at=NOW, updated_at=NOW)
+
+    def apply(self, event: Any) -> Self:
+        return type(self)(
+            id=self.id, created_at=NOW, updated_at=NOW, total=self.total + event.amount
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        return [Violation("total", "Total is at most 10")] if self.total > 10 else []
+
+
+def test_an_aggregate_is_the_fold_of_its_history() -> None:
+    counter = Counter.from_history([Opened("c-1"), Added(2), Added(3)])
+    assert (counter.id, counter.total, counter.version) == ("c-1", 5, 3)
+    with pytest.raises(ValueError, match="needs at least its creating event"):
+        Counter.from_history([])
+
+
+def test_recorded_events_are_pending_until_committed() -> None:
+    counter = Counter.from_history([Opened("c-1")]).record(Added(1)).record(Added(2))
+    assert counter.changes == (Added(1), Added(2))
+    committed = counter.committed()
+    assert (committed.changes, committed.version) == ((), 3)
+
+
+def test_checked_raises_every_broken_rule() -> None:
+    counter = Counter.from_history([Opened("c-1"), Added(11)])
+    with pytest.raises(DomainValidationError) as raised:
+        counter.checked(NOW)
+    assert raised.value.violations == [Violation("total", "Total is at most 10")]
+    assert Counter.from_history([Opened("c-1")]).checked(NOW).total == 0
+
+
+def test_errors_and_rule_helpers() -> None:
+    error = DomainValidationError.of(
+        None, Violation("a", "bad a"), Violation("b", "bad b")
+    )
+    assert (error.field, error.message, len(error.violations)) == ("a", "bad a", 2)
+    assert DomainError().detail == "Conflict"
+    assert is_blank(" \u3000\t") and not is_blank(" x ")
+    assert decimal_places(Decimal("1.250")) == 3 and decimal_places(Decimal("12")) == 0
