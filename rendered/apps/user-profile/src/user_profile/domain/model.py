@@ -5,14 +5,14 @@ commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, ClassVar, Self
+from typing import Self
 from uuid import UUID, uuid4
 
+from eaf.domain import AggregateRoot
+
 from user_profile.domain.errors import (
-    DomainValidationError,
     Violation,
     is_blank,
 )
@@ -24,59 +24,7 @@ from user_profile.domain.events import (
 
 
 @dataclass(frozen=True, kw_only=True)
-class AggregateRoot:
-    """What every aggregate has: identity, timestamps, the version it was loaded at, and
-    the events its commands recorded since (saved, they make the next version)."""
-
-    id: str
-    created_at: datetime
-    updated_at: datetime
-    archived: bool = False
-    version: int = 0
-    changes: tuple[DomainEvent, ...] = field(default=(), compare=False, repr=False)
-
-    UNIQUE: ClassVar[tuple[str, ...]] = ()
-    """Fields no two aggregates of a tenant share."""
-
-    @classmethod
-    def started_by(cls, event: Any) -> Self:
-        """The state a creating event makes."""
-        raise NotImplementedError
-
-    def apply(self, event: Any) -> Self:
-        """This state with ``event`` folded in."""
-        raise NotImplementedError
-
-    def problems(self, now: datetime) -> list[Violation]:
-        """The rules and invariants the state breaks."""
-        return []
-
-    @classmethod
-    def from_history(cls, events: Sequence[DomainEvent]) -> Self:
-        """Rebuild the aggregate by replaying its stored events, oldest first."""
-        if not events:
-            raise ValueError(f"a {cls.__name__} needs at least its creating event")
-        state = cls.started_by(events[0])
-        for event in events[1:]:
-            state = state.apply(event)
-        return replace(state, version=len(events))
-
-    def record(self, event: DomainEvent) -> Self:
-        """This state with ``event`` pending for the next save."""
-        return replace(self, changes=(*self.changes, event))
-
-    def committed(self) -> Self:
-        """This state once its pending events are stored."""
-        return replace(self, version=self.version + len(self.changes), changes=())
-
-    def checked(self, now: datetime) -> Self:
-        """This state, if it breaks no rule (else DomainValidationError listing them)."""
-        DomainValidationError.raise_for(self.problems(now))
-        return self
-
-
-@dataclass(frozen=True, kw_only=True)
-class SampleUserProfile(AggregateRoot):
+class SampleUserProfile(AggregateRoot[DomainEvent]):
     """A sample user profile."""
 
     name: str
