@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any
 
 import httpx
+from eaf.config import Settings
 from eaf.security import (
     Decision,
     InvalidTokenError,
@@ -157,6 +158,26 @@ class IamClient:
         )
         self.revocations = revocations
         self._introspect = introspect
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> IamClient:
+        """The client a service's settings describe: IAM's published keys at
+        ``security.iam_url``, tokens of issuer ``security.issuer`` (default: the IAM URL)
+        and audience ``security.audience``, IAM's deny list when
+        ``security.revocation_feed`` (default on, with a broker), introspection when
+        ``security.introspect``."""
+        iam_url = str(settings.get("security.iam_url"))
+        feed = bool(
+            settings.get("security.revocation_feed", True) and settings.broker_url
+        )
+        lifetime = float(settings.get("security.max_token_lifetime_seconds", 3600))
+        return cls(
+            iam_url,
+            issuer=str(settings.get("security.issuer") or iam_url),
+            audience=str(settings.get("security.audience")),
+            revocations=RevocationList(max_token_lifetime=lifetime) if feed else None,
+            introspect=bool(settings.get("security.introspect", False)),
+        )
 
     async def validate(self, token: str, *, check_revocation: bool = False) -> User:
         """The user of a valid ``token``; :class:`AuthenticationError` otherwise.

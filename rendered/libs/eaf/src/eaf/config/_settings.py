@@ -85,3 +85,20 @@ class Settings:
         if path in ("", ":memory:"):
             return None
         return self.service_dir / path
+
+    def event_store_url(self) -> str | None:
+        """The event store's SQLAlchemy URL for ``database.url``: a SQLite file (relative to
+        the service directory, its folder created), PostgreSQL, or None (in memory) for
+        ``sqlite://``; any other URL is a ValueError naming it."""
+        url = self.database_url
+        if url in ("sqlite://", "sqlite:///:memory:"):
+            return None
+        if url.startswith("postgresql"):
+            return url.replace("postgresql://", "postgresql+asyncpg://", 1)
+        path = self.sqlite_path()
+        if path is None:
+            raise ValueError(
+                f"database.url must be a sqlite or postgresql URL, not {url!r}"
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{path}"

@@ -2,6 +2,7 @@
 domain's failures included), and resource conventions (``eaf.web.resources``: ETags,
 idempotency keys, next-page links)."""
 
+from eaf.web._bodies import Body, FieldError, Problem, View
 from eaf.web._domain import (
     DomainErrors,
     FieldProblem,
@@ -24,6 +25,10 @@ from eaf.web._problems import PROBLEM_TYPE, problem_response
 from eaf.web._types import JsonBool, JsonDate, JsonDateTime
 
 __all__ = [
+    "Body",
+    "FieldError",
+    "Problem",
+    "View",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "PROBLEM_TYPE",
