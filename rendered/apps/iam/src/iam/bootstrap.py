@@ -11,7 +11,7 @@ from eaf.projectors import ProjectionStore, Projectors, projection_store
 
 from iam.application.ports.outbound import Clock
 from iam.infrastructure.clock import SystemClock
-from iam.infrastructure.config import SERVICE_DIR, Settings, event_store_url
+from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     PROJECTIONS,
@@ -60,7 +60,7 @@ async def bootstrap(
     """Build the use cases and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
-    store = store or await open_event_store(event_store_url(settings))
+    store = store or await open_event_store(settings.event_store_url())
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)
     read_models = projection_store(store)

@@ -17,7 +17,7 @@ from user_profile.application.ports.outbound import Clock
 from user_profile.application.reactions import Reactions
 from user_profile.application.services import SampleUserProfileService
 from user_profile.infrastructure.clock import SystemClock
-from user_profile.infrastructure.config import SERVICE_DIR, Settings, event_store_url
+from user_profile.infrastructure.config import SERVICE_DIR, Settings
 from user_profile.infrastructure.consumers import EventConsumers
 from user_profile.infrastructure.persistence import transactions as store_transactions
 from user_profile.infrastructure.projections import (
@@ -73,7 +73,7 @@ async def bootstrap(
     """Build the use cases and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
-    store = store or await open_event_store(event_store_url(settings))
+    store = store or await open_event_store(settings.event_store_url())
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)
     read_models = projection_store(store)

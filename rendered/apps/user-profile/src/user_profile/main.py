@@ -15,7 +15,7 @@ from iam_client import IamClient, RevocationFeed, install
 from user_profile import extensions
 from user_profile.bootstrap import bootstrap
 from user_profile.infrastructure import web
-from user_profile.infrastructure.config import Settings, iam_client, load_settings
+from user_profile.infrastructure.config import Settings, load_settings
 
 HEALTH_PATH = "/api/v1/user-profiles/health"
 
@@ -72,7 +72,7 @@ def create_app(
         health_path=HEALTH_PATH,
     )
     install_http_guards(app, RequestLimits.from_settings(settings))
-    install(app, iam or iam_client(settings))
+    install(app, iam or IamClient.from_settings(settings))
     web.install_error_handlers(app)
     app.include_router(web.router)
     for router in extensions.routers:

@@ -14,6 +14,7 @@ from eaf import context
 from eaf.web import (
     PROBLEM_TYPE,
     DomainErrors,
+    Problem,
     RuleCheck,
     install_domain_problems,
 )
@@ -25,11 +26,10 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
 )
-from iam.infrastructure import schemas
 
 LIST_LIMIT = 10_000
 PROBLEM: dict[int | str, dict[str, Any]] = {
-    status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}
+    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 412, 422)
 }
 DEFAULT_TENANT = "default"

@@ -6,24 +6,8 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-
-
-class Body(BaseModel):
-    """A request body: camelCase JSON names, unknown keys refused."""
-
-    model_config = ConfigDict(
-        populate_by_name=True,
-        extra="forbid",
-        regex_engine="python-re",
-        from_attributes=True,
-    )
-
-
-class View(BaseModel):
-    """A response body: camelCase JSON names."""
-
-    model_config = ConfigDict(populate_by_name=True, from_attributes=True)
+from eaf.web import Body, View
+from pydantic import AwareDatetime, Field
 
 
 class CreateUserProfileRequest(Body):
@@ -54,23 +38,3 @@ class SampleUserProfile(View):
     email: str = Field(alias="email")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
-
-
-class FieldError(BaseModel):
-    """One broken rule of a request: the field (a path such as ``lines.0.sku``) and why."""
-
-    field: str
-    message: str
-
-
-class Problem(BaseModel):
-    """An RFC 9457 problem detail."""
-
-    type: str = "about:blank"
-    title: str
-    status: int
-    detail: str
-    field: str | None = Field(
-        default=None, description="the request field at fault, if one is"
-    )
-    errors: list[FieldError] = []

@@ -13,6 +13,7 @@ from eaf.projectors import Condition
 from eaf.web import (
     PROBLEM_TYPE,
     DomainErrors,
+    Problem,
     RuleCheck,
     install_domain_problems,
     problem,
@@ -34,17 +35,17 @@ from user_profile.infrastructure.projections import ReadModelSampleUserProfileLi
 
 LIST_LIMIT = 10_000
 PROBLEM: dict[int | str, dict[str, Any]] = {
-    status: {"model": schemas.Problem, "content": {PROBLEM_TYPE: {}}}
+    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 412, 422)
 }
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     401: {
-        "model": schemas.Problem,
+        "model": Problem,
         "content": {PROBLEM_TYPE: {}},
         "description": "No valid bearer token (see WWW-Authenticate)",
     },
     403: {
-        "model": schemas.Problem,
+        "model": Problem,
         "content": {PROBLEM_TYPE: {}},
         "description": "The token lacks the permission",
     },
