@@ -18,6 +18,7 @@ from eaf.eventsourcing.records import NewEvent, StoredEvent
 from eaf.eventsourcing.serialization import from_dict, to_dict
 
 C = TypeVar("C", bound=type[Any])
+EventT = TypeVar("EventT")
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 __all__ = ["EventRegistry", "Upcaster"]
@@ -101,6 +102,14 @@ class EventRegistry:
             )
         payload = self.upcast(stored.event_type, stored.schema_version, stored.payload)
         return from_dict(entry.cls, payload)
+
+    def decode_as(self, stored: StoredEvent, kind: type[EventT]) -> EventT:
+        """The stored event as a ``kind`` at its current schema version (a TypeError when
+        it holds another type)."""
+        event = self.decode(stored)
+        if not isinstance(event, kind):
+            raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
+        return event
 
     def upcast(
         self, event_type: str, schema_version: int, payload: dict[str, Any]

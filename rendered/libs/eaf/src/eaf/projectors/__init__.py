@@ -80,9 +80,10 @@ from eaf.projectors.query import ReadModel, RowQueries
 from eaf.projectors.running import Projectors, projection_store
 from eaf.projectors.schema import ProjectionSchema
 from eaf.projectors.sql import SqlProjectionStore
-from eaf.projectors.tables import read_model_table
+from eaf.projectors.tables import key_value, read_model_table
 
 __all__ = [
+    "key_value",
     "Projectors",
     "projection_store",
     "Applied",

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import JSON, Boolean, Column, Float, Integer, MetaData, String, Table
 
+from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors.projection import TENANT_COLUMN
 
 COLUMN_TYPES: Mapping[str, Any] = {
@@ -43,3 +44,8 @@ def read_model_table(
         if column not in key
     ]
     return Table(name, metadata or MetaData(), *table_columns)
+
+
+def key_value(value: object) -> str:
+    """A key column's value as a read-model table stores it."""
+    return str(encode_value(value))
