@@ -5,8 +5,6 @@ the event store (each batch and its checkpoint in one transaction, so a restart 
 skips nor repeats an event). Events are upcast to their current schema version first; a
 read model whose shape changed is rebuilt from the first event."""
 
-from typing import TypeVar
-
 from eaf.eventsourcing import StoredEvent
 from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors import (
@@ -14,6 +12,7 @@ from eaf.projectors import (
     ProjectionStore,
     ReadModelWriter,
     RowQueries,
+    key_value,
     read_model_table,
 )
 
@@ -40,22 +39,6 @@ from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
 
-_E = TypeVar("_E")
-
-
-def _decoded(stored: StoredEvent, kind: type[_E]) -> _E:
-    """The stored event as its current schema version."""
-    event = _EVENT_TYPES.decode(stored)
-    if not isinstance(event, kind):
-        raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
-    return event
-
-
-def _key(value: object) -> str:
-    """A key column's value as the table stores it."""
-    return str(encode_value(value))
-
-
 TENANT_LIST_TABLE = read_model_table(
     "tenant_list",
     {
@@ -75,9 +58,9 @@ TENANT_LIST = Projection("TenantList", TENANT_LIST_TABLE, version="082e11b06d08"
 async def _tenant_created_event_tenant_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, TenantCreatedEvent)
+    event = _EVENT_TYPES.decode_as(stored, TenantCreatedEvent)
     key = {
-        "id": _key(event.tenant_id),
+        "id": key_value(event.tenant_id),
     }
     await writer.upsert(
         {
@@ -95,9 +78,9 @@ async def _tenant_created_event_tenant_list(
 async def _tenant_status_changed_tenant_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, TenantStatusChanged)
+    event = _EVENT_TYPES.decode_as(stored, TenantStatusChanged)
     key = {
-        "id": _key(event.tenant_id),
+        "id": key_value(event.tenant_id),
     }
     await writer.update(
         key,
@@ -136,9 +119,9 @@ USER_LIST = Projection("UserList", USER_LIST_TABLE, version="99145f200d29")
 
 @USER_LIST.handles("UserCreated")
 async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
-    event = _decoded(stored, UserCreated)
+    event = _EVENT_TYPES.decode_as(stored, UserCreated)
     key = {
-        "id": _key(event.user_id),
+        "id": key_value(event.user_id),
     }
     await writer.upsert(
         {
@@ -159,9 +142,9 @@ async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) 
 async def _user_status_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, UserStatusChanged)
+    event = _EVENT_TYPES.decode_as(stored, UserStatusChanged)
     key = {
-        "id": _key(event.user_id),
+        "id": key_value(event.user_id),
     }
     await writer.update(
         key,
@@ -176,9 +159,9 @@ async def _user_status_changed_user_list(
 async def _user_roles_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, UserRolesChanged)
+    event = _EVENT_TYPES.decode_as(stored, UserRolesChanged)
     key = {
-        "id": _key(event.user_id),
+        "id": key_value(event.user_id),
     }
     await writer.update(
         key,
@@ -193,9 +176,9 @@ async def _user_roles_changed_user_list(
 async def _user_attributes_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, UserAttributesChanged)
+    event = _EVENT_TYPES.decode_as(stored, UserAttributesChanged)
     key = {
-        "id": _key(event.user_id),
+        "id": key_value(event.user_id),
     }
     await writer.update(
         key,
@@ -210,9 +193,9 @@ async def _user_attributes_changed_user_list(
 async def _user_password_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, UserPasswordChanged)
+    event = _EVENT_TYPES.decode_as(stored, UserPasswordChanged)
     key = {
-        "id": _key(event.user_id),
+        "id": key_value(event.user_id),
     }
     await writer.update(
         key,
@@ -248,9 +231,9 @@ ROLE_LIST = Projection("RoleList", ROLE_LIST_TABLE, version="87fd82755070")
 
 @ROLE_LIST.handles("RoleCreated")
 async def _role_created_role_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
-    event = _decoded(stored, RoleCreated)
+    event = _EVENT_TYPES.decode_as(stored, RoleCreated)
     key = {
-        "id": _key(event.role_id),
+        "id": key_value(event.role_id),
     }
     await writer.upsert(
         {
@@ -268,9 +251,9 @@ async def _role_created_role_list(writer: ReadModelWriter, stored: StoredEvent) 
 async def _role_permissions_changed_role_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, RolePermissionsChanged)
+    event = _EVENT_TYPES.decode_as(stored, RolePermissionsChanged)
     key = {
-        "id": _key(event.role_id),
+        "id": key_value(event.role_id),
     }
     await writer.update(
         key,
@@ -285,9 +268,9 @@ async def _role_permissions_changed_role_list(
 async def _role_described_role_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, RoleDescribed)
+    event = _EVENT_TYPES.decode_as(stored, RoleDescribed)
     key = {
-        "id": _key(event.role_id),
+        "id": key_value(event.role_id),
     }
     await writer.update(
         key,
@@ -327,9 +310,9 @@ POLICY_LIST = Projection("PolicyList", POLICY_LIST_TABLE, version="cef228cb2c6c"
 async def _policy_created_policy_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, PolicyCreated)
+    event = _EVENT_TYPES.decode_as(stored, PolicyCreated)
     key = {
-        "id": _key(event.policy_id),
+        "id": key_value(event.policy_id),
     }
     await writer.upsert(
         {
@@ -349,9 +332,9 @@ async def _policy_created_policy_list(
 async def _policy_changed_policy_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, PolicyChanged)
+    event = _EVENT_TYPES.decode_as(stored, PolicyChanged)
     key = {
-        "id": _key(event.policy_id),
+        "id": key_value(event.policy_id),
     }
     await writer.update(
         key,
@@ -369,9 +352,9 @@ async def _policy_changed_policy_list(
 async def _policy_status_changed_policy_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, PolicyStatusChanged)
+    event = _EVENT_TYPES.decode_as(stored, PolicyStatusChanged)
     key = {
-        "id": _key(event.policy_id),
+        "id": key_value(event.policy_id),
     }
     await writer.update(
         key,
@@ -412,9 +395,9 @@ SERVICE_ACCOUNT_LIST = Projection(
 async def _service_account_created_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, ServiceAccountCreated)
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountCreated)
     key = {
-        "id": _key(event.service_account_id),
+        "id": key_value(event.service_account_id),
     }
     await writer.upsert(
         {
@@ -433,9 +416,9 @@ async def _service_account_created_service_account_list(
 async def _service_account_status_changed_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, ServiceAccountStatusChanged)
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountStatusChanged)
     key = {
-        "id": _key(event.service_account_id),
+        "id": key_value(event.service_account_id),
     }
     await writer.update(
         key,
@@ -450,9 +433,9 @@ async def _service_account_status_changed_service_account_list(
 async def _service_account_secret_changed_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, ServiceAccountSecretChanged)
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountSecretChanged)
     key = {
-        "id": _key(event.service_account_id),
+        "id": key_value(event.service_account_id),
     }
     await writer.update(
         key,

@@ -5,8 +5,6 @@ the event store (each batch and its checkpoint in one transaction, so a restart 
 skips nor repeats an event). Events are upcast to their current schema version first; a
 read model whose shape changed is rebuilt from the first event."""
 
-from typing import TypeVar
-
 from eaf.eventsourcing import StoredEvent
 from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors import (
@@ -14,6 +12,7 @@ from eaf.projectors import (
     ProjectionStore,
     ReadModelWriter,
     RowQueries,
+    key_value,
     read_model_table,
 )
 
@@ -25,22 +24,6 @@ from user_profile.domain.model import SampleUserProfile
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from user_profile.infrastructure.persistence import EVENTS as _EVENT_TYPES
-
-_E = TypeVar("_E")
-
-
-def _decoded(stored: StoredEvent, kind: type[_E]) -> _E:
-    """The stored event as its current schema version."""
-    event = _EVENT_TYPES.decode(stored)
-    if not isinstance(event, kind):
-        raise TypeError(f"{stored.event_type} is not a {kind.__name__}")
-    return event
-
-
-def _key(value: object) -> str:
-    """A key column's value as the table stores it."""
-    return str(encode_value(value))
-
 
 SAMPLE_USER_PROFILE_LIST_TABLE = read_model_table(
     "sample_user_profile_list",
@@ -62,9 +45,9 @@ SAMPLE_USER_PROFILE_LIST = Projection(
 async def _sample_user_profile_created_sample_user_profile_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, SampleUserProfileCreated)
+    event = _EVENT_TYPES.decode_as(stored, SampleUserProfileCreated)
     key = {
-        "id": _key(event.profile_id),
+        "id": key_value(event.profile_id),
     }
     await writer.upsert(
         {
@@ -81,9 +64,9 @@ async def _sample_user_profile_created_sample_user_profile_list(
 async def _sample_user_profile_updated_sample_user_profile_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
-    event = _decoded(stored, SampleUserProfileUpdated)
+    event = _EVENT_TYPES.decode_as(stored, SampleUserProfileUpdated)
     key = {
-        "id": _key(event.profile_id),
+        "id": key_value(event.profile_id),
     }
     await writer.update(
         key,
