@@ -15,10 +15,7 @@ from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     PROJECTIONS,
-    ReadModelPolicyListing,
-    ReadModelRoleListing,
     ReadModelServiceAccountListing,
-    ReadModelTenantListing,
     ReadModelUserListing,
 )
 
@@ -65,10 +62,7 @@ async def bootstrap(
     transactions = transactions or store_transactions(store)
     read_models = projection_store(store)
     queries: dict[str, Any] = {
-        "TenantList": ReadModelTenantListing(read_models),
         "UserList": ReadModelUserListing(read_models),
-        "RoleList": ReadModelRoleListing(read_models),
-        "PolicyList": ReadModelPolicyListing(read_models),
         "ServiceAccountList": ReadModelServiceAccountListing(read_models),
     }
     publisher = relay or EventRelay(

@@ -17,87 +17,19 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
-    PolicyChanged,
-    PolicyCreated,
-    PolicyStatusChanged,
-    RoleCreated,
-    RoleDescribed,
-    RolePermissionsChanged,
     ServiceAccountCreated,
     ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
-    TenantCreatedEvent,
-    TenantStatusChanged,
     UserAttributesChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.model import ServiceAccount, User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
-
-TENANT_LIST_TABLE = read_model_table(
-    "tenant_list",
-    {
-        "id": "str",
-        "name": "str",
-        "admin_user_id": "str",
-        "status": "str",
-        "created_at": "str",
-        "updated_at": "str",
-    },
-    key=("id",),
-)
-TENANT_LIST = Projection("TenantList", TENANT_LIST_TABLE, version="082e11b06d08")
-
-
-@TENANT_LIST.handles("TenantCreatedEvent")
-async def _tenant_created_event_tenant_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, TenantCreatedEvent)
-    key = {
-        "id": key_value(event.tenant_id),
-    }
-    await writer.upsert(
-        {
-            **key,
-            "name": encode_value(event.name),
-            "admin_user_id": encode_value(event.admin_user_id),
-            "updated_at": encode_value(event.occurred_at),
-            "created_at": encode_value(event.occurred_at),
-            "status": encode_value("ACTIVE"),
-        }
-    )
-
-
-@TENANT_LIST.handles("TenantStatusChanged")
-async def _tenant_status_changed_tenant_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, TenantStatusChanged)
-    key = {
-        "id": key_value(event.tenant_id),
-    }
-    await writer.update(
-        key,
-        {
-            "status": encode_value(event.status),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-class ReadModelTenantListing(RowQueries[Tenant]):
-    """Reads the tenant's rows of TenantList (eventually consistent: as of the projector's
-    last batch)."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        super().__init__(store, TENANT_LIST, Tenant)
-
 
 USER_LIST_TABLE = read_model_table(
     "user_list",
@@ -214,165 +146,6 @@ class ReadModelUserListing(RowQueries[User]):
         super().__init__(store, USER_LIST, User)
 
 
-ROLE_LIST_TABLE = read_model_table(
-    "role_list",
-    {
-        "id": "str",
-        "name": "str",
-        "permissions": "json",
-        "description": "str",
-        "created_at": "str",
-        "updated_at": "str",
-    },
-    key=("id",),
-)
-ROLE_LIST = Projection("RoleList", ROLE_LIST_TABLE, version="87fd82755070")
-
-
-@ROLE_LIST.handles("RoleCreated")
-async def _role_created_role_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
-    event = _EVENT_TYPES.decode_as(stored, RoleCreated)
-    key = {
-        "id": key_value(event.role_id),
-    }
-    await writer.upsert(
-        {
-            **key,
-            "name": encode_value(event.name),
-            "permissions": encode_value(event.permissions),
-            "updated_at": encode_value(event.occurred_at),
-            "created_at": encode_value(event.occurred_at),
-            "description": encode_value(""),
-        }
-    )
-
-
-@ROLE_LIST.handles("RolePermissionsChanged")
-async def _role_permissions_changed_role_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, RolePermissionsChanged)
-    key = {
-        "id": key_value(event.role_id),
-    }
-    await writer.update(
-        key,
-        {
-            "permissions": encode_value(event.permissions),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-@ROLE_LIST.handles("RoleDescribed")
-async def _role_described_role_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, RoleDescribed)
-    key = {
-        "id": key_value(event.role_id),
-    }
-    await writer.update(
-        key,
-        {
-            "description": encode_value(event.description),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-class ReadModelRoleListing(RowQueries[Role]):
-    """Reads the tenant's rows of RoleList (eventually consistent: as of the projector's
-    last batch)."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        super().__init__(store, ROLE_LIST, Role)
-
-
-POLICY_LIST_TABLE = read_model_table(
-    "policy_list",
-    {
-        "id": "str",
-        "name": "str",
-        "effect": "str",
-        "permissions": "json",
-        "conditions": "str",
-        "status": "str",
-        "created_at": "str",
-        "updated_at": "str",
-    },
-    key=("id",),
-)
-POLICY_LIST = Projection("PolicyList", POLICY_LIST_TABLE, version="cef228cb2c6c")
-
-
-@POLICY_LIST.handles("PolicyCreated")
-async def _policy_created_policy_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, PolicyCreated)
-    key = {
-        "id": key_value(event.policy_id),
-    }
-    await writer.upsert(
-        {
-            **key,
-            "name": encode_value(event.name),
-            "effect": encode_value(event.effect),
-            "permissions": encode_value(event.permissions),
-            "conditions": encode_value(event.conditions),
-            "updated_at": encode_value(event.occurred_at),
-            "created_at": encode_value(event.occurred_at),
-            "status": encode_value("ACTIVE"),
-        }
-    )
-
-
-@POLICY_LIST.handles("PolicyChanged")
-async def _policy_changed_policy_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, PolicyChanged)
-    key = {
-        "id": key_value(event.policy_id),
-    }
-    await writer.update(
-        key,
-        {
-            "name": encode_value(event.name),
-            "effect": encode_value(event.effect),
-            "permissions": encode_value(event.permissions),
-            "conditions": encode_value(event.conditions),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-@POLICY_LIST.handles("PolicyStatusChanged")
-async def _policy_status_changed_policy_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, PolicyStatusChanged)
-    key = {
-        "id": key_value(event.policy_id),
-    }
-    await writer.update(
-        key,
-        {
-            "status": encode_value(event.status),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-class ReadModelPolicyListing(RowQueries[Policy]):
-    """Reads the tenant's rows of PolicyList (eventually consistent: as of the projector's
-    last batch)."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        super().__init__(store, POLICY_LIST, Policy)
-
-
 SERVICE_ACCOUNT_LIST_TABLE = read_model_table(
     "service_account_list",
     {
@@ -454,4 +227,4 @@ class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
         super().__init__(store, SERVICE_ACCOUNT_LIST, ServiceAccount)
 
 
-PROJECTIONS = [TENANT_LIST, USER_LIST, ROLE_LIST, POLICY_LIST, SERVICE_ACCOUNT_LIST]
+PROJECTIONS = [USER_LIST, SERVICE_ACCOUNT_LIST]

@@ -9,10 +9,7 @@ from typing import Protocol
 from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
-    Policy,
-    Role,
     ServiceAccount,
-    Tenant,
     User,
 )
 from iam.domain.ports import (
@@ -31,13 +28,10 @@ __all__ = [
     "Transaction",
     "Transactions",
     "TenantRepository",
-    "TenantListing",
     "UserRepository",
     "UserListing",
     "RoleRepository",
-    "RoleListing",
     "PolicyRepository",
-    "PolicyListing",
     "ServiceAccountRepository",
     "ServiceAccountListing",
     "RefreshTokenFamilyRepository",
@@ -53,35 +47,11 @@ class Clock(Protocol):
         ...
 
 
-class TenantListing(Protocol):
-    """The read side of Tenant: a projection of its events, for the current tenant."""
-
-    async def list(self) -> list[Tenant]:
-        """Every tenant of the tenant, as of the projection's last batch."""
-        ...
-
-
 class UserListing(Protocol):
     """The read side of User: a projection of its events, for the current tenant."""
 
     async def list(self) -> list[User]:
         """Every user of the tenant, as of the projection's last batch."""
-        ...
-
-
-class RoleListing(Protocol):
-    """The read side of Role: a projection of its events, for the current tenant."""
-
-    async def list(self) -> list[Role]:
-        """Every role of the tenant, as of the projection's last batch."""
-        ...
-
-
-class PolicyListing(Protocol):
-    """The read side of Policy: a projection of its events, for the current tenant."""
-
-    async def list(self) -> list[Policy]:
-        """Every policy of the tenant, as of the projection's last batch."""
         ...
 
 
