@@ -85,6 +85,12 @@ def _library(spec: Spec) -> Iterator[Finding]:
         yield ("policies",), "policies run in apps (use kind: app)"
     if spec.kind == "app" and spec.layers:
         yield ("layers",), "`layers` is for libraries (kind: lib)"
+    if spec.kind == "app" and not spec.aggregates:
+        yield (
+            ("aggregates",),
+            "an app needs at least one aggregate (a service that only reacts to consumed "
+            "events cannot be rendered yet: declare the aggregate its reactions change)",
+        )
     for index, layer in enumerate(spec.layers):
         for part in layer.split("|"):
             if not re.fullmatch(r"[a-z_][a-z0-9_]*", part.strip()):

@@ -423,6 +423,10 @@ def check(names: Names = None, every: Every = False) -> None:
             if relative != ".copier-answers.yml" and base.get(relative) != new.get(relative)
         )
         typer.echo(f"{where}: out of date ({', '.join(files) or 'answers only'})")
+    broken = _contract_problems(workspace, projects)
+    if broken:
+        typer.echo(f"{broken} contract problem(s) between services", err=True)
+        raise typer.Exit(EXIT_ERROR)
     if stale:
         typer.echo(
             f"{stale} project(s) out of date: "
@@ -467,6 +471,48 @@ def stats(
         typer.echo(
             f"{'total':<{width}}  rendered {rendered:>6,}  hand-written {hand:>6,}  {share:>3}%"
         )
+
+
+def _contract_problems(workspace: ws.Workspace, projects: list[Project]) -> int:
+    """Print each consumed field its producer no longer publishes as read, and each change
+    to a published event that stored events or consumers could not take (naming the
+    consumers); return how many."""
+    from generator.consumers import consumers_of, contract_problems
+    from generator.evolution import breaking_changes
+
+    specs: dict[str, Spec] = {}
+    for file in sorted(workspace.specs.glob("*.yaml")):
+        try:
+            spec = load_spec(file)
+        except SpecError:
+            continue  # `generate validate` reports it
+        specs.setdefault(spec.name, spec)
+    count = 0
+    for problem in contract_problems(specs):
+        where = f"{workspace.specs.name}/{problem.consumer}.yaml"
+        typer.echo(f"{where}: {'.'.join(map(str, problem.loc))}: {problem.message}", err=True)
+        count += 1
+    for project in projects:
+        current = specs.get(project.name)
+        if current is None:
+            continue
+        try:
+            recorded = load_spec_text(project.spec_text, project.name)
+        except SpecError:
+            continue
+        readers = consumers_of(specs, project.name)
+        for loc, message in breaking_changes(recorded, current):
+            event = str(loc[1]) if len(loc) > 1 else ""
+            if event not in readers:
+                continue  # `render` refuses it for the stored events; no consumer to name
+            where = f"{workspace.specs.name}/{project.name}.yaml"
+            typer.echo(
+                f"{where}: {'.'.join(map(str, loc))}: {message}; it would break "
+                f"{', '.join(readers[event])}, which consume {project.name}.{event}",
+                err=True,
+            )
+            count += 1
+    return count
 
 
 def main() -> None:

@@ -147,7 +147,10 @@ def test_a_malformed_spec_names_file_line_and_key(
 
 def test_a_spec_option_must_name_the_same_service(workspace: Path, generate: Generate) -> None:
     other = workspace / "other.yaml"
-    other.write_text("name: acme-billing\n")
+    other.write_text(
+        "name: acme-billing\naggregates:\n  Invoice:\n    fields: {total: {type: int}}\n"
+        "    commands: {open: {creates: true, params: [total], emits: InvoiceOpened}}\n"
+    )
     before = tree_digest(workspace)
     result = generate("service", "acme-orders", "--spec", str(other), cwd=workspace)
     assert result.code == 1

@@ -225,7 +225,7 @@ def test_only_what_production_reaches_is_rendered() -> None:
     assert "class Customer(View)" not in schemas and "class Order(View)" in schemas
     assert "app.state.customer" not in files["src/shop/main.py"]
     assert "CouponService" not in files["tests/test_services.py"]
-    assert "class Coupon(AggregateRoot)" in files["src/shop/domain/model.py"]
+    assert "class Coupon(AggregateRoot[DomainEvent])" in files["src/shop/domain/model.py"]
 
     # Without endpoints, policies or consumed events nothing runs the use cases.
     bare = _rendered(spec.split("endpoints:")[0])

@@ -101,6 +101,10 @@ consumes:
   billing.Invoiced: {handler: onTenantCreatedEvent}
   Billing-Paid: {}
   acme-orders.OrderPlaced: {durable: "has.dots"}
+aggregates:
+  Order:
+    fields: {total: {type: int}}
+    commands: {place: {creates: true, params: [total], emits: Placed}}
 """
 
 
