@@ -282,8 +282,11 @@ def _regenerate(
 ) -> None:
     from generator import regenerate as rg
 
-    workspace, projects = _projects(names, every)
+    workspace = _workspace()
     default_root = ws.template_root()
+    if not from_spec:
+        _upgrade_runtime(workspace, default_root)
+    workspace, projects = _projects(names, every)
     conflicted: list[str] = []
     for project in projects:
         root = project.template_root(default_root)
@@ -321,6 +324,23 @@ def _regenerate(
         for path in conflicted:
             typer.echo(f"  {path}", err=True)
         raise typer.Exit(EXIT_CONFLICTS)
+
+
+def _upgrade_runtime(workspace: ws.Workspace, template_root: Path) -> None:
+    """Bring the workspace's runtime libraries to the template's versions (a workspace made
+    by `generate init`; this repository's are its own members)."""
+    from generator import runtime
+
+    if runtime.is_template(workspace, template_root):
+        return
+    try:
+        done = runtime.install(workspace, template_root)
+    except runtime.RuntimeUpgradeError as error:
+        fail(str(error))
+    for line in done:
+        typer.echo(line)
+    if done:
+        typer.echo("run `uv sync` to install the new runtime")
 
 
 def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_text: str) -> None:
@@ -404,10 +424,19 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
 def check(names: Names = None, every: Every = False) -> None:
     """Exit 1 listing every project that is not what its spec and the blueprints render."""
     from generator import regenerate as rg
+    from generator import runtime
 
     workspace, projects = _projects(names, every or not names)
     default_root = ws.template_root()
     stale = 0
+    try:
+        behind = runtime.status(workspace, default_root)
+    except runtime.RuntimeUpgradeError as error:
+        fail(str(error))
+    for line in behind:
+        typer.echo(line)
+    if behind:
+        projects = [p for p in projects if not _is_runtime_copy(workspace, p)]
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
@@ -427,12 +456,16 @@ def check(names: Names = None, every: Every = False) -> None:
     if broken:
         typer.echo(f"{broken} contract problem(s) between services", err=True)
         raise typer.Exit(EXIT_ERROR)
+    if behind:
+        typer.echo("the runtime is behind the blueprint: run `generate update`", err=True)
     if stale:
         typer.echo(
             f"{stale} project(s) out of date: "
             "run `generate render --all` or `generate update --all`",
             err=True,
         )
+        raise typer.Exit(EXIT_ERROR)
+    if behind:
         raise typer.Exit(EXIT_ERROR)
     typer.echo(f"{len(projects)} project(s) up to date")
 
@@ -471,6 +504,15 @@ def stats(
         typer.echo(
             f"{'total':<{width}}  rendered {rendered:>6,}  hand-written {hand:>6,}  {share:>3}%"
         )
+
+
+def _is_runtime_copy(workspace: ws.Workspace, project: Project) -> bool:
+    from generator import runtime
+
+    return any(
+        project.directory.resolve() == (workspace.root / where).resolve()
+        for where in runtime.COPIED.values()
+    )
 
 
 def _contract_problems(workspace: ws.Workspace, projects: list[Project]) -> int:

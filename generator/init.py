@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 _PYPROJECT = """\
@@ -27,7 +26,7 @@ dev = [
 package = false
 
 [tool.uv.workspace]
-members = ["contracts", "apps/*", "libs/*"]
+members = ["apps/*", "libs/*"]
 
 [tool.generate]
 apps = "apps"
@@ -35,38 +34,35 @@ libs = "libs"
 specs = "specs"
 """
 
-_IGNORE = shutil.ignore_patterns(
-    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.db"
-)
-
-
-FRAMEWORK_LIBRARIES = ("eaf", "iam-client")
-
 
 class InitError(Exception):
     """The workspace cannot be created."""
 
 
 def create_workspace(directory: Path, template_root: Path) -> Path:
-    """Create the workspace at ``directory``; the framework libraries (the ``eaf`` runtime,
-    the ``iam-client`` that secured services validate tokens with) and contracts are vendored."""
+    """Create the workspace at ``directory``, with the framework's runtime libraries (the
+    ``eaf`` runtime, the ``iam-client`` secured services validate tokens with, and the
+    layer contracts) as wheels of the template's versions in ``vendor/``, pinned in its
+    pyproject (`generate update` brings newer ones)."""
+    from generator import runtime
+    from generator.workspace import find
+
     directory = directory.resolve()
     if (directory / "pyproject.toml").exists():
         raise InitError(f"{directory / 'pyproject.toml'} already exists; nothing was written")
-    libraries = [template_root / "rendered" / "libs" / name for name in FRAMEWORK_LIBRARIES]
-    contracts = template_root / "contracts"
-    specs = [template_root / "specs" / f"{library.name}.yaml" for library in libraries]
-    for needed in (*libraries, contracts, *specs):
-        if not needed.exists():
-            raise InitError(f"the template root lacks {needed}")
+    try:
+        for name in runtime.LIBRARIES:
+            runtime.library(template_root, name)
+    except runtime.RuntimeUpgradeError as error:
+        raise InitError(str(error)) from None
     directory.mkdir(parents=True, exist_ok=True)
     name = directory.name.lower().replace("_", "-") or "workspace"
     (directory / "pyproject.toml").write_text(_PYPROJECT.format(name=name), encoding="utf-8")
-    for sub in ("apps", "specs"):
+    for sub in ("apps", "libs", "specs"):
         (directory / sub).mkdir(exist_ok=True)
-    for library, spec in zip(libraries, specs, strict=True):
-        shutil.copytree(library, directory / "libs" / library.name, ignore=_IGNORE)
-        shutil.copy(spec, directory / "specs" / spec.name)
-    shutil.copytree(contracts, directory / "contracts", ignore=_IGNORE)
     (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")
+    try:
+        runtime.install(find(directory), template_root)
+    except runtime.RuntimeUpgradeError as error:
+        raise InitError(str(error)) from None
     return directory
