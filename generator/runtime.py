@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
-import yaml
 
 from generator.workspace import Workspace
 
@@ -180,7 +179,10 @@ def _pin(workspace: Workspace, libraries: dict[str, Library], copies: list[str])
     document = tomlkit.parse(path.read_text(encoding="utf-8"))
     tool: Any = document.setdefault("tool", tomlkit.table())
     uv: Any = tool.setdefault("uv", tomlkit.table())
-    sources: Any = uv.setdefault("sources", tomlkit.table())
+    if "sources" not in uv:
+        uv.add("sources", tomlkit.table())
+        uv["sources"].add(tomlkit.nl())
+    sources: Any = uv["sources"]
     for lib in libraries.values():
         wheel = next((workspace.root / VENDOR).glob(f"{lib.wheel_prefix}-*.whl"))
         source = tomlkit.inline_table()
@@ -197,42 +199,50 @@ def _pin(workspace: Workspace, libraries: dict[str, Library], copies: list[str])
 
 
 def _refuse_edited_copies(workspace: Workspace, template_root: Path, copies: list[str]) -> None:
-    """Raise unless every copy is what the template held when it was copied."""
-    commit = _copied_at(workspace)
-    edited: list[str] = []
-    for name in copies:
-        copy = workspace.root / COPIED[name]
-        for path in _files(copy, _CACHES):
-            relative = path.relative_to(copy).as_posix()
-            if relative == ".copier-answers.yml":
-                continue
-            original = _template_file(template_root, commit, f"{LIBRARIES[name]}/{relative}")
-            if original is None or original != path.read_bytes():
-                edited.append(f"{COPIED[name]}/{relative}")
-    if edited:
-        shown = ", ".join(edited[:5]) + (", ..." if len(edited) > 5 else "")
+    """Raise unless every file of the copies is one the template's repository holds (the
+    copy was made from some version of it and not edited since)."""
+    files = [
+        path
+        for name in copies
+        for path in _files(workspace.root / COPIED[name], _CACHES)
+        if path.name != ".copier-answers.yml"
+    ]
+    unknown = _not_in_repository(template_root, files)
+    if unknown:
+        shown = ", ".join(workspace.relative(path) for path in unknown[:5])
         raise RuntimeUpgradeError(
-            f"the runtime copies were edited or cannot be compared with the template "
-            f"({shown}); nothing was changed: move your changes out of them (or delete them) "
-            "and run `generate update` again"
+            f"the runtime copies hold files the template never had ({shown}"
+            f"{', ...' if len(unknown) > 5 else ''}): they were edited; nothing was changed. "
+            "Move your changes out of them (or delete the copies) and run `generate update` "
+            "again"
         )
 
 
-def _copied_at(workspace: Workspace) -> str | None:
-    answers = workspace.root / COPIED["eaf"] / ".copier-answers.yml"
-    try:
-        data = yaml.safe_load(answers.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None
-    commit = data.get("_commit") if isinstance(data, dict) else None
-    return None if commit is None else str(commit)
-
-
-def _template_file(template_root: Path, commit: str | None, path: str) -> bytes | None:
-    """``path`` of the template at ``commit`` (None when it cannot be read)."""
-    if commit is None:
-        return None
-    shown = subprocess.run(
-        ["git", "show", f"{commit}:{path}"], cwd=template_root, capture_output=True, check=False
+def _not_in_repository(template_root: Path, files: list[Path]) -> list[Path]:
+    """The files whose content is no blob of the template's git repository (all of them
+    when it is not one)."""
+    if not files:
+        return []
+    hashed = subprocess.run(
+        ["git", "hash-object", "--no-filters", "--stdin-paths"],
+        input="\n".join(str(path) for path in files) + "\n",
+        cwd=template_root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
-    return shown.stdout if shown.returncode == 0 else None
+    if hashed.returncode != 0:
+        return files
+    blobs = hashed.stdout.split()
+    known = subprocess.run(
+        ["git", "cat-file", "--batch-check"],
+        input="\n".join(blobs) + "\n",
+        cwd=template_root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if known.returncode != 0:
+        return files
+    answers = known.stdout.splitlines()
+    return [path for path, answer in zip(files, answers, strict=True) if answer.endswith("missing")]
