@@ -284,8 +284,8 @@ def _regenerate(
 
     workspace = _workspace()
     default_root = ws.template_root()
-    if not from_spec:
-        _upgrade_runtime(workspace, default_root)
+    if not from_spec and _upgrade_runtime(workspace, default_root) and not names and not every:
+        return  # `generate update` alone: the runtime only
     workspace, projects = _projects(names, every)
     conflicted: list[str] = []
     for project in projects:
@@ -326,21 +326,21 @@ def _regenerate(
         raise typer.Exit(EXIT_CONFLICTS)
 
 
-def _upgrade_runtime(workspace: ws.Workspace, template_root: Path) -> None:
+def _upgrade_runtime(workspace: ws.Workspace, template_root: Path) -> bool:
     """Bring the workspace's runtime libraries to the template's versions (a workspace made
-    by `generate init`; this repository's are its own members)."""
+    by `generate init`; False in the template's own, whose libraries are its members)."""
     from generator import runtime
 
     if runtime.is_template(workspace, template_root):
-        return
+        return False
     try:
         done = runtime.install(workspace, template_root)
     except runtime.RuntimeUpgradeError as error:
         fail(str(error))
     for line in done:
         typer.echo(line)
-    if done:
-        typer.echo("run `uv sync` to install the new runtime")
+    typer.echo("run `uv sync` to install the new runtime" if done else "runtime up to date")
+    return True
 
 
 def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_text: str) -> None:
@@ -382,7 +382,8 @@ def render(
 
 @app.command()
 def update(names: Names = None, every: Every = False, allow_dirty: AllowDirty = False) -> None:
-    """Upgrade projects to the current blueprints (same spec); user edits are kept."""
+    """Upgrade the workspace's runtime libraries and the projects named (or --all) to the
+    current blueprints (same spec); user edits are kept."""
     _regenerate(names, every, allow_dirty, from_spec=False)
 
 

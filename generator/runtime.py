@@ -189,7 +189,7 @@ def _pin(workspace: Workspace, libraries: dict[str, Library], copies: list[str])
         source["path"] = f"{VENDOR}/{wheel.name}"
         sources[lib.name] = source
     members = uv.get("workspace", {}).get("members")
-    if members is not None and "contracts" in copies and "contracts" in members:
+    if members is not None and "layer-contracts" in copies and "contracts" in members:
         members.remove("contracts")
     runtime = tomlkit.table()
     for lib in libraries.values():
