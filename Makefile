@@ -6,7 +6,7 @@ TOOLS := .tools
 UV := $(TOOLS)/bin/uv
 RUN := $(UV) run --frozen
 
-.PHONY: demo test sync lint check-generated bench clean
+.PHONY: demo test sync system-deps lint check-generated bench catalog clean
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -18,10 +18,19 @@ $(UV):
 
 sync: .venv/.synced
 
+# Debian packages (chromium, npm) and the official AsyncAPI schema the tests validate against.
+ASYNCAPI_SCHEMA := tests/asyncapi-schema/node_modules/.package-lock.json
+
+system-deps:
+	bash scripts/system-deps.sh
+
+$(ASYNCAPI_SCHEMA): tests/asyncapi-schema/package-lock.json | system-deps
+	cd tests/asyncapi-schema && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
 demo: sync
 	bash scripts/demo.sh
 
-test: sync
+test: sync system-deps $(ASYNCAPI_SCHEMA)
 	bash scripts/test.sh
 
 lint: sync
@@ -29,6 +38,9 @@ lint: sync
 	$(RUN) ruff format --check generator tests benchmarks contracts
 	$(RUN) mypy
 	$(RUN) lint-imports
+
+catalog: sync
+	$(RUN) generate catalog
 
 bench: sync
 	$(RUN) python benchmarks/generate.py

@@ -14,7 +14,7 @@ import typer
 from generator import workspace as ws
 from generator.loading import SpecError, load_spec, load_spec_text
 from generator.problems import problem_lines
-from generator.projects import Project, ProjectError, find_projects
+from generator.projects import Project, ProjectError, all_projects, find_projects
 from generator.spec import NAME_RULE, Spec
 from generator.yamlio import read_spec_bytes
 
@@ -516,6 +516,82 @@ def _is_runtime_copy(workspace: ws.Workspace, project: Project) -> bool:
     )
 
 
+def _workspace_specs(workspace: ws.Workspace, invalid: list[Path] | None = None) -> dict[str, Spec]:
+    """The valid specs of the workspace's specs directory, by service name; the files that
+    are not valid go to ``invalid`` (`generate validate` says why)."""
+    specs: dict[str, Spec] = {}
+    for file in sorted(workspace.specs.glob("*.yaml")):
+        try:
+            spec = load_spec(file)
+        except SpecError:
+            if invalid is not None:
+                invalid.append(file)
+            continue
+        specs.setdefault(spec.name, spec)
+    return specs
+
+
+@app.command()
+def catalog(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write the site (default: build/catalog)"),
+    ] = None,
+) -> None:
+    """Write the service and event catalog of the workspace's specs as a static site: a
+    page per service and per event, the flows between services, search, findings, and
+    each service's AsyncAPI and OpenAPI documents."""
+    from generator.catalog import build_catalog
+    from generator.catalog_site import CatalogError, write_site
+
+    workspace = _workspace()
+    invalid: list[Path] = []
+    specs = _workspace_specs(workspace, invalid)
+    for file in invalid:
+        typer.echo(
+            f"{workspace.relative(file)}: not valid, left out (see `generate validate`)", err=True
+        )
+    if not specs:
+        fail(f"no valid spec in {workspace.relative(workspace.specs)}")
+    try:
+        projects = all_projects(workspace)
+    except ProjectError as error:
+        fail(str(error))
+    recorded: dict[str, Spec] = {}
+    for project in projects:
+        try:
+            recorded[project.name] = load_spec_text(project.spec_text, project.name)
+        except SpecError:
+            continue
+    built = build_catalog(specs, recorded)
+    target = (out or workspace.root / "build" / "catalog").resolve()
+    venv_python = workspace.root / ".venv" / "bin" / "python"
+    try:
+        written = write_site(
+            built,
+            target,
+            projects={p.name: p.directory for p in projects},
+            python=str(venv_python) if venv_python.is_file() else sys.executable,
+        )
+    except (CatalogError, OSError) as error:
+        fail(str(error))
+    for name, reason in sorted(written.skipped.items()):
+        typer.echo(f"{name}: no OpenAPI document ({reason})", err=True)
+    for finding in built.findings:
+        typer.echo(
+            f"warning: {workspace.specs.name}/{finding.service}.yaml: {finding.where}: "
+            f"{finding.message}",
+            err=True,
+        )
+    typer.echo(
+        f"{workspace.relative(target)}: {written.pages} pages, {len(built.services)} "
+        f"service(s), {len(built.events)} event type(s); AsyncAPI for "
+        f"{', '.join(written.asyncapi) or 'none'}, OpenAPI for "
+        f"{', '.join(written.openapi) or 'none'}; open "
+        f"{workspace.relative(target / 'index.html')}"
+    )
+
+
 def _contract_problems(workspace: ws.Workspace, projects: list[Project]) -> int:
     """Print each consumed field its producer no longer publishes as read, and each change
     to a published event that stored events or consumers could not take (naming the
@@ -523,13 +599,7 @@ def _contract_problems(workspace: ws.Workspace, projects: list[Project]) -> int:
     from generator.consumers import consumers_of, contract_problems
     from generator.evolution import breaking_changes
 
-    specs: dict[str, Spec] = {}
-    for file in sorted(workspace.specs.glob("*.yaml")):
-        try:
-            spec = load_spec(file)
-        except SpecError:
-            continue  # `generate validate` reports it
-        specs.setdefault(spec.name, spec)
+    specs = _workspace_specs(workspace)
     count = 0
     for problem in contract_problems(specs):
         where = f"{workspace.specs.name}/{problem.consumer}.yaml"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Debian packages the suite needs beyond Python: chromium (the catalog's browser tests)
+# and npm (the official AsyncAPI schema). Installed with apt-get when missing (as root);
+# otherwise one line says what to install.
+set -euo pipefail
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "error: the tests need the Debian packages: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+  exit 1
+fi
+echo "installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
