@@ -1,7 +1,8 @@
 """Every rendered service keeps the promises of its OpenAPI document under schemathesis:
-examples, coverage, fuzzing and stateful phases with every check, in process, as an
-authenticated caller. No server error, no undocumented status, content type or body, and
-no request the schema allows refused for a rule the schema does not state."""
+examples, coverage, fuzzing and stateful phases with every check, as an authenticated
+caller: in process, and over HTTP against the IAM and the sample running as server
+processes. No server error, no undocumented status, content type or body, and no request
+the schema allows refused for a rule the schema does not state."""
 
 from __future__ import annotations
 
@@ -70,14 +71,14 @@ class Run:
         )
 
 
-def contract_config(token: str) -> schemathesis.Config:
+def contract_config(token: str, examples: int = MAX_EXAMPLES) -> schemathesis.Config:
     """Every phase and check, as a caller with ``token``, bounded and reproducible."""
     return schemathesis.Config.from_dict(
         {
             "seed": SEED,
             "headers": {"Authorization": f"Bearer {token}"},
             "cache": {"enabled": False},
-            "generation": {"max-examples": MAX_EXAMPLES, "database": "none"},
+            "generation": {"max-examples": examples, "database": "none"},
             "checks": {
                 "positive_data_acceptance": {"expected-statuses": ACCEPTED_STATUSES},
                 "negative_data_rejection": {"expected-statuses": REJECTED_STATUSES},
@@ -257,11 +258,19 @@ def a_rule_the_operation_states(failure: Any, case: Any, response: Any) -> bool:
     return bool(errors) and all(f"- {error.get('message')}" in described for error in errors)
 
 
-def run_schemathesis(app: FastAPI, token: str, *tolerated: Tolerated) -> Run:
-    """Run schemathesis on ``app`` (its lifespan runs for the run), dropping the
-    failures that ``refused_for_the_state`` or ``tolerated`` forgive before they are
-    deduplicated (a forgiven failure hides no other of its kind)."""
-    schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=contract_config(token))
+def run_schemathesis(
+    app: FastAPI | str, token: str, *tolerated: Tolerated, examples: int = MAX_EXAMPLES
+) -> Run:
+    """Run schemathesis on ``app`` (its lifespan runs for the run), or on the service
+    running at the URL ``app``, dropping the failures that ``refused_for_the_state`` or
+    ``tolerated`` forgive before they are deduplicated (a forgiven failure hides no other
+    of its kind)."""
+    config = contract_config(token, examples)
+    schema = (
+        schemathesis.openapi.from_url(f"{app}/openapi.json", config=config)
+        if isinstance(app, str)
+        else schemathesis.openapi.from_asgi("/openapi.json", app, config=config)
+    )
     forgiven = (
         refused_for_the_state,
         a_query_read_leniently,
@@ -443,3 +452,106 @@ def test_every_example_keeps_its_openapi_promises(
     token = bearer_token(key_ring, permissions)
 
     assert_no_failure(run_schemathesis(app, token), operations=endpoints)
+
+
+# Over the wire: fewer examples per operation, since each is a real HTTP round trip.
+RUNNING_EXAMPLES = 10
+
+
+def test_the_running_services_keep_their_openapi_promises(tmp_path: Path) -> None:
+    """The IAM and the sample as server processes (uvicorn, SQLite, a real nats-server),
+    the sample validating the IAM's tokens against its JWKS: schemathesis over HTTP on
+    both, as the platform administrator and as a tenant administrator."""
+    import anyio
+    import httpx
+    from eaf.messaging.embedded import EmbeddedNats
+    from helpers import Service, free_port
+
+    async def start_broker() -> EmbeddedNats:
+        broker = EmbeddedNats(tmp_path / "nats")
+        await broker.start()
+        return broker
+
+    broker = anyio.run(start_broker)
+    iam_url = f"http://127.0.0.1:{free_port()}"
+    common = {"BROKER_URL": broker.url, "LOGGING_FORMAT": "json"}
+    iam = Service(
+        "iam",
+        tmp_path / "iam.log",
+        {
+            **common,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
+            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+            "SECURITY_ISSUER": iam_url,
+            "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
+            "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
+            "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
+            "IAM_PLATFORM_ADMIN_USERNAME": PLATFORM_ADMIN[0],
+            "IAM_PLATFORM_ADMIN_PASSWORD": PLATFORM_ADMIN[1],
+        },
+        port=int(iam_url.rpartition(":")[2]),
+    )
+    profiles = Service(
+        "user_profile",
+        tmp_path / "user-profile.log",
+        {
+            **common,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'profiles.db'}",
+            "SECURITY_IAM_URL": iam_url,
+        },
+    )
+    try:
+        iam.wait_ready()
+        profiles.wait_ready()
+        with httpx.Client(base_url=iam_url) as http:
+
+            def password_grant(tenant: str, username: str, password: str) -> str:
+                granted = http.post(
+                    "/api/v1/auth/token",
+                    data={
+                        "grant_type": "password",
+                        "tenant": tenant,
+                        "username": username,
+                        "password": password,
+                    },
+                )
+                assert granted.status_code == 200, granted.text
+                return str(granted.json()["access_token"])
+
+            platform = password_grant("platform", *PLATFORM_ADMIN)
+            created = http.post(
+                "/api/v1/tenants",
+                json={
+                    "name": "contracts",
+                    "adminUsername": "ada",
+                    "adminEmail": "ada@example.com",
+                    "adminPassword": "ada-password-1",
+                },
+                headers={"Authorization": f"Bearer {platform}"},
+            )
+            assert created.status_code == 201, created.text
+            tenant_admin = password_grant("contracts", "ada", "ada-password-1")
+
+        sample = run_schemathesis(profiles.url, tenant_admin, examples=RUNNING_EXAMPLES)
+        assert_no_failure(sample, operations=5)
+        run = run_schemathesis(
+            iam.url,
+            platform,
+            _credentials_refused,
+            _disabled_not_deleted,
+            examples=RUNNING_EXAMPLES,
+        )
+        assert_no_failure(run, operations=30)
+        for service in (iam, profiles):
+            assert service.lines(), service.log.name  # JSON log lines, read below
+            errors = [
+                line
+                for line in service.lines()
+                if str(line.get("level")).upper() in ("ERROR", "CRITICAL")
+                or "Traceback" in str(line)
+            ]
+            assert errors == [], service.log.name
+    finally:
+        profiles.stop()
+        iam.stop()
+        anyio.run(broker.stop)
