@@ -29,7 +29,7 @@ LIBRARIES = {
 """Each runtime library, by distribution name, and its source in the template root."""
 COPIED = {"eaf": "libs/eaf", "iam-client": "libs/iam-client", "layer-contracts": "contracts"}
 """Where workspaces made before kept their copy of each library."""
-_CACHES = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".venv"}
+_CACHES = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".venv"}
 _SKIPPED = {*_CACHES, "tests"}
 """What a wheel leaves out."""
 

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from helpers import GENERATE, REPO, tree_digest
 
-CACHES = shutil.ignore_patterns("__pycache__", ".mypy_cache", ".pytest_cache", "*.db", "data")
+CACHES = shutil.ignore_patterns(
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".hypothesis", "*.db", "data"
+)
 
 
 def _uv() -> str:
