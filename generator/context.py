@@ -73,6 +73,7 @@ class ServiceCtx:
     dependencies: list[str]
     scripts: dict[str, str]
     secured: bool
+    tenant_paths: bool
     permissions: list[str]
     has_read_models: bool
     uses_pattern: bool
@@ -320,6 +321,7 @@ def build(spec: Spec) -> ServiceCtx:
         dependencies=_extra_requirements(spec),
         scripts=spec.scripts,
         secured=any(e.permission for e in spec.endpoints),
+        tenant_paths=any(e.tenant_path for e in endpoints),
         permissions=sorted({e.permission for e in spec.endpoints if e.permission}),
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),

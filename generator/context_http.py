@@ -90,6 +90,12 @@ class EndpointCtx:
     sort: list[str]
     page: bool
     extra: dict[str, Any] = field(default_factory=dict)
+    tenant_path: bool = False
+    """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
+    test_path: str = ""
+    """The path as the generated tests write it: ``{tenantId}`` stays for the test client
+    to fill with the tenant of the request's token (escaped where the tests ``format``
+    the other parameters in)."""
 
 
 def read_models(
@@ -284,4 +290,8 @@ def _endpoint(
         sort=[naming.snake(s) for s in endpoint.sort],
         page=endpoint.page,
         extra={"sort_names": list(endpoint.sort)},
+        tenant_path=endpoint.tenant_path,
+        test_path=endpoint.path.replace("{tenantId}", "{{tenantId}}")
+        if endpoint.tenant_path and params
+        else endpoint.path,
     )

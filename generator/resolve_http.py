@@ -28,6 +28,8 @@ PATH_TYPES = frozenset({"str", "int", "uuid", "date"})
 QUERY_NAMES = frozenset({"limit", "offset", "sort"})
 STR = TypeRef.scalar("str")
 TIMESTAMP_COLUMNS = ("createdAt", "updatedAt")
+TENANT_PARAM = "tenantId"
+"""The path parameter that names the request's tenant (``tenant: path``)."""
 
 
 def resolve_read_models(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
@@ -239,7 +241,7 @@ def _upsert_values(
 # endpoints
 def resolve_endpoints(spec: Spec, domain: Domain) -> None:
     seen: dict[tuple[str, str], int] = {}
-    use_cases: dict[tuple[str, str], int] = {}
+    use_cases: dict[tuple[str, str, bool], int] = {}
     for index, endpoint in enumerate(spec.endpoints):
         resolved = _endpoint(spec, domain, index, endpoint)
         if resolved is None:
@@ -260,7 +262,9 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
                     "declared before it, matches every URL it does (declare this one first)",
                 )
         seen[(endpoint.method, shape)] = index
-        use_case_key = (resolved.target, resolved.use_case)
+        # one command may be served twice: to a tenant's callers and, on a path naming
+        # the tenant, to platform operators
+        use_case_key = (resolved.target, resolved.use_case, resolved.tenant_path)
         if use_case_key in use_cases and resolved.kind not in ("get", "list"):
             domain.problem(
                 ("endpoints", index, "use_case"),
@@ -316,9 +320,28 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
         if problem or endpoint.request in domain.aggregates or endpoint.request in domain.events:
             domain.problem((*loc, "request"), problem or f"{endpoint.request!r} is taken")
             return None
+    if endpoint.tenant == "path":
+        if TENANT_PARAM not in path_params:
+            domain.problem(
+                (*loc, "path"),
+                f"with `tenant: path` the path names the tenant: add {{{TENANT_PARAM}}}",
+            )
+            return None
+        if endpoint.permission is None:
+            domain.problem(
+                (*loc, "tenant"),
+                "a tenant in the path needs a `permission`: who may name which tenant is "
+                "known from bearer tokens only",
+            )
+            return None
+        path_params = [p for p in path_params if p != TENANT_PARAM]
     if endpoint.command is not None:
-        return _command_endpoint(domain, index, endpoint, path_params, loc)
-    return _query_endpoint(domain, index, endpoint, path_params, loc)
+        resolved = _command_endpoint(domain, index, endpoint, path_params, loc)
+    else:
+        resolved = _query_endpoint(domain, index, endpoint, path_params, loc)
+    if resolved is not None:
+        resolved.tenant_path = endpoint.tenant == "path"
+    return resolved
 
 
 def _command_endpoint(

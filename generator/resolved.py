@@ -184,6 +184,8 @@ class REndpoint:
     sort: list[str]
     page: bool
     summary: str
+    tenant_path: bool = False
+    """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
 
 
 @dataclass

@@ -304,6 +304,11 @@ class EndpointSpec(_Strict):
         default=[], description="list: columns callers may sort by (?sort=col or -col)"
     )
     page: StrictBool = Field(default=False, description="list: limit/offset pages with a total")
+    tenant: Literal["token", "path"] = Field(
+        default="token",
+        description="where the request's tenant comes from: the bearer token, or the path's "
+        "{tenantId} (a tenant's token may name only its own tenant, a platform operator's any)",
+    )
 
     @field_validator("path")
     @classmethod

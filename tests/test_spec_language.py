@@ -109,6 +109,17 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a query on a field that is not unique",
      "{id}\", query: Order.get", "{note}\", query: Order.get",
      "shop.yaml:33:25: endpoints.2.path: {note} is not the id or a unique field of Order"),
+    ("a tenant path without {tenantId}",
+     "{id}\", query: Order.get}", "{id}\", query: Order.get, tenant: path, permission: \"s:r\"}",
+     "shop.yaml:33:25: endpoints.2.path: with `tenant: path` the path names the tenant: "
+     "add {tenantId}"),
+    ("a tenant path without a permission",
+     "path: \"/api/v1/orders/{id}\", query: Order.get}",
+     "path: \"/api/v1/t/{tenantId}/orders/{id}\", query: Order.get, tenant: path}",
+     "shop.yaml:33:87: endpoints.2.tenant: a tenant in the path needs a `permission`"),
+    ("an unknown tenant source",
+     "query: Order.get}", "query: Order.get, tenant: header}",
+     "shop.yaml:33:74: endpoints.2.tenant: Input should be 'token' or 'path'"),
 ]  # fmt: skip
 
 

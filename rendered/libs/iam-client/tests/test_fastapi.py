@@ -263,3 +263,93 @@ async def test_a_denied_token_is_401_invalid_token(
         'Bearer error="invalid_token",'
         ' error_description="token issued before its subject was disabled"'
     )
+
+
+def tenant_path_app(client: IamClient) -> FastAPI:
+    app = FastAPI()
+    install(app, client)
+
+    @app.get("/tenants/{tenantId}/profiles")
+    async def profiles(
+        tenantId: str,
+        user: Annotated[
+            User, Depends(require("user-profile:read", tenant_path="tenantId"))
+        ],
+    ) -> dict[str, Any]:
+        context = current()
+        return {
+            "tenant": context.tenant_id,
+            "user": context.user_id,
+            "platform": context.platform,
+        }
+
+    return app
+
+
+@pytest.fixture
+async def tenants_http(static_client: IamClient) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=tenant_path_app(static_client))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://app.test"
+    ) as http:
+        yield http
+
+
+async def test_a_tenant_path_runs_the_request_in_the_caller_s_own_tenant(
+    tenants_http: httpx.AsyncClient, token: str
+) -> None:
+    response = await tenants_http.get("/tenants/acme/profiles", headers=bearer(token))
+    assert response.status_code == 200
+    assert response.json() == {"tenant": "acme", "user": "u1", "platform": False}
+
+
+@pytest.mark.parametrize("tenant", ["globex", "ACME", "acme%20", "a.b", "x" * 65])
+async def test_another_tenant_s_path_is_404_whatever_it_names(
+    tenants_http: httpx.AsyncClient, token: str, tenant: str
+) -> None:
+    response = await tenants_http.get(
+        f"/tenants/{tenant}/profiles", headers=bearer(token)
+    )
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["detail"] == "Tenant not found"
+
+
+async def test_a_platform_operator_acts_in_the_tenant_the_path_names(
+    tenants_http: httpx.AsyncClient, issuer: TokenIssuer
+) -> None:
+    def platform(permissions: list[str]) -> dict[str, str]:
+        return bearer(
+            issuer.issue(
+                subject="operator",
+                client_id="console",
+                tenant_id=None,
+                platform=True,
+                permissions=permissions,
+            ).token
+        )
+
+    allowed = await tenants_http.get(
+        "/tenants/globex/profiles", headers=platform(["user-profile:*"])
+    )
+    assert allowed.status_code == 200
+    assert allowed.json() == {"tenant": "globex", "user": "operator", "platform": False}
+    refused = await tenants_http.get(
+        "/tenants/globex/profiles", headers=platform(["billing:read"])
+    )
+    assert refused.status_code == 403
+    unknown = await tenants_http.get(
+        "/tenants/no.such/profiles", headers=platform(["user-profile:*"])
+    )
+    assert unknown.status_code == 404
+
+
+async def test_a_tenant_path_still_needs_a_token_and_the_permission(
+    tenants_http: httpx.AsyncClient, issuer: TokenIssuer
+) -> None:
+    assert (await tenants_http.get("/tenants/acme/profiles")).status_code == 401
+    other = issuer.issue(
+        subject="u2", client_id="web", tenant_id="acme", permissions=["billing:read"]
+    ).token
+    response = await tenants_http.get("/tenants/acme/profiles", headers=bearer(other))
+    assert response.status_code == 403

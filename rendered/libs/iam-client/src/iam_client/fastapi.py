@@ -15,6 +15,7 @@ changes the endpoint would never see.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Annotated, Any
 
@@ -99,8 +100,15 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-def security_context(user: User, request: Request) -> SecurityContext:
-    """The security context of ``user``'s request; the correlation id comes from the
+TENANT_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A tenant id a path may name (as an ``X-Tenant-Id`` header or a subject token may)."""
+
+
+def security_context(
+    user: User, request: Request, tenant_id: str | None = None
+) -> SecurityContext:
+    """The security context of ``user``'s request (in ``tenant_id``, a platform
+    operator's chosen tenant, when given); the correlation id comes from the
     ``X-Correlation-Id`` header or the context already set, else a new one."""
     correlation = request.headers.get(CORRELATION_HEADER)
     if not correlation:
@@ -108,12 +116,12 @@ def security_context(user: User, request: Request) -> SecurityContext:
         correlation = outer.correlation_id if outer else None
     extra = {"correlation_id": correlation} if correlation else {}
     return SecurityContext(
-        tenant_id=user.tenant_id,
+        tenant_id=tenant_id or user.tenant_id,
         user_id=user.id,
         roles=user.roles,
         permissions=user.permissions,
         token=user.token,
-        platform=user.platform,
+        platform=user.platform and tenant_id is None,
         **extra,
     )
 
@@ -123,10 +131,16 @@ def require(
     *,
     client: IamClient | None = None,
     check_revocation: bool = False,
+    tenant_path: str | None = None,
 ) -> Callable[..., AsyncIterator[User]]:
     """A dependency yielding the request's authenticated :class:`User`, with the security
     context set for the rest of the request; 401 without a valid bearer token, 403
-    without ``permission`` (``None``: any authenticated user)."""
+    without ``permission`` (``None``: any authenticated user).
+
+    With ``tenant_path`` (a path parameter's name, such as ``tenantId``) the path names
+    the tenant the request runs in: a tenant's token may name only its own tenant (404
+    otherwise, so that no other tenant's existence shows), a platform token (a platform
+    operator's) any tenant; the permission is checked after that."""
     if permission is not None:
         validate_permission(permission)
 
@@ -147,12 +161,25 @@ def require(
             user = await iam.validate(token, check_revocation=check_revocation)
         except AuthenticationError as error:
             raise _invalid_token(error) from error
+        tenant = None
+        if tenant_path is not None:
+            tenant = _path_tenant(request, tenant_path, user)
         if permission is not None and not iam.has_permission(user, permission):
             raise _forbidden(permission)
-        with use(security_context(user, request)):
+        with use(security_context(user, request, tenant)):
             yield user
 
     return authenticated_user
+
+
+def _path_tenant(request: Request, name: str, user: User) -> str:
+    """The tenant the path names, if ``user`` may act in it."""
+    tenant = str(request.path_params.get(name, ""))
+    if not TENANT_PATTERN.fullmatch(tenant) or (
+        not user.platform and tenant != user.tenant_id
+    ):
+        raise ProblemError(404, "Not found", "Tenant not found", {})
+    return tenant
 
 
 def _invalid_token(error: AuthenticationError) -> ProblemError:
