@@ -84,6 +84,8 @@ class FieldCtx:
     nested: str | None
     api: str
     api_field: str
+    patch_field: str
+    """The ``Field(...)`` of the field in a merge patch: left out, it keeps its value."""
     column: str
     sample_json: str
     sample_py: str
@@ -142,6 +144,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         nested=_nested(type_),
         api=api_type(field_.full_type),
         api_field=api_field(field_),
+        patch_field=api_field(field_, patch=True),
         column=type_.column,
         sample_json=json_literal(sample_value),
         sample_py=python_literal(sample_value, field_.full_type, values),
@@ -265,12 +268,15 @@ def api_type(type_: TypeRef) -> str:
     return JSON_TYPES.get(type_.name) or PYDANTIC_TYPES[type_.name]
 
 
-def api_field(field_: RField) -> str:
+def api_field(field_: RField, *, patch: bool = False) -> str:
     """The ``Field(...)`` of a request model field: its JSON name, default and the rules
-    JSON Schema can state (so the OpenAPI document states them)."""
+    JSON Schema can state (so the OpenAPI document states them). In a merge ``patch``
+    every field may be left out (``eaf.web.patch_field``)."""
     args = [f"alias={field_.name!r}"]
     rules = dict(field_.rules)
-    if field_.has_default:
+    if patch:
+        pass  # eaf.web.patch_field: left out, the current value is kept
+    elif field_.has_default:
         literal = python_literal(field_.default, field_.full_type, {})
         if field_.default is None:
             args.append("default=None")
@@ -297,7 +303,7 @@ def api_field(field_: RField) -> str:
         args.append(f"json_schema_extra=decimal_schema({rules.get('scale')})")
     if field_.description:
         args.append(f"description={field_.description!r}")
-    return f"Field({', '.join(args)})"
+    return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"
 
 
 def _holds(type_: TypeRef, *names: str) -> bool:

@@ -90,6 +90,8 @@ class EndpointCtx:
     sort: list[str]
     page: bool
     extra: dict[str, Any] = field(default_factory=dict)
+    patch: bool = False
+    """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
     """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
     test_path: str = ""
@@ -223,8 +225,10 @@ def _endpoint(
                     ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json)
                 )
         body = [a for a in command.arguments if a.name not in endpoint.path_params]
+        patch = endpoint.method == "PATCH" and endpoint.kind == "change"
+        suffix = "Patch" if patch else "Request"
         request = (
-            endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}Request"
+            endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}{suffix}"
             if body
             else None
         )
@@ -290,6 +294,7 @@ def _endpoint(
         sort=[naming.snake(s) for s in endpoint.sort],
         page=endpoint.page,
         extra={"sort_names": list(endpoint.sort)},
+        patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
         test_path=endpoint.path.replace("{tenantId}", "{{tenantId}}")
         if endpoint.tenant_path and params

@@ -241,7 +241,8 @@ def _upsert_values(
 # endpoints
 def resolve_endpoints(spec: Spec, domain: Domain) -> None:
     seen: dict[tuple[str, str], int] = {}
-    use_cases: dict[tuple[str, str, bool], int] = {}
+    use_cases: dict[tuple[str, str], tuple[int, str | None]] = {}
+    bodies: dict[str, tuple[int, tuple[str, str | None, bool]]] = {}
     for index, endpoint in enumerate(spec.endpoints):
         resolved = _endpoint(spec, domain, index, endpoint)
         if resolved is None:
@@ -262,15 +263,31 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
                     "declared before it, matches every URL it does (declare this one first)",
                 )
         seen[(endpoint.method, shape)] = index
-        # one command may be served twice: to a tenant's callers and, on a path naming
-        # the tenant, to platform operators
-        use_case_key = (resolved.target, resolved.use_case, resolved.tenant_path)
-        if use_case_key in use_cases and resolved.kind not in ("get", "list"):
+        # A command may be served by several endpoints (a PUT and a PATCH, a tenant's path
+        # and a platform operator's), all through its one use case; a use case name is
+        # refused only when it would stand for two different commands.
+        use_case_key = (resolved.target, resolved.use_case)
+        earlier = use_cases.get(use_case_key)
+        if (
+            earlier is not None
+            and resolved.kind not in ("get", "list")
+            and earlier[1] != resolved.command
+        ):
             domain.problem(
                 ("endpoints", index, "use_case"),
-                f"use case {resolved.use_case!r} is also endpoint {use_cases[use_case_key]}'s",
+                f"use case {resolved.use_case!r} is also endpoint {earlier[0]}'s",
             )
-        use_cases.setdefault(use_case_key, index)
+        use_cases.setdefault(use_case_key, (index, resolved.command))
+        if resolved.request is not None:
+            body_shape = (resolved.target, resolved.command, resolved.method == "PATCH")
+            first = bodies.setdefault(resolved.request, (index, body_shape))
+            if first[1] != body_shape:
+                domain.problem(
+                    ("endpoints", index, "request"),
+                    f"{resolved.request!r} is also endpoint {first[0]}'s body, which takes "
+                    "other values (a PATCH body leaves every field out at will): name this "
+                    "one differently",
+                )
         domain.endpoints.append(resolved)
 
 

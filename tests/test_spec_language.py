@@ -117,6 +117,10 @@ CASES: list[tuple[str, str, str, str]] = [
      "path: \"/api/v1/orders/{id}\", query: Order.get}",
      "path: \"/api/v1/t/{tenantId}/orders/{id}\", query: Order.get, tenant: path}",
      "shop.yaml:33:87: endpoints.2.tenant: a tenant in the path needs a `permission`"),
+    ("one body name for a PUT and a PATCH",
+     "command: Order.pay}", "command: Order.pay, request: Pay}\n  - {method: PATCH, "
+     "path: \"/api/v1/orders/{id}/paid\", command: Order.pay, request: Pay}",
+     "shop.yaml:33:84: endpoints.2.request: 'Pay' is also endpoint 1's body"),
     ("an unknown tenant source",
      "query: Order.get}", "query: Order.get, tenant: header}",
      "shop.yaml:33:74: endpoints.2.tenant: Input should be 'token' or 'path'"),

@@ -22,7 +22,7 @@ from eaf.web._limits import (
 )
 from eaf.web._openapi import add_body_problems, decimal_schema
 from eaf.web._problems import PROBLEM_TYPE, problem_response
-from eaf.web._types import JsonBool, JsonDate, JsonDateTime
+from eaf.web._types import JsonBool, JsonDate, JsonDateTime, patch_field
 
 __all__ = [
     "Body",
@@ -38,6 +38,7 @@ __all__ = [
     "JsonBool",
     "JsonDate",
     "JsonDateTime",
+    "patch_field",
     "JsonBodyError",
     "RequestBodyTooLarge",
     "RequestLimits",

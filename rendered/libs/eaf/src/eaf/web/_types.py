@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BeforeValidator, Strict
+from pydantic import AwareDatetime, BeforeValidator, Field, Strict
 from pydantic_core import PydanticCustomError
 
 
@@ -32,3 +32,20 @@ JsonDateTime = Annotated[AwareDatetime, _dated("datetime_type", "datetime")]
 
 JsonBool = Annotated[bool, Strict()]
 """``true`` or ``false``, not 1 or "yes"."""
+
+
+def patch_field(**rules: Any) -> Any:
+    """The ``Field`` of a merge-patch body (RFC 7396): the client may leave it out (the
+    handler then keeps the current value, telling the two apart by ``model_fields_set``),
+    and an explicit null is still refused where the field's type takes none. The schema
+    states no default: none is applied, the current value is kept."""
+    extra = rules.pop("json_schema_extra", None)
+
+    def schema(stated: dict[str, Any]) -> None:
+        stated.pop("default", None)
+        if callable(extra):
+            extra(stated)
+        elif isinstance(extra, dict):
+            stated.update(extra)
+
+    return Field(default=None, json_schema_extra=schema, **rules)
