@@ -305,3 +305,98 @@ async def test_a_consumed_event_reaches_the_reaction_in_its_context(tmp_path: Pa
         "corr-e2e",
         "Acme",
     )
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 16 MiB file system of its own (tmpfs), which the test can fill."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root (CI and `make test` run as root)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert mounted.returncode == 0, mounted.stderr
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def _fill(disk: Path) -> Path:
+    """Write one file until the file system is full."""
+    filler = disk / "filler"
+    with filler.open("wb") as out:
+        try:
+            while True:
+                out.write(b"\0" * 65536)
+                out.flush()
+        except OSError:
+            pass
+    return filler
+
+
+def _readiness(server: Server) -> tuple[int, dict[str, object]]:
+    answer = httpx.get(f"{server.url}/actuator/health/readiness", timeout=10)
+    return answer.status_code, answer.json()
+
+
+def test_a_full_disk_is_503_with_readiness_down_and_recovers_without_a_restart(
+    small_disk: Path,
+) -> None:
+    server = Server(small_disk / "profiles.db")
+    stored: list[str] = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10, headers=KEYS.headers()) as client:
+
+            def create(name: str) -> httpx.Response:
+                answer = client.post(BASE, json={"name": name, "email": f"{name}@example.org"})
+                if answer.status_code == 201:
+                    stored.append(name)
+                return answer
+
+            assert create("before").status_code == 201
+            filler = _fill(small_disk)
+            refused = None
+            for attempt in range(50):  # SQLite may still have room in pages it holds
+                answer = create(f"full-{attempt}")
+                if answer.status_code != 201:
+                    refused = answer
+                    break
+            assert refused is not None, "the full disk never refused a write"
+            assert refused.status_code == 503, refused.text
+            assert refused.headers["content-type"] == PROBLEM
+            assert refused.headers["retry-after"] == "5"
+            body = refused.json()
+            assert body["type"] == "urn:problem-type:store-unavailable"
+            assert str(small_disk) not in refused.text  # the database's words stay in the log
+            status, health = _readiness(server)
+            assert status == 503
+            assert health["components"] == {"eventStore": {"status": "DOWN"}}
+            assert client.get(BASE).status_code == 200  # reads still answer
+
+            filler.unlink()
+            deadline = time.monotonic() + 10
+            while _readiness(server)[0] != 200 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert _readiness(server)[0] == 200
+            assert create("after").status_code == 201
+
+            # Nothing half-written: the read model (fed from the store) holds exactly the
+            # profiles whose creation was acknowledged.
+            deadline = time.monotonic() + 15
+            names: list[str] = []
+            while sorted(names) != sorted(stored) and time.monotonic() < deadline:
+                names = [p["name"] for p in client.get(BASE).json()]
+                time.sleep(0.1)
+            assert sorted(names) == sorted(stored)
+    finally:
+        output = server.stop()
+    assert "storage fault on POST" in output

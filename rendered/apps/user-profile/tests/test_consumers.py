@@ -5,6 +5,7 @@ security context they were written in; unreadable payloads go to the dead letter
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 
 from eaf.context import SecurityContext, current
@@ -98,4 +99,35 @@ async def test_unreadable_tenant_created_event_goes_to_the_dead_letters() -> Non
         await consumers.stop()
     [letter] = await broker.dead_letters.find("user-profile-iam-tenant-created-event")
     assert "unreadable" in letter.reason
+    assert reactions.seen == []
+
+
+async def test_tenant_created_event_nested_too_deep_goes_to_the_dead_letters_at_once() -> (
+    None
+):
+    broker = InMemoryBroker()
+    reactions = RecordingReactions()
+    message = event_message(
+        broker.subjects,
+        service="iam",
+        event_type="TenantCreatedEvent",
+        payload={},
+        context=CONTEXT,
+    )
+    await broker.publish(replace(message, data=b"[" * 100_000 + b"]" * 100_000))
+    consumers = EventConsumers(reactions, service="test", subscriber=broker)
+    await consumers.start()
+    try:
+
+        async def dead_lettered() -> bool:
+            return bool(
+                await broker.dead_letters.find("user-profile-iam-tenant-created-event")
+            )
+
+        await until(dead_lettered)
+    finally:
+        await consumers.stop()
+    [letter] = await broker.dead_letters.find("user-profile-iam-tenant-created-event")
+    assert letter.attempts == 1, letter.reason
+    assert "nests too deep" in letter.reason
     assert reactions.seen == []

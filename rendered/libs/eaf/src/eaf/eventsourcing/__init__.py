@@ -15,6 +15,7 @@ from eaf.eventsourcing.errors import (
     EventSourcingError,
     IdempotencyKeyReusedError,
     PreconditionFailedError,
+    StoreUnavailableError,
     UnknownEventTypeError,
     UpcastError,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "StreamAppend",
     "Transaction",
     "Transactions",
+    "StoreUnavailableError",
     "UnknownEventTypeError",
     "UpcastError",
     "Upcaster",

@@ -62,3 +62,8 @@ class IdempotencyKeyReusedError(EventSourcingError):
 
     def __init__(self) -> None:
         super().__init__("this Idempotency-Key was used for a different request")
+
+
+class StoreUnavailableError(EventSourcingError):
+    """The event store cannot write now (a read-only or full disk, an I/O error, a lost
+    database connection): nothing was stored; the same request may succeed later."""

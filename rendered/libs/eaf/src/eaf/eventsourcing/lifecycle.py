@@ -24,10 +24,15 @@ async def close_event_store(store: EventStore) -> None:
 
 
 async def event_store_ready(store: EventStore) -> bool:
-    """True when the event store answers a read."""
+    """True when the event store answers a read and, after an append failed for a
+    storage fault (a read-only or full disk...), when it can write again (a probe
+    write tells; once one succeeds the store is ready without a restart)."""
     try:
         with use(platform_context()):
             await store.read_all(limit=1)
+        if getattr(store, "write_fault", None) is not None:
+            probe = getattr(store, "probe_write", None)
+            return probe is not None and bool(await probe())
     except Exception:
         return False
     return True

@@ -91,8 +91,12 @@ class Message:
         return subject_tenant == self.tenant_id
 
     def json(self) -> Any:
-        """The body decoded from JSON."""
-        return json.loads(self.data)
+        """The body decoded from JSON; ``ValueError`` when it is no JSON or nests deeper
+        than the parser can follow (either way no retry can read it)."""
+        try:
+            return json.loads(self.data)
+        except RecursionError:
+            raise ValueError("the JSON body nests too deep to be read") from None
 
     def context(self) -> SecurityContext:
         """The security context the event was written in, one causal step later:

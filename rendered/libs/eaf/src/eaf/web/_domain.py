@@ -4,6 +4,7 @@ versions, duplicate values and reused idempotency keys."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, get_args
@@ -11,6 +12,7 @@ from typing import Any, Protocol, get_args
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
+from sqlalchemy import exc as sa
 from starlette.responses import JSONResponse
 
 from eaf.eventsourcing.errors import ConcurrencyError as StreamConflict
@@ -18,8 +20,11 @@ from eaf.eventsourcing.errors import (
     DuplicateKeyError,
     IdempotencyKeyReusedError,
     PreconditionFailedError,
+    StoreUnavailableError,
 )
 from eaf.web._problems import PROBLEM_TYPE
+
+log = logging.getLogger(__name__)
 
 __all__ = ["DomainErrors", "FieldProblem", "RuleCheck", "install_domain_problems"]
 
@@ -158,6 +163,28 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
     app.add_exception_handler(PreconditionFailedError, precondition_failed)
     app.add_exception_handler(IdempotencyKeyReusedError, key_reused)
     app.add_exception_handler(errors.refused, refused)
+    app.add_exception_handler(StoreUnavailableError, store_unavailable)
+    app.add_exception_handler(sa.OperationalError, store_unavailable)
+    app.add_exception_handler(sa.InterfaceError, store_unavailable)
+
+
+STORE_RETRY_AFTER = 5
+"""Seconds a client is told to wait before it retries while the store cannot write."""
+
+
+async def store_unavailable(request: Request, error: Exception) -> JSONResponse:
+    """503 while the event store cannot write (a read-only or full disk, a lost database):
+    nothing was stored, the same request may be sent again; what the database said goes
+    to the log, not to the client."""
+    log.warning("storage fault on %s %s: %s", request.method, request.url.path, error)
+    response = problem(
+        503,
+        "Service unavailable",
+        "The service cannot store data right now; nothing was stored. Retry later.",
+        type="urn:problem-type:store-unavailable",
+    )
+    response.headers["Retry-After"] = str(STORE_RETRY_AFTER)
+    return response
 
 
 def _field(location: tuple[int | str, ...]) -> str:

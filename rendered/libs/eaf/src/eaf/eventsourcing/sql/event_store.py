@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from eaf.context import current
+from eaf.eventsourcing.errors import StoreUnavailableError
 from eaf.eventsourcing.records import (
     EventMetadata,
     NewEvent,
@@ -21,12 +22,18 @@ from eaf.eventsourcing.records import (
 from eaf.eventsourcing.scope import read_scope, write_tenant
 from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.database import Database
+from eaf.eventsourcing.sql.faults import is_storage_fault
 from eaf.eventsourcing.sql.outbox import SqlOutbox
 from eaf.eventsourcing.sql.sagas import SqlSagaStore
 from eaf.eventsourcing.sql.schema import row_to_event, select_events
 from eaf.eventsourcing.sql.snapshots import SqlSnapshotStore
 from eaf.eventsourcing.sql.sqlite_writer import SqliteWriter
-from eaf.eventsourcing.sql.writers import AppendRequest, PostgresWriter, encode_events
+from eaf.eventsourcing.sql.writers import (
+    Appended,
+    AppendRequest,
+    PostgresWriter,
+    encode_events,
+)
 
 __all__ = ["SqlEventStore", "create_event_store"]
 
@@ -47,6 +54,12 @@ async def create_event_store(
     return store
 
 
+_PROBE_TABLE = (
+    "CREATE TABLE IF NOT EXISTS eaf_write_probe "
+    "(id INTEGER PRIMARY KEY, probed_at VARCHAR(40) NOT NULL)"
+)
+
+
 class SqlEventStore:
     """The SQL event store, with the outbox, snapshot and saga stores on the same database."""
 
@@ -58,6 +71,9 @@ class SqlEventStore:
         self._writer = (
             PostgresWriter(database) if database.postgres else SqliteWriter(database)
         )
+        self.write_fault: str | None = None
+        """Why the last append failed for a storage fault (None once one succeeded, or
+        a probe wrote): readiness is down meanwhile."""
 
     async def close(self) -> None:
         if isinstance(self._writer, SqliteWriter):
@@ -89,7 +105,7 @@ class SqlEventStore:
             encode_events(events),
             json.dumps(metadata.as_dict()),
         )
-        appended = await self._writer.append((request,))
+        appended = await self._append((request,))
         return _stored(
             request, events, metadata, appended.first_positions[0], appended.recorded_at
         )
@@ -115,13 +131,47 @@ class SqlEventStore:
             )
             for entry in appends
         ]
-        appended = await self._writer.append(unit)
+        appended = await self._append(unit)
         return [
             _stored(request, entry.events, metadata, first, appended.recorded_at)
             for request, entry, first in zip(
                 unit, appends, appended.first_positions, strict=True
             )
         ]
+
+    async def _append(self, unit: Sequence[AppendRequest]) -> Appended:
+        """Append ``unit`` through the writer; a storage fault is a
+        :class:`StoreUnavailableError` (nothing was stored)."""
+        try:
+            appended = await self._writer.append(unit)
+        except Exception as error:
+            if not is_storage_fault(error):
+                raise
+            self.write_fault = f"{type(error).__name__}: {error}"
+            raise StoreUnavailableError(
+                f"the event store cannot write now ({error})"
+            ) from error
+        self.write_fault = None
+        return appended
+
+    async def probe_write(self) -> bool:
+        """Whether the store can write now: one row of its probe table, committed (only
+        called while a write fault is known, so healthy stores write nothing)."""
+        try:
+            async with self.database.engine.begin() as connection:
+                await connection.execute(text(_PROBE_TABLE))
+                await connection.execute(text("DELETE FROM eaf_write_probe"))
+                await connection.execute(
+                    text("INSERT INTO eaf_write_probe (id, probed_at) VALUES (1, :at)"),
+                    {"at": datetime.now(UTC).isoformat()},
+                )
+        except Exception as error:
+            if not is_storage_fault(error):
+                raise
+            self.write_fault = f"{type(error).__name__}: {error}"
+            return False
+        self.write_fault = None
+        return True
 
     async def read_stream(
         self, stream_type: str, stream_id: str, *, after_version: int = 0
