@@ -491,7 +491,12 @@ def _query_endpoint(
         if column is None:
             domain.problem(where, f"unknown column {column_name!r} of {read_model.name}")
         elif not _filterable(column):
-            domain.problem(where, f"{column_name!r} ({column.type}) cannot be filtered on")
+            domain.problem(
+                where,
+                f"{column_name!r} ({column.type}) cannot be filtered on (filters take "
+                "str, int, float, bool, uuid, date, datetime and enum columns; a decimal "
+                "is kept as text, exactly)",
+            )
         elif column_name in QUERY_NAMES or column_name in path_params:
             domain.problem(
                 where, f"{column_name!r} is taken by the path or by paging (limit, offset, sort)"
@@ -502,8 +507,15 @@ def _query_endpoint(
     for position, column_name in enumerate(endpoint.sort):
         column = read_model.column(column_name)
         if column is None or not _sortable(column):
+            why = (
+                f"no column {column_name!r}"
+                if column is None
+                else f"{column_name!r} is a {column.type}; sorts take str, int, float, date, "
+                "datetime and enum columns (a decimal is kept as text, exactly)"
+            )
             domain.problem(
-                (*loc, "sort", position), f"{read_model.name} cannot be sorted by {column_name!r}"
+                (*loc, "sort", position),
+                f"{read_model.name} cannot be sorted by {column_name!r}: {why}",
             )
         else:
             sort.append(column_name)

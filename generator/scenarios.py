@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -64,6 +64,7 @@ class Simulator:
     today: date
     now: datetime
     bodies: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    ticks: int = 0
 
     def body(self, aggregate: RAggregate, command: RCommand) -> dict[str, Any]:
         """The sample arguments of ``command`` (JSON); raises Invalid naming the field
@@ -82,7 +83,7 @@ class Simulator:
     def _scope(
         self, state: State | None, command: RCommand, body: dict[str, Any], agg: RAggregate
     ) -> State:
-        scope: State = {"now": self.now, "today": self.today}
+        scope: State = {"now": self._tick(), "today": self.today}
         if state is not None:
             scope.update(state)
         for argument in command.arguments:
@@ -91,17 +92,33 @@ class Simulator:
             )
         return scope
 
+    def _tick(self) -> datetime:
+        """``now`` for the next command: later than for every command before it, as the
+        clock of the generated tests is (a return comes after its pick-up)."""
+        self.ticks += 1
+        return self.now + timedelta(milliseconds=self.ticks)
+
     def _value(self, node: Node, scope: State) -> Any:
         try:
             return evaluate(node, scope)
         except (EvalError, KeyError) as error:
             raise ScenarioError(f"cannot evaluate with the examples: {error}") from None
 
-    def run(self, aggregate: RAggregate, state: State | None, command: RCommand) -> State:
-        """The state after ``command`` with its sample arguments; ScenarioError when its
-        guard, an invariant or another aggregate's guard (``also``) refuses it."""
+    def run(
+        self,
+        aggregate: RAggregate,
+        state: State | None,
+        command: RCommand,
+        given: State | None = None,
+    ) -> State:
+        """The state after ``command`` with its sample arguments (``given`` replaces some,
+        as an ``also`` passes them); ScenarioError when its guard, an invariant or another
+        aggregate's command (``also``) refuses it. The aggregates an ``also`` changed are
+        kept in the state, under ``@<Aggregate>:<id field>``, so that a later command's
+        ``also`` meets them as they are (the equipment a reservation took is taken)."""
         body = self.body(aggregate, command)
         scope = self._scope(state, command, body, aggregate)
+        scope.update(given or {})
         if command.when is not None and not self._value(command.when, scope):
             raise ScenarioError(f"its guard is false with the examples ({command.name})")
         new: State = dict(state or {}) if state is not None else {"id": "sample-id"}
@@ -113,7 +130,7 @@ class Simulator:
             new[param.name] = scope[param.name]
         for target, node in command.sets:
             new[target.name] = self._value(node, scope)
-        invariant_scope = {**new, "now": self.now, "today": self.today}
+        invariant_scope = {**new, "now": scope["now"], "today": self.today}
         for invariant in aggregate.invariants:
             if not self._value(invariant.check, invariant_scope):
                 raise ScenarioError(f"the invariant {invariant.message!r} fails")
@@ -121,14 +138,18 @@ class Simulator:
             other_aggregate = self.domain.aggregates[also.aggregate]
             other = other_aggregate.command(also.command)
             assert other is not None
-            target_state = self.initial(other_aggregate)
+            key = f"@{also.aggregate}:{also.id.value if also.id.op == 'name' else also.id}"
+            linked = new.get(key)
+            target_state = linked if isinstance(linked, dict) else self.initial(other_aggregate)
             args = {name: self._value(node, scope) for name, node in also.args.items()}
-            other_scope = {**target_state, "now": self.now, "today": self.today, **args}
-            if other.when is not None and not self._value(other.when, other_scope):
+            try:
+                new[key] = self.run(other_aggregate, target_state, other, args)
+            except ScenarioError as error:
+                made = "as the earlier commands left it" if linked else "made from the examples"
                 raise ScenarioError(
-                    f"{also.aggregate}.{also.command}'s guard is false for a new "
-                    f"{also.aggregate} made from the examples"
-                )
+                    f"{also.aggregate}.{also.command} is refused for the {also.aggregate} "
+                    f"{made}: {error}"
+                ) from None
         return new
 
     def initial(self, aggregate: RAggregate) -> State:

@@ -68,7 +68,7 @@ def test_replaying_the_events_of_a_tenant_rebuilds_it() -> None:
     tenant_ = Tenant.create(
         name="name", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
     )
-    tenant_ = tenant_.change_status(status="ACTIVE", now=LATER)
+    tenant_ = tenant_.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
     assert Tenant.from_history(tenant_.changes) == tenant_.committed()
 
 
@@ -138,11 +138,14 @@ def test_replaying_the_events_of_a_user_rebuilds_it() -> None:
         attributes={"department": "sales"},
         now=NOW,
     )
-    user = user.change_status(status="ACTIVE", now=LATER)
-    user = user.change_roles(roles=["user"], now=LATER)
-    user = user.change_attributes(attributes={"department": "sales"}, now=LATER)
+    user = user.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
+    user = user.change_roles(roles=["user"], now=LATER + timedelta(seconds=2))
+    user = user.change_attributes(
+        attributes={"department": "sales"}, now=LATER + timedelta(seconds=3)
+    )
     user = user.change_password(
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
+        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        now=LATER + timedelta(seconds=4),
     )
     assert User.from_history(user.changes) == user.committed()
 
@@ -215,8 +218,10 @@ def test_create_role_sets_fields_and_records_role_created() -> None:
 
 def test_replaying_the_events_of_a_role_rebuilds_it() -> None:
     role = Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
-    role = role.change_permissions(permissions=["user-profile:read"], now=LATER)
-    role = role.describe(description="description", now=LATER)
+    role = role.change_permissions(
+        permissions=["user-profile:read"], now=LATER + timedelta(seconds=1)
+    )
+    role = role.describe(description="description", now=LATER + timedelta(seconds=2))
     assert Role.from_history(role.changes) == role.committed()
 
 
@@ -278,9 +283,9 @@ def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
         effect="deny",
         permissions=["license:*"],
         conditions="[]",
-        now=LATER,
+        now=LATER + timedelta(seconds=1),
     )
-    policy = policy.change_status(status="ACTIVE", now=LATER)
+    policy = policy.change_status(status="ACTIVE", now=LATER + timedelta(seconds=2))
     assert Policy.from_history(policy.changes) == policy.committed()
 
 
@@ -341,9 +346,10 @@ def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
         roles=["service"],
         now=NOW,
     )
-    account = account.change_status(status="ACTIVE", now=LATER)
+    account = account.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
     account = account.change_secret(
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        now=LATER + timedelta(seconds=2),
     )
     assert ServiceAccount.from_history(account.changes) == account.committed()
 
@@ -405,8 +411,10 @@ def test_replaying_the_events_of_a_refresh_token_family_rebuilds_it() -> None:
         current_hash="c2hhMjU2",
         now=NOW,
     )
-    family = family.rotate(current_hash="c2hhMjU2", used_hashes=[], now=LATER)
-    family = family.revoke(status="ACTIVE", now=LATER)
+    family = family.rotate(
+        current_hash="c2hhMjU2", used_hashes=[], now=LATER + timedelta(seconds=1)
+    )
+    family = family.revoke(status="ACTIVE", now=LATER + timedelta(seconds=2))
     assert RefreshTokenFamily.from_history(family.changes) == family.committed()
 
 

@@ -38,7 +38,9 @@ def test_create_sample_user_profile_sets_fields_and_records_sample_user_profile_
 
 def test_replaying_the_events_of_a_sample_user_profile_rebuilds_it() -> None:
     profile = SampleUserProfile.create(name="name", email="email@x", now=NOW)
-    profile = profile.update_profile(name="name", email="email@x", now=LATER)
+    profile = profile.update_profile(
+        name="name", email="email@x", now=LATER + timedelta(seconds=1)
+    )
     assert SampleUserProfile.from_history(profile.changes) == profile.committed()
 
 

@@ -5,7 +5,7 @@ values, idempotency keys, guards and tenant isolation."""
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,9 +37,17 @@ TENANT_A = SecurityContext(tenant_id="tenant-a")
 TENANT_B = SecurityContext(tenant_id="tenant-b")
 
 
-class FixedClock:
+class TickingClock:
+    """A clock that moves on by a millisecond each time it is read: every command of a
+    test happens after the one before it, as on a real clock."""
+
+    def __init__(self) -> None:
+        self.start = datetime.now(UTC).replace(microsecond=0)
+        self.ticks = 0
+
     def now(self) -> datetime:
-        return datetime.now(UTC).replace(microsecond=0)
+        self.ticks += 1
+        return self.start + timedelta(milliseconds=self.ticks)
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -72,7 +80,7 @@ class Cases:
 
 def use_cases(store: EventStore) -> Cases:
     wired = transactions(store)
-    clock = FixedClock()
+    clock = TickingClock()
     return Cases(
         sample_user_profile=SampleUserProfileService(
             wired,
@@ -179,7 +187,9 @@ async def test_a_stale_sample_user_profile_is_not_saved_over_a_newer_one(
     repository = EventSourcedSampleUserProfileRepository(store)
     with use(TENANT_A):
         created = await new_sample_user_profile(cases)
-        now = FixedClock().now()
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
         await repository.save(
             created.update_profile(name="name", email="email@x", now=now)
         )
