@@ -3,6 +3,7 @@ commands, with every spec expression compiled to Python."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,8 @@ class EventCtx:
     aggregate: str | None
     fields: list[EventFieldCtx]
     upcasts: list[dict[str, Any]]
+    upcast_tests: list[dict[str, Any]] = field(default_factory=list)
+    """Per older version: a stored payload of it and what upcasting must make of it."""
 
 
 @dataclass
@@ -224,9 +227,59 @@ def events(domain: Domain, catalog: Catalog) -> list[EventCtx]:
                 aggregate=event.aggregate,
                 fields=fields,
                 upcasts=_upcasts(event, catalog),
+                upcast_tests=_upcast_tests(event, catalog),
             )
         )
     return result
+
+
+def _upcast_tests(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
+    """For each older version of ``event``, a payload stored at it (the examples of the
+    current fields, walked back through every upcast: renamed back, added and computed
+    fields left out, removed ones put back) and the current payload upcasting must give:
+    the examples again, with each added field at the value its upcast adds (computed
+    fields are only required to be there)."""
+    from generator.reserved import python_attribute
+
+    def attr(name: str) -> str:
+        return python_attribute(naming.snake(name))
+
+    payload: dict[str, Any] = {}
+    for f in event.fields:
+        payload[f.attr] = json.loads(json.dumps(field_ctx(f, catalog).sample, default=str))
+    expected = dict(payload)
+    current = {name: name for name in payload}  # a name at the version walked to -> now
+    computed: set[str] = set()
+    tests: list[dict[str, Any]] = []
+    for step in sorted(event.upcasts, key=lambda u: u["from"], reverse=True):
+        for item in step.get("compute", []):
+            name = item["field"].attr
+            payload.pop(name, None)
+            if name in current:
+                computed.add(current.pop(name))
+        for name, value in step["add"]:
+            name = attr(name)
+            payload.pop(name, None)
+            if name in current:
+                expected[current.pop(name)] = _json(value)
+        for old, new in step["rename"]:
+            old, new = attr(old), attr(new)
+            if new in payload:
+                payload[old] = payload.pop(new)
+            if new in current:
+                current[old] = current.pop(new)
+        for name in step["remove"]:
+            payload[attr(name)] = "a value the next version dropped"
+        tests.append(
+            {
+                "version": step["from"],
+                "payload": repr(dict(payload)),
+                "expected": repr({k: v for k, v in expected.items() if k not in computed}),
+                "computed": sorted(computed),
+                "fields": sorted(expected),
+            }
+        )
+    return tests
 
 
 def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:

@@ -307,6 +307,46 @@ async def test_a_consumed_event_reaches_the_reaction_in_its_context(tmp_path: Pa
     )
 
 
+async def test_a_consumer_offline_while_events_are_published_catches_up(
+    tmp_path: Path,
+) -> None:
+    """The sample's durable consumer group exists (a first run made it); the service is
+    down while three tenants are created; started again, it reacts to each, once."""
+    broker = EmbeddedNats(tmp_path / "nats")
+    await broker.start()
+    durable = "user-profile-iam-tenant-created-event"
+    try:
+        Server(tmp_path / "profiles.db", broker_url=broker.url).stop()  # makes the group
+        publisher = await JetStreamBroker.connect(MessagingSettings(url=broker.url))
+        try:
+            for index in range(3):
+                await publisher.publish(
+                    event_message(
+                        Subjects(),
+                        service="iam",
+                        event_type="TenantCreatedEvent",
+                        payload={
+                            "tenant_id": f"t-{index}",
+                            "name": f"Tenant {index}",
+                            "occurred_at": "2026-11-22T10:00:00+00:00",
+                            "admin_user_id": "u-1",
+                        },
+                        context=SecurityContext(tenant_id=f"t-{index}"),
+                    )
+                )
+        finally:
+            await publisher.close()
+        server = Server(tmp_path / "profiles.db", broker_url=broker.url)
+        try:
+            await _consumer_done(broker, durable, 3)
+        finally:
+            output = server.stop()
+    finally:
+        await broker.stop()
+    prepared = [json.loads(x) for x in output.splitlines() if "tenant prepared" in x]
+    assert sorted(line["tenant_id"] for line in prepared) == ["t-0", "t-1", "t-2"]
+
+
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 16 MiB file system of its own (tmpfs), which the test can fill."""
@@ -400,3 +440,66 @@ def test_a_full_disk_is_503_with_readiness_down_and_recovers_without_a_restart(
     finally:
         output = server.stop()
     assert "storage fault on POST" in output
+
+
+def test_killed_in_a_write_burst_every_acknowledged_write_is_kept(tmp_path: Path) -> None:
+    """SIGKILL while four clients write as fast as they can; after a restart every
+    acknowledged profile is there and the read model holds exactly the stored profiles
+    (nothing half-written, nothing lost from the projection)."""
+    import sqlite3
+
+    database = tmp_path / "profiles.db"
+    server = Server(database)
+    acknowledged: list[str] = []
+    stop = threading.Event()
+
+    def write(client: httpx.Client, writer: int) -> None:
+        for number in itertools.count():
+            if stop.is_set():
+                return
+            try:
+                answer = client.post(
+                    BASE, json={"name": f"w{writer}-{number}", "email": "w@example.org"}
+                )
+            except httpx.TransportError:
+                return  # the server is gone
+            if answer.status_code == 201:
+                acknowledged.append(answer.json()["id"])
+
+    with httpx.Client(base_url=server.url, timeout=10, headers=KEYS.headers()) as client:
+        writers = [threading.Thread(target=write, args=(client, n)) for n in range(4)]
+        for thread in writers:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while len(acknowledged) < 60 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        server.process.kill()  # SIGKILL: no shutdown, no flush
+        server.process.wait()
+        stop.set()
+        for thread in writers:
+            thread.join(timeout=15)
+    server.stop()
+    assert len(acknowledged) >= 60
+
+    restarted = Server(database)
+    try:
+        with httpx.Client(base_url=restarted.url, timeout=10, headers=KEYS.headers()) as client:
+            for profile_id in acknowledged:
+                assert client.get(f"{BASE}/{profile_id}").status_code == 200, profile_id
+            with sqlite3.connect(database) as connection:
+                stored = {
+                    row[0]
+                    for row in connection.execute(
+                        "SELECT DISTINCT stream_id FROM eaf_events "
+                        "WHERE stream_type = 'SampleUserProfile' AND tenant_id = 'acme'"
+                    )
+                }
+            assert set(acknowledged) <= stored
+            listed: set[str] = set()
+            deadline = time.monotonic() + 20
+            while listed != stored and time.monotonic() < deadline:
+                listed = {profile["id"] for profile in client.get(BASE).json()}
+                time.sleep(0.1)
+            assert listed == stored
+    finally:
+        restarted.stop()
