@@ -4,10 +4,12 @@ atomically (render into a temp dir next to the target, then move it into place).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -15,10 +17,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import yaml
-from jinja2 import FileSystemLoader, StrictUndefined, Template
+from jinja2 import FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
+from generator import blueprint_ext
 from generator.blueprint_ext import (
     BATCH_FORMAT,
     FIXES,
@@ -77,10 +81,45 @@ def _environment(root: Path) -> SandboxedEnvironment:
         extensions=[BlueprintExtension],
         undefined=StrictUndefined,
         keep_trailing_newline=True,
+        bytecode_cache=_bytecode_cache(),
     )
     setattr(env, BATCH_FORMAT, True)
     env.filters.setdefault("to_nice_yaml", _to_nice_yaml)
     return env
+
+
+class _TemplateCache(FileSystemBytecodeCache):
+    """Compiled templates keyed by template name alone (the source's checksum tells when
+    one must be compiled again): a template root checked out in a temporary directory,
+    as merge bases are, reuses the entries instead of adding its own."""
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(name)
+
+
+def _bytecode_cache() -> FileSystemBytecodeCache | None:
+    """Compiled templates kept between runs (most of a cold `generate service` is Jinja
+    compiling the blueprints), in the user's cache directory, one directory per Jinja,
+    Python and template-extension version (a template is recompiled when its source
+    changes); none when ``GENERATE_NO_CACHE`` is set or the directory cannot be made."""
+    if os.environ.get("GENERATE_NO_CACHE"):
+        return None
+    fingerprint = hashlib.sha256(
+        b"\0".join(
+            [
+                jinja2.__version__.encode(),
+                sys.version.encode(),
+                Path(blueprint_ext.__file__).read_bytes(),
+            ]
+        )
+    ).hexdigest()[:16]
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    directory = base / "service-generator" / f"jinja-{fingerprint}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    return _TemplateCache(str(directory))
 
 
 def answers(spec_answer: Any, blueprint: str, src_path: str, commit: str | None) -> dict[str, Any]:
