@@ -49,7 +49,7 @@ USER_LIST_TABLE = read_model_table(
 USER_LIST = Projection("UserList", USER_LIST_TABLE, version="99145f200d29")
 
 
-@USER_LIST.handles("UserCreated")
+@USER_LIST.handles("UserCreated", writer_only=True)
 async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
     event = _EVENT_TYPES.decode_as(stored, UserCreated)
     key = {
@@ -70,7 +70,7 @@ async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) 
     )
 
 
-@USER_LIST.handles("UserStatusChanged")
+@USER_LIST.handles("UserStatusChanged", writer_only=True)
 async def _user_status_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -87,7 +87,7 @@ async def _user_status_changed_user_list(
     )
 
 
-@USER_LIST.handles("UserRolesChanged")
+@USER_LIST.handles("UserRolesChanged", writer_only=True)
 async def _user_roles_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -104,7 +104,7 @@ async def _user_roles_changed_user_list(
     )
 
 
-@USER_LIST.handles("UserAttributesChanged")
+@USER_LIST.handles("UserAttributesChanged", writer_only=True)
 async def _user_attributes_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -121,7 +121,7 @@ async def _user_attributes_changed_user_list(
     )
 
 
-@USER_LIST.handles("UserPasswordChanged")
+@USER_LIST.handles("UserPasswordChanged", writer_only=True)
 async def _user_password_changed_user_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -164,7 +164,7 @@ SERVICE_ACCOUNT_LIST = Projection(
 )
 
 
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountCreated")
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountCreated", writer_only=True)
 async def _service_account_created_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -185,7 +185,7 @@ async def _service_account_created_service_account_list(
     )
 
 
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountStatusChanged")
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountStatusChanged", writer_only=True)
 async def _service_account_status_changed_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -202,7 +202,7 @@ async def _service_account_status_changed_service_account_list(
     )
 
 
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountSecretChanged")
+@SERVICE_ACCOUNT_LIST.handles("ServiceAccountSecretChanged", writer_only=True)
 async def _service_account_secret_changed_service_account_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:

@@ -41,7 +41,7 @@ SAMPLE_USER_PROFILE_LIST = Projection(
 )
 
 
-@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileCreated")
+@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileCreated", writer_only=True)
 async def _sample_user_profile_created_sample_user_profile_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:
@@ -60,7 +60,7 @@ async def _sample_user_profile_created_sample_user_profile_list(
     )
 
 
-@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileUpdated")
+@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileUpdated", writer_only=True)
 async def _sample_user_profile_updated_sample_user_profile_list(
     writer: ReadModelWriter, stored: StoredEvent
 ) -> None:

@@ -41,6 +41,9 @@ class Projection:
     table: Table
     handlers: dict[str, Handler] = field(default_factory=dict)
     version: str = ""
+    writer_only: set[str] = field(default_factory=set)
+    """Event types whose handler touches the table only through the writer's methods
+    (not its raw ``connection``): SQL stores buffer their upserts across the batch."""
 
     def __post_init__(self) -> None:
         primary_key = [column.name for column in self.table.primary_key.columns]
@@ -51,19 +54,28 @@ class Projection:
         if len(primary_key) < 2:
             raise ValueError(f"{self.table.name!r} needs a key besides the tenant")
 
-    def on(self, event_type: str, handler: Handler) -> Projection:
-        """Apply events of ``event_type`` with ``handler``."""
+    def on(
+        self, event_type: str, handler: Handler, *, writer_only: bool = False
+    ) -> Projection:
+        """Apply events of ``event_type`` with ``handler``; ``writer_only`` promises it
+        uses only the writer's methods (``get``, ``upsert``, ``update``, ``delete``), so
+        its upserts may wait in the batch's buffer (a handler that runs its own SQL on
+        ``writer.connection`` must not say so: it is shown every row written before)."""
         if event_type in self.handlers:
             raise ValueError(f"{self.name}: {event_type!r} already has a handler")
         self.handlers[event_type] = handler
+        if writer_only:
+            self.writer_only.add(event_type)
         return self
 
-    def handles(self, *event_types: str) -> Callable[[Handler], Handler]:
-        """Register the decorated coroutine for ``event_types``."""
+    def handles(
+        self, *event_types: str, writer_only: bool = False
+    ) -> Callable[[Handler], Handler]:
+        """Register the decorated coroutine for ``event_types`` (see :meth:`on`)."""
 
         def register(handler: Handler) -> Handler:
             for event_type in event_types:
-                self.on(event_type, handler)
+                self.on(event_type, handler, writer_only=writer_only)
             return handler
 
         return register

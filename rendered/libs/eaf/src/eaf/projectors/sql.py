@@ -129,7 +129,9 @@ class SqlProjectionStore:
         handler = batch.projection.handlers.get(event.event_type)
         if handler is None:
             return
-        if not isinstance(handler, RowHandler):
+        if not isinstance(handler, RowHandler) and (
+            event.event_type not in batch.projection.writer_only
+        ):
             # A custom handler may read the table through its own SQL: let it see
             # the rows buffered so far.
             await batch.flush()
