@@ -503,3 +503,69 @@ def test_killed_in_a_write_burst_every_acknowledged_write_is_kept(tmp_path: Path
             assert listed == stored
     finally:
         restarted.stop()
+
+
+def test_the_sample_on_postgresql_end_to_end(tmp_path: Path) -> None:
+    """The rendered sample as a server process on a real PostgreSQL (its events, outbox and
+    read model there, row-level security in force): create, read, change, list, tenant
+    isolation, a stale If-Match, and everything still there after a restart."""
+    from eaf.eventsourcing.testing.postgres import running_postgres
+
+    with running_postgres() as cluster:
+        database = anyio.run(cluster.create_database)
+        environ = {
+            "DATABASE_URL": cluster.url(database).replace("+asyncpg", "", 1),
+            "SECURITY_IAM_URL": KEYS.url,
+            "BROKER_RELAY": "false",
+            "BROKER_CONSUME": "false",
+        }
+
+        def start(run: int) -> Service:
+            service = Service("user_profile", tmp_path / f"pg-{run}.log", environ)
+            service.wait_ready()
+            return service
+
+        server = start(1)
+        try:
+            with httpx.Client(base_url=server.url, timeout=10, headers=KEYS.headers()) as client:
+                created = client.post(BASE, json={"name": "Ada", "email": "ada@example.org"})
+                assert created.status_code == 201, created.text
+                profile = created.json()
+                path = f"{BASE}/{profile['id']}"
+                assert client.get(path).json() == profile
+                changed = client.put(
+                    path,
+                    json={"name": "Ada L.", "email": "ada@l.org"},
+                    headers={"If-Match": '"1"'},
+                )
+                assert changed.status_code == 200, changed.text
+                stale = client.put(
+                    path, json={"name": "B", "email": "b@l.org"}, headers={"If-Match": '"1"'}
+                )
+                assert stale.status_code == 412
+                assert client.get(path, headers=KEYS.headers("someone-else")).status_code == 404
+                deadline = time.monotonic() + 15
+                listed: list[dict[str, str]] = []
+                while listed != [changed.json()] and time.monotonic() < deadline:
+                    listed = client.get(BASE).json()
+                    time.sleep(0.1)
+                assert listed == [changed.json()]
+        finally:
+            server.stop()
+
+        async def stored_events() -> int:
+            connection = await cluster.connect(database, user="postgres")
+            try:
+                count: int = await connection.fetchval("SELECT count(*) FROM eaf_events")
+                return count
+            finally:
+                await connection.close()
+
+        assert anyio.run(stored_events) == 2
+        restarted = start(2)
+        try:
+            with httpx.Client(base_url=restarted.url, timeout=10, headers=KEYS.headers()) as client:
+                assert client.get(path).json() == changed.json()
+                assert client.get(BASE).json() == [changed.json()]
+        finally:
+            restarted.stop()
