@@ -36,6 +36,17 @@ class ConsumedCtx:
 
 
 @dataclass
+class PolicyTests:
+    """What the generated test of a policy runs: the aggregate whose command emits the
+    triggering event (``trigger``, with the command ``emitter``) and the field of the
+    event that names the policy's target (None when the tests cannot tell)."""
+
+    trigger: str
+    emitter: str
+    target_field: str | None
+
+
+@dataclass
 class PolicyCtx:
     name: str
     function: str
@@ -47,7 +58,7 @@ class PolicyCtx:
     id_code: str | None
     args: list[dict[str, str]]
     description: str
-    tests: dict[str, Any]
+    tests: PolicyTests
 
 
 @dataclass
@@ -148,15 +159,15 @@ def _policies(domain: Domain, aggregates: dict[str, d.AggregateCtx]) -> list[Pol
                     for k, n in policy.args.items()
                 ],
                 description=policy.description,
-                tests={
-                    "trigger": naming.snake(event.aggregate or ""),
-                    "emitter": emitter.method,
-                    "target_field": python_attribute(naming.snake(field))
+                tests=PolicyTests(
+                    trigger=naming.snake(event.aggregate or ""),
+                    emitter=emitter.method,
+                    target_field=python_attribute(naming.snake(field))
                     if policy.id is not None
                     and policy.id.op == "name"
                     and trigger.field(field) is not None
                     else None,
-                },
+                ),
             )
         )
     return result
@@ -167,9 +178,9 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
     command; every aggregate has ``get``, and a ``get_by_<field>`` per unique-key lookup."""
     named: set[tuple[str, str]] = set()
     for aggregate in aggregates.values():
-        aggregate.getters = [{"method": "get", "by": None, "by_name": None, "py": "str"}]
+        aggregate.getters = [d.GetterCtx("get", None, None, "str")]
         aggregate.getters += [
-            {"method": f"get_by_{f.attr.rstrip('_')}", "by": f.attr, "by_name": f.name, "py": f.py}
+            d.GetterCtx(f"get_by_{f.attr.rstrip('_')}", f.attr, f.name, f.py)
             for f in aggregate.unique
         ]
     for endpoint in endpoints:
@@ -187,19 +198,15 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
             continue
         if endpoint.by is None:
             if endpoint.use_case != "get":
-                aggregate.getters.append(
-                    {"method": endpoint.use_case, "by": None, "by_name": None, "py": "str"}
-                )
+                aggregate.getters.append(d.GetterCtx(endpoint.use_case, None, None, "str"))
             continue
         field_ = next(f for f in aggregate.fields if f.name == endpoint.by)
         method = (
             endpoint.use_case if endpoint.use_case != "get" else f"get_by_{field_.attr.rstrip('_')}"
         )
         endpoint.use_case = method
-        if all(g["method"] != method for g in aggregate.getters):
-            aggregate.getters.append(
-                {"method": method, "by": field_.attr, "by_name": field_.name, "py": field_.py}
-            )
+        if all(g.method != method for g in aggregate.getters):
+            aggregate.getters.append(d.GetterCtx(method, field_.attr, field_.name, field_.py))
 
 
 def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.AggregateCtx]) -> None:
@@ -209,19 +216,19 @@ def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggrega
         creator = next(
             (e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name), None
         )
-        aggregate.extra["http"] = None if creator is None else creator.function
+        aggregate.extra.http = None if creator is None else creator.function
 
     def makeable(name: str, path: tuple[str, ...]) -> bool:
         aggregate = aggregates[name]
-        if aggregate.extra["http"] is None or name in path:
+        if aggregate.extra.http is None or name in path:
             return False
-        return all(makeable(need, (*path, name)) for need in aggregate.extra["needs"])
+        return all(makeable(need, (*path, name)) for need in aggregate.extra.needs)
 
     for name, aggregate in aggregates.items():
-        aggregate.extra["makeable"] = makeable(name, ())
+        aggregate.extra.makeable = makeable(name, ())
     for endpoint in endpoints:
-        endpoint.extra["steps_ok"] = _http_steps(endpoint, endpoints, "ok")
-        endpoint.extra["steps_refused"] = _http_steps(endpoint, endpoints, "refused")
+        endpoint.extra.steps_ok = _http_steps(endpoint, endpoints, "ok")
+        endpoint.extra.steps_refused = _http_steps(endpoint, endpoints, "refused")
 
 
 def _http_steps(
@@ -229,14 +236,16 @@ def _http_steps(
 ) -> list[str] | None:
     """The endpoint functions that run the steps before ``endpoint`` (None when a step has
     no endpoint, or there are no steps to take)."""
-    if endpoint.command is None or endpoint.command.tests.get(which) is None:
+    if endpoint.command is None:
+        return None
+    steps = endpoint.command.tests.ok if which == "ok" else endpoint.command.tests.refused
+    if steps is None:
         return None
     by_method = {
         e.command.method: e.function
         for e in reversed(endpoints)
         if e.command is not None and e.aggregate == endpoint.aggregate
     }
-    steps = endpoint.command.tests[which]
     if any(step not in by_method for step in steps):
         return None
     return [by_method[step] for step in steps]
@@ -265,7 +274,7 @@ def _reach(
         pending = list(served)
         while pending:
             aggregate = aggregates[pending.pop()]
-            reached = set(aggregate.extra.get("needs", []))
+            reached = set(aggregate.extra.needs)
             for command in aggregate.commands:
                 reached |= {str(load["target"]) for load in command.loads}
                 reached |= {also.aggregate for also in command.also}
@@ -278,7 +287,7 @@ def _reach(
 
 
 def _triggers(policies: list[PolicyCtx]) -> set[str]:
-    return {str(p.tests["trigger"]) for p in policies}
+    return {p.tests.trigger for p in policies}
 
 
 def build(spec: Spec) -> ServiceCtx:

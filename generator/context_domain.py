@@ -107,6 +107,66 @@ class ReferenceCtx:
 
 
 @dataclass
+class ReferenceSample:
+    """The aggregate a sample argument references, as the generated tests make it."""
+
+    target: str
+    snake: str
+    many: bool
+    optional: bool
+    made: bool
+    convert: str
+
+
+@dataclass
+class ArgumentSample:
+    """A command's argument as the generated tests pass it."""
+
+    name: str
+    attr: str
+    py: str
+    json: str
+    reference: ReferenceSample | None
+    distinct_py: list[str]
+    distinct_json: list[str]
+    key: str
+
+
+@dataclass
+class CommandTests:
+    """What the generated tests of a command run: its sample arguments, the commands that
+    make it allowed (``ok``) or refused by its guard (``refused``; None when no sequence
+    of the examples does), and the error its guard raises."""
+
+    args: list[ArgumentSample] = field(default_factory=list)
+    ok: list[str] | None = None
+    refused: list[str] | None = None
+    error: str = ""
+
+
+@dataclass
+class AggregateTests:
+    """What the generated tests know of an aggregate: the aggregates made before it
+    (``needs``), the endpoint that makes it over HTTP (``http``), whether the tests can
+    make it (``makeable``) and the commands its replay test runs (``replay``)."""
+
+    needs: list[str] = field(default_factory=list)
+    http: str | None = None
+    makeable: bool = False
+    replay: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GetterCtx:
+    """A use case reading one aggregate: by id, or by a unique field (``by``)."""
+
+    method: str
+    by: str | None
+    by_name: str | None
+    py: str
+
+
+@dataclass
 class CommandCtx:
     name: str
     method: str
@@ -126,7 +186,7 @@ class CommandCtx:
     also: list[AlsoCtx]
     references: list[ReferenceCtx]
     loads: list[dict[str, Any]]
-    tests: dict[str, Any] = field(default_factory=dict)
+    tests: CommandTests = field(default_factory=CommandTests)
 
 
 @dataclass
@@ -163,8 +223,8 @@ class AggregateCtx:
     exposed: bool = True
     """An endpoint serves it: its HTTP view and use-case dependency are rendered."""
     stream: str = ""
-    getters: list[dict[str, Any]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    getters: list[GetterCtx] = field(default_factory=list)
+    extra: AggregateTests = field(default_factory=AggregateTests)
 
 
 def catalog_of(domain: Domain) -> Catalog:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from generator import naming
 from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code
@@ -66,6 +65,17 @@ class FilterCtx:
 
 
 @dataclass
+class EndpointTests:
+    """What the generated HTTP tests of an endpoint run first: the endpoints that make
+    its command allowed (``steps_ok``) or refused (``steps_refused``), and the names
+    its ``sort`` takes."""
+
+    steps_ok: list[str] | None = None
+    steps_refused: list[str] | None = None
+    sort_names: list[str] = field(default_factory=list)
+
+
+@dataclass
 class EndpointCtx:
     index: int
     method: str
@@ -89,7 +99,7 @@ class EndpointCtx:
     filters: list[FilterCtx]
     sort: list[str]
     page: bool
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: EndpointTests = field(default_factory=EndpointTests)
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
@@ -293,7 +303,7 @@ def _endpoint(
         filters=filters,
         sort=[naming.snake(s) for s in endpoint.sort],
         page=endpoint.page,
-        extra={"sort_names": list(endpoint.sort)},
+        extra=EndpointTests(sort_names=list(endpoint.sort)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
         test_path=endpoint.path.replace("{tenantId}", "{{tenantId}}")

@@ -4,10 +4,14 @@ commands to run before one so that its guard holds, or fails."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from generator import naming
-from generator.context_domain import AggregateCtx, CommandCtx
+from generator.context_domain import (
+    AggregateCtx,
+    ArgumentSample,
+    CommandCtx,
+    CommandTests,
+    ReferenceSample,
+)
 from generator.context_fields import FieldCtx
 from generator.expr_code import today_and_now
 from generator.resolved import Domain, RAggregate
@@ -17,7 +21,7 @@ from generator.values import Catalog, Invalid
 
 def argument(
     field_: FieldCtx, aggregates: dict[str, AggregateCtx], made: bool = True
-) -> dict[str, Any]:
+) -> ArgumentSample:
     """A sample argument: its Python and JSON values, and the aggregate it references
     (``made``: the tests make one first, which an optional reference gets only when making
     it cannot lead back to its owner)."""
@@ -25,24 +29,24 @@ def argument(
     if field_.references and field_.references in aggregates:
         target = aggregates[field_.references]
         convert = "UUID({})" if field_.element == "uuid" else "{}"
-        reference = {
-            "target": target.name,
-            "snake": target.snake,
-            "many": field_.kind == "list",
-            "optional": field_.optional,
-            "made": made or not field_.optional,
-            "convert": convert,
-        }
-    return {
-        "name": field_.name,
-        "attr": field_.attr,
-        "py": field_.sample_py,
-        "json": field_.sample_json,
-        "reference": reference,
-        "distinct_py": field_.distinct_py if field_.unique else [],
-        "distinct_json": field_.distinct_json if field_.unique else [],
-        "key": f"{field_.name}",
-    }
+        reference = ReferenceSample(
+            target=target.name,
+            snake=target.snake,
+            many=field_.kind == "list",
+            optional=field_.optional,
+            made=made or not field_.optional,
+            convert=convert,
+        )
+    return ArgumentSample(
+        name=field_.name,
+        attr=field_.attr,
+        py=field_.sample_py,
+        json=field_.sample_json,
+        reference=reference,
+        distinct_py=field_.distinct_py if field_.unique else [],
+        distinct_json=field_.distinct_json if field_.unique else [],
+        key=f"{field_.name}",
+    )
 
 
 def creation_order(domain: Domain) -> dict[str, list[str]]:
@@ -110,12 +114,12 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
     needs = creation_order(domain)
     for name, aggregate in domain.aggregates.items():
         ctx = aggregates[name]
-        ctx.extra["needs"] = needs[name]
+        ctx.extra.needs = needs[name]
         for command_ctx in ctx.commands:
             command = aggregate.command(command_ctx.name)
             assert command is not None
-            command_ctx.tests = {
-                "args": [
+            command_ctx.tests = CommandTests(
+                args=[
                     argument(
                         f,
                         aggregates,
@@ -125,13 +129,13 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                     )
                     for f in command_ctx.arguments
                 ],
-                "ok": _path(simulator, aggregate, command_ctx, allowed=True),
-                "refused": _path(simulator, aggregate, command_ctx, allowed=False)
+                ok=_path(simulator, aggregate, command_ctx, allowed=True),
+                refused=_path(simulator, aggregate, command_ctx, allowed=False)
                 if command.when is not None
                 else None,
-                "error": command_ctx.guard_error or "CommandNotAllowedError",
-            }
-        ctx.extra["replay"] = _replayable(simulator, aggregate, ctx)
+                error=command_ctx.guard_error or "CommandNotAllowedError",
+            )
+        ctx.extra.replay = _replayable(simulator, aggregate, ctx)
 
 
 def _path(
