@@ -276,7 +276,7 @@ def _reach(
             aggregate = aggregates[pending.pop()]
             reached = set(aggregate.extra.needs)
             for command in aggregate.commands:
-                reached |= {str(load["target"]) for load in command.loads}
+                reached |= {load.target for load in command.loads}
                 reached |= {also.aggregate for also in command.also}
             for name in reached - served:
                 served.add(name)

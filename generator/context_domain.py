@@ -70,6 +70,32 @@ class EventFieldCtx:
 
 
 @dataclass
+class UpcastCtx:
+    """One upcaster: how a payload of ``from_`` becomes the next version (payload keys
+    are the Python names: ``rename`` pairs, ``add`` pairs of name and value code,
+    ``remove`` names, ``inputs`` and ``compute`` for the fields it computes)."""
+
+    from_: int
+    function: str
+    rename: list[list[str]]
+    add: list[list[str]]
+    remove: list[str]
+    inputs: list[dict[str, str]]
+    compute: list[dict[str, str]]
+
+
+@dataclass
+class UpcastTestCtx:
+    """A payload stored at ``version`` and what upcasting must make of it (as code)."""
+
+    version: int
+    payload: str
+    expected: str
+    computed: list[str]
+    fields: list[str]
+
+
+@dataclass
 class EventCtx:
     name: str
     snake: str
@@ -77,8 +103,8 @@ class EventCtx:
     description: str
     aggregate: str | None
     fields: list[EventFieldCtx]
-    upcasts: list[dict[str, Any]]
-    upcast_tests: list[dict[str, Any]] = field(default_factory=list)
+    upcasts: list[UpcastCtx]
+    upcast_tests: list[UpcastTestCtx] = field(default_factory=list)
     """Per older version: a stored payload of it and what upcasting must make of it."""
 
 
@@ -167,6 +193,21 @@ class GetterCtx:
 
 
 @dataclass
+class LoadCtx:
+    """An aggregate a use case loads before its command: one its parameter ``field``
+    references (it must exist in the tenant), or one an ``also`` command ``changed``."""
+
+    var: str
+    field: str
+    target: str
+    id_code: str
+    many: bool
+    optional: bool
+    message: str
+    changed: bool
+
+
+@dataclass
 class CommandCtx:
     name: str
     method: str
@@ -185,7 +226,7 @@ class CommandCtx:
     event_args: list[dict[str, str]]
     also: list[AlsoCtx]
     references: list[ReferenceCtx]
-    loads: list[dict[str, Any]]
+    loads: list[LoadCtx]
     tests: CommandTests = field(default_factory=CommandTests)
 
 
@@ -293,7 +334,7 @@ def events(domain: Domain, catalog: Catalog) -> list[EventCtx]:
     return result
 
 
-def _upcast_tests(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
+def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
     """For each older version of ``event``, a payload stored at it (the examples of the
     current fields, walked back through every upcast: renamed back, added and computed
     fields left out, removed ones put back) and the current payload upcasting must give:
@@ -310,7 +351,7 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
     expected = dict(payload)
     current = {name: name for name in payload}  # a name at the version walked to -> now
     computed: set[str] = set()
-    tests: list[dict[str, Any]] = []
+    tests: list[UpcastTestCtx] = []
     for step in sorted(event.upcasts, key=lambda u: u["from"], reverse=True):
         for item in step.get("compute", []):
             name = item["field"].attr
@@ -331,18 +372,18 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
         for name in step["remove"]:
             payload[attr(name)] = "a value the next version dropped"
         tests.append(
-            {
-                "version": step["from"],
-                "payload": repr(dict(payload)),
-                "expected": repr({k: v for k, v in expected.items() if k not in computed}),
-                "computed": sorted(computed),
-                "fields": sorted(expected),
-            }
+            UpcastTestCtx(
+                version=step["from"],
+                payload=repr(dict(payload)),
+                expected=repr({k: v for k, v in expected.items() if k not in computed}),
+                computed=sorted(computed),
+                fields=sorted(expected),
+            )
         )
     return tests
 
 
-def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
+def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
     from generator.reserved import python_attribute
 
     def attr(name: str) -> str:
@@ -355,23 +396,21 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[dict[str, Any]]:
         by_name = {f.name: f for f in event.fields}
         step = upcast["from"]
         result.append(
-            {
-                "from": upcast["from"],
-                "function": f"_{naming.snake(event.name)}_v{step}_to_v{step + 1}",
-                "rename": [[attr(old), attr(new)] for old, new in upcast["rename"]],
-                "add": [[attr(name), repr(_json(value))] for name, value in upcast["add"]],
-                "remove": [attr(name) for name in upcast["remove"]],
-                "inputs": [
-                    {"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs
-                ],
-                "compute": [
+            UpcastCtx(
+                from_=upcast["from"],
+                function=f"_{naming.snake(event.name)}_v{step}_to_v{step + 1}",
+                rename=[[attr(old), attr(new)] for old, new in upcast["rename"]],
+                add=[[attr(name), repr(_json(value))] for name, value in upcast["add"]],
+                remove=[attr(name) for name in upcast["remove"]],
+                inputs=[{"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs],
+                compute=[
                     {
                         "attr": item["field"].attr,
                         "code": _code(item["node"], {n: by_name[n].attr for n in by_name}),
                     }
                     for item in computed
                 ],
-            }
+            )
         )
     return result
 
@@ -486,10 +525,10 @@ def _command(
         for a in command.also
     ]
     loads = _loads(command, aggregate, domain, service_scope)
-    by_reference = {load["field"]: load for load in loads}
+    by_reference = {load.field: load for load in loads}
     for entry in also:
-        entry.var = by_reference[entry.id_field]["var"]
-        entry.optional = by_reference[entry.id_field]["optional"]
+        entry.var = by_reference[entry.id_field].var
+        entry.optional = by_reference[entry.id_field].optional
     return CommandCtx(
         name=command.name,
         method=command.method,
@@ -514,11 +553,11 @@ def _command(
 
 def _loads(
     command: RCommand, aggregate: RAggregate, domain: Domain, scope: dict[str, str]
-) -> list[dict[str, Any]]:
+) -> list[LoadCtx]:
     """The aggregates a use case loads before running ``command``: those its parameters
     reference (they must exist in the tenant), and those its ``also`` commands change."""
     taken = {a.attr for a in command.arguments} | {"current", "created", "changed", "now", "tx"}
-    loads: list[dict[str, Any]] = []
+    loads: list[LoadCtx] = []
     sources = [(f, f.attr) for f in command.params if f.references]
     for also in command.also:
         name = str(also.id.value)
@@ -534,16 +573,16 @@ def _loads(
         taken.add(var)
         assert f.references is not None
         loads.append(
-            {
-                "var": var,
-                "field": f.name,
-                "target": f.references,
-                "id_code": code,
-                "many": f.type.kind == "list",
-                "optional": f.optional,
-                "message": f"No {' '.join(naming.words(f.references))} has this id",
-                "changed": any(str(a.id.value) == f.name for a in command.also),
-            }
+            LoadCtx(
+                var=var,
+                field=f.name,
+                target=f.references,
+                id_code=code,
+                many=f.type.kind == "list",
+                optional=f.optional,
+                message=f"No {' '.join(naming.words(f.references))} has this id",
+                changed=any(str(a.id.value) == f.name for a in command.also),
+            )
         )
     return loads
 
