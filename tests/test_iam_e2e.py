@@ -407,3 +407,60 @@ async def test_revocation_disablement_and_suspension_reach_the_sample(
         await _refused_within(app, boss_token)
         assert await works(hank)
         assert await works(await token(tenants["Globex"], "hank"))
+
+
+async def test_the_circuit_opens_while_iam_is_down_and_closes_once_it_is_back(
+    tmp_path: Path,
+) -> None:
+    """A real IAM, stopped and started again on the same port: the client's calls fail
+    (IAM unreachable), the circuit opens and calls fail fast without a request; the
+    cached keys keep validating tokens meanwhile; after the recovery time one call goes
+    through to the restarted IAM and closes the circuit."""
+    from iam_client import IamClient, IamDownError, IamUnavailableError
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    environ = {
+        **FAST_HASHING,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
+        "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+        "SECURITY_ISSUER": url,
+        "IAM_PLATFORM_ADMIN_USERNAME": ADMIN,
+        "IAM_PLATFORM_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        "BROKER_RELAY": "false",
+        "BROKER_CONSUME": "false",
+    }
+
+    def start(run: int) -> Service:
+        service = Service("iam", tmp_path / f"iam-{run}.log", environ, port=port)
+        service.wait_ready()
+        return service
+
+    iam = start(1)
+    client = IamClient(url, issuer=url, audience="eaf", breaker_failures=3, breaker_recovery=2)
+    try:
+        async with httpx.AsyncClient(base_url=url) as http:
+            token = (await _password_grant(http, "platform", ADMIN, ADMIN_PASSWORD))["access_token"]
+        user = await client.validate(token)
+        assert (await client.check(user, "iam-tenants:read")).allowed
+        assert client.breaker.state == "closed"
+
+        iam.stop()
+        for _ in range(3):
+            with pytest.raises(IamDownError):
+                await client.check(user, "iam-tenants:read")
+        assert client.breaker.state == "open"
+        with pytest.raises(IamUnavailableError, match="not sent"):
+            await client.check(user, "iam-tenants:read")
+        assert (await client.validate(token)).id == user.id  # cached keys, no IAM needed
+
+        iam = start(2)
+        with pytest.raises(IamUnavailableError, match="not sent"):  # still open
+            await client.check(user, "iam-tenants:read")
+        await anyio.sleep(2.1)
+        assert client.breaker.state == "half_open"
+        assert (await client.check(user, "iam-tenants:read")).allowed
+        assert client.breaker.state == "closed"
+    finally:
+        await client.aclose()
+        iam.stop()

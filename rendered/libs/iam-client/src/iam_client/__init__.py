@@ -13,6 +13,7 @@ from iam_client.feed import RevocationFeed
 from iam_client.http import forward_context, forwarding_client
 from iam_client.model import (
     AuthenticationError,
+    IamDownError,
     IamUnavailableError,
     PermissionDeniedError,
     User,
@@ -22,6 +23,7 @@ from iam_client.revocation import RevocationList
 __all__ = [
     "AuthenticationError",
     "IamClient",
+    "IamDownError",
     "IamUnavailableError",
     "PermissionDeniedError",
     "ProblemError",

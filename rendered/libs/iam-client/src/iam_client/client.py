@@ -10,6 +10,10 @@ from types import TracebackType
 from typing import Any
 
 import httpx
+from circuitbreaker import (  # type: ignore[import-untyped]
+    CircuitBreaker,
+    CircuitBreakerError,
+)
 from eaf.config import Settings
 from eaf.security import (
     Decision,
@@ -23,6 +27,7 @@ from eaf.security import (
 
 from iam_client.model import (
     AuthenticationError,
+    IamDownError,
     IamUnavailableError,
     PermissionDeniedError,
     User,
@@ -128,6 +133,8 @@ class IamClient:
         clock: Callable[[], float] = time.time,
         revocations: RevocationList | None = None,
         introspect: bool = False,
+        breaker_failures: int = 5,
+        breaker_recovery: float = 30.0,
     ) -> None:
         if (base_url is None) == (jwks is None):
             raise ValueError(
@@ -158,6 +165,17 @@ class IamClient:
         )
         self.revocations = revocations
         self._introspect = introspect
+        # After ``breaker_failures`` calls in a row that could not reach IAM (or that it
+        # failed, 5xx), calls fail fast for ``breaker_recovery`` seconds; then one call
+        # is let through (half open): its success closes the circuit, a failure opens it
+        # again. A refusal (4xx) is an answer, not a failure.
+        self.breaker = CircuitBreaker(
+            failure_threshold=breaker_failures,
+            recovery_timeout=breaker_recovery,
+            expected_exception=IamDownError,
+            name=f"iam {self._base_url or 'static'}",
+        )
+        self._guarded_post = self.breaker.decorate(self._send_post)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> IamClient:
@@ -177,6 +195,10 @@ class IamClient:
             audience=str(settings.get("security.audience")),
             revocations=RevocationList(max_token_lifetime=lifetime) if feed else None,
             introspect=bool(settings.get("security.introspect", False)),
+            breaker_failures=int(settings.get("security.iam_breaker.failures", 5)),
+            breaker_recovery=float(
+                settings.get("security.iam_breaker.recovery_seconds", 30.0)
+            ),
         )
 
     async def validate(self, token: str, *, check_revocation: bool = False) -> User:
@@ -302,12 +324,28 @@ class IamClient:
         return self._base_url + path
 
     async def _post_json(self, path: str, **kwargs: Any) -> dict[str, Any]:
+        url = self._url(path)
         try:
-            response = await self._http.post(self._url(path), **kwargs)
+            answer: dict[str, Any] = await self._guarded_post(url, **kwargs)
+        except CircuitBreakerError:
+            raise IamUnavailableError(
+                f"POST {path} not sent: IAM failed {self.breaker.failure_count} times in "
+                f"a row; calls fail fast for {max(self.breaker.open_remaining, 0)} s more"
+            ) from None
+        return answer
+
+    async def _send_post(self, url: str, **kwargs: Any) -> dict[str, Any]:
+        try:
+            response = await self._http.post(url, **kwargs)
+        except httpx.HTTPError as error:
+            raise IamDownError(f"POST {url} failed: {error}") from error
+        if response.status_code >= 500:
+            raise IamDownError(f"POST {url} answered {response.status_code}")
+        try:
             response.raise_for_status()
             answer = response.json()
         except (httpx.HTTPError, ValueError) as error:
-            raise IamUnavailableError(f"POST {path} failed: {error}") from error
+            raise IamUnavailableError(f"POST {url} failed: {error}") from error
         if not isinstance(answer, dict):
-            raise IamUnavailableError(f"POST {path} answered no JSON object")
+            raise IamUnavailableError(f"POST {url} answered no JSON object")
         return answer

@@ -61,3 +61,7 @@ class PermissionDeniedError(Exception):
 
 class IamUnavailableError(Exception):
     """IAM could not be asked (network error, bad answer) for something only it knows."""
+
+
+class IamDownError(IamUnavailableError):
+    """IAM could not be reached, or failed (5xx): what the circuit breaker counts."""
