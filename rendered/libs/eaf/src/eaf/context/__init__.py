@@ -1,4 +1,5 @@
-"""The security context of the current unit of work, carried in ``contextvars``."""
+"""The security context of the current unit of work, carried in ``contextvars``, and the
+W3C trace context events and messages carry along."""
 
 from eaf.context._context import (
     MissingTenantError,
@@ -11,15 +12,19 @@ from eaf.context._context import (
     spawn,
     use,
 )
+from eaf.context._trace import TRACE_HEADERS, consumer_span, trace_headers
 
 __all__ = [
+    "TRACE_HEADERS",
     "MissingTenantError",
     "SecurityContext",
+    "consumer_span",
     "copy_to_thread",
     "current",
     "current_or_none",
     "platform_context",
     "require_tenant",
     "spawn",
+    "trace_headers",
     "use",
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from eaf.context import SecurityContext
+from eaf.context import TRACE_HEADERS, SecurityContext, trace_headers
 from eaf.eventsourcing.outbox import OutboxMessage
 
 
@@ -24,6 +24,9 @@ class EventMetadata:
     correlation_id: str
     user_id: str | None = None
     causation_id: str | None = None
+    trace: tuple[tuple[str, str], ...] = ()
+    """The W3C trace context (``traceparent``, ``tracestate``) the event was written in:
+    the relay sends it as message headers, so consumers continue the trace."""
 
     @classmethod
     def from_context(cls, context: SecurityContext, tenant_id: str) -> EventMetadata:
@@ -32,6 +35,7 @@ class EventMetadata:
             correlation_id=context.correlation_id,
             user_id=context.user_id,
             causation_id=context.causation_id,
+            trace=tuple(trace_headers().items()),
         )
 
     @classmethod
@@ -41,6 +45,7 @@ class EventMetadata:
             correlation_id=data["correlation_id"],
             user_id=data.get("user_id"),
             causation_id=data.get("causation_id"),
+            trace=tuple((name, data[name]) for name in TRACE_HEADERS if name in data),
         )
 
     def as_dict(self) -> dict[str, str]:
@@ -49,6 +54,7 @@ class EventMetadata:
             data["user_id"] = self.user_id
         if self.causation_id is not None:
             data["causation_id"] = self.causation_id
+        data.update(self.trace)
         return data
 
 

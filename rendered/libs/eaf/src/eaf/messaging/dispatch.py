@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from eaf.context import use
+from eaf.context import consumer_span, use
 from eaf.messaging.message import Delivery
 from eaf.messaging.ports import Handler, Poison, Subscription
 
@@ -42,7 +42,11 @@ async def dispatch(
         await settlement.dead_letter(f"delivered {attempt} times, max_deliver={limit}")
         return
     try:
-        with use(delivery.message.context()):
+        message = delivery.message
+        with (
+            use(message.context()),
+            consumer_span(f"{message.subject} process", message.headers),
+        ):
             await handler(delivery)
     except Poison as error:
         log.warning("poison message %s: %s", delivery.message.event_id, error)
