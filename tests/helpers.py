@@ -108,3 +108,24 @@ class Service:
             self.process.wait()
         self._output.close()
         return self.log.read_text()
+
+
+FAST_HASHING = {
+    "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
+    "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
+    "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
+}
+"""argon2 costs that keep IAM's tests fast (production keeps the defaults)."""
+
+
+def iam_environ(directory: Path, url: str, admin: tuple[str, str]) -> dict[str, str]:
+    """The environment of an IAM server process at ``url``: its database and keys under
+    ``directory``, ``admin`` as the first platform administrator, fast password hashing."""
+    return {
+        **FAST_HASHING,
+        "DATABASE_URL": f"sqlite:///{directory / 'iam.db'}",
+        "SECURITY_KEYS_FILE": str(directory / "keys.json"),
+        "SECURITY_ISSUER": url,
+        "IAM_PLATFORM_ADMIN_USERNAME": admin[0],
+        "IAM_PLATFORM_ADMIN_PASSWORD": admin[1],
+    }

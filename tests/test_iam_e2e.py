@@ -22,15 +22,10 @@ import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
-from helpers import Service, free_port
+from helpers import Service, free_port, iam_environ
 
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
-FAST_HASHING = {
-    "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
-    "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
-    "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
-}
 
 
 @pytest.fixture
@@ -43,15 +38,7 @@ async def services(tmp_path: Path) -> AsyncIterator[tuple[Service, Service]]:
     iam = Service(
         "iam",
         tmp_path / "iam.log",
-        {
-            **common,
-            **FAST_HASHING,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
-            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
-            "SECURITY_ISSUER": iam_url,
-            "IAM_PLATFORM_ADMIN_USERNAME": ADMIN,
-            "IAM_PLATFORM_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        },
+        {**common, **iam_environ(tmp_path, iam_url, (ADMIN, ADMIN_PASSWORD))},
         port=iam_port,
     )
     profiles = Service(
@@ -421,12 +408,7 @@ async def test_the_circuit_opens_while_iam_is_down_and_closes_once_it_is_back(
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     environ = {
-        **FAST_HASHING,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
-        "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
-        "SECURITY_ISSUER": url,
-        "IAM_PLATFORM_ADMIN_USERNAME": ADMIN,
-        "IAM_PLATFORM_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        **iam_environ(tmp_path, url, (ADMIN, ADMIN_PASSWORD)),
         "BROKER_RELAY": "false",
         "BROKER_CONSUME": "false",
     }

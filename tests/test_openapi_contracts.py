@@ -465,7 +465,7 @@ def test_the_running_services_keep_their_openapi_promises(tmp_path: Path) -> Non
     import anyio
     import httpx
     from eaf.messaging.embedded import EmbeddedNats
-    from helpers import Service, free_port
+    from helpers import Service, free_port, iam_environ
 
     async def start_broker() -> EmbeddedNats:
         broker = EmbeddedNats(tmp_path / "nats")
@@ -478,17 +478,7 @@ def test_the_running_services_keep_their_openapi_promises(tmp_path: Path) -> Non
     iam = Service(
         "iam",
         tmp_path / "iam.log",
-        {
-            **common,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'iam.db'}",
-            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
-            "SECURITY_ISSUER": iam_url,
-            "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
-            "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
-            "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
-            "IAM_PLATFORM_ADMIN_USERNAME": PLATFORM_ADMIN[0],
-            "IAM_PLATFORM_ADMIN_PASSWORD": PLATFORM_ADMIN[1],
-        },
+        {**common, **iam_environ(tmp_path, iam_url, PLATFORM_ADMIN)},
         port=int(iam_url.rpartition(":")[2]),
     )
     profiles = Service(

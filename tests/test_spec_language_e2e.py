@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
-from helpers import GENERATE, REPO, Service, free_port, make_workspace
+from helpers import GENERATE, REPO, Service, free_port, iam_environ, make_workspace
 
 from generator.loading import load_spec_text, parse_yaml
 from generator.render import Blueprint, render_new
@@ -28,11 +28,6 @@ RUNTIME = [REPO / "rendered/libs/eaf/src", REPO / "rendered/libs/iam-client/src"
 EAF = Path(sys.executable).parent / "eaf"
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
-FAST_HASHING = {
-    "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
-    "SECURITY_PASSWORD_HASHING_MEMORY_COST": "1024",
-    "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",
-}
 DUE = "2099-01-31"
 Json = dict[str, Any]
 
@@ -134,14 +129,9 @@ def platform(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
         "iam",
         root / "iam.log",
         {
-            **FAST_HASHING,
             "BROKER_URL": broker.url,
             "LOGGING_FORMAT": "json",
-            "DATABASE_URL": f"sqlite:///{root / 'iam.db'}",
-            "SECURITY_KEYS_FILE": str(root / "keys.json"),
-            "IAM_PLATFORM_ADMIN_USERNAME": ADMIN,
-            "IAM_PLATFORM_ADMIN_PASSWORD": ADMIN_PASSWORD,
-            "SECURITY_ISSUER": f"http://127.0.0.1:{iam_port}",
+            **iam_environ(root, f"http://127.0.0.1:{iam_port}", (ADMIN, ADMIN_PASSWORD)),
         },
         port=iam_port,
     )

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from eaf.context import SecurityContext, current
 from eaf.eventsourcing.serialization import to_dict
-from eaf.messaging import InMemoryBroker, event_message
+from eaf.messaging import DeadLetter, InMemoryBroker, Message, event_message
 
 from user_profile.application.consumed import TenantCreatedEvent
 from user_profile.infrastructure.consumers import EventConsumers
@@ -34,6 +34,29 @@ async def until(condition: Callable[[], Awaitable[bool]], timeout: float = 5.0) 
     async with asyncio.timeout(timeout):
         while not await condition():
             await asyncio.sleep(0.01)
+
+
+async def dead_letter_of(
+    make: Callable[[InMemoryBroker], Message],
+    durable: str,
+    reactions: RecordingReactions,
+) -> DeadLetter:
+    """Publish what ``make`` builds, run the consumers until ``durable`` gives up on it,
+    and return its dead letter."""
+    broker = InMemoryBroker()
+    await broker.publish(make(broker))
+    consumers = EventConsumers(reactions, service="test", subscriber=broker)
+    await consumers.start()
+    try:
+
+        async def dead_lettered() -> bool:
+            return bool(await broker.dead_letters.find(durable))
+
+        await until(dead_lettered)
+    finally:
+        await consumers.stop()
+    [letter] = await broker.dead_letters.find(durable)
+    return letter
 
 
 async def test_prepare_tenant_receives_tenant_created_event_in_its_context() -> None:
@@ -74,30 +97,18 @@ async def test_prepare_tenant_receives_tenant_created_event_in_its_context() -> 
 
 
 async def test_unreadable_tenant_created_event_goes_to_the_dead_letters() -> None:
-    broker = InMemoryBroker()
     reactions = RecordingReactions()
-    await broker.publish(
-        event_message(
+    letter = await dead_letter_of(
+        lambda broker: event_message(
             broker.subjects,
             service="iam",
             event_type="TenantCreatedEvent",
             payload={"unexpected": True},
             context=CONTEXT,
-        )
+        ),
+        "user-profile-iam-tenant-created-event",
+        reactions,
     )
-    consumers = EventConsumers(reactions, service="test", subscriber=broker)
-    await consumers.start()
-    try:
-
-        async def dead_lettered() -> bool:
-            return bool(
-                await broker.dead_letters.find("user-profile-iam-tenant-created-event")
-            )
-
-        await until(dead_lettered)
-    finally:
-        await consumers.stop()
-    [letter] = await broker.dead_letters.find("user-profile-iam-tenant-created-event")
     assert "unreadable" in letter.reason
     assert reactions.seen == []
 
@@ -105,29 +116,21 @@ async def test_unreadable_tenant_created_event_goes_to_the_dead_letters() -> Non
 async def test_tenant_created_event_nested_too_deep_goes_to_the_dead_letters_at_once() -> (
     None
 ):
-    broker = InMemoryBroker()
     reactions = RecordingReactions()
-    message = event_message(
-        broker.subjects,
-        service="iam",
-        event_type="TenantCreatedEvent",
-        payload={},
-        context=CONTEXT,
+    letter = await dead_letter_of(
+        lambda broker: replace(
+            event_message(
+                broker.subjects,
+                service="iam",
+                event_type="TenantCreatedEvent",
+                payload={},
+                context=CONTEXT,
+            ),
+            data=b"[" * 100_000 + b"]" * 100_000,
+        ),
+        "user-profile-iam-tenant-created-event",
+        reactions,
     )
-    await broker.publish(replace(message, data=b"[" * 100_000 + b"]" * 100_000))
-    consumers = EventConsumers(reactions, service="test", subscriber=broker)
-    await consumers.start()
-    try:
-
-        async def dead_lettered() -> bool:
-            return bool(
-                await broker.dead_letters.find("user-profile-iam-tenant-created-event")
-            )
-
-        await until(dead_lettered)
-    finally:
-        await consumers.stop()
-    [letter] = await broker.dead_letters.find("user-profile-iam-tenant-created-event")
     assert letter.attempts == 1, letter.reason
     assert "nests too deep" in letter.reason
     assert reactions.seen == []
