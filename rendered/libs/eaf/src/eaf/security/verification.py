@@ -7,6 +7,7 @@ import binascii
 import json
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -15,6 +16,8 @@ from eaf.security.ports import JwksProvider
 from eaf.security.tokens import AccessClaims, InvalidTokenError
 
 MAX_TOKEN_LENGTH = 16_384
+VERIFIED_CACHE_SIZE = 4096
+"""Tokens whose verified signature is remembered (least recently used go first)."""
 _ACCESS_TOKEN_TYPES = frozenset({"at+jwt", "application/at+jwt"})
 
 
@@ -52,6 +55,13 @@ class TokenVerifier:
         self._leeway = leeway
         self._algorithms = frozenset(algorithms)
         self._clock = clock
+        # Tokens whose signature verified, with the key that verified it and their
+        # payload: the same token again (a session's next request) skips the signature
+        # and decoding, never the claim checks (lifetime, issuer, audience...), and only
+        # while that very key is still one the provider serves.
+        self._verified: OrderedDict[str, tuple[VerificationKey, dict[str, Any]]] = (
+            OrderedDict()
+        )
 
     async def verify(self, token: str) -> AccessClaims:
         """The claims of ``token``, or :class:`InvalidTokenError` naming the problem."""
@@ -67,6 +77,13 @@ class TokenVerifier:
     async def _verify(self, token: str) -> AccessClaims:
         if not isinstance(token, str) or not token:
             raise InvalidTokenError("no token")
+        cached = self._verified.get(token)
+        if cached is not None:
+            key, payload = cached
+            if (await self._keys.keys()).get(key.kid) is key:
+                self._verified.move_to_end(token)
+                return self._claims(dict(payload))
+            del self._verified[token]
         if len(token) > MAX_TOKEN_LENGTH:
             raise InvalidTokenError("token too long")
         segments = token.split(".")
@@ -100,7 +117,12 @@ class TokenVerifier:
             algorithm, signing_input, _decode(signature_segment, "signature")
         ):
             raise InvalidTokenError("bad signature")
-        return self._claims(_json_object(payload_segment, "payload"))
+        payload = _json_object(payload_segment, "payload")
+        claims = self._claims(dict(payload))
+        self._verified[token] = (key, payload)
+        if len(self._verified) > VERIFIED_CACHE_SIZE:
+            self._verified.popitem(last=False)
+        return claims
 
     async def _key(self, kid: str) -> VerificationKey:
         key = (await self._keys.keys()).get(kid)
