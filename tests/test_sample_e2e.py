@@ -17,7 +17,7 @@ import nats
 import pytest
 from eaf.context import SecurityContext
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
-from eaf.messaging.embedded import EmbeddedNats
+from eaf.messaging.embedded import EmbeddedCluster, EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
 from helpers import Service
 from nats.js import JetStreamContext
@@ -69,10 +69,10 @@ class Server(Service):
 
     _runs = itertools.count(1)
 
-    def __init__(self, database: Path, broker_url: str | None = None) -> None:
+    def __init__(self, database: Path, broker_url: str | None = None, replicas: int = 1) -> None:
         env = {"DATABASE_URL": f"sqlite:///{database}", "SECURITY_IAM_URL": KEYS.url}
         env.update(
-            {"BROKER_URL": broker_url}
+            {"BROKER_URL": broker_url, "BROKER_REPLICAS": str(replicas)}
             if broker_url
             else {"BROKER_RELAY": "false", "BROKER_CONSUME": "false"}
         )
@@ -210,8 +210,8 @@ def test_profiles_survive_a_restart(database: Path) -> None:
 async def _count(stream: JetStreamContext) -> int:
     try:
         return int((await stream.stream_info("EVENTS")).state.messages)
-    except nats.js.errors.NotFoundError:
-        return 0
+    except (nats.js.errors.NotFoundError, nats.errors.TimeoutError):
+        return 0  # not there yet, or a cluster electing a new leader
 
 
 async def _stream_names(broker: EmbeddedNats, expected: int) -> list[str]:
@@ -253,6 +253,49 @@ async def test_events_reach_the_broker_exactly_once_across_an_outage(tmp_path: P
     finally:
         server.stop()
         await broker.stop()
+
+
+async def test_on_a_three_node_cluster_streams_are_replicated_and_survive_a_node(
+    tmp_path: Path,
+) -> None:
+    """Configured by environment only (the node URLs and BROKER_REPLICAS=3), the sample
+    keeps its stream on three servers; with the stream's leader killed in the middle of
+    the writes, every event still reaches the stream, once."""
+    cluster = EmbeddedCluster(3, tmp_path / "cluster")
+    await cluster.start()
+    server = Server(tmp_path / "profiles.db", broker_url=cluster.url, replicas=3)
+    try:
+        async with httpx.AsyncClient(
+            base_url=server.url, timeout=10, headers=KEYS.headers()
+        ) as client:
+            for index in range(3):
+                body = {"name": f"before-{index}", "email": "a@b.org"}
+                assert (await client.post(BASE, json=body)).status_code == 201
+            observer = await nats.connect(servers=cluster.url.split(","))
+            try:
+                stream = observer.jetstream()
+                with anyio.fail_after(30):
+                    while await _count(stream) < 3:
+                        await anyio.sleep(0.2)
+                info = await stream.stream_info("EVENTS")
+                assert info.config.num_replicas == 3
+                assert info.cluster is not None and len(info.cluster.replicas or []) == 2
+                leader = info.cluster.leader
+            finally:
+                await observer.close()
+            [killed] = [node for node in cluster.nodes if node.server_name == leader]
+            await killed.kill()
+            for index in range(3):
+                body = {"name": f"during-{index}", "email": "a@b.org"}
+                assert (await client.post(BASE, json=body)).status_code == 201
+        survivor = next(node for node in cluster.nodes if node is not killed)
+        names = await _stream_names(survivor, 6)
+        assert sorted(names) == sorted(
+            [f"before-{i}" for i in range(3)] + [f"during-{i}" for i in range(3)]
+        )
+    finally:
+        server.stop()
+        await cluster.stop()
 
 
 async def _consumer_done(broker: EmbeddedNats, durable: str, delivered: int) -> None:

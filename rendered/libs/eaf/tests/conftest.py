@@ -5,10 +5,32 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from eaf.eventsourcing import SqlEventStore, create_event_store
 from eaf.eventsourcing.testing.postgres import PostgresCluster, running_postgres
 from eaf.messaging.embedded import EmbeddedNats
+
+_SPANS = InMemorySpanExporter()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' tracer provider, set before any app is instrumented (which then keeps
+    it, as it keeps a deployment's): every span is recorded, in memory."""
+    provider = TracerProvider(resource=Resource.create({"service.name": "eaf-tests"}))
+    provider.add_span_processor(SimpleSpanProcessor(_SPANS))
+    trace.set_tracer_provider(provider)
+
+
+@pytest.fixture
+def spans() -> InMemorySpanExporter:
+    """The spans finished during the test."""
+    _SPANS.clear()
+    return _SPANS
 
 
 @pytest.fixture(scope="session")

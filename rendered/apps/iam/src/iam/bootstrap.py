@@ -71,6 +71,7 @@ async def bootstrap(
         url=settings.broker_url,
         embedded=bool(settings.get("broker.embedded", False)),
         data_dir=SERVICE_DIR / "data",
+        replicas=settings.broker_replicas,
     )
     workers: list[Worker] = []
     if settings.get("broker.relay", True):

@@ -91,13 +91,17 @@ async def bootstrap(
         url=settings.broker_url,
         embedded=bool(settings.get("broker.embedded", False)),
         data_dir=SERVICE_DIR / "data",
+        replicas=settings.broker_replicas,
     )
     workers: list[Worker] = []
     if settings.get("broker.relay", True):
         workers.append(publisher)
     reactions = reactions or default_reactions(sample_user_profile)
     consumers = consumers or EventConsumers(
-        reactions, service=settings.name, url=lambda: publisher.url
+        reactions,
+        service=settings.name,
+        url=lambda: publisher.url,
+        replicas=settings.broker_replicas,
     )
     if settings.get("broker.consume", True):
         workers.append(consumers)

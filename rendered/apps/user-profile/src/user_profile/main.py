@@ -42,6 +42,7 @@ def create_app(
             app.state.iam_client.revocations,
             url=lambda: services.relay.url,
             name=settings.name,
+            replicas=settings.broker_replicas,
         )
         await revocation_feed.start()
         try:

@@ -53,5 +53,8 @@ async def test_metadata_is_stored_once_per_append_and_read_with_every_event(
     with use(platform_context()):  # a read that starts inside the append
         assert await store.read_all(after=first) == stored[1:] + single
     relayed = await store.outbox.pending(10)
-    assert [m.metadata for m in relayed] == [stored[0].metadata.as_dict()] * 4
+    # Each append is its own span: the same context, its own trace context.
+    assert [m.metadata for m in relayed] == [stored[0].metadata.as_dict()] * 3 + [
+        single[0].metadata.as_dict()
+    ]
     assert {m.recorded_at for m in relayed[:3]} == {stored[0].recorded_at}

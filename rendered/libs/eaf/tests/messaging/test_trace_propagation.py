@@ -7,28 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from eaf.context import SecurityContext, use
 from eaf.eventsourcing import NewEvent, SqlEventStore
 from eaf.messaging import Delivery, EventHandlers, JetStreamBroker, OutboxRelay
 from eaf.messaging.testing import eventually
-from eaf.observability._tracing import _ensure_tracer_provider
-
-
-@pytest.fixture
-def spans() -> Any:
-    trace = pytest.importorskip("opentelemetry.trace")
-    export = pytest.importorskip("opentelemetry.sdk.trace.export")
-    in_memory = pytest.importorskip(
-        "opentelemetry.sdk.trace.export.in_memory_span_exporter"
-    )
-    # The SDK's provider, unless one is set already (a process has one: the name is the
-    # one tests/observability sets up too, whichever runs first).
-    _ensure_tracer_provider("traced-svc")
-    exporter = in_memory.InMemorySpanExporter()
-    trace.get_tracer_provider().add_span_processor(export.SimpleSpanProcessor(exporter))
-    return exporter
 
 
 async def test_a_trace_crosses_the_broker_from_a_request_to_a_consumer(
@@ -65,20 +47,28 @@ async def test_a_trace_crosses_the_broker_from_a_request_to_a_consumer(
     async with handlers.running(nats_broker):
         await eventually(lambda: bool(seen))
 
-    [consumer] = [
-        s for s in spans.get_finished_spans() if s.kind == trace.SpanKind.CONSUMER
-    ]
-    assert consumer.name == "events.acme.orders.OrderPlaced process"
+    finished = {s.name: s for s in spans.get_finished_spans()}
+    append = finished["event_store.append"]
+    publish = finished["events.acme.orders.OrderPlaced publish"]
+    consumer = finished["events.acme.orders.OrderPlaced process"]
+    assert (publish.kind, consumer.kind) == (
+        trace.SpanKind.PRODUCER,
+        trace.SpanKind.CONSUMER,
+    )
+    # request -> append -> publish (the relay) -> process (the consumer): one trace.
+    assert {append.context.trace_id, publish.context.trace_id} == {requested.trace_id}
     assert consumer.context.trace_id == requested.trace_id
-    assert consumer.parent is not None and consumer.parent.span_id == requested.span_id
+    assert append.parent is not None and append.parent.span_id == requested.span_id
+    assert publish.parent is not None
+    assert publish.parent.span_id == append.context.span_id
+    assert consumer.parent is not None
+    assert consumer.parent.span_id == publish.context.span_id
     assert seen[0].trace_id == requested.trace_id  # the handler runs inside that span
 
 
-async def test_an_event_written_outside_a_trace_starts_a_new_one_at_the_consumer(
+async def test_an_event_written_outside_a_trace_starts_one_at_its_append(
     sqlite_store: SqlEventStore, nats_broker: JetStreamBroker, spans: Any
 ) -> None:
-    from opentelemetry import trace
-
     with use(SecurityContext(tenant_id="acme")):
         await sqlite_store.append(
             "Order", "o-2", [NewEvent("OrderPlaced", {})], expected_version=0
@@ -94,8 +84,11 @@ async def test_an_event_written_outside_a_trace_starts_a_new_one_at_the_consumer
 
     async with handlers.running(nats_broker):
         await eventually(lambda: bool(headers))
-    assert "traceparent" not in headers[0]
-    [consumer] = [
-        s for s in spans.get_finished_spans() if s.kind == trace.SpanKind.CONSUMER
-    ]
-    assert consumer.parent is None
+    finished = {s.name: s for s in spans.get_finished_spans()}
+    append = finished["event_store.append"]
+    consumer = finished["events.acme.orders.OrderPlaced process"]
+    assert append.parent is None  # a batch job, a CLI: the append is the root
+    assert consumer.context.trace_id == append.context.trace_id
+    assert headers[0]["traceparent"].split("-")[1] == format(
+        append.context.trace_id, "032x"
+    )

@@ -49,6 +49,7 @@ class RevocationFeed:
         batch_size: int = 256,
         retry_delay: float = 1.0,
         clock: Callable[[], float] = time.time,
+        replicas: int = 1,
     ) -> None:
         self.revocations = revocations
         self._url = url
@@ -57,6 +58,7 @@ class RevocationFeed:
         self._batch_size = batch_size
         self._retry_delay = retry_delay
         self._clock = clock
+        self._replicas = replicas
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -65,7 +67,11 @@ class RevocationFeed:
             return
         self._task = asyncio.create_task(
             run_connected(
-                self._url, self.follow, name=self._name, retry_delay=self._retry_delay
+                self._url,
+                self.follow,
+                name=self._name,
+                retry_delay=self._retry_delay,
+                replicas=self._replicas,
             ),
             name="revocation-feed",
         )

@@ -39,7 +39,8 @@ def event_handlers(reactions: EventReactions) -> EventHandlers:
 
 class EventConsumers:
     """Runs the consumer groups against ``subscriber``, or against the broker at ``url()``
-    (connecting again while it is unreachable or after a failure), until stopped."""
+    (connecting again while it is unreachable or after a failure, its streams kept on
+    ``replicas`` servers of a cluster), until stopped."""
 
     def __init__(
         self,
@@ -49,6 +50,7 @@ class EventConsumers:
         url: Callable[[], str] | None = None,
         subscriber: Subscriber | None = None,
         instances: int = 1,
+        replicas: int = 1,
     ) -> None:
         self._handlers = event_handlers(reactions)
         self._service = service
@@ -57,6 +59,7 @@ class EventConsumers:
         self._url = url
         self._subscriber = subscriber
         self._instances = instances
+        self._replicas = replicas
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -67,7 +70,9 @@ class EventConsumers:
             await self._consume(self._subscriber)
             return
         assert self._url is not None
-        await run_connected(self._url, self._consume, name=self._service)
+        await run_connected(
+            self._url, self._consume, name=self._service, replicas=self._replicas
+        )
 
     async def _consume(self, subscriber: Subscriber) -> None:
         async with self._handlers.running(subscriber, instances=self._instances):

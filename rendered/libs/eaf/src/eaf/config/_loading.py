@@ -130,6 +130,7 @@ def _with_defaults(from_file: Mapping[str, Any], name: str) -> dict[str, Any]:
             "relay": True,
             "consume": True,
             "embedded": False,
+            "replicas": 1,
         },
         "security": {
             "iam_url": "http://127.0.0.1:8081",
@@ -229,6 +230,7 @@ def _validate(tree: dict[str, Any], sources: Mapping[str, str]) -> None:
         "server.max_body_bytes",
         "server.max_json_depth",
         "server.graceful_shutdown_seconds",
+        "broker.replicas",
     ):
         value = _get(tree, dotted)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:

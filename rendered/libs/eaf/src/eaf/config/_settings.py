@@ -51,6 +51,11 @@ class Settings:
         return cast(str, self.get("broker.url"))
 
     @property
+    def broker_replicas(self) -> int:
+        """How many JetStream servers keep each stream (3 on a three-node cluster)."""
+        return cast(int, self.get("broker.replicas", 1))
+
+    @property
     def database_url(self) -> str:
         return cast(str, self.get("database.url"))
 

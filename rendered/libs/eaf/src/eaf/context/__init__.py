@@ -12,7 +12,13 @@ from eaf.context._context import (
     spawn,
     use,
 )
-from eaf.context._trace import TRACE_HEADERS, consumer_span, trace_headers
+from eaf.context._trace import (
+    TRACE_HEADERS,
+    consumer_span,
+    producer_span,
+    span,
+    trace_headers,
+)
 
 __all__ = [
     "TRACE_HEADERS",
@@ -23,7 +29,9 @@ __all__ = [
     "current",
     "current_or_none",
     "platform_context",
+    "producer_span",
     "require_tenant",
+    "span",
     "spawn",
     "trace_headers",
     "use",

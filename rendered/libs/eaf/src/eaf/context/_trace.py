@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 TRACE_HEADERS = ("traceparent", "tracestate")
 
@@ -49,3 +50,55 @@ def consumer_span(name: str, headers: Mapping[str, str]) -> Iterator[None]:
         name, context=parent, kind=trace.SpanKind.CONSUMER
     ):
         yield
+
+
+@contextmanager
+def span(
+    name: str, attributes: Mapping[str, str | int] | None = None
+) -> Iterator[None]:
+    """Run the block in an internal span of the current trace (a command, an append);
+    nothing in a process that does not trace."""
+    trace = _loaded("opentelemetry.trace")
+    if trace is None:
+        yield
+        return
+    tracer = trace.get_tracer("eaf")
+    with tracer.start_as_current_span(name, attributes=dict(attributes or {})):
+        yield
+
+
+def _no_end(error: BaseException | None) -> None:
+    return None
+
+
+def producer_span(
+    name: str, headers: Mapping[str, str]
+) -> tuple[dict[str, str], Callable[[BaseException | None], None]]:
+    """Start a producer span continuing the trace ``headers`` carry (an event's stored
+    context): the headers to send, whose trace context is now that span's, and the
+    function that ends the span once the broker answered (with the error, if any).
+    Headers with no trace context, or a process that does not trace, are sent as they
+    are."""
+    trace = _loaded("opentelemetry.trace")
+    sent = dict(headers)
+    if trace is None or "traceparent" not in sent:
+        return sent, _no_end
+    propagate = importlib.import_module("opentelemetry.propagate")
+    parent = propagate.extract({k: sent[k] for k in TRACE_HEADERS if k in sent})
+    started: Any = trace.get_tracer("eaf.messaging").start_span(
+        name, context=parent, kind=trace.SpanKind.PRODUCER
+    )
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier, context=trace.set_span_in_context(started))
+    for key in TRACE_HEADERS:
+        sent.pop(key, None)
+        if key in carrier:
+            sent[key] = carrier[key]
+
+    def end(error: BaseException | None) -> None:
+        if error is not None:
+            started.record_exception(error)
+            started.set_status(trace.Status(trace.StatusCode.ERROR, str(error)))
+        started.end()
+
+    return sent, end

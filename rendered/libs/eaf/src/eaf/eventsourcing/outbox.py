@@ -33,6 +33,10 @@ class Outbox(Protocol):
 
     async def mark_published(self, positions: Sequence[int]) -> None: ...
 
+    async def backlog(self) -> int:
+        """How many messages wait to be published (for the backlog metric)."""
+        ...
+
 
 @dataclass
 class InMemoryOutbox:
@@ -50,3 +54,6 @@ class InMemoryOutbox:
 
     async def mark_published(self, positions: Sequence[int]) -> None:
         self.published.update(positions)
+
+    async def backlog(self) -> int:
+        return sum(1 for m in self.messages if m.position not in self.published)

@@ -25,6 +25,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
+from eaf.context import span
 from eaf.eventsourcing.errors import (
     ConcurrencyError,
     DuplicateKeyError,
@@ -133,6 +134,17 @@ class Transactions(Protocol):
     async def load_by(self, kind: type[A], field: str, value: object) -> A | None:
         """The aggregate whose unique ``field`` has ``value``."""
         ...
+
+
+def _command_name(request: object, kind: type[Sourced] | None) -> str:
+    """The span name of a use case: ``command Order.place`` (the request's first item
+    names the command), ``command`` when it says nothing."""
+    name = "command"
+    if kind is not None:
+        name += f" {kind.__name__}"
+    if isinstance(request, tuple) and request and isinstance(request[0], str):
+        name += f".{request[0]}" if kind is not None else f" {request[0]}"
+    return name
 
 
 def key_text(value: object) -> str:
@@ -282,6 +294,16 @@ class StoreTransactions:
         idempotency: Idempotency | None = None,
         request: object = None,
         kind: type[Sourced] | None = None,
+    ) -> T:
+        with span(_command_name(request, kind)):
+            return await self._run(work, idempotency, request, kind)
+
+    async def _run(
+        self,
+        work: Callable[[Transaction], Awaitable[T]],
+        idempotency: Idempotency | None,
+        request: object,
+        kind: type[Sourced] | None,
     ) -> T:
         fingerprint = hashlib.sha256(repr(request).encode()).hexdigest()
         for attempt in range(self._attempts):

@@ -23,7 +23,8 @@ log = logging.getLogger("eaf.messaging.background")
 
 class EventRelay:
     """Publishes ``store``'s outbox for ``service`` to the broker at ``url``, or to an
-    embedded nats-server (started here, data under ``data_dir``) when ``embedded``."""
+    embedded nats-server (started here, data under ``data_dir``) when ``embedded``; on a
+    cluster, the streams are kept on ``replicas`` servers."""
 
     def __init__(
         self,
@@ -33,12 +34,14 @@ class EventRelay:
         url: str,
         embedded: bool,
         data_dir: Path,
+        replicas: int = 1,
     ) -> None:
         self._store = store
         self._service = service
         self._url = url
         self._embedded = embedded
         self._data_dir = data_dir
+        self._replicas = replicas
         self._server: EmbeddedNats | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -64,7 +67,9 @@ class EventRelay:
             await OutboxRelay(outbox, broker, service=self._service).run()
 
         # While the broker is unreachable, events wait in the outbox.
-        await run_connected(lambda: self.url, relay, name=self._service)
+        await run_connected(
+            lambda: self.url, relay, name=self._service, replicas=self._replicas
+        )
 
     async def stop(self) -> None:
         """Stop relaying, then the embedded broker."""

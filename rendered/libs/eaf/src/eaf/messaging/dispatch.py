@@ -8,6 +8,7 @@ from typing import Protocol
 from eaf.context import consumer_span, use
 from eaf.messaging.message import Delivery
 from eaf.messaging.ports import Handler, Poison, Subscription
+from eaf.metrics import DEAD_LETTERS, HANDLED_MESSAGES
 
 log = logging.getLogger("eaf.messaging")
 
@@ -31,6 +32,42 @@ async def dispatch(
     settlement: Settlement,
 ) -> None:
     """Run ``handler`` in the message's security context and settle the delivery."""
+    await _settle(
+        delivery,
+        handler,
+        subscription,
+        _Counted(settlement, subscription.durable or "ephemeral"),
+    )
+
+
+class _Counted:
+    """Counts each settlement under its outcome (``eaf_messages_handled_total``) and the
+    dead letters (``eaf_dead_letters_total``)."""
+
+    def __init__(self, settlement: Settlement, consumer: str) -> None:
+        self._settlement = settlement
+        self._consumer = consumer
+
+    async def ack(self) -> None:
+        await self._settlement.ack()
+        HANDLED_MESSAGES.labels(self._consumer, "acked").inc()
+
+    async def retry(self, delay: float) -> None:
+        await self._settlement.retry(delay)
+        HANDLED_MESSAGES.labels(self._consumer, "retried").inc()
+
+    async def dead_letter(self, reason: str) -> None:
+        await self._settlement.dead_letter(reason)
+        HANDLED_MESSAGES.labels(self._consumer, "dead_lettered").inc()
+        DEAD_LETTERS.labels(self._consumer).inc()
+
+
+async def _settle(
+    delivery: Delivery,
+    handler: Handler,
+    subscription: Subscription,
+    settlement: Settlement,
+) -> None:
     attempt = delivery.attempt
     if not delivery.message.tenant_matches_subject:
         # Routing and filters trust the subject, the handler's context the headers.

@@ -234,15 +234,17 @@ async def run_connected(
     *,
     name: str | None = None,
     retry_delay: float = 1.0,
+    replicas: int = 1,
 ) -> None:
     """Run ``work`` on a broker connection until cancelled: connecting again while the
     broker at ``url()`` is unreachable, and after ``work`` ends or fails (logged), so a
-    background relay or consumer never stops quietly."""
+    background relay or consumer never stops quietly. The streams are kept on
+    ``replicas`` servers of a cluster."""
     while True:
         address = url()
         try:
             broker = await JetStreamBroker.connect(
-                MessagingSettings(url=address), name=name
+                MessagingSettings(url=address, replicas=replicas), name=name
             )
         except Exception as error:
             log.warning("broker %s unreachable (%s); trying again", address, error)

@@ -18,6 +18,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from eaf.messaging.dispatch import dispatch
 from eaf.messaging.message import Delivery, received
 from eaf.messaging.ports import Handler, Subscription
+from eaf.metrics import CONSUMER_LAG
 
 if TYPE_CHECKING:
     from eaf.messaging.jetstream import JetStreamBroker
@@ -138,6 +139,7 @@ class JetStreamWorker:
         self._handler = handler
         self._stopping = False
         self._handling = False
+        self._lag = CONSUMER_LAG.labels(subscription.durable or "ephemeral")
         self.task: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
@@ -168,6 +170,8 @@ class JetStreamWorker:
             delivery = _delivery(msg)
             settlement = _Settlement(self._broker, self._subscription, msg, delivery)
             await dispatch(delivery, self._handler, self._subscription, settlement)
+            # What the stream holds for the group beyond this message.
+            self._lag.set(msg.metadata.num_pending)
         except Exception:
             # Settling failed (broker unreachable): redelivered after ack_wait.
             log.exception("could not settle a message on %s", msg.subject)

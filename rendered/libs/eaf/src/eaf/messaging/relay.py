@@ -6,13 +6,17 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from eaf.messaging.message import outbox_message
+from eaf.context import producer_span
+from eaf.messaging.message import Message, outbox_message
 from eaf.messaging.ports import Publisher, PublishError
 from eaf.messaging.subjects import Subjects
+from eaf.metrics import OUTBOX_BACKLOG, PUBLISHED_EVENTS
 
 if TYPE_CHECKING:
     from eaf.eventsourcing.outbox import Outbox, OutboxMessage
@@ -59,6 +63,7 @@ class OutboxRelay:
         self.stats = RelayStats()
         self._in_flight: set[int] = set()
         self._wakeup = asyncio.Event()
+        self._backlog_at = 0.0
 
     def notify(self) -> None:
         """Tell the relay that new messages were written (it polls anyway)."""
@@ -92,6 +97,7 @@ class OutboxRelay:
         """Relay until cancelled."""
         delay = self.backoff_initial
         while True:
+            await self._measure_backlog()
             try:
                 await self.drain()
             except Exception as error:
@@ -102,6 +108,17 @@ class OutboxRelay:
                 continue
             delay = self.backoff_initial
             await self._idle()
+
+    async def _measure_backlog(self, every: float = 1.0) -> None:
+        """Set the ``eaf_outbox_backlog`` gauge, at most once per ``every`` seconds."""
+        now = time.monotonic()
+        if now - self._backlog_at < every:
+            return
+        self._backlog_at = now
+        try:
+            OUTBOX_BACKLOG.labels(self.service).set(await self.outbox.backlog())
+        except Exception as error:
+            log.debug("outbox backlog unknown: %s", error)
 
     async def _take(self) -> list[OutboxMessage]:
         limit = self.batch_size + len(self._in_flight)
@@ -115,10 +132,19 @@ class OutboxRelay:
         internal = [stored.position for stored in batch if is_internal(stored)]
         batch = [stored for stored in batch if not is_internal(stored)]
         try:
-            messages = [
-                outbox_message(self.subjects, self.service, stored) for stored in batch
-            ]
-            outcomes = await self.publisher.publish_batch(messages) if messages else []
+            messages, ends = self._traced(
+                [outbox_message(self.subjects, self.service, s) for s in batch]
+            )
+            try:
+                outcomes = (
+                    await self.publisher.publish_batch(messages) if messages else []
+                )
+            except BaseException as error:
+                for end in ends:
+                    end(error)
+                raise
+            for end, outcome in zip(ends, outcomes, strict=True):
+                end(outcome)
             acknowledged = internal + [
                 stored.position
                 for stored, error in zip(batch, outcomes, strict=True)
@@ -127,6 +153,9 @@ class OutboxRelay:
             if acknowledged:
                 await self.outbox.mark_published(acknowledged)
                 self.stats.published += len(acknowledged) - len(internal)
+                PUBLISHED_EVENTS.labels(self.service).inc(
+                    len(acknowledged) - len(internal)
+                )
         finally:
             self._in_flight.difference_update(stored.position for stored in batch)
             self._in_flight.difference_update(internal)
@@ -136,6 +165,20 @@ class OutboxRelay:
                 f"{len(errors)} of {len(batch)} not acknowledged: {errors[0]}"
             )
         return len(acknowledged)
+
+    @staticmethod
+    def _traced(
+        messages: list[Message],
+    ) -> tuple[list[Message], list[Callable[[BaseException | None], None]]]:
+        """Each message in a producer span continuing its event's trace (ended when the
+        broker answered), its headers carrying that span's context."""
+        sent: list[Message] = []
+        ends: list[Callable[[BaseException | None], None]] = []
+        for message in messages:
+            headers, end = producer_span(f"{message.subject} publish", message.headers)
+            sent.append(replace(message, headers=headers))
+            ends.append(end)
+        return sent, ends
 
     async def _idle(self) -> None:
         with contextlib.suppress(TimeoutError):

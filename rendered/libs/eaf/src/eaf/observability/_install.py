@@ -9,6 +9,7 @@ from starlette.responses import Response
 from eaf.observability._correlation import CorrelationIdMiddleware
 from eaf.observability._health import HealthEndpoints, ReadinessCheck
 from eaf.observability._metrics import HttpMetrics, MetricsMiddleware
+from eaf.observability._tracing import instrument_tracing
 
 LIVENESS_PATH = "/actuator/health/liveness"
 READINESS_PATH = "/actuator/health/readiness"
@@ -23,7 +24,9 @@ def install(
     readiness_checks: Mapping[str, ReadinessCheck] | None = None,
     health_path: str | None = None,
 ) -> None:
-    """Give ``app`` health endpoints, Prometheus metrics and correlation ids.
+    """Give ``app`` health endpoints, Prometheus metrics, correlation ids and tracing
+    (OpenTelemetry, exporter as ``OTEL_TRACES_EXPORTER`` / ``OTEL_EXPORTER_OTLP_ENDPOINT``
+    say, none when unset: see :func:`instrument_tracing`).
 
     Call it right after creating the app, before including the service's routers:
     routes match in the order they were added, so ``health_path``
@@ -44,6 +47,7 @@ def install(
         _add_public_route(app, health_path, health.service_health, "service_health")
     _add_public_route(app, METRICS_PATH, metrics.endpoint, "metrics", in_schema=False)
 
+    instrument_tracing(app, service)
     # Added last, so outermost: metrics and the request's log lines see the correlation.
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     app.add_middleware(CorrelationIdMiddleware)

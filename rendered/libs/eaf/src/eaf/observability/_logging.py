@@ -3,8 +3,11 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import MutableMapping
 from datetime import UTC, datetime
 from typing import Any, TextIO
+
+import structlog
 
 from eaf.context import current_or_none
 
@@ -49,35 +52,67 @@ def configure_logging(
         server_logger.propagate = True
 
 
-class JsonFormatter(logging.Formatter):
-    """One JSON object per record, with the service and the current security context."""
+class JsonFormatter(structlog.stdlib.ProcessorFormatter):
+    """One JSON object per record (structlog's renderer), with the service, the current
+    security context (correlation, tenant, user) and trace ids, and any ``extra=``
+    fields."""
 
     def __init__(self, service: str | None = None) -> None:
-        super().__init__()
         self.service = service
+        super().__init__(
+            foreign_pre_chain=[_record_fields(service)],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                structlog.processors.StackInfoRenderer(),
+                structlog.processors.JSONRenderer(
+                    serializer=_dumps, default=str, ensure_ascii=False
+                ),
+            ],
+        )
 
-    def format(self, record: logging.LogRecord) -> str:
+
+def _dumps(entry: Any, **options: Any) -> str:
+    return json.dumps(entry, **options)
+
+
+def _record_fields(service: str | None) -> structlog.types.Processor:
+    """The fields of a stdlib record: time, level, logger, message, the service, the
+    security context, the trace, then the record's extra attributes."""
+
+    def add(
+        logger: Any, method: str, event: MutableMapping[str, Any]
+    ) -> MutableMapping[str, Any]:
+        record: logging.LogRecord = event["_record"]
         entry: dict[str, Any] = {
             "timestamp": _timestamp(record),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            # structlog formatted the message already (and emptied the record's args).
+            "message": event["event"],
         }
-        if self.service is not None:
-            entry["service"] = self.service
+        if service is not None:
+            entry["service"] = service
         entry.update(_context_fields())
+        entry.update(_trace_fields())
         entry.update(
             (key, value)
             for key, value in vars(record).items()
             if key not in _STANDARD_ATTRIBUTES
         )
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exc_info"] = record.exc_info
         elif record.exc_text:
             entry["exception"] = record.exc_text
         if record.stack_info:
-            entry["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+            entry["stack"] = record.stack_info
+        # Records carry their own exception and stack: structlog must not add them again.
+        record.exc_info = record.exc_text = record.stack_info = None
+        entry["_record"] = record
+        entry["_from_structlog"] = False
+        return entry
+
+    return add
 
 
 class TextFormatter(logging.Formatter):
@@ -132,3 +167,17 @@ def _context_fields() -> dict[str, str]:
         "user_id": context.user_id,
     }
     return {key: value for key, value in fields.items() if value is not None}
+
+
+def _trace_fields() -> dict[str, str]:
+    """The current span's trace and span ids, where this process traces."""
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None:
+        return {}
+    context = trace.get_current_span().get_span_context()
+    if not context.is_valid:
+        return {}
+    return {
+        "trace_id": format(context.trace_id, "032x"),
+        "span_id": format(context.span_id, "016x"),
+    }

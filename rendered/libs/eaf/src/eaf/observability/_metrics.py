@@ -16,6 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eaf.metrics import REGISTRY as RUNTIME_REGISTRY
+
 UNMATCHED_ROUTE = "<unmatched>"
 
 
@@ -45,8 +47,10 @@ class HttpMetrics:
         self.duration.labels(method, route).observe(seconds)
 
     async def endpoint(self, request: Request) -> Response:
-        """``GET /metrics`` in the Prometheus text exposition format."""
-        return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
+        """``GET /metrics`` in the Prometheus text exposition format: the app's HTTP and
+        process metrics, then the runtime's (appends, outbox, consumers)."""
+        body = generate_latest(self.registry) + generate_latest(RUNTIME_REGISTRY)
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
 
 class MetricsMiddleware:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from eaf.context import current
+from eaf.context import current, span
 from eaf.eventsourcing.errors import StoreUnavailableError
 from eaf.eventsourcing.records import (
     EventMetadata,
@@ -34,6 +35,7 @@ from eaf.eventsourcing.sql.writers import (
     PostgresWriter,
     encode_events,
 )
+from eaf.metrics import APPEND_SECONDS, APPENDED_EVENTS
 
 __all__ = ["SqlEventStore", "create_event_store"]
 
@@ -71,6 +73,7 @@ class SqlEventStore:
         self._writer = (
             PostgresWriter(database) if database.postgres else SqliteWriter(database)
         )
+        self._backend = "postgresql" if database.postgres else "sqlite"
         self.write_fault: str | None = None
         """Why the last append failed for a storage fault (None once one succeeded, or
         a probe wrote): readiness is down meanwhile."""
@@ -95,17 +98,18 @@ class SqlEventStore:
         expected_version: int,
     ) -> list[StoredEvent]:
         tenant = write_tenant()
-        metadata = EventMetadata.from_context(current(), tenant)
-        request = AppendRequest(
-            tenant,
-            stream_type,
-            stream_id,
-            expected_version,
-            len(events),
-            encode_events(events),
-            json.dumps(metadata.as_dict()),
-        )
-        appended = await self._append((request,))
+        with span("event_store.append", {"eaf.events": len(events)}):
+            metadata = EventMetadata.from_context(current(), tenant)
+            request = AppendRequest(
+                tenant,
+                stream_type,
+                stream_id,
+                expected_version,
+                len(events),
+                encode_events(events),
+                json.dumps(metadata.as_dict()),
+            )
+            appended = await self._append((request,))
         return _stored(
             request, events, metadata, appended.first_positions[0], appended.recorded_at
         )
@@ -117,21 +121,23 @@ class SqlEventStore:
         tenant = write_tenant()
         if not appends:
             return []
-        metadata = EventMetadata.from_context(current(), tenant)
-        metadata_json = json.dumps(metadata.as_dict())
-        unit = [
-            AppendRequest(
-                tenant,
-                entry.stream_type,
-                entry.stream_id,
-                entry.expected_version,
-                len(entry.events),
-                encode_events(entry.events),
-                metadata_json,
-            )
-            for entry in appends
-        ]
-        appended = await self._append(unit)
+        count = sum(len(entry.events) for entry in appends)
+        with span("event_store.append", {"eaf.events": count}):
+            metadata = EventMetadata.from_context(current(), tenant)
+            metadata_json = json.dumps(metadata.as_dict())
+            unit = [
+                AppendRequest(
+                    tenant,
+                    entry.stream_type,
+                    entry.stream_id,
+                    entry.expected_version,
+                    len(entry.events),
+                    encode_events(entry.events),
+                    metadata_json,
+                )
+                for entry in appends
+            ]
+            appended = await self._append(unit)
         return [
             _stored(request, entry.events, metadata, first, appended.recorded_at)
             for request, entry, first in zip(
@@ -142,6 +148,7 @@ class SqlEventStore:
     async def _append(self, unit: Sequence[AppendRequest]) -> Appended:
         """Append ``unit`` through the writer; a storage fault is a
         :class:`StoreUnavailableError` (nothing was stored)."""
+        started = time.perf_counter()
         try:
             appended = await self._writer.append(unit)
         except Exception as error:
@@ -152,6 +159,9 @@ class SqlEventStore:
                 f"the event store cannot write now ({error})"
             ) from error
         self.write_fault = None
+        backend = self._backend
+        APPEND_SECONDS.labels(backend).observe(time.perf_counter() - started)
+        APPENDED_EVENTS.labels(backend).inc(sum(request.count for request in unit))
         return appended
 
     async def probe_write(self) -> bool:

@@ -85,6 +85,15 @@ class SqlOutbox:
                 break
         return messages
 
+    async def backlog(self) -> int:
+        """Events above the stored cursor, less those published beyond it."""
+        cursor = await self.cursor()
+        events = self._database.tables.events
+        query = select(func.count()).where(events.c.position > cursor)
+        async with self._database.transaction(platform=True) as connection:
+            above = int(await connection.scalar(query) or 0)
+        return max(0, above - len(self._published))
+
     async def mark_published(self, positions: Sequence[int]) -> None:
         if self._cursor is None:
             self._cursor = await self.cursor()
