@@ -154,7 +154,9 @@ def test_generate_compose_runs_every_app_on_postgres_and_a_nats_cluster(tmp_path
         assert "-js" in command and "--cluster_name=eaf" in command
         assert f"--routes=nats://{others[0]}:6222,nats://{others[1]}:6222" in command
     assert services["postgres"]["image"] == "postgres:16"
-    init_sql = compose_config(target)["configs"]["create-databases"]["content"]  # type: ignore[index]
+    configs = compose_config(target)["configs"]
+    assert isinstance(configs, dict)
+    init_sql = configs["create-databases"]["content"]
     assert "CREATE DATABASE iam;" in init_sql and "CREATE DATABASE user_profile;" in init_sql
 
 
