@@ -459,6 +459,13 @@ def check(names: Names = None, every: Every = False) -> None:
         raise typer.Exit(EXIT_ERROR)
     if behind:
         typer.echo("the runtime is behind the blueprint: run `generate update`", err=True)
+    compose_stale = _compose_stale(workspace)
+    if compose_stale:
+        typer.echo(
+            f"{workspace.relative(workspace.root / 'compose.yaml')}: out of date "
+            "(not what `generate compose` writes now): run `generate compose`",
+            err=True,
+        )
     if stale:
         typer.echo(
             f"{stale} project(s) out of date: "
@@ -466,7 +473,7 @@ def check(names: Names = None, every: Every = False) -> None:
             err=True,
         )
         raise typer.Exit(EXIT_ERROR)
-    if behind:
+    if behind or compose_stale:
         raise typer.Exit(EXIT_ERROR)
     typer.echo(f"{len(projects)} project(s) up to date")
 
@@ -505,6 +512,15 @@ def stats(
         typer.echo(
             f"{'total':<{width}}  rendered {rendered:>6,}  hand-written {hand:>6,}  {share:>3}%"
         )
+
+
+def _compose_stale(workspace: ws.Workspace) -> bool:
+    from generator import compose as cp
+
+    try:
+        return cp.stale(workspace, all_projects(workspace))
+    except (ProjectError, SpecError):
+        return False  # the projects' own problems are reported by the check itself
 
 
 def _is_runtime_copy(workspace: ws.Workspace, project: Project) -> bool:
@@ -589,6 +605,38 @@ def catalog(
         f"{', '.join(written.asyncapi) or 'none'}, OpenAPI for "
         f"{', '.join(written.openapi) or 'none'}; open "
         f"{workspace.relative(target / 'index.html')}"
+    )
+
+
+@app.command()
+def compose(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write the compose file (default: compose.yaml)"),
+    ] = None,
+) -> None:
+    """Write a Docker Compose file for development: every app of the workspace built from
+    its Dockerfile, one PostgreSQL with a database per app, a three-node NATS JetStream
+    cluster."""
+    from generator import compose as cp
+
+    workspace = _workspace()
+    try:
+        projects = all_projects(workspace)
+    except ProjectError as error:
+        fail(str(error))
+    target = (out or cp.default_path(workspace)).resolve()
+    try:
+        built = cp.compose_file(workspace, projects, target)
+    except SpecError as error:
+        fail(str(error))
+    if not built.services:
+        fail(f"no app in {workspace.relative(workspace.apps)}; nothing was written")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(cp.render(built), encoding="utf-8")
+    typer.echo(
+        f"wrote {workspace.relative(target)}: {', '.join(s.name for s in built.services)}, "
+        f"postgres, {', '.join(built.nats_nodes)}"
     )
 
 
