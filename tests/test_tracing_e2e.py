@@ -126,6 +126,7 @@ async def traced(tmp_path: Path) -> AsyncIterator[tuple[Collector, Service, Serv
         iam.stop()
         await broker.stop()
         collector.httpd.shutdown()
+        collector.httpd.server_close()
 
 
 async def _until(condition: Callable[[], object], timeout: float = 30) -> None:
