@@ -10,7 +10,7 @@ from typing import Any
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx, title
 from generator.expr import Node
-from generator.expr_code import member_name, to_python
+from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES
 from generator.resolved import Domain, RAggregate, RCommand, REvent, RField
@@ -24,6 +24,8 @@ class Code:
     """A compiled expression with what it is about."""
 
     code: str
+    refused: str
+    """The condition under which the check fails (what the rendered ``if`` tests)."""
     message: str = ""
     field: str = ""
 
@@ -280,6 +282,10 @@ def _code(node: Node, names: dict[str, str]) -> str:
     return to_python(node, names).source
 
 
+def _check(node: Node, names: dict[str, str], message: str = "", field: str = "") -> Code:
+    return Code(_code(node, names), refusal(node, names).source, message, field)
+
+
 def enums(domain: Domain) -> list[EnumCtx]:
     return [
         EnumCtx(name, [{"name": member_name(m), "value": m} for m in members])
@@ -303,7 +309,7 @@ def values(domain: Domain, catalog: Catalog) -> list[ValueCtx]:
                 value.name,
                 value.description or f"A {' '.join(naming.words(value.name))}.",
                 [field_ctx(f, catalog) for f in value.fields],
-                [Code(_code(i.check, names), i.message, i.field) for i in value.invariants],
+                [_check(i.check, names, i.message, i.field) for i in value.invariants],
             )
         )
     return result
@@ -459,7 +465,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
             ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, state), c.description)
             for c in aggregate.computed
         ],
-        invariants=[Code(_code(i.check, state), i.message, i.field) for i in aggregate.invariants],
+        invariants=[_check(i.check, state, i.message, i.field) for i in aggregate.invariants],
         commands=commands,
         events=sorted({c.event for c in aggregate.commands}),
         applies=_applies(aggregate, domain),
@@ -492,7 +498,7 @@ def _command(
             "today": "now.date()",
         }
     sets = [{"attr": f.attr, "code": _code(node, scope)} for f, node in command.sets]
-    guard = Code(_code(command.when, scope)) if command.when is not None else None
+    guard = _check(command.when, scope) if command.when is not None else None
     event = domain.events[command.event]
     set_attrs = {f.name for f, _ in command.sets}
     event_args = []

@@ -301,7 +301,7 @@ def _endpoint(
         body=body,
         by=by,
         filters=filters,
-        sort=[naming.snake(s) for s in endpoint.sort],
+        sort=[_column_attr(read_model, s) for s in endpoint.sort],
         page=endpoint.page,
         extra=EndpointTests(sort_names=list(endpoint.sort)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
@@ -310,3 +310,9 @@ def _endpoint(
         if endpoint.tenant_path and params
         else endpoint.path,
     )
+
+
+def _column_attr(read_model: RReadModel | None, name: str) -> str:
+    """The stored column of ``name`` (its Python attribute: ``key`` is ``key_``)."""
+    assert read_model is not None, "only a read model's list is sorted"
+    return next(c.attr for c in read_model.columns if c.name == name)

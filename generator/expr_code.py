@@ -39,6 +39,16 @@ def to_python(node: Node, names: Mapping[str, str]) -> Code:
     return Code(source, imports)
 
 
+def refusal(node: Node, names: Mapping[str, str]) -> Code:
+    """The Python condition under which the check ``node`` fails: ``not (...)``, or the
+    operand itself of a check that is a negation (``not archived`` fails when
+    ``self.archived`` holds), never ``not (not ...)``."""
+    if node.op == "not":
+        return to_python(node.args[0], names)
+    written = to_python(node, names)
+    return Code(f"not ({written.source})", written.imports)
+
+
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
 """Nodes the writer puts in parentheses (dropped around a whole expression)."""
 

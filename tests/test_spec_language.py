@@ -258,3 +258,34 @@ def test_only_what_production_reaches_is_rendered() -> None:
         + "consumes:\n  billing.InvoicePaid:\n    fields: {invoiceId: uuid}\n"
     )
     assert "class CouponService:" in consuming["src/shop/application/services.py"]
+
+
+def test_a_negated_guard_and_a_sort_on_a_renamed_column_render_as_meant() -> None:
+    """`when: not archived` refuses when `archived` holds (no `not (not ...)`, which ruff
+    refuses); a read model sorted by `key` (a field whose Python name is `key_`) sorts by
+    the column it is stored in."""
+    spec = (
+        BASE.replace(
+            "      note: {type: str, optional: true}\n",
+            "      note: {type: str, optional: true}\n"
+            "      key: {type: str, default: k}\n"
+            "      archived: {type: bool, default: false}\n"
+            "    read_model: {}\n",
+        )
+        .replace("    read_model: {}\n", "")
+        .replace(
+            "      pay: {",
+            "      shelve: {when: not archived, set: {archived: true}, emits: OrderShelved}\n"
+            "      pay: {",
+        )
+        .replace("endpoints:\n", "read_models:\n  Orders: {of: Order}\nendpoints:\n")
+        + '  - {method: POST, path: "/api/v1/orders/{id}/shelve", command: Order.shelve}\n'
+        "  - {method: GET, path: /api/v1/orders, query: Order.list, sort: [key], page: true}\n"
+    )
+    files = _rendered(spec)
+    model = files["src/shop/domain/model.py"]
+    assert "if self.archived_:" in model and "not (not" not in model
+    assert "if not (self.status == Status.OPEN):" in model
+    web = files["src/shop/infrastructure/web.py"]
+    sorted_by = web.split("columns = {")[1].split("}")[0].replace("'", '"')
+    assert '"key": "key_"' in sorted_by
