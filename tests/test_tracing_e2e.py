@@ -184,9 +184,11 @@ async def test_one_trace_from_a_request_in_one_service_to_the_consumer_in_anothe
 
         def consumed() -> list[Span]:
             return collector.find(
-                lambda s: s.service == "user-profile"
-                and s.kind == CONSUMER
-                and s.name.endswith(".iam.TenantCreatedEvent process")
+                lambda s: (
+                    s.service == "user-profile"
+                    and s.kind == CONSUMER
+                    and s.name.endswith(".iam.TenantCreatedEvent process")
+                )
             )
 
         await _until(consumed)
@@ -214,9 +216,11 @@ async def test_one_trace_from_a_request_in_one_service_to_the_consumer_in_anothe
 
         def published() -> list[Span]:
             return collector.find(
-                lambda s: s.service == "user-profile"
-                and s.kind == PRODUCER
-                and s.name.endswith(".user-profile.SampleUserProfileCreated publish")
+                lambda s: (
+                    s.service == "user-profile"
+                    and s.kind == PRODUCER
+                    and s.name.endswith(".user-profile.SampleUserProfileCreated publish")
+                )
             )
 
         await _until(published)

@@ -1,0 +1,560 @@
+# Generated from spec feature-flags by `generate`; edits are merged on re-render.
+
+"""The use cases of the feature flags service: each runs in one transaction of the
+event store (every change it makes is stored at once, or none), rerun from the start when
+a concurrent writer got there first."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from feature_flags.application.ports.outbound import (
+    Clock,
+    FlagListing,
+    Idempotency,
+    ProjectListing,
+    SegmentListing,
+    Transaction,
+    Transactions,
+)
+from feature_flags.domain.errors import DomainValidationError, NotFoundError, Violation
+from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.types import (
+    Constraint,
+    Dependency,
+    EnvironmentConfig,
+    FlagType,
+    Variant,
+)
+
+
+class ProjectService:
+    """Runs the Project use cases (implements ``ProjectUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: ProjectListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def create(
+        self,
+        *,
+        key_: str,
+        name: str,
+        description: str,
+        environments: list[str],
+        idempotency: Idempotency | None = None,
+    ) -> Project:
+        async def work(tx: Transaction) -> Project:
+            now = self._clock.now()
+            created = Project.create(
+                key_=key_,
+                name=name,
+                description=description,
+                environments=environments,
+                now=now,
+            )
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "create",
+                key_,
+                name,
+                description,
+                environments,
+            ),
+            kind=Project,
+        )
+
+    async def update(
+        self,
+        id: str,
+        *,
+        name: str,
+        description: str,
+        environments: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Project:
+        async def work(tx: Transaction) -> Project:
+            now = self._clock.now()
+            current = await tx.get(Project, id)
+            if current is None:
+                raise NotFoundError("Project not found")
+            tx.expect(current, expected_version)
+            changed = current.update(
+                name=name, description=description, environments=environments, now=now
+            )
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "update",
+                id,
+                name,
+                description,
+                environments,
+            ),
+            kind=Project,
+        )
+
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Project:
+        async def work(tx: Transaction) -> Project:
+            now = self._clock.now()
+            current = await tx.get(Project, id)
+            if current is None:
+                raise NotFoundError("Project not found")
+            tx.expect(current, expected_version)
+            changed = current.remove(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "remove",
+                id,
+            ),
+            kind=Project,
+        )
+
+    async def get(self, id: str) -> Project | None:
+        return await self._transactions.load(Project, id)
+
+    async def get_by_key(self, key_: str) -> Project | None:
+        return await self._transactions.load_by(Project, "key_", key_)
+
+    async def list(self) -> list[Project]:
+        return await self._listing.list()
+
+
+class SegmentService:
+    """Runs the Segment use cases (implements ``SegmentUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: SegmentListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def create(
+        self,
+        *,
+        name: str,
+        description: str,
+        constraints: list[Constraint],
+        idempotency: Idempotency | None = None,
+    ) -> Segment:
+        async def work(tx: Transaction) -> Segment:
+            now = self._clock.now()
+            created = Segment.create(
+                name=name, description=description, constraints=constraints, now=now
+            )
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "create",
+                name,
+                description,
+                constraints,
+            ),
+            kind=Segment,
+        )
+
+    async def update(
+        self,
+        id: str,
+        *,
+        name: str,
+        description: str,
+        constraints: list[Constraint],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Segment:
+        async def work(tx: Transaction) -> Segment:
+            now = self._clock.now()
+            current = await tx.get(Segment, id)
+            if current is None:
+                raise NotFoundError("Segment not found")
+            tx.expect(current, expected_version)
+            changed = current.update(
+                name=name, description=description, constraints=constraints, now=now
+            )
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "update",
+                id,
+                name,
+                description,
+                constraints,
+            ),
+            kind=Segment,
+        )
+
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Segment:
+        async def work(tx: Transaction) -> Segment:
+            now = self._clock.now()
+            current = await tx.get(Segment, id)
+            if current is None:
+                raise NotFoundError("Segment not found")
+            tx.expect(current, expected_version)
+            changed = current.remove(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "remove",
+                id,
+            ),
+            kind=Segment,
+        )
+
+    async def get(self, id: str) -> Segment | None:
+        return await self._transactions.load(Segment, id)
+
+    async def get_by_name(self, name: str) -> Segment | None:
+        return await self._transactions.load_by(Segment, "name", name)
+
+    async def list(self) -> list[Segment]:
+        return await self._listing.list()
+
+
+class FlagService:
+    """Runs the Flag use cases (implements ``FlagUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: FlagListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def create(
+        self,
+        *,
+        key_: str,
+        project_id: UUID,
+        description: str,
+        type_: FlagType,
+        impression_data: bool,
+        environments: dict[str, EnvironmentConfig],
+        variants: list[Variant],
+        dependencies: list[Dependency],
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            project = await tx.get(Project, str(project_id))
+            missing = [
+                *(
+                    [Violation("projectId", "No project has this id")]
+                    if project is None
+                    else []
+                ),
+            ]
+            if missing or project is None:
+                raise DomainValidationError.of(*missing)
+            created = Flag.create(
+                key_=key_,
+                project_id=project_id,
+                description=description,
+                type_=type_,
+                impression_data=impression_data,
+                environments=environments,
+                variants=variants,
+                dependencies=dependencies,
+                now=now,
+            )
+            tx.keep(project)
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "create",
+                key_,
+                project_id,
+                description,
+                type_,
+                impression_data,
+                environments,
+                variants,
+                dependencies,
+            ),
+            kind=Flag,
+        )
+
+    async def describe(
+        self,
+        id: str,
+        *,
+        description: str,
+        type_: FlagType,
+        impression_data: bool,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.describe(
+                description=description,
+                type_=type_,
+                impression_data=impression_data,
+                now=now,
+            )
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "describe",
+                id,
+                description,
+                type_,
+                impression_data,
+            ),
+            kind=Flag,
+        )
+
+    async def configure(
+        self,
+        id: str,
+        *,
+        environments: dict[str, EnvironmentConfig],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.configure(environments=environments, now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "configure",
+                id,
+                environments,
+            ),
+            kind=Flag,
+        )
+
+    async def set_variants(
+        self,
+        id: str,
+        *,
+        variants: list[Variant],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.set_variants(variants=variants, now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "setVariants",
+                id,
+                variants,
+            ),
+            kind=Flag,
+        )
+
+    async def set_dependencies(
+        self,
+        id: str,
+        *,
+        dependencies: list[Dependency],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.set_dependencies(dependencies=dependencies, now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "setDependencies",
+                id,
+                dependencies,
+            ),
+            kind=Flag,
+        )
+
+    async def mark_stale(
+        self,
+        id: str,
+        *,
+        stale: bool,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.mark_stale(stale=stale, now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "markStale",
+                id,
+                stale,
+            ),
+            kind=Flag,
+        )
+
+    async def archive(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.archive(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "archive",
+                id,
+            ),
+            kind=Flag,
+        )
+
+    async def revive(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.revive(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "revive",
+                id,
+            ),
+            kind=Flag,
+        )
+
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Flag:
+        async def work(tx: Transaction) -> Flag:
+            now = self._clock.now()
+            current = await tx.get(Flag, id)
+            if current is None:
+                raise NotFoundError("Flag not found")
+            tx.expect(current, expected_version)
+            changed = current.remove(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "remove",
+                id,
+            ),
+            kind=Flag,
+        )
+
+    async def get(self, id: str) -> Flag | None:
+        return await self._transactions.load(Flag, id)
+
+    async def get_by_key(self, key_: str) -> Flag | None:
+        return await self._transactions.load_by(Flag, "key_", key_)
+
+    async def list(self) -> list[Flag]:
+        return await self._listing.list()

@@ -1,0 +1,46 @@
+# Generated from spec feature-flags by `generate`; edits are merged on re-render.
+
+"""Ports the feature flags domain needs from the outside: where aggregates are kept."""
+
+from typing import Protocol
+
+from feature_flags.domain.model import Flag, Project, Segment
+
+
+class ProjectRepository(Protocol):
+    """Keeps Project aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Project | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Project) -> Project:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class SegmentRepository(Protocol):
+    """Keeps Segment aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Segment | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Segment) -> Segment:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class FlagRepository(Protocol):
+    """Keeps Flag aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> Flag | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: Flag) -> Flag:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...

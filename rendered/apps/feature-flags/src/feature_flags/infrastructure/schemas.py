@@ -1,0 +1,288 @@
+# Generated from spec feature-flags by `generate`; edits are merged on re-render.
+
+"""Request and response bodies of the HTTP API. Request models state every rule the domain
+enforces that JSON Schema can say (patterns, lengths, bounds, enums), so the OpenAPI
+document tells clients what the service accepts."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from eaf.web import (
+    Body,
+    JsonBool,
+    View,
+    patch_field,
+)
+from pydantic import AwareDatetime, Field
+
+from feature_flags.domain.types import FlagType, Operator, PayloadType
+
+
+class ConstraintBody(Body):
+    """A constraint."""
+
+    context_name: str = Field(
+        alias="contextName", pattern="^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$"
+    )
+    operator: Operator = Field(alias="operator")
+    values_: list[str] = Field(
+        alias="values", default_factory=lambda: [], max_length=1000
+    )
+    value_: str | None = Field(alias="value", default=None, max_length=1000)
+    inverted: JsonBool = Field(alias="inverted", default=False)
+    case_insensitive: JsonBool = Field(alias="caseInsensitive", default=False)
+
+
+class PayloadBody(Body):
+    """A payload."""
+
+    type_: PayloadType = Field(alias="type")
+    value_: str = Field(alias="value", max_length=10000)
+
+
+class VariantBody(Body):
+    """A variant."""
+
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    weight: int = Field(alias="weight", ge=0, le=1000)
+    stickiness: str = Field(alias="stickiness", default="default", max_length=100)
+    payload_: PayloadBody | None = Field(alias="payload", default=None)
+
+
+class StrategyBody(Body):
+    """A strategy."""
+
+    name: str = Field(alias="name", pattern="^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$")
+    parameters: dict[str, str] = Field(
+        alias="parameters", default_factory=lambda: {}, max_length=50
+    )
+    constraints: list[ConstraintBody] = Field(
+        alias="constraints", default_factory=lambda: [], max_length=100
+    )
+    segments: list[UUID] = Field(
+        alias="segments", default_factory=lambda: [], max_length=50
+    )
+    variants: list[VariantBody] = Field(
+        alias="variants", default_factory=lambda: [], max_length=100
+    )
+
+
+class DependencyBody(Body):
+    """A dependency."""
+
+    feature: str = Field(
+        alias="feature", pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$"
+    )
+    enabled: JsonBool = Field(alias="enabled", default=True)
+    variants: list[str] = Field(
+        alias="variants", default_factory=lambda: [], max_length=100
+    )
+
+
+class EnvironmentConfigBody(Body):
+    """A environment config."""
+
+    enabled: JsonBool = Field(alias="enabled", default=False)
+    strategies: list[StrategyBody] = Field(
+        alias="strategies", default_factory=lambda: [], max_length=100
+    )
+
+
+class CreateProjectRequest(Body):
+    """The body of POST /api/v1/projects."""
+
+    key_: str = Field(alias="key", pattern="^(?:[a-z0-9][a-z0-9-]{0,62})$")
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    description: str = Field(alias="description", default="", max_length=1000)
+    environments: list[str] = Field(
+        alias="environments",
+        default_factory=lambda: ["development", "production"],
+        min_length=1,
+        max_length=20,
+    )
+
+
+class UpdateProjectRequest(Body):
+    """The body of PUT /api/v1/projects/{id}."""
+
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    description: str = Field(alias="description", default="", max_length=1000)
+    environments: list[str] = Field(
+        alias="environments",
+        default_factory=lambda: ["development", "production"],
+        min_length=1,
+        max_length=20,
+    )
+
+
+class CreateSegmentRequest(Body):
+    """The body of POST /api/v1/segments."""
+
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    description: str = Field(alias="description", default="", max_length=1000)
+    constraints: list[ConstraintBody] = Field(
+        alias="constraints", default_factory=lambda: [], max_length=100
+    )
+
+
+class UpdateSegmentRequest(Body):
+    """The body of PUT /api/v1/segments/{id}."""
+
+    name: str = Field(
+        alias="name",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    description: str = Field(alias="description", default="", max_length=1000)
+    constraints: list[ConstraintBody] = Field(
+        alias="constraints", default_factory=lambda: [], max_length=100
+    )
+
+
+class CreateFlagRequest(Body):
+    """The body of POST /api/v1/flags."""
+
+    key_: str = Field(alias="key", pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$")
+    project_id: UUID = Field(alias="projectId")
+    description: str = Field(alias="description", default="", max_length=1000)
+    type_: FlagType = Field(alias="type", default=FlagType.RELEASE)
+    impression_data: JsonBool = Field(alias="impressionData", default=False)
+    environments: dict[str, EnvironmentConfigBody] = Field(
+        alias="environments", default_factory=lambda: {}, max_length=20
+    )
+    variants: list[VariantBody] = Field(
+        alias="variants", default_factory=lambda: [], max_length=100
+    )
+    dependencies: list[DependencyBody] = Field(
+        alias="dependencies", default_factory=lambda: [], max_length=20
+    )
+
+
+class DescribeFlagPatch(Body):
+    """The body of PATCH /api/v1/flags/{id}: a merge patch, what it
+    leaves out keeps its value."""
+
+    description: str = patch_field(alias="description", max_length=1000)
+    type_: FlagType = patch_field(alias="type")
+    impression_data: JsonBool = patch_field(alias="impressionData")
+
+
+class ConfigureFlagRequest(Body):
+    """The body of PUT /api/v1/flags/{id}/environments."""
+
+    environments: dict[str, EnvironmentConfigBody] = Field(
+        alias="environments", default_factory=lambda: {}, max_length=20
+    )
+
+
+class SetVariantsFlagRequest(Body):
+    """The body of PUT /api/v1/flags/{id}/variants."""
+
+    variants: list[VariantBody] = Field(
+        alias="variants", default_factory=lambda: [], max_length=100
+    )
+
+
+class SetDependenciesFlagRequest(Body):
+    """The body of PUT /api/v1/flags/{id}/dependencies."""
+
+    dependencies: list[DependencyBody] = Field(
+        alias="dependencies", default_factory=lambda: [], max_length=20
+    )
+
+
+class MarkStaleFlagRequest(Body):
+    """The body of PUT /api/v1/flags/{id}/stale."""
+
+    stale: JsonBool = Field(alias="stale", default=False)
+
+
+class Project(View):
+    """A project."""
+
+    id: str = Field(alias="id", description="identifier")
+    key_: str = Field(alias="key")
+    name: str = Field(alias="name")
+    description: str = Field(alias="description")
+    environments: list[str] = Field(alias="environments")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class Segment(View):
+    """A segment."""
+
+    id: str = Field(alias="id", description="identifier")
+    name: str = Field(alias="name")
+    description: str = Field(alias="description")
+    constraints: list[ConstraintBody] = Field(alias="constraints")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class Flag(View):
+    """A flag."""
+
+    id: str = Field(alias="id", description="identifier")
+    key_: str = Field(alias="key")
+    project_id: UUID = Field(alias="projectId")
+    description: str = Field(alias="description")
+    type_: FlagType = Field(alias="type")
+    impression_data: JsonBool = Field(alias="impressionData")
+    environments: dict[str, EnvironmentConfigBody] = Field(alias="environments")
+    variants: list[VariantBody] = Field(alias="variants")
+    dependencies: list[DependencyBody] = Field(alias="dependencies")
+    stale: JsonBool = Field(alias="stale")
+    archived_: JsonBool = Field(alias="archived")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class ProjectsPage(View):
+    """A page of Projects: ``items`` from ``offset``, ``total`` matching in all, and the
+    link to the next page (null on the last)."""
+
+    items: list[Project]
+    total: int
+    limit: int
+    offset: int
+    next: str | None
+
+
+class SegmentsPage(View):
+    """A page of Segments: ``items`` from ``offset``, ``total`` matching in all, and the
+    link to the next page (null on the last)."""
+
+    items: list[Segment]
+    total: int
+    limit: int
+    offset: int
+    next: str | None
+
+
+class FlagsPage(View):
+    """A page of Flags: ``items`` from ``offset``, ``total`` matching in all, and the
+    link to the next page (null on the last)."""
+
+    items: list[Flag]
+    total: int
+    limit: int
+    offset: int
+    next: str | None

@@ -1,0 +1,1067 @@
+# Generated from spec feature-flags by `generate`; edits are merged on re-render.
+
+"""The HTTP adapter: routes to the use cases and read models, versions as ETags, errors as
+RFC 9457 problem bodies listing every broken rule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from eaf.eventsourcing import Idempotency
+from eaf.projectors import Condition, equal_to, order_by
+from eaf.web import (
+    PROBLEM_TYPE,
+    DomainErrors,
+    Problem,
+    RuleCheck,
+    install_domain_problems,
+    problem,
+)
+from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
+from iam_client import require
+
+from feature_flags.application.ports.inbound import (
+    FlagUseCases,
+    ProjectUseCases,
+    SegmentUseCases,
+)
+from feature_flags.domain.errors import (
+    ConcurrencyError,
+    DomainError,
+    DomainValidationError,
+    NotFoundError,
+)
+from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.types import (
+    Constraint,
+    Dependency,
+    EnvironmentConfig,
+    FlagType,
+    Payload,
+    Strategy,
+    Variant,
+)
+from feature_flags.infrastructure import schemas
+from feature_flags.infrastructure.projections import (
+    ReadModelFlagListing,
+    ReadModelProjectListing,
+    ReadModelSegmentListing,
+)
+
+LIST_LIMIT = 10_000
+PROBLEM: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
+    for status in (404, 409, 412, 422)
+}
+AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {
+        "model": Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "No valid bearer token (see WWW-Authenticate)",
+    },
+    403: {
+        "model": Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "The token lacks the permission",
+    },
+}
+
+# Every route needs a bearer token from IAM: the request runs in the token's security
+# context (tenant, user, permissions), and the tenant comes from the token only.
+router = APIRouter(responses=AUTH_PROBLEMS)
+
+
+def utc_now() -> datetime:
+    """The instant computed values are computed at."""
+    return datetime.now(UTC)
+
+
+def project_use_cases(request: Request) -> ProjectUseCases:
+    """The Project use cases the application was built with."""
+    use_cases: ProjectUseCases = request.app.state.project
+    return use_cases
+
+
+ProjectCases = Annotated[ProjectUseCases, Depends(project_use_cases)]
+
+
+def project_view(project: Project, now: datetime) -> schemas.Project:
+    """The HTTP body of a Project."""
+    return schemas.Project.model_validate(
+        {
+            "id": project.id,
+            "key": project.key_,
+            "name": project.name,
+            "description": project.description,
+            "environments": project.environments,
+            "createdAt": project.created_at,
+            "updatedAt": project.updated_at,
+        }
+    )
+
+
+def segment_use_cases(request: Request) -> SegmentUseCases:
+    """The Segment use cases the application was built with."""
+    use_cases: SegmentUseCases = request.app.state.segment
+    return use_cases
+
+
+SegmentCases = Annotated[SegmentUseCases, Depends(segment_use_cases)]
+
+
+def segment_view(segment: Segment, now: datetime) -> schemas.Segment:
+    """The HTTP body of a Segment."""
+    return schemas.Segment.model_validate(
+        {
+            "id": segment.id,
+            "name": segment.name,
+            "description": segment.description,
+            "constraints": segment.constraints,
+            "createdAt": segment.created_at,
+            "updatedAt": segment.updated_at,
+        }
+    )
+
+
+def flag_use_cases(request: Request) -> FlagUseCases:
+    """The Flag use cases the application was built with."""
+    use_cases: FlagUseCases = request.app.state.flag
+    return use_cases
+
+
+FlagCases = Annotated[FlagUseCases, Depends(flag_use_cases)]
+
+
+def flag_view(flag: Flag, now: datetime) -> schemas.Flag:
+    """The HTTP body of a Flag."""
+    return schemas.Flag.model_validate(
+        {
+            "id": flag.id,
+            "key": flag.key_,
+            "projectId": flag.project_id,
+            "description": flag.description,
+            "type": flag.type_,
+            "impressionData": flag.impression_data,
+            "environments": flag.environments,
+            "variants": flag.variants,
+            "dependencies": flag.dependencies,
+            "stale": flag.stale,
+            "archived": flag.archived_,
+            "createdAt": flag.created_at,
+            "updatedAt": flag.updated_at,
+        }
+    )
+
+
+def constraint_of(body: schemas.ConstraintBody) -> Constraint:
+    """The domain's Constraint of a request's."""
+    return Constraint(
+        context_name=body.context_name,
+        operator=body.operator,
+        values_=body.values_,
+        value_=body.value_,
+        inverted=body.inverted,
+        case_insensitive=body.case_insensitive,
+    )
+
+
+def payload_of(body: schemas.PayloadBody) -> Payload:
+    """The domain's Payload of a request's."""
+    return Payload(
+        type_=body.type_,
+        value_=body.value_,
+    )
+
+
+def variant_of(body: schemas.VariantBody) -> Variant:
+    """The domain's Variant of a request's."""
+    return Variant(
+        name=body.name,
+        weight=body.weight,
+        stickiness=body.stickiness,
+        payload_=(None if body.payload_ is None else payload_of(body.payload_)),
+    )
+
+
+def strategy_of(body: schemas.StrategyBody) -> Strategy:
+    """The domain's Strategy of a request's."""
+    return Strategy(
+        name=body.name,
+        parameters=body.parameters,
+        constraints=[constraint_of(item0) for item0 in body.constraints],
+        segments=body.segments,
+        variants=[variant_of(item0) for item0 in body.variants],
+    )
+
+
+def dependency_of(body: schemas.DependencyBody) -> Dependency:
+    """The domain's Dependency of a request's."""
+    return Dependency(
+        feature=body.feature,
+        enabled=body.enabled,
+        variants=body.variants,
+    )
+
+
+def environment_config_of(body: schemas.EnvironmentConfigBody) -> EnvironmentConfig:
+    """The domain's EnvironmentConfig of a request's."""
+    return EnvironmentConfig(
+        enabled=body.enabled,
+        strategies=[strategy_of(item0) for item0 in body.strategies],
+    )
+
+
+def projects_queries(request: Request) -> ReadModelProjectListing:
+    """The queries of the Projects read model."""
+    queries: ReadModelProjectListing = request.app.state.queries["Projects"]
+    return queries
+
+
+ProjectsReads = Annotated[ReadModelProjectListing, Depends(projects_queries)]
+
+
+def segments_queries(request: Request) -> ReadModelSegmentListing:
+    """The queries of the Segments read model."""
+    queries: ReadModelSegmentListing = request.app.state.queries["Segments"]
+    return queries
+
+
+SegmentsReads = Annotated[ReadModelSegmentListing, Depends(segments_queries)]
+
+
+def flags_queries(request: Request) -> ReadModelFlagListing:
+    """The queries of the Flags read model."""
+    queries: ReadModelFlagListing = request.app.state.queries["Flags"]
+    return queries
+
+
+FlagsReads = Annotated[ReadModelFlagListing, Depends(flags_queries)]
+
+
+@router.post(
+    "/api/v1/projects",
+    status_code=201,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Project,
+    responses=PROBLEM,
+)
+async def create_project(
+    use_cases: ProjectCases,
+    response: Response,
+    body: schemas.CreateProjectRequest,
+    idempotency_key: IdempotencyKey,
+) -> schemas.Project:
+    """create: creates a project."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    project = await use_cases.create(
+        key_=body.key_,
+        name=body.name,
+        description=body.description,
+        environments=body.environments,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = "/api/v1/projects/" + project.id
+    response.headers["ETag"] = etag(project.version)
+    return project_view(project, utc_now())
+
+
+@router.get(
+    "/api/v1/projects",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.ProjectsPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_projects(
+    request: Request,
+    queries: ProjectsReads,
+    sort: Annotated[
+        list[Literal["key", "-key"]] | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.ProjectsPage:
+    """The tenant's Projects, from the read model (eventually consistent)."""
+    where: list[Condition] = []
+    columns = {
+        "key": "key_",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.ProjectsPage(
+        items=[project_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
+@router.get(
+    "/api/v1/projects/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.Project,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_project(
+    use_cases: ProjectCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Project | Response:
+    """The project with this id; 404 when there is none."""
+    project = await use_cases.get(id)
+    if project is None:
+        return problem(404, "Not found", "Project not found")
+    tag = etag(project.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return project_view(project, utc_now())
+
+
+@router.put(
+    "/api/v1/projects/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Project,
+    responses=PROBLEM,
+)
+async def update_project(
+    use_cases: ProjectCases,
+    response: Response,
+    body: schemas.UpdateProjectRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Project:
+    """update: changes the project."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    project = await use_cases.update(
+        id,
+        name=body.name,
+        description=body.description,
+        environments=body.environments,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(project.version)
+    return project_view(project, utc_now())
+
+
+@router.delete(
+    "/api/v1/projects/{id}",
+    status_code=204,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_project(
+    use_cases: ProjectCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the project."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    project = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(project.version)})
+
+
+@router.post(
+    "/api/v1/segments",
+    status_code=201,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Segment,
+    responses=PROBLEM,
+)
+async def create_segment(
+    use_cases: SegmentCases,
+    response: Response,
+    body: schemas.CreateSegmentRequest,
+    idempotency_key: IdempotencyKey,
+) -> schemas.Segment:
+    """create: creates a segment."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    segment = await use_cases.create(
+        name=body.name,
+        description=body.description,
+        constraints=[constraint_of(item0) for item0 in body.constraints],
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = "/api/v1/segments/" + segment.id
+    response.headers["ETag"] = etag(segment.version)
+    return segment_view(segment, utc_now())
+
+
+@router.get(
+    "/api/v1/segments",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.SegmentsPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_segments(
+    request: Request,
+    queries: SegmentsReads,
+    sort: Annotated[
+        list[Literal["name", "-name"]] | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.SegmentsPage:
+    """The tenant's Segments, from the read model (eventually consistent)."""
+    where: list[Condition] = []
+    columns = {
+        "name": "name",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.SegmentsPage(
+        items=[segment_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
+@router.get(
+    "/api/v1/segments/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.Segment,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_segment(
+    use_cases: SegmentCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Segment | Response:
+    """The segment with this id; 404 when there is none."""
+    segment = await use_cases.get(id)
+    if segment is None:
+        return problem(404, "Not found", "Segment not found")
+    tag = etag(segment.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return segment_view(segment, utc_now())
+
+
+@router.put(
+    "/api/v1/segments/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Segment,
+    responses=PROBLEM,
+)
+async def update_segment(
+    use_cases: SegmentCases,
+    response: Response,
+    body: schemas.UpdateSegmentRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Segment:
+    """update: changes the segment."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    segment = await use_cases.update(
+        id,
+        name=body.name,
+        description=body.description,
+        constraints=[constraint_of(item0) for item0 in body.constraints],
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(segment.version)
+    return segment_view(segment, utc_now())
+
+
+@router.delete(
+    "/api/v1/segments/{id}",
+    status_code=204,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_segment(
+    use_cases: SegmentCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the segment."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    segment = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(segment.version)})
+
+
+@router.post(
+    "/api/v1/flags",
+    status_code=201,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def create_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.CreateFlagRequest,
+    idempotency_key: IdempotencyKey,
+) -> schemas.Flag:
+    """create: creates a flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.create(
+        key_=body.key_,
+        project_id=body.project_id,
+        description=body.description,
+        type_=body.type_,
+        impression_data=body.impression_data,
+        environments={
+            key0: environment_config_of(item0)
+            for key0, item0 in body.environments.items()
+        },
+        variants=[variant_of(item0) for item0 in body.variants],
+        dependencies=[dependency_of(item0) for item0 in body.dependencies],
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = "/api/v1/flags/" + flag.id
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.get(
+    "/api/v1/flags",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.FlagsPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_flags(
+    request: Request,
+    queries: FlagsReads,
+    project_id: Annotated[
+        list[UUID] | None,
+        Query(alias="projectId", description="equal to (repeat for any of several)"),
+    ] = None,
+    type_: Annotated[
+        list[FlagType] | None,
+        Query(alias="type", description="equal to (repeat for any of several)"),
+    ] = None,
+    stale: Annotated[
+        list[bool] | None,
+        Query(alias="stale", description="equal to (repeat for any of several)"),
+    ] = None,
+    archived_: Annotated[
+        list[bool] | None,
+        Query(alias="archived", description="equal to (repeat for any of several)"),
+    ] = None,
+    sort: Annotated[
+        list[
+            Literal["key", "-key", "createdAt", "-createdAt", "updatedAt", "-updatedAt"]
+        ]
+        | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.FlagsPage:
+    """The tenant's Flags, from the read model (eventually consistent)."""
+    where: list[Condition] = [
+        *equal_to("project_id", project_id),
+        *equal_to("type_", type_),
+        *equal_to("stale", stale),
+        *equal_to("archived_", archived_),
+    ]
+    columns = {
+        "key": "key_",
+        "createdAt": "created_at",
+        "updatedAt": "updated_at",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.FlagsPage(
+        items=[flag_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
+@router.get(
+    "/api/v1/flags/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.Flag,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_flag(
+    use_cases: FlagCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag | Response:
+    """The flag with this id; 404 when there is none."""
+    flag = await use_cases.get(id)
+    if flag is None:
+        return problem(404, "Not found", "Flag not found")
+    tag = etag(flag.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return flag_view(flag, utc_now())
+
+
+@router.get(
+    "/api/v1/flags/by-key/{key}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.Flag,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_flag_by_key(
+    use_cases: FlagCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    key_: Annotated[str, Path(alias="key")],
+) -> schemas.Flag | Response:
+    """The flag with this key; 404 when there is none."""
+    flag = await use_cases.get_by_key(key_)
+    if flag is None:
+        return problem(404, "Not found", "Flag not found")
+    tag = etag(flag.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return flag_view(flag, utc_now())
+
+
+@router.patch(
+    "/api/v1/flags/{id}",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def describe_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.DescribeFlagPatch,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """describe: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # A merge patch (RFC 7396): what the body leaves out keeps the value read here, and
+    # the command applies to the version read (unless If-Match names one).
+    current_state = await use_cases.get(id)
+    if current_state is None:
+        raise NotFoundError("Flag not found")
+    given = body.model_fields_set
+    flag = await use_cases.describe(
+        id,
+        description=body.description
+        if "description" in given
+        else current_state.description,
+        type_=body.type_ if "type_" in given else current_state.type_,
+        impression_data=body.impression_data
+        if "impression_data" in given
+        else current_state.impression_data,
+        expected_version=current_state.version if if_match is None else if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.put(
+    "/api/v1/flags/{id}/environments",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def configure_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.ConfigureFlagRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """configure: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.configure(
+        id,
+        environments={
+            key0: environment_config_of(item0)
+            for key0, item0 in body.environments.items()
+        },
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.put(
+    "/api/v1/flags/{id}/variants",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def set_variants_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.SetVariantsFlagRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """setVariants: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.set_variants(
+        id,
+        variants=[variant_of(item0) for item0 in body.variants],
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.put(
+    "/api/v1/flags/{id}/dependencies",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def set_dependencies_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.SetDependenciesFlagRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """setDependencies: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.set_dependencies(
+        id,
+        dependencies=[dependency_of(item0) for item0 in body.dependencies],
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.put(
+    "/api/v1/flags/{id}/stale",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def mark_stale_flag(
+    use_cases: FlagCases,
+    response: Response,
+    body: schemas.MarkStaleFlagRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """markStale: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.mark_stale(
+        id,
+        stale=body.stale,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.post(
+    "/api/v1/flags/{id}/archive",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def archive_flag(
+    use_cases: FlagCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """archive: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.archive(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.post(
+    "/api/v1/flags/{id}/revive",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_model=schemas.Flag,
+    responses=PROBLEM,
+)
+async def revive_flag(
+    use_cases: FlagCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.Flag:
+    """revive: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.revive(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(flag.version)
+    return flag_view(flag, utc_now())
+
+
+@router.delete(
+    "/api/v1/flags/{id}",
+    status_code=204,
+    dependencies=[Depends(require("feature-flags:write"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_flag(
+    use_cases: FlagCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the flag.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - Variant weights add up to at most 1000 (variants)
+    - A flag cannot depend on itself (dependencies)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    flag = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(flag.version)})
+
+
+# The rules of each request body, by route and field path, so that a request that breaks
+# them is answered with the spec's messages (the models state the same rules to clients).
+RULES: dict[str, dict[str, RuleCheck]] = {
+    "create_project": {
+        "key": lambda value: Project.check_key_(value),
+        "name": lambda value: Project.check_name(value),
+        "description": lambda value: Project.check_description(value),
+        "environments": lambda value: Project.check_environments(value),
+    },
+    "update_project": {
+        "name": lambda value: Project.check_name(value),
+        "description": lambda value: Project.check_description(value),
+        "environments": lambda value: Project.check_environments(value),
+    },
+    "create_segment": {
+        "name": lambda value: Segment.check_name(value),
+        "description": lambda value: Segment.check_description(value),
+        "constraints": lambda value: Segment.check_constraints(value),
+    },
+    "update_segment": {
+        "name": lambda value: Segment.check_name(value),
+        "description": lambda value: Segment.check_description(value),
+        "constraints": lambda value: Segment.check_constraints(value),
+    },
+    "create_flag": {
+        "key": lambda value: Flag.check_key_(value),
+        "description": lambda value: Flag.check_description(value),
+        "environments": lambda value: Flag.check_environments(value),
+        "variants": lambda value: Flag.check_variants(value),
+        "dependencies": lambda value: Flag.check_dependencies(value),
+    },
+    "describe_flag": {
+        "description": lambda value: Flag.check_description(value),
+    },
+    "configure_flag": {
+        "environments": lambda value: Flag.check_environments(value),
+    },
+    "set_variants_flag": {
+        "variants": lambda value: Flag.check_variants(value),
+    },
+    "set_dependencies_flag": {
+        "dependencies": lambda value: Flag.check_dependencies(value),
+    },
+    "mark_stale_flag": {},
+}
+NESTED_RULES: dict[str, RuleCheck] = {
+    "Constraint.contextName": lambda value: Constraint.check_context_name(value),
+    "Constraint.values": lambda value: Constraint.check_values_(value),
+    "Constraint.value": lambda value: Constraint.check_value_(value),
+    "Payload.value": lambda value: Payload.check_value_(value),
+    "Variant.name": lambda value: Variant.check_name(value),
+    "Variant.weight": lambda value: Variant.check_weight(value),
+    "Variant.stickiness": lambda value: Variant.check_stickiness(value),
+    "Strategy.name": lambda value: Strategy.check_name(value),
+    "Strategy.parameters": lambda value: Strategy.check_parameters(value),
+    "Strategy.constraints": lambda value: Strategy.check_constraints(value),
+    "Strategy.segments": lambda value: Strategy.check_segments(value),
+    "Strategy.variants": lambda value: Strategy.check_variants(value),
+    "Dependency.feature": lambda value: Dependency.check_feature(value),
+    "Dependency.variants": lambda value: Dependency.check_variants(value),
+    "EnvironmentConfig.strategies": lambda value: EnvironmentConfig.check_strategies(
+        value
+    ),
+}
+UNIQUE_FIELDS: dict[tuple[str, str], str] = {
+    ("Project", "key_"): "key",
+    ("Segment", "name"): "name",
+    ("Flag", "key_"): "key",
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer bad requests and domain failures with problem bodies."""
+    install_domain_problems(
+        app,
+        DomainErrors(
+            validation=DomainValidationError,
+            not_found=NotFoundError,
+            conflict=ConcurrencyError,
+            refused=DomainError,
+            service="feature-flags",
+            rules=RULES,
+            nested_rules=NESTED_RULES,
+            unique_fields=UNIQUE_FIELDS,
+        ),
+    )
