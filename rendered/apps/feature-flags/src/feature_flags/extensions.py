@@ -11,10 +11,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
+from feature_flags.application.evaluation import Evaluations
 from feature_flags.bootstrap import Services
+from feature_flags.infrastructure import evaluation_http
 from feature_flags.infrastructure.config import Settings
 
-routers: list[APIRouter] = []
+# Evaluation over OFREP and the Unleash client API, on the flag-engine library.
+routers: list[APIRouter] = [evaluation_http.router]
 
 
 @asynccontextmanager
@@ -22,4 +25,7 @@ async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
     """Start-up work before ``yield``, shutdown work after it."""
+    app.state.evaluations = Evaluations(
+        services.queries["Flags"], services.queries["Segments"]
+    )
     yield

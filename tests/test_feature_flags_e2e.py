@@ -1,0 +1,288 @@
+"""The feature-flag service as a server process: flags created over its REST API, then
+evaluated by unmodified SDKs: OpenFeature's Python SDK with the OFREP provider, and the
+Unleash Python SDK (UnleashClient), which fetches `/api/client/features` and evaluates
+locally. Both must agree with the rollout, constraints, segments and variants set."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from eaf.security import KeyRing, TokenIssuer
+from helpers import Service
+
+PERMISSIONS = ("feature-flags:read", "feature-flags:write", "feature-flags:evaluate")
+
+
+class Keys:
+    """Signs tokens and serves their JWKS over HTTP, as the IAM does."""
+
+    def __init__(self) -> None:
+        ring = KeyRing.generate()
+        body = json.dumps(ring.jwks()).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200 if self.path == "/.well-known/jwks.json" else 404)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.issuer = TokenIssuer(ring, issuer=self.url, default_audience="eaf")
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def bearer(self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS) -> str:
+        token = self.issuer.issue(
+            subject="ops", client_id="e2e", tenant_id=tenant, permissions=permissions
+        ).token
+        return f"Bearer {token}"
+
+
+@pytest.fixture
+def flags(tmp_path: Path) -> Iterator[tuple[Service, Keys]]:
+    keys = Keys()
+    service = Service(
+        "feature_flags",
+        tmp_path / "feature-flags.log",
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'flags.db'}",
+            "SECURITY_IAM_URL": keys.url,
+            "BROKER_RELAY": "false",
+            "BROKER_CONSUME": "false",
+        },
+    )
+    try:
+        service.wait_ready()
+        yield service, keys
+    finally:
+        service.stop()
+        keys.httpd.shutdown()
+        keys.httpd.server_close()
+
+
+def _created(response: httpx.Response) -> dict[str, Any]:
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _seed(api: httpx.Client) -> None:
+    project = _created(
+        api.post(
+            "/api/v1/projects",
+            json={"key": "shop", "name": "Shop", "environments": ["production", "staging"]},
+        )
+    )
+    segment = _created(
+        api.post(
+            "/api/v1/segments",
+            json={
+                "name": "beta-testers",
+                "constraints": [{"contextName": "plan", "operator": "IN", "values": ["beta"]}],
+            },
+        )
+    )
+    only_ada = {
+        "name": "flexibleRollout",
+        "parameters": {"rollout": "100", "stickiness": "default", "groupId": "checkout"},
+        "constraints": [{"contextName": "userId", "operator": "IN", "values": ["ada"]}],
+    }
+    _created(
+        api.post(
+            "/api/v1/flags",
+            json={
+                "key": "new-checkout",
+                "projectId": project["id"],
+                "environments": {
+                    "production": {"enabled": True, "strategies": [only_ada]},
+                    "staging": {"enabled": True, "strategies": [{"name": "default"}]},
+                },
+                "variants": [
+                    {
+                        "name": "blue",
+                        "weight": 1000,
+                        "payload": {"type": "json", "value": '{"color": "blue"}'},
+                    }
+                ],
+            },
+        )
+    )
+    _created(
+        api.post(
+            "/api/v1/flags",
+            json={
+                "key": "beta-banner",
+                "projectId": project["id"],
+                "environments": {
+                    "production": {
+                        "enabled": True,
+                        "strategies": [{"name": "default", "segments": [segment["id"]]}],
+                    }
+                },
+            },
+        )
+    )
+    _created(
+        api.post(
+            "/api/v1/flags",
+            json={
+                "key": "dark-mode",
+                "projectId": project["id"],
+                "environments": {
+                    "production": {"enabled": False, "strategies": [{"name": "default"}]}
+                },
+            },
+        )
+    )
+
+
+def _until_projected(api: httpx.Client, count: int) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        listed = api.get("/api/v1/flags")
+        if listed.status_code == 200 and listed.json()["total"] == count:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the flags never reached the read model")
+
+
+def test_openfeature_and_unleash_sdks_evaluate_the_service_s_flags(
+    flags: tuple[Service, Keys],
+) -> None:
+    from openfeature import api as openfeature
+    from openfeature.contrib.provider.ofrep import OFREPProvider
+    from openfeature.evaluation_context import EvaluationContext
+    from openfeature.exception import ErrorCode
+    from UnleashClient import UnleashClient
+
+    service, keys = flags
+    bearer = keys.bearer("acme")
+    with httpx.Client(base_url=service.url, headers={"Authorization": bearer}, timeout=10) as api:
+        _seed(api)
+        _until_projected(api, 3)
+
+    # OpenFeature, remote evaluation.
+    openfeature.set_provider(
+        OFREPProvider(service.url, headers_factory=lambda: {"Authorization": bearer})
+    )
+    client = openfeature.get_client()
+    ada = EvaluationContext(targeting_key="ada")
+    bob = EvaluationContext(targeting_key="bob")
+    assert client.get_boolean_value("dark-mode", True, ada) is False
+    assert client.get_object_value("new-checkout", {}, ada) == {"color": "blue"}
+    details = client.get_object_details("new-checkout", {"color": "none"}, bob)
+    assert (details.value, details.reason, details.error_code) == (
+        {"color": "none"},
+        "DEFAULT",
+        None,
+    )
+    assert client.get_boolean_value("beta-banner", False, EvaluationContext("c", {"plan": "beta"}))
+    assert not client.get_boolean_value(
+        "beta-banner", True, EvaluationContext("c", {"plan": "free"})
+    )
+    missing = client.get_boolean_details("no-such-flag", False, ada)
+    assert (missing.value, missing.error_code) == (False, ErrorCode.FLAG_NOT_FOUND)
+
+    # Another tenant sees none of these flags.
+    other = OFREPProvider(
+        service.url, headers_factory=lambda: {"Authorization": keys.bearer("globex")}
+    )
+    openfeature.set_provider(other)
+    foreign = openfeature.get_client().get_boolean_details("dark-mode", True, ada)
+    assert foreign.error_code == ErrorCode.FLAG_NOT_FOUND
+
+    # Unleash, local evaluation of the document the service serves.
+    unleash = UnleashClient(
+        url=f"{service.url}/api",
+        app_name="e2e",
+        custom_headers={"Authorization": bearer, "X-Environment": "production"},
+        disable_metrics=True,
+        disable_registration=True,
+        refresh_interval=60,
+    )
+    unleash.initialize_client(fetch_toggles=True)
+    try:
+        assert unleash.is_enabled("new-checkout", {"userId": "ada"})
+        assert not unleash.is_enabled("new-checkout", {"userId": "bob"})
+        assert not unleash.is_enabled("dark-mode", {"userId": "ada"})
+        assert unleash.is_enabled("beta-banner", {"properties": {"plan": "beta"}})
+        variant = unleash.get_variant("new-checkout", {"userId": "ada"})
+        assert variant["name"] == "blue" and json.loads(variant["payload"]["value"]) == {
+            "color": "blue"
+        }
+    finally:
+        unleash.destroy()
+
+    # Staging: the default strategy, everyone.
+    staging = httpx.post(
+        f"{service.url}/ofrep/v1/evaluate/flags/new-checkout",
+        json={"context": {"targetingKey": "bob"}},
+        headers={"Authorization": bearer, "X-Environment": "staging"},
+    )
+    assert staging.status_code == 200, staging.text
+    assert staging.json()["metadata"]["enabled"] is True
+
+
+def test_bulk_evaluation_answers_304_while_nothing_changed_and_refuses_bad_input(
+    flags: tuple[Service, Keys],
+) -> None:
+    service, keys = flags
+    bearer = keys.bearer("acme")
+    with httpx.Client(base_url=service.url, headers={"Authorization": bearer}, timeout=10) as api:
+        _seed(api)
+        _until_projected(api, 3)
+        body = {"context": {"targetingKey": "ada"}}
+        first = api.post("/ofrep/v1/evaluate/flags", json=body)
+        assert first.status_code == 200, first.text
+        assert {f["key"] for f in first.json()["flags"]} == {
+            "new-checkout",
+            "beta-banner",
+            "dark-mode",
+        }
+        etag = first.headers["ETag"]
+        again = api.post("/ofrep/v1/evaluate/flags", json=body, headers={"If-None-Match": etag})
+        assert again.status_code == 304
+        other_user = api.post(
+            "/ofrep/v1/evaluate/flags",
+            json={"context": {"targetingKey": "bob"}},
+            headers={"If-None-Match": etag},
+        )
+        assert other_user.status_code == 200
+        bad = api.post(
+            "/ofrep/v1/evaluate/flags/dark-mode", json={"context": ["not", "an", "object"]}
+        )
+        assert bad.status_code == 400 and bad.json()["errorCode"] == "INVALID_CONTEXT"
+        flag_id = api.get("/api/v1/flags/by-key/dark-mode").json()["id"]
+        assert api.post(f"/api/v1/flags/{flag_id}/archive").status_code == 200
+        # An archived flag leaves the client document.
+        import time
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            features = api.get(
+                "/api/client/features", headers={"X-Environment": "production"}
+            ).json()
+            if "dark-mode" not in {f["name"] for f in features["features"]}:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the archived flag is still served")
+    no_permission = httpx.post(
+        f"{service.url}/ofrep/v1/evaluate/flags/dark-mode",
+        json={},
+        headers={"Authorization": keys.bearer("acme", ("feature-flags:read",))},
+    )
+    assert no_permission.status_code == 403
