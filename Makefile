@@ -18,8 +18,10 @@ $(UV):
 
 sync: .venv/.synced
 
-# Debian packages (chromium, npm) and the official AsyncAPI schema the tests validate against.
+# Debian packages (chromium, npm), the official AsyncAPI schema the tests validate against and
+# the Unleash client specification whose every case flag-engine runs.
 ASYNCAPI_SCHEMA := tests/asyncapi-schema/node_modules/.package-lock.json
+UNLEASH_SPEC := tests/unleash-spec/node_modules/.package-lock.json
 
 system-deps:
 	bash scripts/system-deps.sh
@@ -27,10 +29,13 @@ system-deps:
 $(ASYNCAPI_SCHEMA): tests/asyncapi-schema/package-lock.json | system-deps
 	cd tests/asyncapi-schema && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
+$(UNLEASH_SPEC): tests/unleash-spec/package-lock.json | system-deps
+	cd tests/unleash-spec && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
 demo: sync
 	bash scripts/demo.sh
 
-test: sync system-deps $(ASYNCAPI_SCHEMA)
+test: sync system-deps $(ASYNCAPI_SCHEMA) $(UNLEASH_SPEC)
 	bash scripts/test.sh
 
 lint: sync
