@@ -148,7 +148,7 @@ class Snapshot:
     etag: str
     engine: Engine
 
-    def keys(self) -> list[str]:
+    def flag_keys(self) -> list[str]:
         return [feature["name"] for feature in self.document["features"]]
 
     def evaluate(self, key: str, context: Mapping[str, Any]) -> Evaluation:

@@ -131,13 +131,17 @@ async def evaluate_flags(
     # The answer depends on the flags and on the context: both make the ETag.
     digest = json.dumps(context, sort_keys=True, default=str)
     etag = f'"{snapshot.etag.strip(chr(34))}-{_short_hash(digest)}"'
-    if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
+    if if_none_match is not None and etag in {
+        t.strip() for t in if_none_match.split(",")
+    }:
         return Response(status_code=304, headers={"ETag": etag})
-    flags = [_success(snapshot.evaluate(key, context)) for key in snapshot.keys()]
+    flags = [_success(snapshot.evaluate(key, context)) for key in snapshot.flag_keys()]
     return JSONResponse({"flags": flags}, headers={"ETag": etag})
 
 
-@router.get("/api/client/features", summary="Flags for local evaluation (Unleash client API)")
+@router.get(
+    "/api/client/features", summary="Flags for local evaluation (Unleash client API)"
+)
 async def client_features(
     request: Request,
     x_environment: Annotated[str | None, Header()] = None,
@@ -151,12 +155,16 @@ async def client_features(
     return JSONResponse(snapshot.document, headers={"ETag": snapshot.etag})
 
 
-@router.post("/api/client/register", status_code=202, summary="An SDK instance registers")
+@router.post(
+    "/api/client/register", status_code=202, summary="An SDK instance registers"
+)
 async def client_register(body: Annotated[Any, Body()] = None) -> Response:
     return Response(status_code=202)
 
 
-@router.post("/api/client/metrics", status_code=202, summary="An SDK instance reports usage")
+@router.post(
+    "/api/client/metrics", status_code=202, summary="An SDK instance reports usage"
+)
 async def client_metrics(body: Annotated[Any, Body()] = None) -> Response:
     return Response(status_code=202)
 
