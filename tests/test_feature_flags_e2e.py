@@ -60,6 +60,7 @@ def flags(tmp_path: Path) -> Iterator[tuple[Service, Keys]]:
             "SECURITY_IAM_URL": keys.url,
             "BROKER_RELAY": "false",
             "BROKER_CONSUME": "false",
+            "FLAGS_USAGE_FLUSH_SECONDS": "0.2",
         },
     )
     try:
@@ -286,3 +287,58 @@ def test_bulk_evaluation_answers_304_while_nothing_changed_and_refuses_bad_input
         headers={"Authorization": keys.bearer("acme", ("feature-flags:read",))},
     )
     assert no_permission.status_code == 403
+
+
+def test_usage_per_flag_and_variant_and_the_stale_flag_report(
+    flags: tuple[Service, Keys],
+) -> None:
+    import time
+
+    service, keys = flags
+    with httpx.Client(
+        base_url=service.url, headers={"Authorization": keys.bearer("acme")}, timeout=10
+    ) as api:
+        _seed(api)
+        _until_projected(api, 3)
+        for user in ("ada", "ada", "bob"):
+            evaluated = api.post(
+                "/ofrep/v1/evaluate/flags/new-checkout", json={"context": {"targetingKey": user}}
+            )
+            assert evaluated.status_code == 200, evaluated.text
+        # An Unleash SDK's metrics, as UnleashClient posts them.
+        metrics = {
+            "appName": "web-shop",
+            "instanceId": "web-1",
+            "bucket": {
+                "start": "2026-11-25T10:00:00Z",
+                "stop": "2099-01-01T00:00:00Z",
+                "toggles": {"beta-banner": {"yes": 7, "no": 3, "variants": {"disabled": 10}}},
+            },
+        }
+        assert api.post("/api/client/metrics", json=metrics).status_code == 202
+        broken = api.post("/api/client/metrics", json={"bucket": {"start": "yesterday"}})
+        assert broken.status_code == 400
+
+        deadline = time.monotonic() + 30
+        usage: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            listed = api.get("/api/v1/flag-usage", params={"environment": "production"})
+            assert listed.status_code == 200, listed.text
+            usage = {f["key"]: f for f in listed.json()["flags"]}
+            if "new-checkout" in usage and "beta-banner" in usage:
+                break
+            time.sleep(0.1)
+        assert (usage["new-checkout"]["yes"], usage["new-checkout"]["no"]) == (2, 1)
+        assert usage["new-checkout"]["variants"] == {"blue": 2, "disabled": 1}
+        assert (usage["beta-banner"]["yes"], usage["beta-banner"]["no"]) == (7, 3)
+
+        flag_id = api.get("/api/v1/flags/by-key/dark-mode").json()["id"]
+        assert api.put(f"/api/v1/flags/{flag_id}/stale", json={"stale": True}).status_code == 200
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            report = {f["key"]: f for f in api.get("/api/v1/stale-flags").json()["flags"]}
+            if "dark-mode" in report:
+                break
+            time.sleep(0.1)
+        assert report["dark-mode"]["reasons"] == ["marked stale"]
+        assert "new-checkout" not in report

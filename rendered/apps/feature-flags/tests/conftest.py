@@ -17,7 +17,7 @@ from feature_flags.main import create_app
 TenantHeaders = Callable[..., dict[str, str]]
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
-PERMISSIONS = ["feature-flags:read", "feature-flags:write"]
+PERMISSIONS = ["feature-flags:evaluate", "feature-flags:read", "feature-flags:write"]
 
 
 @pytest.fixture(scope="session")

@@ -235,6 +235,20 @@ def remove_flag_body(client: TestClient, headers: Headers = None) -> dict[str, A
     return {}
 
 
+def submit_usage_report_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body of POST /api/v1/usage-reports (the aggregates it references made)."""
+    return {
+        "appName": "web-shop",
+        "instanceId": "instanceId",
+        "environment": "production",
+        "start": "2030-01-02T03:04:05Z",
+        "stop": "2030-01-02T03:04:05Z",
+        "toggles": {},
+    }
+
+
 def project_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
     """The examples' body that makes a project."""
     return create_project_body(client, headers)
@@ -285,6 +299,25 @@ def create_flag(
     response = client.post(
         "/api/v1/flags",
         json={**flag_body(client, headers), **overrides},
+        headers=headers,
+    )
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def usage_report_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body that makes a usage report."""
+    return submit_usage_report_body(client, headers)
+
+
+def create_usage_report(
+    client: TestClient, headers: Headers = None, **overrides: Any
+) -> dict[str, Any]:
+    """A new usage report, made through POST /api/v1/usage-reports."""
+    response = client.post(
+        "/api/v1/usage-reports",
+        json={**usage_report_body(client, headers), **overrides},
         headers=headers,
     )
     assert response.status_code == 201, response.text
@@ -1412,6 +1445,166 @@ def test_remove_flag_of_a_missing_flag_is_404(client: TestClient) -> None:
     assert response.json()["detail"] == "Flag not found"
 
 
+def test_submit_usage_report_answers_201_with_the_stored_usage_report(
+    client: TestClient,
+) -> None:
+    body = submit_usage_report_body(client)
+    response = client.post("/api/v1/usage-reports", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    for field, value in body.items():
+        assert sent(created[field], value) == value, field
+    assert created["createdAt"] == created["updatedAt"]
+    assert response.headers["ETag"] == '"1"'
+
+
+def test_submit_usage_report_rejects_app_name_breaking_not_blank(
+    client: TestClient,
+) -> None:
+    body = {**usage_report_body(client), "appName": "   "}
+    errors = errors_of(client.post("/api/v1/usage-reports", json=body))
+    assert {"field": "appName", "message": "App name must not be blank"} in errors
+
+
+def test_submit_usage_report_rejects_app_name_breaking_max_length(
+    client: TestClient,
+) -> None:
+    body = {**usage_report_body(client), "appName": "x" * 201}
+    errors = errors_of(client.post("/api/v1/usage-reports", json=body))
+    assert "appName" in {error["field"] for error in errors}
+
+
+def test_submit_usage_report_rejects_instance_id_breaking_max_length(
+    client: TestClient,
+) -> None:
+    body = {**usage_report_body(client), "instanceId": "x" * 201}
+    errors = errors_of(client.post("/api/v1/usage-reports", json=body))
+    assert {
+        "field": "instanceId",
+        "message": "Instance id allows at most 200 characters",
+    } in errors
+
+
+def test_submit_usage_report_rejects_environment_breaking_not_blank(
+    client: TestClient,
+) -> None:
+    body = {**usage_report_body(client), "environment": "   "}
+    errors = errors_of(client.post("/api/v1/usage-reports", json=body))
+    assert {
+        "field": "environment",
+        "message": "Environment must not be blank",
+    } in errors
+
+
+def test_submit_usage_report_rejects_environment_breaking_max_length(
+    client: TestClient,
+) -> None:
+    body = {**usage_report_body(client), "environment": "x" * 101}
+    errors = errors_of(client.post("/api/v1/usage-reports", json=body))
+    assert "environment" in {error["field"] for error in errors}
+
+
+def test_submit_usage_report_names_every_missing_field(client: TestClient) -> None:
+    errors = errors_of(client.post("/api/v1/usage-reports", json={}))
+    assert {error["field"] for error in errors} >= {
+        "appName",
+        "environment",
+        "start",
+        "stop",
+    }
+
+
+def test_submit_usage_report_with_an_idempotency_key_makes_one_usage_report(
+    client: TestClient,
+) -> None:
+    body = usage_report_body(client)
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    path = "/api/v1/usage-reports"
+    first = client.post(path, json=body, headers=key)
+    again = client.post(path, json=body, headers=key)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.json() == first.json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    changed = {**body, "appName": "web-sho0"}
+    other = client.post(path, json=changed, headers=key)
+    assert other.status_code == 422, other.text
+    assert other.json()["title"] == "Idempotency-Key reused"
+
+
+def test_list_usage_reports_answers_a_page(client: TestClient) -> None:
+    response = client.get("/api/v1/usage-reports")
+    assert response.status_code == 200, response.text
+    assert response.json()["total"] >= 0
+
+
+def test_list_usage_reports_lists_the_tenant_s_usage_report_rows(
+    client: TestClient, as_tenant: TenantHeaders
+) -> None:
+    mine = as_tenant("tenant-a")
+    created = [create_usage_report(client, mine) for _ in range(2)]
+    create_usage_report(client, as_tenant("tenant-b"))
+
+    def listed() -> list[dict[str, Any]]:
+        body: Any = client.get("/api/v1/usage-reports", headers=mine).json()
+        return list(body["items"] if isinstance(body, dict) else body)
+
+    rows = eventually(listed, lambda rows: len(rows) >= 2)
+    assert sorted(row["id"] for row in rows) == sorted(row["id"] for row in created)
+    first = client.get(
+        "/api/v1/usage-reports", params={"limit": 1}, headers=mine
+    ).json()
+    assert first["total"] == 2
+    assert len(first["items"]) == 1
+    assert first["next"] is not None
+    second = client.get(first["next"], headers=mine).json()
+    assert second["next"] is None
+    assert {first["items"][0]["id"], second["items"][0]["id"]} == {
+        row["id"] for row in created
+    }
+    matching = client.get(
+        "/api/v1/usage-reports",
+        params={"environment": created[0]["environment"]},
+        headers=mine,
+    ).json()
+    assert created[0]["id"] in {
+        row["id"]
+        for row in (matching["items"] if isinstance(matching, dict) else matching)
+    }
+    matching = client.get(
+        "/api/v1/usage-reports", params={"appName": created[0]["appName"]}, headers=mine
+    ).json()
+    assert created[0]["id"] in {
+        row["id"]
+        for row in (matching["items"] if isinstance(matching, dict) else matching)
+    }
+    matching = client.get(
+        "/api/v1/usage-reports", params={"stop": created[0]["stop"]}, headers=mine
+    ).json()
+    assert created[0]["id"] in {
+        row["id"]
+        for row in (matching["items"] if isinstance(matching, dict) else matching)
+    }
+    ranged = client.get(
+        "/api/v1/usage-reports", params={"stop.gte": created[0]["stop"]}, headers=mine
+    ).json()
+    assert created[0]["id"] in {
+        row["id"] for row in (ranged["items"] if isinstance(ranged, dict) else ranged)
+    }
+    for order in ("stop", "-stop"):
+        assert (
+            client.get(
+                "/api/v1/usage-reports", params={"sort": order}, headers=mine
+            ).status_code
+            == 200
+        )
+
+
+def test_list_usage_reports_refuses_a_bad_page(client: TestClient) -> None:
+    response = client.get("/api/v1/usage-reports", params={"limit": 0})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "limit"
+
+
 def test_service_health(client: TestClient) -> None:
     response = client.get("/api/v1/feature-flags/health")
     assert response.json() == {"status": "UP", "service": "feature-flags"}
@@ -1460,3 +1653,5 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "post" in paths["/api/v1/flags/{id}/archive"]
     assert "post" in paths["/api/v1/flags/{id}/revive"]
     assert "delete" in paths["/api/v1/flags/{id}"]
+    assert "post" in paths["/api/v1/usage-reports"]
+    assert "get" in paths["/api/v1/usage-reports"]

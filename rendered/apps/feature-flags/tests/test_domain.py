@@ -29,8 +29,9 @@ from feature_flags.domain.events import (
     SegmentCreated,
     SegmentRemoved,
     SegmentUpdated,
+    UsageRecorded,
 )
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import FlagType
 
 # Now: the spec's examples are checked against the current date (a due date in 2099).
@@ -530,3 +531,125 @@ def test_remove_flag_is_refused_by_its_guard() -> None:
     flag = new_flag()
     with pytest.raises(CommandNotAllowedError):
         flag.remove(now=LATER)
+
+
+def new_usage_report() -> UsageReport:
+    return UsageReport.submit(
+        app_name="web-shop",
+        instance_id="instanceId",
+        environment="production",
+        start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        toggles={},
+        now=NOW,
+    ).committed()
+
+
+def test_submit_usage_report_sets_fields_and_records_usage_recorded() -> None:
+    report = UsageReport.submit(
+        app_name="web-shop",
+        instance_id="instanceId",
+        environment="production",
+        start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        toggles={},
+        now=NOW,
+    )
+    assert report.app_name == "web-shop"
+    assert report.instance_id == "instanceId"
+    assert report.environment == "production"
+    assert report.start == datetime.fromisoformat("2030-01-02T03:04:05Z")
+    assert report.stop == datetime.fromisoformat("2030-01-02T03:04:05Z")
+    assert report.toggles == {}
+    assert report.created_at == report.updated_at == NOW
+    assert [type(event) for event in report.changes] == [UsageRecorded]
+    assert report.committed().version == 1
+
+
+def test_replaying_the_events_of_a_usage_report_rebuilds_it() -> None:
+    report = UsageReport.submit(
+        app_name="web-shop",
+        instance_id="instanceId",
+        environment="production",
+        start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        toggles={},
+        now=NOW,
+    )
+    assert UsageReport.from_history(report.changes) == report.committed()
+
+
+def test_submit_usage_report_rejects_app_name_breaking_not_blank() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        UsageReport.submit(
+            app_name="   ",
+            instance_id="instanceId",
+            environment="production",
+            start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            toggles={},
+            now=NOW,
+        )
+    assert Violation("appName", "App name must not be blank") in error.value.violations
+
+
+def test_submit_usage_report_rejects_app_name_breaking_max_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        UsageReport.submit(
+            app_name="x" * 201,
+            instance_id="instanceId",
+            environment="production",
+            start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            toggles={},
+            now=NOW,
+        )
+    assert "appName" in {violation.field for violation in error.value.violations}
+
+
+def test_submit_usage_report_rejects_instance_id_breaking_max_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        UsageReport.submit(
+            app_name="web-shop",
+            instance_id="x" * 201,
+            environment="production",
+            start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            toggles={},
+            now=NOW,
+        )
+    assert (
+        Violation("instanceId", "Instance id allows at most 200 characters")
+        in error.value.violations
+    )
+
+
+def test_submit_usage_report_rejects_environment_breaking_not_blank() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        UsageReport.submit(
+            app_name="web-shop",
+            instance_id="instanceId",
+            environment="   ",
+            start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            toggles={},
+            now=NOW,
+        )
+    assert (
+        Violation("environment", "Environment must not be blank")
+        in error.value.violations
+    )
+
+
+def test_submit_usage_report_rejects_environment_breaking_max_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        UsageReport.submit(
+            app_name="web-shop",
+            instance_id="instanceId",
+            environment="x" * 101,
+            start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+            toggles={},
+            now=NOW,
+        )
+    assert "environment" in {violation.field for violation in error.value.violations}

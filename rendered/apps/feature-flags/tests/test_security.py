@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
-PERMISSIONS = ["feature-flags:read", "feature-flags:write"]
+PERMISSIONS = ["feature-flags:evaluate", "feature-flags:read", "feature-flags:write"]
 UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
@@ -208,6 +208,27 @@ ENDPOINTS = [
         None,
         "feature-flags:write",
         id="remove_flag",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/usage-reports",
+        {
+            "appName": "web-shop",
+            "instanceId": "instanceId",
+            "environment": "production",
+            "start": "2030-01-02T03:04:05Z",
+            "stop": "2030-01-02T03:04:05Z",
+            "toggles": {},
+        },
+        "feature-flags:evaluate",
+        id="submit_usage_report",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/usage-reports",
+        None,
+        "feature-flags:read",
+        id="list_usage_reports",
     ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")

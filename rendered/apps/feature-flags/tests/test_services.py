@@ -26,6 +26,7 @@ from feature_flags.application.services import (
     FlagService,
     ProjectService,
     SegmentService,
+    UsageReportService,
 )
 from feature_flags.domain.errors import (
     CommandNotAllowedError,
@@ -34,7 +35,7 @@ from feature_flags.domain.errors import (
     FlagArchived,
     NotFoundError,
 )
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
     FlagType,
 )
@@ -48,6 +49,7 @@ from feature_flags.infrastructure.projections import (
     ReadModelFlagListing,
     ReadModelProjectListing,
     ReadModelSegmentListing,
+    ReadModelUsageReportListing,
 )
 
 T = TypeVar("T")
@@ -89,6 +91,7 @@ class Cases:
     project: ProjectService
     segment: SegmentService
     flag: FlagService
+    usage_report: UsageReportService
     used: dict[str, int] = field(default_factory=dict)
 
     def next_of(self, key: str, values: list[T]) -> T:
@@ -116,6 +119,11 @@ def use_cases(store: EventStore) -> Cases:
             wired,
             clock,
             ReadModelFlagListing(projection_store(store)),
+        ),
+        usage_report=UsageReportService(
+            wired,
+            clock,
+            ReadModelUsageReportListing(projection_store(store)),
         ),
     )
 
@@ -996,3 +1004,51 @@ async def test_a_stale_flag_is_not_saved_over_a_newer_one(store: EventStore) -> 
                     now=now,
                 )
             )
+
+
+async def usage_report_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of UsageReport.submit (the aggregates they reference made)."""
+    return dict(
+        app_name="web-shop",
+        instance_id="instanceId",
+        environment="production",
+        start=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        stop=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        toggles={},
+    )
+
+
+async def new_usage_report(cases: Cases, **overrides: Any) -> UsageReport:
+    """A new usage report from the examples."""
+    arguments = {**await usage_report_arguments(cases), **overrides}
+    return await cases.usage_report.submit(**arguments)
+
+
+async def test_usage_report_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_usage_report(cases)
+        assert await cases.usage_report.get(created.id) == created
+        assert await cases.usage_report.get("no-such-id") is None
+
+
+async def test_usage_report_of_one_tenant_is_invisible_to_another(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_usage_report(cases)
+    with use(TENANT_B):
+        assert await cases.usage_report.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_usage_report(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await usage_report_arguments(cases)
+        create = cases.usage_report.submit
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first

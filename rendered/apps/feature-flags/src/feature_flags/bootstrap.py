@@ -13,12 +13,14 @@ from feature_flags.application.ports.inbound import (
     FlagUseCases,
     ProjectUseCases,
     SegmentUseCases,
+    UsageReportUseCases,
 )
 from feature_flags.application.ports.outbound import Clock
 from feature_flags.application.services import (
     FlagService,
     ProjectService,
     SegmentService,
+    UsageReportService,
 )
 from feature_flags.infrastructure.clock import SystemClock
 from feature_flags.infrastructure.config import SERVICE_DIR, Settings
@@ -28,6 +30,7 @@ from feature_flags.infrastructure.projections import (
     ReadModelFlagListing,
     ReadModelProjectListing,
     ReadModelSegmentListing,
+    ReadModelUsageReportListing,
 )
 
 
@@ -52,6 +55,7 @@ class Services:
     project: ProjectUseCases
     segment: SegmentUseCases
     flag: FlagUseCases
+    usage_report: UsageReportUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
     workers: tuple[Worker, ...] = ()
@@ -68,6 +72,7 @@ async def bootstrap(
     project: ProjectUseCases | None = None,
     segment: SegmentUseCases | None = None,
     flag: FlagUseCases | None = None,
+    usage_report: UsageReportUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
 ) -> Services:
@@ -79,6 +84,7 @@ async def bootstrap(
     transactions = transactions or store_transactions(store)
     read_models = projection_store(store)
     queries: dict[str, Any] = {
+        "UsageReports": ReadModelUsageReportListing(read_models),
         "Projects": ReadModelProjectListing(read_models),
         "Segments": ReadModelSegmentListing(read_models),
         "Flags": ReadModelFlagListing(read_models),
@@ -97,6 +103,11 @@ async def bootstrap(
         transactions,
         clock,
         queries["Flags"],
+    )
+    usage_report = usage_report or UsageReportService(
+        transactions,
+        clock,
+        queries["UsageReports"],
     )
     publisher = relay or EventRelay(
         store,
@@ -121,4 +132,5 @@ async def bootstrap(
         project=project,
         segment=segment,
         flag=flag,
+        usage_report=usage_report,
     )

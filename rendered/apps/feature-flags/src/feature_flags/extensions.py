@@ -6,18 +6,26 @@
 lifespan, after the generated wiring (``services``) and before the first request, and
 its code after ``yield`` at shutdown."""
 
+import asyncio
+import contextlib
+import logging
+import os
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
 from feature_flags.application.evaluation import Evaluations
+from feature_flags.application.usage import OfrepUsage
 from feature_flags.bootstrap import Services
 from feature_flags.infrastructure import evaluation_http
 from feature_flags.infrastructure.config import Settings
 
 # Evaluation over OFREP and the Unleash client API, on the flag-engine library.
-routers: list[APIRouter] = [evaluation_http.router]
+routers: list[APIRouter] = [evaluation_http.router, evaluation_http.reports]
+
+log = logging.getLogger("feature_flags.usage")
 
 
 @asynccontextmanager
@@ -28,4 +36,25 @@ async def running(
     app.state.evaluations = Evaluations(
         services.queries["Flags"], services.queries["Segments"]
     )
-    yield
+    usage = OfrepUsage(services.usage_report, f"{socket.gethostname()}-{os.getpid()}")
+    app.state.ofrep_usage = usage
+    # How often the OFREP evaluations counted in memory are written as a usage report.
+    flush_every = float(settings.get("flags.usage_flush_seconds", 10))
+
+    async def report_usage() -> None:
+        while True:
+            await asyncio.sleep(flush_every)
+            try:
+                await usage.flush()
+            except Exception:  # the counts of that window are lost, not the service
+                log.exception("could not write the OFREP usage report")
+
+    reporter = asyncio.create_task(report_usage(), name="ofrep-usage")
+    try:
+        yield
+    finally:
+        reporter.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reporter
+        with contextlib.suppress(Exception):
+            await usage.flush()

@@ -38,6 +38,7 @@ def create_app(
         app.state.project = services.project
         app.state.segment = services.segment
         app.state.flag = services.flag
+        app.state.usage_report = services.usage_report
         for worker in services.workers:
             await worker.start()
         revocation_feed = RevocationFeed(

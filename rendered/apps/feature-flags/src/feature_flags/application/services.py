@@ -6,6 +6,7 @@ a concurrent writer got there first."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 from feature_flags.application.ports.outbound import (
@@ -16,14 +17,16 @@ from feature_flags.application.ports.outbound import (
     SegmentListing,
     Transaction,
     Transactions,
+    UsageReportListing,
 )
 from feature_flags.domain.errors import DomainValidationError, NotFoundError, Violation
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
     Constraint,
     Dependency,
     EnvironmentConfig,
     FlagType,
+    ToggleUsage,
     Variant,
 )
 
@@ -557,4 +560,63 @@ class FlagService:
         return await self._transactions.load_by(Flag, "key_", key_)
 
     async def list(self) -> list[Flag]:
+        return await self._listing.list()
+
+
+class UsageReportService:
+    """Runs the UsageReport use cases (implements ``UsageReportUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: UsageReportListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def submit(
+        self,
+        *,
+        app_name: str,
+        instance_id: str,
+        environment: str,
+        start: datetime,
+        stop: datetime,
+        toggles: dict[str, ToggleUsage],
+        idempotency: Idempotency | None = None,
+    ) -> UsageReport:
+        async def work(tx: Transaction) -> UsageReport:
+            now = self._clock.now()
+            created = UsageReport.submit(
+                app_name=app_name,
+                instance_id=instance_id,
+                environment=environment,
+                start=start,
+                stop=stop,
+                toggles=toggles,
+                now=now,
+            )
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "submit",
+                app_name,
+                instance_id,
+                environment,
+                start,
+                stop,
+                toggles,
+            ),
+            kind=UsageReport,
+        )
+
+    async def get(self, id: str) -> UsageReport | None:
+        return await self._transactions.load(UsageReport, id)
+
+    async def list(self) -> list[UsageReport]:
         return await self._listing.list()

@@ -15,6 +15,7 @@ from feature_flags.domain.types import (
     Dependency,
     EnvironmentConfig,
     FlagType,
+    ToggleUsage,
     Variant,
 )
 
@@ -175,6 +176,20 @@ class FlagRemoved:
     occurred_at: datetime
 
 
+@dataclass(frozen=True, kw_only=True)
+class UsageRecorded:
+    """Usage recorded (v1)."""
+
+    usage_report_id: UUID
+    app_name: str
+    instance_id: str = "unknown"
+    environment: str
+    start: datetime
+    stop: datetime
+    toggles: dict[str, ToggleUsage] = field(default_factory=dict)
+    occurred_at: datetime
+
+
 DomainEvent: TypeAlias = (
     ProjectCreated
     | ProjectUpdated
@@ -191,6 +206,7 @@ DomainEvent: TypeAlias = (
     | FlagArchivedEvent
     | FlagRevived
     | FlagRemoved
+    | UsageRecorded
 )
 
 SCHEMA_VERSIONS: dict[str, int] = {
@@ -209,4 +225,5 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "FlagArchivedEvent": 1,
     "FlagRevived": 1,
     "FlagRemoved": 1,
+    "UsageRecorded": 1,
 }

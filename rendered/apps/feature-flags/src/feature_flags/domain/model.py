@@ -36,12 +36,14 @@ from feature_flags.domain.events import (
     SegmentCreated,
     SegmentRemoved,
     SegmentUpdated,
+    UsageRecorded,
 )
 from feature_flags.domain.types import (
     Constraint,
     Dependency,
     EnvironmentConfig,
     FlagType,
+    ToggleUsage,
     Variant,
 )
 
@@ -598,4 +600,116 @@ class Flag(AggregateRoot[DomainEvent]):
             found.append(Violation(path, "Dependencies allows at most 20 items"))
         for index, item in enumerate(value):
             found.extend(item.problems(f"{path}.{index}."))
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class UsageReport(AggregateRoot[DomainEvent]):
+    """What an SDK instance (or the OFREP endpoints) evaluated in a time window"""
+
+    app_name: str
+    instance_id: str = "unknown"
+    environment: str
+    start: datetime
+    stop: datetime
+    toggles: dict[str, ToggleUsage] = field(default_factory=dict)
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
+        match event:
+            case UsageRecorded():
+                return cls(
+                    id=str(event.usage_report_id),
+                    app_name=event.app_name,
+                    instance_id=event.instance_id,
+                    environment=event.environment,
+                    start=event.start,
+                    stop=event.stop,
+                    toggles=event.toggles,
+                    created_at=event.occurred_at,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(f"{type(event).__name__} does not start a UsageReport")
+
+    def apply(self, event: DomainEvent) -> Self:
+        raise ValueError(
+            f"{type(event).__name__} does not apply to a started UsageReport"
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_app_name(self.app_name))
+        found.extend(self.check_instance_id(self.instance_id))
+        found.extend(self.check_environment(self.environment))
+        found.extend(self.check_toggles(self.toggles))
+        if found:
+            return found
+        if not (self.start <= self.stop):
+            found.append(Violation("stop", "A report stops after it starts"))
+        return found
+
+    @classmethod
+    def submit(
+        cls,
+        *,
+        app_name: str,
+        instance_id: str,
+        environment: str,
+        start: datetime,
+        stop: datetime,
+        toggles: dict[str, ToggleUsage],
+        now: datetime,
+        id: str | None = None,
+    ) -> Self:
+        """submit a new usage report; fails when a value breaks a rule."""
+        event = UsageRecorded(
+            usage_report_id=UUID(id) if id is not None else uuid4(),
+            app_name=app_name,
+            instance_id=instance_id,
+            environment=environment,
+            start=start,
+            stop=stop,
+            toggles=toggles,
+            occurred_at=now,
+        )
+        return cls.started_by(event).checked(now).record(event)
+
+    @staticmethod
+    def check_app_name(value: str, path: str = "appName") -> list[Violation]:
+        """The rules of ``appName`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if is_blank(value):
+            found.append(Violation(path, "App name must not be blank"))
+        if len(value) > 200:
+            found.append(Violation(path, "App name allows at most 200 characters"))
+        return found
+
+    @staticmethod
+    def check_instance_id(value: str, path: str = "instanceId") -> list[Violation]:
+        """The rules of ``instanceId`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 200:
+            found.append(Violation(path, "Instance id allows at most 200 characters"))
+        return found
+
+    @staticmethod
+    def check_environment(value: str, path: str = "environment") -> list[Violation]:
+        """The rules of ``environment`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if is_blank(value):
+            found.append(Violation(path, "Environment must not be blank"))
+        if len(value) > 100:
+            found.append(Violation(path, "Environment allows at most 100 characters"))
+        return found
+
+    @staticmethod
+    def check_toggles(
+        value: dict[str, ToggleUsage], path: str = "toggles"
+    ) -> list[Violation]:
+        """The rules of ``toggles`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 5000:
+            found.append(Violation(path, "Toggles allows at most 5000 items"))
+        for key, item in value.items():
+            found.extend(item.problems(f"{path}.{key}."))
         return found

@@ -4,7 +4,7 @@
 
 from typing import Protocol
 
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 
 
 class ProjectRepository(Protocol):
@@ -41,6 +41,19 @@ class FlagRepository(Protocol):
         ...
 
     async def save(self, aggregate: Flag) -> Flag:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class UsageReportRepository(Protocol):
+    """Keeps UsageReport aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> UsageReport | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: UsageReport) -> UsageReport:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
         ...

@@ -285,6 +285,49 @@ class Dependency:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToggleUsage:
+    """A toggle usage."""
+
+    yes: int = 0
+    no: int = 0
+    variants: dict[str, int] = field(default_factory=dict)
+
+    def problems(self, prefix: str = "") -> list[Violation]:
+        """The rules and invariants this value breaks (paths under ``prefix``)."""
+        found: list[Violation] = []
+        found.extend(self.check_yes(self.yes, prefix + "yes"))
+        found.extend(self.check_no(self.no, prefix + "no"))
+        found.extend(self.check_variants(self.variants, prefix + "variants"))
+        return found
+
+    @staticmethod
+    def check_yes(value: int, path: str = "yes") -> list[Violation]:
+        """The rules of ``yes`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if value < 0:
+            found.append(Violation(path, "Yes must be at least 0"))
+        return found
+
+    @staticmethod
+    def check_no(value: int, path: str = "no") -> list[Violation]:
+        """The rules of ``no`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if value < 0:
+            found.append(Violation(path, "No must be at least 0"))
+        return found
+
+    @staticmethod
+    def check_variants(
+        value: dict[str, int], path: str = "variants"
+    ) -> list[Violation]:
+        """The rules of ``variants`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 100:
+            found.append(Violation(path, "Variants allows at most 100 items"))
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
 class EnvironmentConfig:
     """A environment config."""
 

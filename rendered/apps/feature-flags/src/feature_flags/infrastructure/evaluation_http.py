@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from eaf.context import current
-from fastapi import APIRouter, Body, Depends, Header, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from iam_client import require
 
@@ -26,11 +27,17 @@ from feature_flags.application.evaluation import (
     FlagNotFoundError,
     Snapshot,
 )
+from feature_flags.application.ports.inbound import FlagUseCases, UsageReportUseCases
+from feature_flags.application.usage import OfrepUsage, stale_flags, summarize
+from feature_flags.domain.types import ToggleUsage
 
 DEFAULT_ENVIRONMENT = "production"
 EVALUATE = "feature-flags:evaluate"
 
 router = APIRouter(tags=["evaluation"], dependencies=[Depends(require(EVALUATE))])
+reports = APIRouter(
+    tags=["usage"], dependencies=[Depends(require("feature-flags:read"))]
+)
 
 
 def _evaluations(request: Request) -> Evaluations:
@@ -97,6 +104,18 @@ async def _snapshot(request: Request, environment: str) -> Snapshot:
     return await _evaluations(request).snapshot(tenant, environment)
 
 
+def _counted(request: Request, environment: str, evaluation: Evaluation) -> Evaluation:
+    usage: OfrepUsage = request.app.state.ofrep_usage
+    usage.count(
+        current().tenant_id or "",
+        environment,
+        evaluation.key,
+        evaluation.enabled,
+        evaluation.variant,
+    )
+    return evaluation
+
+
 @router.post("/ofrep/v1/evaluate/flags/{key}", summary="Evaluate one flag (OFREP)")
 async def evaluate_flag(
     key: str,
@@ -108,12 +127,13 @@ async def evaluate_flag(
         context = _context(body)
     except ValueError as error:
         return _error(key, "INVALID_CONTEXT", str(error), 400)
-    snapshot = await _snapshot(request, _environment(x_environment, context))
+    environment = _environment(x_environment, context)
+    snapshot = await _snapshot(request, environment)
     try:
         evaluation = snapshot.evaluate(key, context)
     except FlagNotFoundError:
         return _error(key, "FLAG_NOT_FOUND", f"flag {key!r} was not found", 404)
-    return JSONResponse(_success(evaluation))
+    return JSONResponse(_success(_counted(request, environment, evaluation)))
 
 
 @router.post("/ofrep/v1/evaluate/flags", summary="Evaluate every flag (OFREP bulk)")
@@ -127,7 +147,8 @@ async def evaluate_flags(
         context = _context(body)
     except ValueError as error:
         return _error(None, "INVALID_CONTEXT", str(error), 400)
-    snapshot = await _snapshot(request, _environment(x_environment, context))
+    environment = _environment(x_environment, context)
+    snapshot = await _snapshot(request, environment)
     # The answer depends on the flags and on the context: both make the ETag.
     digest = json.dumps(context, sort_keys=True, default=str)
     etag = f'"{snapshot.etag.strip(chr(34))}-{_short_hash(digest)}"'
@@ -135,7 +156,10 @@ async def evaluate_flags(
         t.strip() for t in if_none_match.split(",")
     }:
         return Response(status_code=304, headers={"ETag": etag})
-    flags = [_success(snapshot.evaluate(key, context)) for key in snapshot.flag_keys()]
+    flags = [
+        _success(_counted(request, environment, snapshot.evaluate(key, context)))
+        for key in snapshot.flag_keys()
+    ]
     return JSONResponse({"flags": flags}, headers={"ETag": etag})
 
 
@@ -165,8 +189,90 @@ async def client_register(body: Annotated[Any, Body()] = None) -> Response:
 @router.post(
     "/api/client/metrics", status_code=202, summary="An SDK instance reports usage"
 )
-async def client_metrics(body: Annotated[Any, Body()] = None) -> Response:
+async def client_metrics(
+    request: Request,
+    body: Annotated[dict[str, Any], Body()],
+    x_environment: Annotated[str | None, Header()] = None,
+) -> Response:
+    """Unleash's metrics body (``appName``, ``instanceId``, ``bucket`` with ``start``,
+    ``stop`` and per-toggle ``yes``, ``no`` and ``variants``), kept as a usage report."""
+    try:
+        bucket = body["bucket"]
+        toggles = {
+            str(name): ToggleUsage(
+                yes=int(counts.get("yes", 0)),
+                no=int(counts.get("no", 0)),
+                variants={
+                    str(k): int(v) for k, v in counts.get("variants", {}).items()
+                },
+            )
+            for name, counts in bucket.get("toggles", {}).items()
+        }
+        start = datetime.fromisoformat(str(bucket["start"]).replace("Z", "+00:00"))
+        stop = datetime.fromisoformat(str(bucket["stop"]).replace("Z", "+00:00"))
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        return JSONResponse(
+            {"title": "Unreadable metrics", "status": 400, "detail": repr(error)},
+            status_code=400,
+            media_type="application/problem+json",
+        )
+    use_cases: UsageReportUseCases = request.app.state.usage_report
+    await use_cases.submit(
+        app_name=str(body.get("appName") or "unknown"),
+        instance_id=str(body.get("instanceId") or "unknown"),
+        environment=x_environment
+        or str(body.get("environment") or DEFAULT_ENVIRONMENT),
+        start=start,
+        stop=stop,
+        toggles=toggles,
+    )
     return Response(status_code=202)
+
+
+@reports.get("/api/v1/flag-usage", summary="Evaluations per flag and variant")
+async def flag_usage(
+    request: Request,
+    days: Annotated[int, Query(ge=1, le=366)] = 7,
+    environment: Annotated[str | None, Query()] = None,
+) -> dict[str, Any]:
+    """What SDKs and the OFREP endpoints reported in the last ``days`` days."""
+    use_cases: UsageReportUseCases = request.app.state.usage_report
+    since = datetime.now(UTC) - timedelta(days=days)
+    usage = summarize(await use_cases.list(), since, environment)
+    return {
+        "since": since.isoformat(),
+        "flags": [
+            {
+                "key": flag.key,
+                "yes": flag.yes,
+                "no": flag.no,
+                "variants": flag.variants,
+                "lastSeen": flag.last_seen.isoformat() if flag.last_seen else None,
+            }
+            for flag in sorted(usage.values(), key=lambda f: f.key)
+        ],
+    }
+
+
+@reports.get("/api/v1/stale-flags", summary="Flags to clean up, and why")
+async def stale_flag_report(
+    request: Request,
+    idle_days: Annotated[int, Query(alias="idleDays", ge=1, le=366)] = 30,
+) -> dict[str, Any]:
+    """Flags marked stale, past the expected lifetime of their type (release and
+    experiment 40 days, operational 7; kill switches and permissions never), or not
+    evaluated for ``idleDays``."""
+    flags: FlagUseCases = request.app.state.flag
+    reports_of: UsageReportUseCases = request.app.state.usage_report
+    now = datetime.now(UTC)
+    usage = summarize(await reports_of.list(), now - timedelta(days=idle_days))
+    stale = stale_flags(await flags.list(), usage, now, idle_days)
+    return {
+        "flags": [
+            {"key": s.key, "type": s.type.value, "reasons": list(s.reasons)}
+            for s in stale
+        ]
+    }
 
 
 def _short_hash(text: str) -> str:

@@ -30,8 +30,9 @@ from feature_flags.domain.events import (
     SegmentCreated,
     SegmentRemoved,
     SegmentUpdated,
+    UsageRecorded,
 )
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 
 EVENTS = EventRegistry()
 for event_class in (
@@ -50,6 +51,7 @@ for event_class in (
     FlagArchivedEvent,
     FlagRevived,
     FlagRemoved,
+    UsageRecorded,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 
@@ -84,3 +86,12 @@ class EventSourcedFlagRepository(AggregateRepository[Flag]):
 
     def __init__(self, store: EventStore) -> None:
         super().__init__(store, EVENTS, Flag, conflict=ConcurrencyError)
+
+
+class EventSourcedUsageReportRepository(AggregateRepository[UsageReport]):
+    """UsageReport aggregates as streams of the current tenant's events."""
+
+    STREAM = "UsageReport"
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, UsageReport, conflict=ConcurrencyError)

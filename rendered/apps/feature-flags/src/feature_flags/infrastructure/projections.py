@@ -32,11 +32,61 @@ from feature_flags.domain.events import (
     SegmentCreated,
     SegmentRemoved,
     SegmentUpdated,
+    UsageRecorded,
 )
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from feature_flags.infrastructure.persistence import EVENTS as _EVENT_TYPES
+
+USAGE_REPORTS_TABLE = read_model_table(
+    "usage_reports",
+    {
+        "id": "str",
+        "app_name": "str",
+        "instance_id": "str",
+        "environment": "str",
+        "start": "str",
+        "stop": "str",
+        "toggles": "json",
+        "created_at": "str",
+        "updated_at": "str",
+    },
+    key=("id",),
+)
+USAGE_REPORTS = Projection("UsageReports", USAGE_REPORTS_TABLE, version="50a3ae9c2030")
+
+
+@USAGE_REPORTS.handles("UsageRecorded", writer_only=True)
+async def _usage_recorded_usage_reports(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, UsageRecorded)
+    key = {
+        "id": key_value(event.usage_report_id),
+    }
+    await writer.upsert(
+        {
+            **key,
+            "app_name": encode_value(event.app_name),
+            "instance_id": encode_value(event.instance_id),
+            "environment": encode_value(event.environment),
+            "start": encode_value(event.start),
+            "stop": encode_value(event.stop),
+            "toggles": encode_value(event.toggles),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+        }
+    )
+
+
+class ReadModelUsageReportListing(RowQueries[UsageReport]):
+    """Reads the tenant's rows of UsageReports (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        super().__init__(store, USAGE_REPORTS, UsageReport)
+
 
 PROJECTS_TABLE = read_model_table(
     "projects",
@@ -365,4 +415,4 @@ class ReadModelFlagListing(RowQueries[Flag]):
         super().__init__(store, FLAGS, Flag)
 
 
-PROJECTIONS = [PROJECTS, SEGMENTS, FLAGS]
+PROJECTIONS = [USAGE_REPORTS, PROJECTS, SEGMENTS, FLAGS]

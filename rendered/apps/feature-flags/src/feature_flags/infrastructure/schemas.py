@@ -11,6 +11,7 @@ from uuid import UUID
 from eaf.web import (
     Body,
     JsonBool,
+    JsonDateTime,
     View,
     patch_field,
 )
@@ -81,6 +82,16 @@ class DependencyBody(Body):
     enabled: JsonBool = Field(alias="enabled", default=True)
     variants: list[str] = Field(
         alias="variants", default_factory=lambda: [], max_length=100
+    )
+
+
+class ToggleUsageBody(Body):
+    """A toggle usage."""
+
+    yes: int = Field(alias="yes", default=0, ge=0)
+    no: int = Field(alias="no", default=0, ge=0)
+    variants: dict[str, int] = Field(
+        alias="variants", default_factory=lambda: {}, max_length=100
     )
 
 
@@ -214,6 +225,27 @@ class MarkStaleFlagRequest(Body):
     stale: JsonBool = Field(alias="stale", default=False)
 
 
+class SubmitUsageReportRequest(Body):
+    """The body of POST /api/v1/usage-reports."""
+
+    app_name: str = Field(
+        alias="appName",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=200,
+    )
+    instance_id: str = Field(alias="instanceId", default="unknown", max_length=200)
+    environment: str = Field(
+        alias="environment",
+        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+        max_length=100,
+    )
+    start: JsonDateTime = Field(alias="start")
+    stop: JsonDateTime = Field(alias="stop")
+    toggles: dict[str, ToggleUsageBody] = Field(
+        alias="toggles", default_factory=lambda: {}, max_length=5000
+    )
+
+
 class Project(View):
     """A project."""
 
@@ -253,6 +285,31 @@ class Flag(View):
     archived_: JsonBool = Field(alias="archived")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class UsageReport(View):
+    """What an SDK instance (or the OFREP endpoints) evaluated in a time window"""
+
+    id: str = Field(alias="id", description="identifier")
+    app_name: str = Field(alias="appName")
+    instance_id: str = Field(alias="instanceId")
+    environment: str = Field(alias="environment")
+    start: JsonDateTime = Field(alias="start")
+    stop: JsonDateTime = Field(alias="stop")
+    toggles: dict[str, ToggleUsageBody] = Field(alias="toggles")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class UsageReportsPage(View):
+    """A page of UsageReports: ``items`` from ``offset``, ``total`` matching in all, and the
+    link to the next page (null on the last)."""
+
+    items: list[UsageReport]
+    total: int
+    limit: int
+    offset: int
+    next: str | None
 
 
 class ProjectsPage(View):

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from eaf.eventsourcing import Idempotency
-from eaf.projectors import Condition, equal_to, order_by
+from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     PROBLEM_TYPE,
     DomainErrors,
@@ -27,6 +27,7 @@ from feature_flags.application.ports.inbound import (
     FlagUseCases,
     ProjectUseCases,
     SegmentUseCases,
+    UsageReportUseCases,
 )
 from feature_flags.domain.errors import (
     ConcurrencyError,
@@ -34,7 +35,7 @@ from feature_flags.domain.errors import (
     DomainValidationError,
     NotFoundError,
 )
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
     Constraint,
     Dependency,
@@ -42,6 +43,7 @@ from feature_flags.domain.types import (
     FlagType,
     Payload,
     Strategy,
+    ToggleUsage,
     Variant,
 )
 from feature_flags.infrastructure import schemas
@@ -49,6 +51,7 @@ from feature_flags.infrastructure.projections import (
     ReadModelFlagListing,
     ReadModelProjectListing,
     ReadModelSegmentListing,
+    ReadModelUsageReportListing,
 )
 
 LIST_LIMIT = 10_000
@@ -156,6 +159,32 @@ def flag_view(flag: Flag, now: datetime) -> schemas.Flag:
     )
 
 
+def usage_report_use_cases(request: Request) -> UsageReportUseCases:
+    """The UsageReport use cases the application was built with."""
+    use_cases: UsageReportUseCases = request.app.state.usage_report
+    return use_cases
+
+
+UsageReportCases = Annotated[UsageReportUseCases, Depends(usage_report_use_cases)]
+
+
+def usage_report_view(report: UsageReport, now: datetime) -> schemas.UsageReport:
+    """The HTTP body of a UsageReport."""
+    return schemas.UsageReport.model_validate(
+        {
+            "id": report.id,
+            "appName": report.app_name,
+            "instanceId": report.instance_id,
+            "environment": report.environment,
+            "start": report.start,
+            "stop": report.stop,
+            "toggles": report.toggles,
+            "createdAt": report.created_at,
+            "updatedAt": report.updated_at,
+        }
+    )
+
+
 def constraint_of(body: schemas.ConstraintBody) -> Constraint:
     """The domain's Constraint of a request's."""
     return Constraint(
@@ -206,12 +235,32 @@ def dependency_of(body: schemas.DependencyBody) -> Dependency:
     )
 
 
+def toggle_usage_of(body: schemas.ToggleUsageBody) -> ToggleUsage:
+    """The domain's ToggleUsage of a request's."""
+    return ToggleUsage(
+        yes=body.yes,
+        no=body.no,
+        variants=body.variants,
+    )
+
+
 def environment_config_of(body: schemas.EnvironmentConfigBody) -> EnvironmentConfig:
     """The domain's EnvironmentConfig of a request's."""
     return EnvironmentConfig(
         enabled=body.enabled,
         strategies=[strategy_of(item0) for item0 in body.strategies],
     )
+
+
+def usage_reports_queries(request: Request) -> ReadModelUsageReportListing:
+    """The queries of the UsageReports read model."""
+    queries: ReadModelUsageReportListing = request.app.state.queries["UsageReports"]
+    return queries
+
+
+UsageReportsReads = Annotated[
+    ReadModelUsageReportListing, Depends(usage_reports_queries)
+]
 
 
 def projects_queries(request: Request) -> ReadModelProjectListing:
@@ -979,6 +1028,97 @@ async def remove_flag(
     return Response(status_code=204, headers={"ETag": etag(flag.version)})
 
 
+@router.post(
+    "/api/v1/usage-reports",
+    status_code=201,
+    dependencies=[Depends(require("feature-flags:evaluate"))],
+    response_model=schemas.UsageReport,
+    responses=PROBLEM,
+)
+async def submit_usage_report(
+    use_cases: UsageReportCases,
+    response: Response,
+    body: schemas.SubmitUsageReportRequest,
+    idempotency_key: IdempotencyKey,
+) -> schemas.UsageReport:
+    """submit: creates a usage report.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - A report stops after it starts (stop)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    report = await use_cases.submit(
+        app_name=body.app_name,
+        instance_id=body.instance_id,
+        environment=body.environment,
+        start=body.start,
+        stop=body.stop,
+        toggles={key0: toggle_usage_of(item0) for key0, item0 in body.toggles.items()},
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(report.version)
+    return usage_report_view(report, utc_now())
+
+
+@router.get(
+    "/api/v1/usage-reports",
+    status_code=200,
+    dependencies=[Depends(require("feature-flags:read"))],
+    response_model=schemas.UsageReportsPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_usage_reports(
+    request: Request,
+    queries: UsageReportsReads,
+    environment: Annotated[
+        list[str] | None,
+        Query(alias="environment", description="equal to (repeat for any of several)"),
+    ] = None,
+    app_name: Annotated[
+        list[str] | None,
+        Query(alias="appName", description="equal to (repeat for any of several)"),
+    ] = None,
+    stop: Annotated[
+        list[datetime] | None,
+        Query(alias="stop", description="equal to (repeat for any of several)"),
+    ] = None,
+    stop_gte: Annotated[datetime | None, Query(alias="stop.gte")] = None,
+    stop_gt: Annotated[datetime | None, Query(alias="stop.gt")] = None,
+    stop_lte: Annotated[datetime | None, Query(alias="stop.lte")] = None,
+    stop_lt: Annotated[datetime | None, Query(alias="stop.lt")] = None,
+    sort: Annotated[
+        list[Literal["stop", "-stop"]] | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.UsageReportsPage:
+    """The tenant's UsageReports, from the read model (eventually consistent)."""
+    where: list[Condition] = [
+        *equal_to("environment", environment),
+        *equal_to("app_name", app_name),
+        *equal_to("stop", stop),
+        *in_range("stop", gte=stop_gte, gt=stop_gt, lte=stop_lte, lt=stop_lt),
+    ]
+    columns = {
+        "stop": "stop",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.UsageReportsPage(
+        items=[usage_report_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
 # The rules of each request body, by route and field path, so that a request that breaks
 # them is answered with the spec's messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
@@ -1023,6 +1163,12 @@ RULES: dict[str, dict[str, RuleCheck]] = {
         "dependencies": lambda value: Flag.check_dependencies(value),
     },
     "mark_stale_flag": {},
+    "submit_usage_report": {
+        "appName": lambda value: UsageReport.check_app_name(value),
+        "instanceId": lambda value: UsageReport.check_instance_id(value),
+        "environment": lambda value: UsageReport.check_environment(value),
+        "toggles": lambda value: UsageReport.check_toggles(value),
+    },
 }
 NESTED_RULES: dict[str, RuleCheck] = {
     "Constraint.contextName": lambda value: Constraint.check_context_name(value),
@@ -1039,6 +1185,9 @@ NESTED_RULES: dict[str, RuleCheck] = {
     "Strategy.variants": lambda value: Strategy.check_variants(value),
     "Dependency.feature": lambda value: Dependency.check_feature(value),
     "Dependency.variants": lambda value: Dependency.check_variants(value),
+    "ToggleUsage.yes": lambda value: ToggleUsage.check_yes(value),
+    "ToggleUsage.no": lambda value: ToggleUsage.check_no(value),
+    "ToggleUsage.variants": lambda value: ToggleUsage.check_variants(value),
     "EnvironmentConfig.strategies": lambda value: EnvironmentConfig.check_strategies(
         value
     ),

@@ -4,17 +4,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 from uuid import UUID
 
 from eaf.eventsourcing import Idempotency
 
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
     Constraint,
     Dependency,
     EnvironmentConfig,
     FlagType,
+    ToggleUsage,
     Variant,
 )
 
@@ -236,4 +238,30 @@ class FlagUseCases(Protocol):
 
     async def list(self) -> list[Flag]:
         """Every flag of the tenant (from the read model: eventually consistent)."""
+        ...
+
+
+class UsageReportUseCases(Protocol):
+    """What callers can do with usage report aggregates."""
+
+    async def submit(
+        self,
+        *,
+        app_name: str,
+        instance_id: str,
+        environment: str,
+        start: datetime,
+        stop: datetime,
+        toggles: dict[str, ToggleUsage],
+        idempotency: Idempotency | None = None,
+    ) -> UsageReport:
+        """Create a usage report (submit)."""
+        ...
+
+    async def get(self, id: str) -> UsageReport | None:
+        """The usage report with this id, or None."""
+        ...
+
+    async def list(self) -> list[UsageReport]:
+        """Every usage report of the tenant (from the read model: eventually consistent)."""
         ...

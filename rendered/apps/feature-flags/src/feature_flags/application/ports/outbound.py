@@ -8,11 +8,12 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
-from feature_flags.domain.model import Flag, Project, Segment
+from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.ports import (
     FlagRepository,
     ProjectRepository,
     SegmentRepository,
+    UsageReportRepository,
 )
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "SegmentListing",
     "FlagRepository",
     "FlagListing",
+    "UsageReportRepository",
+    "UsageReportListing",
 ]
 
 
@@ -58,4 +61,12 @@ class FlagListing(Protocol):
 
     async def list(self) -> list[Flag]:
         """Every flag of the tenant, as of the projection's last batch."""
+        ...
+
+
+class UsageReportListing(Protocol):
+    """The read side of UsageReport: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[UsageReport]:
+        """Every usage report of the tenant, as of the projection's last batch."""
         ...
