@@ -85,6 +85,8 @@ class ServiceCtx:
     scripts: dict[str, str]
     secured: bool
     tenant_paths: bool
+    flags: list[str]
+    """The feature flags gating endpoints (sorted)."""
     permissions: list[str]
     has_read_models: bool
     uses_pattern: bool
@@ -331,6 +333,7 @@ def build(spec: Spec) -> ServiceCtx:
         scripts=spec.scripts,
         secured=any(e.permission for e in spec.endpoints),
         tenant_paths=any(e.tenant_path for e in endpoints),
+        flags=sorted({e.flag for e in endpoints if e.flag}),
         permissions=sorted({e.permission for e in spec.endpoints if e.permission}),
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),

@@ -104,6 +104,8 @@ class EndpointCtx:
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
     """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
+    flag: str | None = None
+    """The feature flag gating the endpoint (404 while it is off for the caller)."""
     test_path: str = ""
     """The path as the generated tests write it: ``{tenantId}`` stays for the test client
     to fill with the tenant of the request's token (escaped where the tests ``format``
@@ -306,6 +308,7 @@ def _endpoint(
         extra=EndpointTests(sort_names=list(endpoint.sort)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
+        flag=endpoint.flag,
         test_path=endpoint.path.replace("{tenantId}", "{{tenantId}}")
         if endpoint.tenant_path and params
         else endpoint.path,

@@ -358,6 +358,7 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
         resolved = _query_endpoint(domain, index, endpoint, path_params, loc)
     if resolved is not None:
         resolved.tenant_path = endpoint.tenant == "path"
+        resolved.flag = endpoint.flag
     return resolved
 
 

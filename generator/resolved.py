@@ -186,6 +186,8 @@ class REndpoint:
     summary: str
     tenant_path: bool = False
     """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
+    flag: str | None = None
+    """The feature flag gating the endpoint (404 while it is off for the caller)."""
 
 
 @dataclass

@@ -24,6 +24,7 @@ PASCAL = r"^[A-Z][A-Za-z0-9]*$"
 CAMEL = r"^[a-z][A-Za-z0-9]*$"
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 PERMISSION = r"^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$"
+FLAG_KEY = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length", "scale")
 CONSUMED_EVENT = r"^[a-z][a-z0-9-]*[a-z0-9]\.[A-Z][A-Za-z0-9]*$"
 MAX_NAME = 64
@@ -304,6 +305,12 @@ class EndpointSpec(_Strict):
         default=[], description="list: columns callers may sort by (?sort=col or -col)"
     )
     page: StrictBool = Field(default=False, description="list: limit/offset pages with a total")
+    flag: StrictStr | None = Field(
+        default=None,
+        pattern=FLAG_KEY,
+        description="a feature flag gating the endpoint: while it is off for the caller "
+        "(OpenFeature, the feature-flag service at flags.url) the endpoint answers 404",
+    )
     tenant: Literal["token", "path"] = Field(
         default="token",
         description="where the request's tenant comes from: the bearer token, or the path's "

@@ -141,6 +141,7 @@ def _with_defaults(from_file: Mapping[str, Any], name: str) -> dict[str, Any]:
             "max_token_lifetime_seconds": 3600,
         },
         "database": {"url": f"sqlite:///data/{name}.db"},
+        "flags": {"url": ""},
         "logging": {"level": "INFO", "format": "json"},
     }
     return _merge(defaults, from_file)
