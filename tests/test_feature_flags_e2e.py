@@ -42,9 +42,11 @@ class Keys:
         self.issuer = TokenIssuer(ring, issuer=self.url, default_audience="eaf")
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
-    def bearer(self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS) -> str:
+    def bearer(
+        self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS, subject: str = "ops"
+    ) -> str:
         token = self.issuer.issue(
-            subject="ops", client_id="e2e", tenant_id=tenant, permissions=permissions
+            subject=subject, client_id="e2e", tenant_id=tenant, permissions=permissions
         ).token
         return f"Bearer {token}"
 
@@ -342,3 +344,78 @@ def test_usage_per_flag_and_variant_and_the_stale_flag_report(
             time.sleep(0.1)
         assert report["dark-mode"]["reasons"] == ["marked stale"]
         assert "new-checkout" not in report
+
+
+def test_the_sample_s_flagged_endpoint_follows_the_flag_service(
+    flags: tuple[Service, Keys], tmp_path: Path
+) -> None:
+    """The sample's DELETE is gated by `profile-deletion` (its spec says `flag:`): it asks
+    the running feature-flag service over OFREP, with the caller's token, and answers 404
+    while the flag is off for that caller."""
+    import time
+
+    service, keys = flags
+    sample = Service(
+        "user_profile",
+        tmp_path / "user-profile.log",
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'profiles.db'}",
+            "SECURITY_IAM_URL": keys.url,
+            "BROKER_RELAY": "false",
+            "BROKER_CONSUME": "false",
+            "FLAGS_URL": service.url,
+        },
+    )
+    everything = (*PERMISSIONS, "user-profile:read", "user-profile:write")
+    ops, eve = (keys.bearer("acme", everything, subject=s) for s in ("ops", "eve"))
+    try:
+        sample.wait_ready()
+        with httpx.Client(base_url=sample.url, timeout=10) as app:
+
+            def profile() -> str:
+                made = app.post(
+                    "/api/v1/user-profiles",
+                    json={"name": "Ada", "email": "ada@acme.test"},
+                    headers={"Authorization": ops},
+                )
+                assert made.status_code == 201, made.text
+                return str(made.json()["id"])
+
+            first = profile()
+            # No such flag yet: off.
+            gone = app.delete(f"/api/v1/user-profiles/{first}", headers={"Authorization": ops})
+            assert gone.status_code == 404 and "profile-deletion" in gone.json()["detail"]
+
+            with httpx.Client(
+                base_url=service.url, headers={"Authorization": ops}, timeout=10
+            ) as api:
+                project = _created(api.post("/api/v1/projects", json={"key": "p", "name": "P"}))
+                only_ops = {"name": "userWithId", "parameters": {"userIds": "ops"}}
+                _created(
+                    api.post(
+                        "/api/v1/flags",
+                        json={
+                            "key": "profile-deletion",
+                            "projectId": project["id"],
+                            "environments": {
+                                "production": {"enabled": True, "strategies": [only_ops]}
+                            },
+                        },
+                    )
+                )
+                _until_projected(api, 1)
+
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                answer = app.delete(
+                    f"/api/v1/user-profiles/{first}", headers={"Authorization": ops}
+                )
+                if answer.status_code != 404:
+                    break
+                time.sleep(0.2)
+            assert answer.status_code == 204, answer.text
+            second = profile()
+            refused = app.delete(f"/api/v1/user-profiles/{second}", headers={"Authorization": eve})
+            assert refused.status_code == 404  # on for ops only
+    finally:
+        sample.stop()

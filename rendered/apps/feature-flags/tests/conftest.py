@@ -54,7 +54,6 @@ def client(
         }
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
-    with TestClient(
-        create_app(settings, iam=iam), headers=as_tenant("default")
-    ) as test_client:
+    app = create_app(settings, iam=iam)
+    with TestClient(app, headers=as_tenant("default")) as test_client:
         yield test_client

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from eaf.security import KeyRing, TokenIssuer
+from eaf.web.flags import FeatureFlags
 from fastapi.testclient import TestClient
 from iam_client import IamClient
 
@@ -15,6 +16,8 @@ from user_profile.infrastructure.config import load_settings
 from user_profile.main import create_app
 
 TenantHeaders = Callable[..., dict[str, str]]
+FLAGS = ["profile-deletion"]
+"""The feature flags gating endpoints: on in ``client``, off in ``flags_off``."""
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
 PERMISSIONS = ["user-profile:read", "user-profile:write"]
@@ -54,7 +57,24 @@ def client(
         }
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
-    with TestClient(
-        create_app(settings, iam=iam), headers=as_tenant("default")
-    ) as test_client:
+    app = create_app(settings, iam=iam, flags=FeatureFlags.fixed(on=FLAGS))
+    with TestClient(app, headers=as_tenant("default")) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def flags_off(
+    tmp_path: Path, key_ring: KeyRing, as_tenant: TenantHeaders
+) -> Iterator[TestClient]:
+    """The application with every feature flag off."""
+    settings = load_settings(
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+            "BROKER_RELAY": "false",
+            "BROKER_CONSUME": "false",
+        }
+    )
+    iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
+    app = create_app(settings, iam=iam, flags=FeatureFlags.fixed())
+    with TestClient(app, headers=as_tenant("default")) as test_client:
         yield test_client

@@ -74,6 +74,13 @@ def update_profile_sample_user_profile_body(
     }
 
 
+def remove_sample_user_profile_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body of DELETE /api/v1/user-profiles/{id} (the aggregates it references made)."""
+    return {}
+
+
 def sample_user_profile_body(
     client: TestClient, headers: Headers = None
 ) -> dict[str, Any]:
@@ -109,6 +116,20 @@ def call_update_profile_sample_user_profile(
             **update_profile_sample_user_profile_body(client, headers),
             **(changes or {}),
         },
+        headers=headers,
+    )
+
+
+def call_remove_sample_user_profile(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """DELETE /api/v1/user-profiles/{id} with the examples' body."""
+    return client.request(
+        "DELETE",
+        f"/api/v1/user-profiles/{id}",
         headers=headers,
     )
 
@@ -274,6 +295,38 @@ def test_update_profile_sample_user_profile_rejects_email_breaking_contains(
     assert {"field": "email", "message": "Email must be valid"} in errors
 
 
+def test_remove_sample_user_profile_changes_the_stored_sample_user_profile(
+    client: TestClient,
+) -> None:
+    created = create_sample_user_profile(client)
+    response = call_remove_sample_user_profile(client, created["id"])
+    assert response.status_code == 204, response.text
+    assert int(response.headers["ETag"].strip('"')) == 2
+    assert (
+        client.get("/api/v1/user-profiles/{id}".format(id=created["id"])).status_code
+        == 404
+    )
+    assert call_remove_sample_user_profile(client, created["id"]).status_code == 404
+
+
+def test_remove_sample_user_profile_of_a_version_not_read_is_412(
+    client: TestClient,
+) -> None:
+    created = create_sample_user_profile(client)
+    stale = {"If-Match": '"5"'}
+    response = call_remove_sample_user_profile(client, created["id"], stale)
+    assert response.status_code == 412
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+def test_remove_sample_user_profile_of_a_missing_sample_user_profile_is_404(
+    client: TestClient,
+) -> None:
+    response = call_remove_sample_user_profile(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "Profile not found"
+
+
 def test_service_health(client: TestClient) -> None:
     response = client.get("/api/v1/user-profiles/health")
     assert response.json() == {"status": "UP", "service": "user-profile"}
@@ -304,3 +357,15 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "get" in paths["/api/v1/user-profiles"]
     assert "get" in paths["/api/v1/user-profiles/{id}"]
     assert "put" in paths["/api/v1/user-profiles/{id}"]
+    assert "delete" in paths["/api/v1/user-profiles/{id}"]
+
+
+def test_remove_sample_user_profile_4_is_not_found_while_its_flag_is_off(
+    flags_off: TestClient,
+) -> None:
+    """The endpoint is gated by the flag profile-deletion."""
+    path = "/api/v1/user-profiles/{id}".replace("{id}", UNKNOWN_ID)
+    response = flags_off.request("DELETE", path, json={})
+    assert response.status_code == 404, response.text
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    assert "profile-deletion" in response.json()["detail"]

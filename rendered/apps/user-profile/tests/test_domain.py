@@ -12,6 +12,7 @@ from user_profile.domain.errors import (
 )
 from user_profile.domain.events import (
     SampleUserProfileCreated,
+    SampleUserProfileRemoved,
     SampleUserProfileUpdated,
 )
 from user_profile.domain.model import SampleUserProfile
@@ -79,3 +80,13 @@ def test_update_profile_sample_user_profile_returns_a_changed_copy_with_its_even
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
     assert [type(event) for event in changed.changes] == [SampleUserProfileUpdated]
+
+
+def test_remove_sample_user_profile_returns_a_changed_copy_with_its_event() -> None:
+    original = new_sample_user_profile()
+    changed = original.remove(now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [SampleUserProfileRemoved]
+    assert changed.archived

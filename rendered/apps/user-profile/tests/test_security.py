@@ -49,6 +49,13 @@ ENDPOINTS = [
         "user-profile:write",
         id="update_profile_sample_user_profile",
     ),
+    pytest.param(
+        "DELETE",
+        f"/api/v1/user-profiles/{UNKNOWN_ID}",
+        None,
+        "user-profile:write",
+        id="remove_sample_user_profile",
+    ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")
 

@@ -180,6 +180,43 @@ async def test_update_profile_of_a_sample_user_profile_read_at_another_version_f
             )
 
 
+async def test_remove_of_a_missing_sample_user_profile_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.sample_user_profile.remove(
+            "no-such-id",
+        )
+
+
+async def test_remove_of_a_sample_user_profile_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        profile = await new_sample_user_profile(cases)
+        changed = await cases.sample_user_profile.remove(
+            profile.id,
+        )
+        assert changed.version == profile.version + 1
+        assert await cases.sample_user_profile.get(profile.id) is None
+        stream = await store.read_stream("SampleUserProfile", profile.id)
+    assert stream[-1].event_type == "SampleUserProfileRemoved"
+
+
+async def test_remove_of_a_sample_user_profile_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        profile = await new_sample_user_profile(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.sample_user_profile.remove(
+                profile.id, expected_version=profile.version + 1
+            )
+
+
 async def test_a_stale_sample_user_profile_is_not_saved_over_a_newer_one(
     store: EventStore,
 ) -> None:

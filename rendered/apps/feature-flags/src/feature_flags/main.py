@@ -21,7 +21,10 @@ HEALTH_PATH = "/api/v1/feature-flags/health"
 
 
 def create_app(
-    settings: Settings | None = None, *, iam: IamClient | None = None, **overrides: Any
+    settings: Settings | None = None,
+    *,
+    iam: IamClient | None = None,
+    **overrides: Any,
 ) -> FastAPI:
     """The application, wired by ``bootstrap`` at start-up (keywords override its adapters;
     ``iam`` validates bearer tokens, by default against IAM's JWKS at ``security.iam_url``)."""

@@ -9,6 +9,7 @@ from typing import Any
 from eaf import observability
 from eaf.eventsourcing import close_event_store, event_store_ready
 from eaf.web import RequestLimits, install_http_guards
+from eaf.web.flags import FeatureFlags
 from fastapi import FastAPI
 from iam_client import IamClient, RevocationFeed, install
 
@@ -21,10 +22,16 @@ HEALTH_PATH = "/api/v1/user-profiles/health"
 
 
 def create_app(
-    settings: Settings | None = None, *, iam: IamClient | None = None, **overrides: Any
+    settings: Settings | None = None,
+    *,
+    iam: IamClient | None = None,
+    flags: FeatureFlags | None = None,
+    **overrides: Any,
 ) -> FastAPI:
     """The application, wired by ``bootstrap`` at start-up (keywords override its adapters;
-    ``iam`` validates bearer tokens, by default against IAM's JWKS at ``security.iam_url``)."""
+    ``iam`` validates bearer tokens, by default against IAM's JWKS at ``security.iam_url``;
+    ``flags`` answer for the gated endpoints, by default the feature-flag service at
+    ``flags.url`` (none: every flag off))."""
     settings = settings or load_settings()
     observability.configure_logging(
         settings.log_level, settings.log_format, settings.name
@@ -74,6 +81,9 @@ def create_app(
     )
     install_http_guards(app, RequestLimits.from_settings(settings))
     install(app, iam or IamClient.from_settings(settings))
+    app.state.feature_flags = flags or FeatureFlags.from_url(
+        settings.get("flags.url", ""), settings.name
+    )
     web.install_error_handlers(app)
     app.include_router(web.router)
     for router in extensions.routers:

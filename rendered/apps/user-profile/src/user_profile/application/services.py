@@ -79,6 +79,32 @@ class SampleUserProfileService:
             kind=SampleUserProfile,
         )
 
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> SampleUserProfile:
+        async def work(tx: Transaction) -> SampleUserProfile:
+            now = self._clock.now()
+            current = await tx.get(SampleUserProfile, id)
+            if current is None:
+                raise NotFoundError("Profile not found")
+            tx.expect(current, expected_version)
+            changed = current.remove(now=now)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "remove",
+                id,
+            ),
+            kind=SampleUserProfile,
+        )
+
     async def get(self, id: str) -> SampleUserProfile | None:
         return await self._transactions.load(SampleUserProfile, id)
 

@@ -31,9 +31,20 @@ class SampleUserProfileUpdated:
     occurred_at: datetime
 
 
-DomainEvent: TypeAlias = SampleUserProfileCreated | SampleUserProfileUpdated
+@dataclass(frozen=True, kw_only=True)
+class SampleUserProfileRemoved:
+    """Sample user profile removed (v1)."""
+
+    profile_id: UUID
+    occurred_at: datetime
+
+
+DomainEvent: TypeAlias = (
+    SampleUserProfileCreated | SampleUserProfileUpdated | SampleUserProfileRemoved
+)
 
 SCHEMA_VERSIONS: dict[str, int] = {
     "SampleUserProfileCreated": 1,
     "SampleUserProfileUpdated": 1,
+    "SampleUserProfileRemoved": 1,
 }

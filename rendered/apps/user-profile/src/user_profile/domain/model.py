@@ -19,6 +19,7 @@ from user_profile.domain.errors import (
 from user_profile.domain.events import (
     DomainEvent,
     SampleUserProfileCreated,
+    SampleUserProfileRemoved,
     SampleUserProfileUpdated,
 )
 
@@ -52,6 +53,12 @@ class SampleUserProfile(AggregateRoot[DomainEvent]):
                     email=event.email,
                     updated_at=event.occurred_at,
                 )
+            case SampleUserProfileRemoved():
+                return replace(
+                    self,
+                    archived=True,
+                    updated_at=event.occurred_at,
+                )
         raise ValueError(
             f"{type(event).__name__} does not apply to a started SampleUserProfile"
         )
@@ -81,6 +88,14 @@ class SampleUserProfile(AggregateRoot[DomainEvent]):
             profile_id=UUID(self.id),
             name=name,
             email=email,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+    def remove(self, *, now: datetime) -> Self:
+        """Apply remove to this sample user profile; fails when a value breaks a rule or its guard."""
+        event = SampleUserProfileRemoved(
+            profile_id=UUID(self.id),
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)

@@ -16,6 +16,7 @@ from user_profile.domain.errors import ConcurrencyError
 from user_profile.domain.events import (
     SCHEMA_VERSIONS,
     SampleUserProfileCreated,
+    SampleUserProfileRemoved,
     SampleUserProfileUpdated,
 )
 from user_profile.domain.model import SampleUserProfile
@@ -24,6 +25,7 @@ EVENTS = EventRegistry()
 for event_class in (
     SampleUserProfileCreated,
     SampleUserProfileUpdated,
+    SampleUserProfileRemoved,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 

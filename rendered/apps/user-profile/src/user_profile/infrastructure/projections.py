@@ -18,6 +18,7 @@ from eaf.projectors import (
 
 from user_profile.domain.events import (
     SampleUserProfileCreated,
+    SampleUserProfileRemoved,
     SampleUserProfileUpdated,
 )
 from user_profile.domain.model import SampleUserProfile
@@ -37,7 +38,7 @@ SAMPLE_USER_PROFILE_LIST_TABLE = read_model_table(
     key=("id",),
 )
 SAMPLE_USER_PROFILE_LIST = Projection(
-    "SampleUserProfileList", SAMPLE_USER_PROFILE_LIST_TABLE, version="e7113c6cea7d"
+    "SampleUserProfileList", SAMPLE_USER_PROFILE_LIST_TABLE, version="d3de46f1258e"
 )
 
 
@@ -76,6 +77,17 @@ async def _sample_user_profile_updated_sample_user_profile_list(
             "updated_at": encode_value(event.occurred_at),
         },
     )
+
+
+@SAMPLE_USER_PROFILE_LIST.handles("SampleUserProfileRemoved", writer_only=True)
+async def _sample_user_profile_removed_sample_user_profile_list(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, SampleUserProfileRemoved)
+    key = {
+        "id": key_value(event.profile_id),
+    }
+    await writer.delete(key)
 
 
 class ReadModelSampleUserProfileListing(RowQueries[SampleUserProfile]):

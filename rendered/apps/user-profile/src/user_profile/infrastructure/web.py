@@ -18,6 +18,7 @@ from eaf.web import (
     install_domain_problems,
     problem,
 )
+from eaf.web.flags import flag_enabled
 from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
@@ -204,6 +205,35 @@ async def update_profile_sample_user_profile(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(profile.version)
     return sample_user_profile_view(profile, utc_now())
+
+
+@router.delete(
+    "/api/v1/user-profiles/{id}",
+    status_code=204,
+    dependencies=[
+        Depends(require("user-profile:write")),
+        Depends(flag_enabled("profile-deletion")),
+    ],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_sample_user_profile(
+    use_cases: SampleUserProfileCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the sample user profile."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    profile = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(profile.version)})
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

@@ -33,6 +33,16 @@ class SampleUserProfileUseCases(Protocol):
         """Apply updateProfile to the sample user profile with this id."""
         ...
 
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> SampleUserProfile:
+        """Apply remove to the sample user profile with this id."""
+        ...
+
     async def get(self, id: str) -> SampleUserProfile | None:
         """The sample user profile with this id, or None."""
         ...
