@@ -4,7 +4,10 @@
 # and a key ring under .demo/, one embedded nats-server with JetStream that both services
 # publish to and consume from. A platform admin (random password), a tenant "demo" and a user
 # "ada" are created, and a ready token with curl examples is printed.
-# PORT, IAM_PORT and DEMO_DIR override the ports (8080, 8081) and the directory (.demo).
+# The feature-flag service (rendered/apps/feature-flags) serves a demo flag, profile-deletion,
+# which gates the sample's DELETE (the sample asks it over OpenFeature's OFREP).
+# PORT, IAM_PORT, FLAGS_PORT and DEMO_DIR override the ports (8080, 8081, 8084) and the
+# directory (.demo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -12,6 +15,7 @@ BIN="$ROOT/.venv/bin"
 DEMO="${DEMO_DIR:-$ROOT/.demo}"
 PORT="${PORT:-8080}"
 IAM_PORT="${IAM_PORT:-8081}"
+FLAGS_PORT="${FLAGS_PORT:-8084}"
 free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 NATS_PORT="$(free_port)"
 
@@ -41,10 +45,16 @@ PORT="$IAM_PORT" DATABASE_URL="sqlite:///$DEMO/iam.db" SECURITY_KEYS_FILE="$DEMO
   "$BIN/python" -m iam >"$DEMO/iam.log" 2>&1 &
 pids+=($!)
 
-USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT="$PORT" \
-  SECURITY_IAM_URL="$IAM_URL" "$BIN/python" -m user_profile >"$DEMO/user-profile.log" 2>&1 &
+FLAGS_URL="http://127.0.0.1:$FLAGS_PORT"
+PORT="$FLAGS_PORT" DATABASE_URL="sqlite:///$DEMO/feature-flags.db" SECURITY_IAM_URL="$IAM_URL" \
+  "$BIN/python" -m feature_flags >"$DEMO/feature-flags.log" 2>&1 &
 pids+=($!)
 
-"$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" \
+USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT="$PORT" \
+  SECURITY_IAM_URL="$IAM_URL" FLAGS_URL="$FLAGS_URL" \
+  "$BIN/python" -m user_profile >"$DEMO/user-profile.log" 2>&1 &
+pids+=($!)
+
+"$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" --flags "$FLAGS_URL" \
   --admin-password="$ADMIN_PASSWORD" --logs "$DEMO"
 wait "${pids[-1]}"

@@ -53,11 +53,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iam", required=True)
     parser.add_argument("--app", required=True)
+    parser.add_argument("--flags", required=True)
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--logs", type=Path, required=True)
     args = parser.parse_args()
     wait_ready(args.iam, args.logs / "iam.log")
     wait_ready(args.app, args.logs / "user-profile.log")
+    wait_ready(args.flags, args.logs / "feature-flags.log")
 
     with httpx.Client(base_url=args.iam, timeout=15) as iam:
         root = token(iam, "platform", "admin", args.admin_password)
@@ -83,7 +85,10 @@ def main() -> None:
         created(
             iam.post(
                 f"/api/v1/tenants/{tenant_id}/roles",
-                json={"name": "profile-editor", "permissions": ["user-profile:*"]},
+                json={
+                    "name": "profile-editor",
+                    "permissions": ["user-profile:*", "feature-flags:*"],
+                },
                 headers=bearer,
             )
         )
@@ -103,6 +108,27 @@ def main() -> None:
         )
         ada = token(iam, tenant_id, "ada", password)
 
+    # The demo flag: the sample's DELETE is behind `profile-deletion`, on in the tenant.
+    with httpx.Client(
+        base_url=args.flags,
+        headers={"Authorization": f"Bearer {ada['access_token']}"},
+        timeout=15,
+    ) as flags:
+        project = created(flags.post("/api/v1/projects", json={"key": "demo", "name": "Demo"}))
+        flag = created(
+            flags.post(
+                "/api/v1/flags",
+                json={
+                    "key": "profile-deletion",
+                    "projectId": project["id"],
+                    "description": "Deleting a profile (the sample's DELETE)",
+                    "environments": {
+                        "production": {"enabled": True, "strategies": [{"name": "default"}]}
+                    },
+                },
+            )
+        )
+
     prepared = ""
     deadline = time.monotonic() + 15
     while not prepared and time.monotonic() < deadline:
@@ -112,16 +138,17 @@ def main() -> None:
         time.sleep(0.2)
 
     access, refresh = ada["access_token"], ada["refresh_token"]
-    app, iam_url = args.app, args.iam
+    app, iam_url, flags_url = args.app, args.iam, args.flags
     print(
         f"""
 IAM            {iam_url}   (OpenAPI {iam_url}/docs, keys {iam_url}/.well-known/jwks.json)
 user-profile   {app}   (OpenAPI {app}/docs, health {app}/actuator/health, metrics {app}/metrics)
+feature-flags  {flags_url}   (OpenAPI {flags_url}/docs; OFREP {flags_url}/ofrep/v1/evaluate/flags)
 Logs           {args.logs}/iam.log  {args.logs}/user-profile.log  (JSON, with correlation ids)
 
 Platform admin  admin / {args.admin_password}          (log in with tenant=platform)
 Tenant "demo"   {tenant_id}   admin demo-admin / {admin_password}
-User            ada / {password}   role profile-editor (user-profile:*)
+User            ada / {password}   role profile-editor (user-profile:*, feature-flags:*)
 user-profile received TenantCreatedEvent over NATS:
   {prepared or "(not yet: see the log)"}
 
@@ -132,6 +159,11 @@ export TOKEN={access}
        -H 'Content-Type: application/json' -d '{{"name":"Ada","email":"ada@demo.test"}}'
   curl -s {app}/api/v1/user-profiles -H "Authorization: Bearer $TOKEN"
   curl -s {app}/api/v1/user-profiles          # 401: no token
+  curl -s -X DELETE {app}/api/v1/user-profiles/<id> -H "Authorization: Bearer $TOKEN"
+       # 204 while the flag profile-deletion is on; turn it off, and it is 404:
+  curl -s -X PUT {flags_url}/api/v1/flags/{flag["id"]}/environments -H "Authorization: Bearer $TOKEN" \
+       -H 'Content-Type: application/json' -d '{{"environments":{{"production":{{"enabled":false}}}}}}'
+  curl -s -X POST {flags_url}/ofrep/v1/evaluate/flags -H "Authorization: Bearer $TOKEN" -d '{{}}'
   curl -s -X POST {iam_url}/api/v1/auth/token -d grant_type=password -d tenant=demo \\
        -d username=ada -d password='{password}'
   curl -s -X POST {iam_url}/api/v1/auth/token -d grant_type=refresh_token \\

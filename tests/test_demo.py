@@ -18,13 +18,14 @@ from helpers import REPO, free_port
 
 @pytest.mark.timeout(180)  # readline blocks: a stalled demo must fail, not hang
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
-    port, iam_port = free_port(), free_port()
+    port, iam_port, flags_port = free_port(), free_port(), free_port()
     demo = subprocess.Popen(
         ["bash", str(REPO / "scripts/demo.sh")],
         env={
             **os.environ,
             "PORT": str(port),
             "IAM_PORT": str(iam_port),
+            "FLAGS_PORT": str(flags_port),
             "DEMO_DIR": str(tmp_path / "demo"),
         },
         stdout=subprocess.PIPE,
@@ -55,11 +56,27 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
         )
         assert created.status_code == 201, created.text
         assert httpx.get(base).status_code == 401
+        # The demo flag: DELETE answers while profile-deletion is on, 404 once it is off.
+        bearer = {"Authorization": f"Bearer {token}"}
+        deleted = httpx.delete(f"{base}/{created.json()['id']}", headers=bearer)
+        assert deleted.status_code == 204, deleted.text
+        [toggle] = re.findall(r"curl -s -X PUT (\S+/environments)", text)
+        off = {"environments": {"production": {"enabled": False}}}
+        assert httpx.put(toggle, json=off, headers=bearer).status_code == 200
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # until the flag's read model has the change
+            another = httpx.post(base, json={"name": "Bo", "email": "bo@demo.test"}, headers=bearer)
+            hidden = httpx.delete(f"{base}/{another.json()['id']}", headers=bearer)
+            if hidden.status_code == 404:
+                break
+            time.sleep(0.2)
+        assert hidden.status_code == 404, hidden.text
+        assert "profile-deletion" in hidden.json()["detail"]
     finally:
         os.killpg(demo.pid, signal.SIGTERM)
         demo.wait(timeout=30)
         demo.stdout.close()
     time.sleep(0.5)
-    for port_in_use in (port, iam_port):
+    for port_in_use in (port, iam_port, flags_port):
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port_in_use)) != 0, "a demo process survived"
