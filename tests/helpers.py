@@ -129,3 +129,70 @@ def iam_environ(directory: Path, url: str, admin: tuple[str, str]) -> dict[str, 
         "IAM_PLATFORM_ADMIN_USERNAME": admin[0],
         "IAM_PLATFORM_ADMIN_PASSWORD": admin[1],
     }
+
+
+def iam_and_sample(
+    directory: Path, admin: tuple[str, str], broker_url: str, **environ: str
+) -> tuple[Service, Service]:
+    """The IAM and the sample as server processes (not yet ready) on ``broker_url``, the
+    sample validating the IAM's tokens; ``environ`` goes to both (JSON logs)."""
+    iam_port = free_port()
+    iam_url = f"http://127.0.0.1:{iam_port}"
+    common = {"BROKER_URL": broker_url, "LOGGING_FORMAT": "json", **environ}
+    iam = Service(
+        "iam",
+        directory / "iam.log",
+        {**common, **iam_environ(directory, iam_url, admin)},
+        port=iam_port,
+    )
+    sample = Service(
+        "user_profile",
+        directory / "user-profile.log",
+        {
+            **common,
+            "DATABASE_URL": f"sqlite:///{directory / 'profiles.db'}",
+            "SECURITY_IAM_URL": iam_url,
+        },
+    )
+    return iam, sample
+
+
+class JwksServer:
+    """Signs bearer tokens and serves their public keys at ``/.well-known/jwks.json`` over
+    real HTTP, as the IAM does, for tests that run a service without the IAM."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from eaf.security import KeyRing, TokenIssuer
+
+        self.ring = KeyRing.generate()
+        body = json.dumps(self.ring.jwks()).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                found = self.path == "/.well-known/jwks.json"
+                self.send_response(200 if found else 404)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(body if found else b"{}")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.issuer = TokenIssuer(self.ring, issuer=self.url, default_audience="eaf")
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def bearer(self, tenant: str, permissions: tuple[str, ...], subject: str = "ada") -> str:
+        """``Bearer <token>`` of ``subject`` in ``tenant`` holding ``permissions``."""
+        token = self.issuer.issue(
+            subject=subject, client_id="e2e", tenant_id=tenant, permissions=permissions
+        ).token
+        return f"Bearer {token}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -52,7 +52,7 @@ def test_every_rendered_app_has_a_dockerfile_and_manifests() -> None:
     every_app = sorted(
         p.name for p in (REPO / "rendered/apps").iterdir() if (p / "project.json").is_file()
     )
-    assert NAMES == every_app and {"iam", "user-profile"} <= set(NAMES)
+    assert every_app == NAMES and {"iam", "user-profile"} <= set(NAMES)
     for app in APPS:
         kinds = {yaml.safe_load(path.read_text())["kind"] for path in manifests(app)}
         assert kinds == {

@@ -6,49 +6,24 @@ locally. Both must agree with the rollout, constraints, segments and variants se
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from eaf.security import KeyRing, TokenIssuer
-from helpers import Service
+from helpers import JwksServer, Service
 
 PERMISSIONS = ("feature-flags:read", "feature-flags:write", "feature-flags:evaluate")
 
 
-class Keys:
-    """Signs tokens and serves their JWKS over HTTP, as the IAM does."""
-
-    def __init__(self) -> None:
-        ring = KeyRing.generate()
-        body = json.dumps(ring.jwks()).encode()
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                self.send_response(200 if self.path == "/.well-known/jwks.json" else 404)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.issuer = TokenIssuer(ring, issuer=self.url, default_audience="eaf")
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+class Keys(JwksServer):
+    """Tokens for these tests: every feature-flag permission unless told otherwise."""
 
     def bearer(
         self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS, subject: str = "ops"
     ) -> str:
-        token = self.issuer.issue(
-            subject=subject, client_id="e2e", tenant_id=tenant, permissions=permissions
-        ).token
-        return f"Bearer {token}"
+        return super().bearer(tenant, permissions, subject)
 
 
 @pytest.fixture
@@ -70,8 +45,7 @@ def flags(tmp_path: Path) -> Iterator[tuple[Service, Keys]]:
         yield service, keys
     finally:
         service.stop()
-        keys.httpd.shutdown()
-        keys.httpd.server_close()
+        keys.close()
 
 
 def _created(response: httpx.Response) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
 from eaf.security import KeyRing, TokenIssuer
-from helpers import Service, free_port, iam_environ
+from helpers import Service, free_port, iam_and_sample, iam_environ
 
 ADMIN = "root"
 ADMIN_PASSWORD = secrets.token_urlsafe(16)
@@ -32,24 +32,7 @@ ADMIN_PASSWORD = secrets.token_urlsafe(16)
 async def services(tmp_path: Path) -> AsyncIterator[tuple[Service, Service]]:
     broker = EmbeddedNats(tmp_path / "nats")
     await broker.start()
-    iam_port = free_port()
-    iam_url = f"http://127.0.0.1:{iam_port}"
-    common = {"BROKER_URL": broker.url, "LOGGING_FORMAT": "json"}
-    iam = Service(
-        "iam",
-        tmp_path / "iam.log",
-        {**common, **iam_environ(tmp_path, iam_url, (ADMIN, ADMIN_PASSWORD))},
-        port=iam_port,
-    )
-    profiles = Service(
-        "user_profile",
-        tmp_path / "user-profile.log",
-        {
-            **common,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'profiles.db'}",
-            "SECURITY_IAM_URL": iam_url,
-        },
-    )
+    iam, profiles = iam_and_sample(tmp_path, (ADMIN, ADMIN_PASSWORD), broker.url)
     try:
         await anyio.to_thread.run_sync(iam.wait_ready)
         await anyio.to_thread.run_sync(profiles.wait_ready)

@@ -18,7 +18,7 @@ import anyio
 import httpx
 import pytest
 from eaf.messaging.embedded import EmbeddedNats
-from helpers import Service, free_port, iam_environ
+from helpers import Service, iam_and_sample
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 ADMIN = "root"
@@ -94,28 +94,12 @@ async def traced(tmp_path: Path) -> AsyncIterator[tuple[Collector, Service, Serv
     collector = Collector()
     broker = EmbeddedNats(tmp_path / "nats")
     await broker.start()
-    iam_port = free_port()
-    iam_url = f"http://127.0.0.1:{iam_port}"
-    common = {
-        "BROKER_URL": broker.url,
-        "LOGGING_FORMAT": "json",
-        "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
-        "OTEL_BSP_SCHEDULE_DELAY": "100",
-    }
-    iam = Service(
-        "iam",
-        tmp_path / "iam.log",
-        {**common, **iam_environ(tmp_path, iam_url, (ADMIN, ADMIN_PASSWORD))},
-        port=iam_port,
-    )
-    profiles = Service(
-        "user_profile",
-        tmp_path / "user-profile.log",
-        {
-            **common,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'profiles.db'}",
-            "SECURITY_IAM_URL": iam_url,
-        },
+    iam, profiles = iam_and_sample(
+        tmp_path,
+        (ADMIN, ADMIN_PASSWORD),
+        broker.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT=collector.url,
+        OTEL_BSP_SCHEDULE_DELAY="100",
     )
     try:
         await anyio.to_thread.run_sync(iam.wait_ready)
