@@ -6,6 +6,7 @@ locally. Both must agree with the rollout, constraints, segments and variants se
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -318,6 +319,16 @@ def test_usage_per_flag_and_variant_and_the_stale_flag_report(
             time.sleep(0.1)
         assert report["dark-mode"]["reasons"] == ["marked stale"]
         assert "new-checkout" not in report
+
+        # The audit trail: every change, by whom.
+        history = api.get(f"/api/v1/flags/{flag_id}/history")
+        assert history.status_code == 200, history.text
+        trail = [(h["version"], h["event"], h["userId"]) for h in history.json()]
+        assert trail == [(1, "FlagCreated", "ops"), (2, "FlagStaleMarked", "ops")]
+        assert history.json()[1]["changes"]["stale"] is True
+        assert api.get(f"/api/v1/flags/{uuid.uuid4()}/history").status_code == 404
+        other = {"Authorization": keys.bearer("globex")}
+        assert api.get(f"/api/v1/flags/{flag_id}/history", headers=other).status_code == 404
 
 
 def test_the_sample_s_flagged_endpoint_follows_the_flag_service(

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from eaf.context import current
+from eaf.eventsourcing import EventStore
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from iam_client import require
@@ -277,3 +278,35 @@ async def stale_flag_report(
 
 def _short_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@reports.get("/api/v1/flags/{id}/history", summary="A flag's audit trail")
+async def flag_history(id: str, request: Request) -> Response:
+    """Every change of the flag, oldest first: what (the event and its fields), when, by
+    whom (the user of the request that made it) and in which correlation."""
+    store: EventStore = request.app.state.store
+    events = await store.read_stream("Flag", id)
+    if not events:
+        return JSONResponse(
+            {
+                "type": "about:blank",
+                "title": "Not Found",
+                "status": 404,
+                "detail": "Flag not found",
+            },
+            status_code=404,
+            media_type="application/problem+json",
+        )
+    return JSONResponse(
+        [
+            {
+                "version": event.stream_version,
+                "event": event.event_type,
+                "recordedAt": event.recorded_at.isoformat(),
+                "userId": event.metadata.user_id,
+                "correlationId": event.metadata.correlation_id,
+                "changes": event.payload,
+            }
+            for event in events
+        ]
+    )
