@@ -92,7 +92,43 @@ LOCALS = frozenset(
     }
 )
 
-ATTRIBUTES = frozenset(keyword.kwlist) | SOFT_KEYWORDS | frozenset(dir(builtins)) | LOCALS
+PYDANTIC = frozenset(
+    {
+        # BaseModel's own attributes: a field of that name shadows one (pydantic warns)
+        "construct",
+        "copy",
+        "dict",
+        "from_orm",
+        "json",
+        "parse_file",
+        "parse_obj",
+        "parse_raw",
+        "schema",
+        "schema_json",
+        "update_forward_refs",
+        "validate",
+        "model_computed_fields",
+        "model_config",
+        "model_construct",
+        "model_copy",
+        "model_dump",
+        "model_dump_json",
+        "model_extra",
+        "model_fields",
+        "model_fields_set",
+        "model_json_schema",
+        "model_parametrized_name",
+        "model_post_init",
+        "model_rebuild",
+        "model_validate",
+        "model_validate_json",
+        "model_validate_strings",
+    }
+)
+
+ATTRIBUTES = (
+    frozenset(keyword.kwlist) | SOFT_KEYWORDS | frozenset(dir(builtins)) | LOCALS | PYDANTIC
+)
 """snake_case names that get a trailing underscore in Python."""
 
 CLASSES = frozenset(

@@ -289,3 +289,16 @@ def test_a_negated_guard_and_a_sort_on_a_renamed_column_render_as_meant() -> Non
     web = files["src/shop/infrastructure/web.py"]
     sorted_by = web.split("columns = {")[1].split("}")[0].replace("'", '"')
     assert '"key": "key_"' in sorted_by
+
+
+def test_a_field_named_like_a_pydantic_method_keeps_its_json_name() -> None:
+    """`schema` (or `json`, `copy`...) would shadow BaseModel's own attribute, which
+    pydantic warns about: the Python attribute is `schema_`, the JSON name `schema`."""
+    spec = BASE.replace(
+        "      note: {type: str, optional: true}\n",
+        "      note: {type: str, optional: true}\n      schema: {type: str, default: v1}\n",
+    )
+    files = _rendered(spec)
+    schemas = files["src/shop/infrastructure/schemas.py"]
+    assert 'schema_: str = Field(alias="schema"' in schemas.replace("'", '"')
+    assert "\n    schema: str" not in schemas
