@@ -1,0 +1,1 @@
+"""Client of the configuration service: a pydantic-settings source loading an application's merged properties at start-up, and a watcher following their changes (long-poll) into a holder or a callback"""
