@@ -76,7 +76,7 @@ def define_config_schema_body(
                 "billina",
             ],
         ),
-        "schema": '{"type": "object"}',
+        "document": '{"type": "object"}',
     }
 
 
@@ -85,7 +85,7 @@ def revise_config_schema_body(
 ) -> dict[str, Any]:
     """The examples' body of PUT /api/v1/schemas/{id} (the aggregates it references made)."""
     return {
-        "schema": '{"type": "object"}',
+        "document": '{"type": "object"}',
     }
 
 
@@ -172,27 +172,27 @@ def test_define_config_schema_answers_201_with_the_stored_config_schema(
     assert response.headers["Location"].endswith(created["id"])
 
 
-def test_define_config_schema_rejects_schema_breaking_not_blank(
+def test_define_config_schema_rejects_document_breaking_not_blank(
     client: TestClient,
 ) -> None:
-    body = {**config_schema_body(client), "schema": "   "}
+    body = {**config_schema_body(client), "document": "   "}
     errors = errors_of(client.post("/api/v1/schemas", json=body))
-    assert {"field": "schema", "message": "Schema must not be blank"} in errors
+    assert {"field": "document", "message": "Document must not be blank"} in errors
 
 
-def test_define_config_schema_rejects_schema_breaking_max_length(
+def test_define_config_schema_rejects_document_breaking_max_length(
     client: TestClient,
 ) -> None:
-    body = {**config_schema_body(client), "schema": "x" * 65537}
+    body = {**config_schema_body(client), "document": "x" * 65537}
     errors = errors_of(client.post("/api/v1/schemas", json=body))
-    assert "schema" in {error["field"] for error in errors}
+    assert "document" in {error["field"] for error in errors}
 
 
 def test_define_config_schema_names_every_missing_field(client: TestClient) -> None:
     errors = errors_of(client.post("/api/v1/schemas", json={}))
     assert {error["field"] for error in errors} >= {
         "application",
-        "schema",
+        "document",
     }
 
 
@@ -344,26 +344,26 @@ def test_revise_config_schema_of_a_missing_config_schema_is_404(
     assert response.json()["detail"] == "Schema not found"
 
 
-def test_revise_config_schema_rejects_schema_breaking_not_blank(
+def test_revise_config_schema_rejects_document_breaking_not_blank(
     client: TestClient,
 ) -> None:
     created = create_config_schema(client)
     errors = errors_of(
-        call_revise_config_schema(client, created["id"], changes={"schema": "   "})
+        call_revise_config_schema(client, created["id"], changes={"document": "   "})
     )
-    assert {"field": "schema", "message": "Schema must not be blank"} in errors
+    assert {"field": "document", "message": "Document must not be blank"} in errors
 
 
-def test_revise_config_schema_rejects_schema_breaking_max_length(
+def test_revise_config_schema_rejects_document_breaking_max_length(
     client: TestClient,
 ) -> None:
     created = create_config_schema(client)
     errors = errors_of(
         call_revise_config_schema(
-            client, created["id"], changes={"schema": "x" * 65537}
+            client, created["id"], changes={"document": "x" * 65537}
         )
     )
-    assert "schema" in {error["field"] for error in errors}
+    assert "document" in {error["field"] for error in errors}
 
 
 def test_remove_config_schema_changes_the_stored_config_schema(

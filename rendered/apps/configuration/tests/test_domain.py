@@ -27,16 +27,16 @@ LATER = NOW + timedelta(minutes=5)
 
 def new_config_schema() -> ConfigSchema:
     return ConfigSchema.define(
-        application="billing", schema='{"type": "object"}', now=NOW
+        application="billing", document='{"type": "object"}', now=NOW
     ).committed()
 
 
 def test_define_config_schema_sets_fields_and_records_schema_defined() -> None:
     schema = ConfigSchema.define(
-        application="billing", schema='{"type": "object"}', now=NOW
+        application="billing", document='{"type": "object"}', now=NOW
     )
     assert schema.application == "billing"
-    assert schema.schema == '{"type": "object"}'
+    assert schema.document == '{"type": "object"}'
     assert schema.created_at == schema.updated_at == NOW
     assert [type(event) for event in schema.changes] == [SchemaDefined]
     assert schema.committed().version == 1
@@ -44,43 +44,43 @@ def test_define_config_schema_sets_fields_and_records_schema_defined() -> None:
 
 def test_replaying_the_events_of_a_config_schema_rebuilds_it() -> None:
     schema = ConfigSchema.define(
-        application="billing", schema='{"type": "object"}', now=NOW
+        application="billing", document='{"type": "object"}', now=NOW
     )
     schema = schema.revise(
-        schema='{"type": "object"}', now=LATER + timedelta(seconds=1)
+        document='{"type": "object"}', now=LATER + timedelta(seconds=1)
     )
     assert ConfigSchema.from_history(schema.changes) == schema.committed()
 
 
-def test_define_config_schema_rejects_schema_breaking_not_blank() -> None:
+def test_define_config_schema_rejects_document_breaking_not_blank() -> None:
     with pytest.raises(DomainValidationError) as error:
-        ConfigSchema.define(application="billing", schema="   ", now=NOW)
-    assert Violation("schema", "Schema must not be blank") in error.value.violations
+        ConfigSchema.define(application="billing", document="   ", now=NOW)
+    assert Violation("document", "Document must not be blank") in error.value.violations
 
 
-def test_define_config_schema_rejects_schema_breaking_max_length() -> None:
+def test_define_config_schema_rejects_document_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
-        ConfigSchema.define(application="billing", schema="x" * 65537, now=NOW)
-    assert "schema" in {violation.field for violation in error.value.violations}
+        ConfigSchema.define(application="billing", document="x" * 65537, now=NOW)
+    assert "document" in {violation.field for violation in error.value.violations}
 
 
-def test_revise_config_schema_rejects_schema_breaking_not_blank() -> None:
+def test_revise_config_schema_rejects_document_breaking_not_blank() -> None:
     original = new_config_schema()
     with pytest.raises(DomainValidationError) as error:
-        original.revise(schema="   ", now=NOW)
-    assert Violation("schema", "Schema must not be blank") in error.value.violations
+        original.revise(document="   ", now=NOW)
+    assert Violation("document", "Document must not be blank") in error.value.violations
 
 
-def test_revise_config_schema_rejects_schema_breaking_max_length() -> None:
+def test_revise_config_schema_rejects_document_breaking_max_length() -> None:
     original = new_config_schema()
     with pytest.raises(DomainValidationError) as error:
-        original.revise(schema="x" * 65537, now=NOW)
-    assert "schema" in {violation.field for violation in error.value.violations}
+        original.revise(document="x" * 65537, now=NOW)
+    assert "document" in {violation.field for violation in error.value.violations}
 
 
 def test_revise_config_schema_returns_a_changed_copy_with_its_event() -> None:
     original = new_config_schema()
-    changed = original.revise(schema='{"type": "object"}', now=LATER)
+    changed = original.revise(document='{"type": "object"}', now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW

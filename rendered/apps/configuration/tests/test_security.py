@@ -20,7 +20,7 @@ ENDPOINTS = [
         "/api/v1/schemas",
         {
             "application": "billing",
-            "schema": '{"type": "object"}',
+            "document": '{"type": "object"}',
         },
         "configuration:write",
         id="define_config_schema",
@@ -52,7 +52,7 @@ ENDPOINTS = [
         "PUT",
         f"/api/v1/schemas/{UNKNOWN_ID}",
         {
-            "schema": '{"type": "object"}',
+            "document": '{"type": "object"}',
         },
         "configuration:write",
         id="revise_config_schema",
@@ -136,7 +136,7 @@ def test_a_tenant_header_does_not_choose_the_tenant(
         "/api/v1/schemas",
         json={
             "application": "billing",
-            "schema": '{"type": "object"}',
+            "document": '{"type": "object"}',
         },
         headers={**as_tenant("tenant-a"), "X-Tenant-Id": "tenant-b"},
     )

@@ -121,7 +121,7 @@ async def config_schema_arguments(cases: Cases) -> dict[str, Any]:
                 "billina",
             ],
         ),
-        schema='{"type": "object"}',
+        document='{"type": "object"}',
     )
 
 
@@ -181,7 +181,7 @@ async def test_revise_of_a_missing_config_schema_is_not_found(
     with use(TENANT_A), pytest.raises(NotFoundError):
         await cases.config_schema.revise(
             "no-such-id",
-            schema='{"type": "object"}',
+            document='{"type": "object"}',
         )
 
 
@@ -193,7 +193,7 @@ async def test_revise_of_a_config_schema_is_stored_as_an_event(
         schema = await new_config_schema(cases)
         changed = await cases.config_schema.revise(
             schema.id,
-            schema='{"type": "object"}',
+            document='{"type": "object"}',
         )
         assert changed.version == schema.version + 1
         assert await cases.config_schema.get(schema.id) == changed
@@ -210,7 +210,7 @@ async def test_revise_of_a_config_schema_read_at_another_version_fails(
         with pytest.raises(PreconditionFailedError):
             await cases.config_schema.revise(
                 schema.id,
-                schema='{"type": "object"}',
+                document='{"type": "object"}',
                 expected_version=schema.version + 1,
             )
 
@@ -262,9 +262,11 @@ async def test_a_stale_config_schema_is_not_saved_over_a_newer_one(
         now = datetime.now(UTC) + timedelta(
             seconds=1
         )  # after every tick of the cases' clock
-        await repository.save(created.revise(schema='{"type": "object"}', now=now))
+        await repository.save(created.revise(document='{"type": "object"}', now=now))
         with pytest.raises(ConcurrencyError):
-            await repository.save(created.revise(schema='{"type": "object"}', now=now))
+            await repository.save(
+                created.revise(document='{"type": "object"}', now=now)
+            )
 
 
 async def property_set_arguments(cases: Cases) -> dict[str, Any]:

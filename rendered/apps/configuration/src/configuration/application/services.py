@@ -33,12 +33,12 @@ class ConfigSchemaService:
         self._listing = listing
 
     async def define(
-        self, *, application: str, schema: str, idempotency: Idempotency | None = None
+        self, *, application: str, document: str, idempotency: Idempotency | None = None
     ) -> ConfigSchema:
         async def work(tx: Transaction) -> ConfigSchema:
             now = self._clock.now()
             created = ConfigSchema.define(
-                application=application, schema=schema, now=now
+                application=application, document=document, now=now
             )
             return tx.save(created)
 
@@ -48,7 +48,7 @@ class ConfigSchemaService:
             request=(
                 "define",
                 application,
-                schema,
+                document,
             ),
             kind=ConfigSchema,
         )
@@ -57,7 +57,7 @@ class ConfigSchemaService:
         self,
         id: str,
         *,
-        schema: str,
+        document: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ConfigSchema:
@@ -67,7 +67,7 @@ class ConfigSchemaService:
             if current is None:
                 raise NotFoundError("Schema not found")
             tx.expect(current, expected_version)
-            changed = current.revise(schema=schema, now=now)
+            changed = current.revise(document=document, now=now)
             return tx.save(changed)
 
         return await self._transactions.run(
@@ -76,7 +76,7 @@ class ConfigSchemaService:
             request=(
                 "revise",
                 id,
-                schema,
+                document,
             ),
             kind=ConfigSchema,
         )

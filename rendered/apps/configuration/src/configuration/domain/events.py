@@ -47,7 +47,7 @@ class SchemaDefined:
 
     config_schema_id: UUID
     application: str
-    schema: str
+    document: str
     revision: int = 1
     occurred_at: datetime
 
@@ -57,7 +57,7 @@ class SchemaRevised:
     """Schema revised (v1)."""
 
     config_schema_id: UUID
-    schema: str
+    document: str
     revision: int = 1
     occurred_at: datetime
 

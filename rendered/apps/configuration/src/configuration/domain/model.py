@@ -36,7 +36,7 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
     UNIQUE: ClassVar[tuple[str, ...]] = ("application",)
 
     application: str
-    schema: str
+    document: str
     revision: int = 1
 
     @classmethod
@@ -46,7 +46,7 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
                 return cls(
                     id=str(event.config_schema_id),
                     application=event.application,
-                    schema=event.schema,
+                    document=event.document,
                     revision=event.revision,
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
@@ -58,7 +58,7 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
             case SchemaRevised():
                 return replace(
                     self,
-                    schema=event.schema,
+                    document=event.document,
                     revision=event.revision,
                     updated_at=event.occurred_at,
                 )
@@ -75,30 +75,30 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
     def problems(self, now: datetime) -> list[Violation]:
         found: list[Violation] = []
         found.extend(self.check_application(self.application))
-        found.extend(self.check_schema(self.schema))
+        found.extend(self.check_document(self.document))
         found.extend(self.check_revision(self.revision))
         return found
 
     @classmethod
     def define(
-        cls, *, application: str, schema: str, now: datetime, id: str | None = None
+        cls, *, application: str, document: str, now: datetime, id: str | None = None
     ) -> Self:
         """define a new config schema; fails when a value breaks a rule."""
         event = SchemaDefined(
             config_schema_id=UUID(id) if id is not None else uuid4(),
             application=application,
-            schema=schema,
+            document=document,
             revision=1,
             occurred_at=now,
         )
         return cls.started_by(event).checked(now).record(event)
 
-    def revise(self, *, schema: str, now: datetime) -> Self:
+    def revise(self, *, document: str, now: datetime) -> Self:
         """Apply revise to this config schema; fails when a value breaks a rule or its guard."""
         revision = self.revision + 1
         event = SchemaRevised(
             config_schema_id=UUID(self.id),
-            schema=schema,
+            document=document,
             revision=revision,
             occurred_at=now,
         )
@@ -123,13 +123,13 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
         return found
 
     @staticmethod
-    def check_schema(value: str, path: str = "schema") -> list[Violation]:
-        """The rules of ``schema`` that ``value`` breaks."""
+    def check_document(value: str, path: str = "document") -> list[Violation]:
+        """The rules of ``document`` that ``value`` breaks."""
         found: list[Violation] = []
         if is_blank(value):
-            found.append(Violation(path, "Schema must not be blank"))
+            found.append(Violation(path, "Document must not be blank"))
         if len(value) > 65536:
-            found.append(Violation(path, "Schema allows at most 65536 characters"))
+            found.append(Violation(path, "Document allows at most 65536 characters"))
         return found
 
     @staticmethod

@@ -34,14 +34,14 @@ SCHEMAS_TABLE = read_model_table(
     {
         "id": "str",
         "application": "str",
-        "schema": "str",
+        "document": "str",
         "revision": "int",
         "created_at": "str",
         "updated_at": "str",
     },
     key=("id",),
 )
-SCHEMAS = Projection("Schemas", SCHEMAS_TABLE, version="1551222a9d3f")
+SCHEMAS = Projection("Schemas", SCHEMAS_TABLE, version="a9b2d97f58ee")
 
 
 @SCHEMAS.handles("SchemaDefined", writer_only=True)
@@ -54,7 +54,7 @@ async def _schema_defined_schemas(writer: ReadModelWriter, stored: StoredEvent) 
         {
             **key,
             "application": encode_value(event.application),
-            "schema": encode_value(event.schema),
+            "document": encode_value(event.document),
             "revision": encode_value(event.revision),
             "updated_at": encode_value(event.occurred_at),
             "created_at": encode_value(event.occurred_at),
@@ -71,7 +71,7 @@ async def _schema_revised_schemas(writer: ReadModelWriter, stored: StoredEvent) 
     await writer.update(
         key,
         {
-            "schema": encode_value(event.schema),
+            "document": encode_value(event.document),
             "revision": encode_value(event.revision),
             "updated_at": encode_value(event.occurred_at),
         },

@@ -22,8 +22,8 @@ class DefineConfigSchemaRequest(Body):
     """The body of POST /api/v1/schemas."""
 
     application: str = Field(alias="application", pattern="^(?:[a-z][a-z0-9-]{0,62})$")
-    schema: str = Field(
-        alias="schema",
+    document: str = Field(
+        alias="document",
         pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
         max_length=65536,
     )
@@ -32,8 +32,8 @@ class DefineConfigSchemaRequest(Body):
 class ReviseConfigSchemaRequest(Body):
     """The body of PUT /api/v1/schemas/{id}."""
 
-    schema: str = Field(
-        alias="schema",
+    document: str = Field(
+        alias="document",
         pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
         max_length=65536,
     )
@@ -44,7 +44,7 @@ class ConfigSchema(View):
 
     id: str = Field(alias="id", description="identifier")
     application: str = Field(alias="application")
-    schema: str = Field(alias="schema")
+    document: str = Field(alias="document")
     revision: int = Field(alias="revision")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")

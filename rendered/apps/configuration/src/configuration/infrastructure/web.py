@@ -83,7 +83,7 @@ def config_schema_view(schema: ConfigSchema, now: datetime) -> schemas.ConfigSch
         {
             "id": schema.id,
             "application": schema.application,
-            "schema": schema.schema,
+            "document": schema.document,
             "revision": schema.revision,
             "createdAt": schema.created_at,
             "updatedAt": schema.updated_at,
@@ -163,7 +163,7 @@ async def define_config_schema(
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     schema = await use_cases.define(
         application=body.application,
-        schema=body.schema,
+        document=body.document,
         idempotency=idempotency,
     )
     if idempotency is not None and idempotency.replayed:
@@ -284,7 +284,7 @@ async def revise_config_schema(
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     schema = await use_cases.revise(
         id,
-        schema=body.schema,
+        document=body.document,
         expected_version=if_match,
         idempotency=idempotency,
     )
@@ -436,10 +436,10 @@ async def remove_property_set(
 RULES: dict[str, dict[str, RuleCheck]] = {
     "define_config_schema": {
         "application": lambda value: ConfigSchema.check_application(value),
-        "schema": lambda value: ConfigSchema.check_schema(value),
+        "document": lambda value: ConfigSchema.check_document(value),
     },
     "revise_config_schema": {
-        "schema": lambda value: ConfigSchema.check_schema(value),
+        "document": lambda value: ConfigSchema.check_document(value),
     },
 }
 NESTED_RULES: dict[str, RuleCheck] = {

@@ -16,7 +16,7 @@ class ConfigSchemaUseCases(Protocol):
     """What callers can do with config schema aggregates."""
 
     async def define(
-        self, *, application: str, schema: str, idempotency: Idempotency | None = None
+        self, *, application: str, document: str, idempotency: Idempotency | None = None
     ) -> ConfigSchema:
         """Create a config schema (define)."""
         ...
@@ -25,7 +25,7 @@ class ConfigSchemaUseCases(Protocol):
         self,
         id: str,
         *,
-        schema: str,
+        document: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ConfigSchema:
