@@ -201,13 +201,6 @@ class PropertySet(AggregateRoot[DomainEvent]):
         found.extend(self.check_label(self.label))
         found.extend(self.check_properties(self.properties))
         found.extend(self.check_revision(self.revision))
-        if found:
-            return found
-        if not (
-            self.key_
-            == ((((self.application + ":") + self.profile) + ":") + self.label)
-        ):
-            found.append(Violation("key", "The key is application:profile:label"))
         return found
 
     @classmethod

@@ -415,11 +415,7 @@ async def remove_property_set(
     if_match: IfMatch,
     id: Annotated[str, Path(alias="id")],
 ) -> Response:
-    """remove: changes the property set.
-
-    Refused with 422 when the result would break a rule JSON Schema cannot state:
-    - The key is application:profile:label (key)
-    """
+    """remove: changes the property set."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     set_ = await use_cases.remove(
         id,
