@@ -1,0 +1,465 @@
+# Generated from spec configuration by `generate`; edits are merged on re-render.
+
+"""The HTTP adapter: routes to the use cases and read models, versions as ETags, errors as
+RFC 9457 problem bodies listing every broken rule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from eaf.eventsourcing import Idempotency
+from eaf.projectors import Condition, equal_to, order_by
+from eaf.web import (
+    PROBLEM_TYPE,
+    DomainErrors,
+    Problem,
+    RuleCheck,
+    install_domain_problems,
+    problem,
+)
+from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
+from iam_client import require
+
+from configuration.application.ports.inbound import (
+    ConfigSchemaUseCases,
+    PropertySetUseCases,
+)
+from configuration.domain.errors import (
+    ConcurrencyError,
+    DomainError,
+    DomainValidationError,
+    NotFoundError,
+)
+from configuration.domain.model import ConfigSchema, PropertySet
+from configuration.domain.types import Property
+from configuration.infrastructure import schemas
+from configuration.infrastructure.projections import (
+    ReadModelConfigSchemaListing,
+    ReadModelPropertySetListing,
+)
+
+LIST_LIMIT = 10_000
+PROBLEM: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
+    for status in (404, 409, 412, 422)
+}
+AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {
+        "model": Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "No valid bearer token (see WWW-Authenticate)",
+    },
+    403: {
+        "model": Problem,
+        "content": {PROBLEM_TYPE: {}},
+        "description": "The token lacks the permission",
+    },
+}
+
+# Every route needs a bearer token from IAM: the request runs in the token's security
+# context (tenant, user, permissions), and the tenant comes from the token only.
+router = APIRouter(responses=AUTH_PROBLEMS)
+
+
+def utc_now() -> datetime:
+    """The instant computed values are computed at."""
+    return datetime.now(UTC)
+
+
+def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:
+    """The ConfigSchema use cases the application was built with."""
+    use_cases: ConfigSchemaUseCases = request.app.state.config_schema
+    return use_cases
+
+
+ConfigSchemaCases = Annotated[ConfigSchemaUseCases, Depends(config_schema_use_cases)]
+
+
+def config_schema_view(schema: ConfigSchema, now: datetime) -> schemas.ConfigSchema:
+    """The HTTP body of a ConfigSchema."""
+    return schemas.ConfigSchema.model_validate(
+        {
+            "id": schema.id,
+            "application": schema.application,
+            "document": schema.document,
+            "revision": schema.revision,
+            "createdAt": schema.created_at,
+            "updatedAt": schema.updated_at,
+        }
+    )
+
+
+def property_set_use_cases(request: Request) -> PropertySetUseCases:
+    """The PropertySet use cases the application was built with."""
+    use_cases: PropertySetUseCases = request.app.state.property_set
+    return use_cases
+
+
+PropertySetCases = Annotated[PropertySetUseCases, Depends(property_set_use_cases)]
+
+
+def property_set_view(set_: PropertySet, now: datetime) -> schemas.PropertySet:
+    """The HTTP body of a PropertySet."""
+    return schemas.PropertySet.model_validate(
+        {
+            "id": set_.id,
+            "key": set_.key_,
+            "application": set_.application,
+            "profile": set_.profile,
+            "label": set_.label,
+            "properties": set_.properties,
+            "revision": set_.revision,
+            "createdAt": set_.created_at,
+            "updatedAt": set_.updated_at,
+        }
+    )
+
+
+def property_of(body: schemas.PropertyBody) -> Property:
+    """The domain's Property of a request's."""
+    return Property(
+        value_=body.value_,
+        secret=body.secret,
+        key_id=body.key_id,
+    )
+
+
+def schemas_queries(request: Request) -> ReadModelConfigSchemaListing:
+    """The queries of the Schemas read model."""
+    queries: ReadModelConfigSchemaListing = request.app.state.queries["Schemas"]
+    return queries
+
+
+SchemasReads = Annotated[ReadModelConfigSchemaListing, Depends(schemas_queries)]
+
+
+def property_sets_queries(request: Request) -> ReadModelPropertySetListing:
+    """The queries of the PropertySets read model."""
+    queries: ReadModelPropertySetListing = request.app.state.queries["PropertySets"]
+    return queries
+
+
+PropertySetsReads = Annotated[
+    ReadModelPropertySetListing, Depends(property_sets_queries)
+]
+
+
+@router.post(
+    "/api/v1/schemas",
+    status_code=201,
+    dependencies=[Depends(require("configuration:write"))],
+    response_model=schemas.ConfigSchema,
+    responses=PROBLEM,
+)
+async def define_config_schema(
+    use_cases: ConfigSchemaCases,
+    response: Response,
+    body: schemas.DefineConfigSchemaRequest,
+    idempotency_key: IdempotencyKey,
+) -> schemas.ConfigSchema:
+    """define: creates a config schema."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    schema = await use_cases.define(
+        application=body.application,
+        document=body.document,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = "/api/v1/schemas/" + schema.id
+    response.headers["ETag"] = etag(schema.version)
+    return config_schema_view(schema, utc_now())
+
+
+@router.get(
+    "/api/v1/schemas",
+    status_code=200,
+    dependencies=[Depends(require("configuration:read"))],
+    response_model=schemas.SchemasPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_schemas(
+    request: Request,
+    queries: SchemasReads,
+    sort: Annotated[
+        list[Literal["application", "-application"]] | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.SchemasPage:
+    """The tenant's Schemas, from the read model (eventually consistent)."""
+    where: list[Condition] = []
+    columns = {
+        "application": "application",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.SchemasPage(
+        items=[config_schema_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
+@router.get(
+    "/api/v1/schemas/{id}",
+    status_code=200,
+    dependencies=[Depends(require("configuration:read"))],
+    response_model=schemas.ConfigSchema,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_config_schema(
+    use_cases: ConfigSchemaCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.ConfigSchema | Response:
+    """The config schema with this id; 404 when there is none."""
+    schema = await use_cases.get(id)
+    if schema is None:
+        return problem(404, "Not found", "Schema not found")
+    tag = etag(schema.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return config_schema_view(schema, utc_now())
+
+
+@router.get(
+    "/api/v1/schemas/by-application/{application}",
+    status_code=200,
+    dependencies=[Depends(require("configuration:read"))],
+    response_model=schemas.ConfigSchema,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_config_schema_by_application(
+    use_cases: ConfigSchemaCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    application: Annotated[str, Path(alias="application")],
+) -> schemas.ConfigSchema | Response:
+    """The config schema with this application; 404 when there is none."""
+    schema = await use_cases.get_by_application(application)
+    if schema is None:
+        return problem(404, "Not found", "Schema not found")
+    tag = etag(schema.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return config_schema_view(schema, utc_now())
+
+
+@router.put(
+    "/api/v1/schemas/{id}",
+    status_code=200,
+    dependencies=[Depends(require("configuration:write"))],
+    response_model=schemas.ConfigSchema,
+    responses=PROBLEM,
+)
+async def revise_config_schema(
+    use_cases: ConfigSchemaCases,
+    response: Response,
+    body: schemas.ReviseConfigSchemaRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.ConfigSchema:
+    """revise: changes the config schema."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    schema = await use_cases.revise(
+        id,
+        document=body.document,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(schema.version)
+    return config_schema_view(schema, utc_now())
+
+
+@router.delete(
+    "/api/v1/schemas/{id}",
+    status_code=204,
+    dependencies=[Depends(require("configuration:write"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_config_schema(
+    use_cases: ConfigSchemaCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the config schema."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    schema = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(schema.version)})
+
+
+@router.get(
+    "/api/v1/property-sets",
+    status_code=200,
+    dependencies=[Depends(require("configuration:read"))],
+    response_model=schemas.PropertySetsPage,
+    responses={422: PROBLEM[422]},
+)
+async def list_property_sets(
+    request: Request,
+    queries: PropertySetsReads,
+    application: Annotated[
+        list[str] | None,
+        Query(alias="application", description="equal to (repeat for any of several)"),
+    ] = None,
+    profile: Annotated[
+        list[str] | None,
+        Query(alias="profile", description="equal to (repeat for any of several)"),
+    ] = None,
+    label: Annotated[
+        list[str] | None,
+        Query(alias="label", description="equal to (repeat for any of several)"),
+    ] = None,
+    sort: Annotated[
+        list[Literal["key", "-key", "updatedAt", "-updatedAt"]] | None,
+        Query(description="columns to sort by, - for descending"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> schemas.PropertySetsPage:
+    """The tenant's PropertySets, from the read model (eventually consistent)."""
+    where: list[Condition] = [
+        *equal_to("application", application),
+        *equal_to("profile", profile),
+        *equal_to("label", label),
+    ]
+    columns = {
+        "key": "key_",
+        "updatedAt": "updated_at",
+    }
+    order = order_by(sort, columns, default=[])
+    now = utc_now()
+    rows, total = await queries.page(
+        where=where, order_by=order, limit=limit, offset=offset
+    )
+    return schemas.PropertySetsPage(
+        items=[property_set_view(row, now) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        next=next_page(request, offset, limit, total),
+    )
+
+
+@router.get(
+    "/api/v1/property-sets/{id}",
+    status_code=200,
+    dependencies=[Depends(require("configuration:read"))],
+    response_model=schemas.PropertySet,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_property_set(
+    use_cases: PropertySetCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> schemas.PropertySet | Response:
+    """The property set with this id; 404 when there is none."""
+    set_ = await use_cases.get(id)
+    if set_ is None:
+        return problem(404, "Not found", "Property set not found")
+    tag = etag(set_.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return property_set_view(set_, utc_now())
+
+
+@router.delete(
+    "/api/v1/property-sets/{id}",
+    status_code=204,
+    dependencies=[Depends(require("configuration:write"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_property_set(
+    use_cases: PropertySetCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    id: Annotated[str, Path(alias="id")],
+) -> Response:
+    """remove: changes the property set."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    set_ = await use_cases.remove(
+        id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(set_.version)})
+
+
+# The rules of each request body, by route and field path, so that a request that breaks
+# them is answered with the spec's messages (the models state the same rules to clients).
+RULES: dict[str, dict[str, RuleCheck]] = {
+    "define_config_schema": {
+        "application": lambda value: ConfigSchema.check_application(value),
+        "document": lambda value: ConfigSchema.check_document(value),
+    },
+    "revise_config_schema": {
+        "document": lambda value: ConfigSchema.check_document(value),
+    },
+}
+NESTED_RULES: dict[str, RuleCheck] = {
+    "Property.value": lambda value: Property.check_value_(value),
+    "Property.keyId": lambda value: Property.check_key_id(value),
+}
+UNIQUE_FIELDS: dict[tuple[str, str], str] = {
+    ("ConfigSchema", "application"): "application",
+    ("PropertySet", "key_"): "key",
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer bad requests and domain failures with problem bodies."""
+    install_domain_problems(
+        app,
+        DomainErrors(
+            validation=DomainValidationError,
+            not_found=NotFoundError,
+            conflict=ConcurrencyError,
+            refused=DomainError,
+            service="configuration",
+            rules=RULES,
+            nested_rules=NESTED_RULES,
+            unique_fields=UNIQUE_FIELDS,
+        ),
+    )
