@@ -32,24 +32,24 @@ def new_config_schema() -> ConfigSchema:
 
 
 def test_define_config_schema_sets_fields_and_records_schema_defined() -> None:
-    schema = ConfigSchema.define(
+    schema_ = ConfigSchema.define(
         application="billing", document='{"type": "object"}', now=NOW
     )
-    assert schema.application == "billing"
-    assert schema.document == '{"type": "object"}'
-    assert schema.created_at == schema.updated_at == NOW
-    assert [type(event) for event in schema.changes] == [SchemaDefined]
-    assert schema.committed().version == 1
+    assert schema_.application == "billing"
+    assert schema_.document == '{"type": "object"}'
+    assert schema_.created_at == schema_.updated_at == NOW
+    assert [type(event) for event in schema_.changes] == [SchemaDefined]
+    assert schema_.committed().version == 1
 
 
 def test_replaying_the_events_of_a_config_schema_rebuilds_it() -> None:
-    schema = ConfigSchema.define(
+    schema_ = ConfigSchema.define(
         application="billing", document='{"type": "object"}', now=NOW
     )
-    schema = schema.revise(
+    schema_ = schema_.revise(
         document='{"type": "object"}', now=LATER + timedelta(seconds=1)
     )
-    assert ConfigSchema.from_history(schema.changes) == schema.committed()
+    assert ConfigSchema.from_history(schema_.changes) == schema_.committed()
 
 
 def test_define_config_schema_rejects_document_breaking_not_blank() -> None:

@@ -190,14 +190,14 @@ async def test_revise_of_a_config_schema_is_stored_as_an_event(
 ) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
-        schema = await new_config_schema(cases)
+        schema_ = await new_config_schema(cases)
         changed = await cases.config_schema.revise(
-            schema.id,
+            schema_.id,
             document='{"type": "object"}',
         )
-        assert changed.version == schema.version + 1
-        assert await cases.config_schema.get(schema.id) == changed
-        stream = await store.read_stream("ConfigSchema", schema.id)
+        assert changed.version == schema_.version + 1
+        assert await cases.config_schema.get(schema_.id) == changed
+        stream = await store.read_stream("ConfigSchema", schema_.id)
     assert stream[-1].event_type == "SchemaRevised"
 
 
@@ -206,12 +206,12 @@ async def test_revise_of_a_config_schema_read_at_another_version_fails(
 ) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
-        schema = await new_config_schema(cases)
+        schema_ = await new_config_schema(cases)
         with pytest.raises(PreconditionFailedError):
             await cases.config_schema.revise(
-                schema.id,
+                schema_.id,
                 document='{"type": "object"}',
-                expected_version=schema.version + 1,
+                expected_version=schema_.version + 1,
             )
 
 
@@ -230,13 +230,13 @@ async def test_remove_of_a_config_schema_is_stored_as_an_event(
 ) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
-        schema = await new_config_schema(cases)
+        schema_ = await new_config_schema(cases)
         changed = await cases.config_schema.remove(
-            schema.id,
+            schema_.id,
         )
-        assert changed.version == schema.version + 1
-        assert await cases.config_schema.get(schema.id) is None
-        stream = await store.read_stream("ConfigSchema", schema.id)
+        assert changed.version == schema_.version + 1
+        assert await cases.config_schema.get(schema_.id) is None
+        stream = await store.read_stream("ConfigSchema", schema_.id)
     assert stream[-1].event_type == "SchemaRemoved"
 
 
@@ -245,10 +245,10 @@ async def test_remove_of_a_config_schema_read_at_another_version_fails(
 ) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
-        schema = await new_config_schema(cases)
+        schema_ = await new_config_schema(cases)
         with pytest.raises(PreconditionFailedError):
             await cases.config_schema.remove(
-                schema.id, expected_version=schema.version + 1
+                schema_.id, expected_version=schema_.version + 1
             )
 
 

@@ -77,16 +77,16 @@ def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:
 ConfigSchemaCases = Annotated[ConfigSchemaUseCases, Depends(config_schema_use_cases)]
 
 
-def config_schema_view(schema: ConfigSchema, now: datetime) -> schemas.ConfigSchema:
+def config_schema_view(schema_: ConfigSchema, now: datetime) -> schemas.ConfigSchema:
     """The HTTP body of a ConfigSchema."""
     return schemas.ConfigSchema.model_validate(
         {
-            "id": schema.id,
-            "application": schema.application,
-            "document": schema.document,
-            "revision": schema.revision,
-            "createdAt": schema.created_at,
-            "updatedAt": schema.updated_at,
+            "id": schema_.id,
+            "application": schema_.application,
+            "document": schema_.document,
+            "revision": schema_.revision,
+            "createdAt": schema_.created_at,
+            "updatedAt": schema_.updated_at,
         }
     )
 
@@ -161,16 +161,16 @@ async def define_config_schema(
 ) -> schemas.ConfigSchema:
     """define: creates a config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
-    schema = await use_cases.define(
+    schema_ = await use_cases.define(
         application=body.application,
         document=body.document,
         idempotency=idempotency,
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    response.headers["Location"] = "/api/v1/schemas/" + schema.id
-    response.headers["ETag"] = etag(schema.version)
-    return config_schema_view(schema, utc_now())
+    response.headers["Location"] = "/api/v1/schemas/" + schema_.id
+    response.headers["ETag"] = etag(schema_.version)
+    return config_schema_view(schema_, utc_now())
 
 
 @router.get(
@@ -227,14 +227,14 @@ async def get_config_schema(
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.ConfigSchema | Response:
     """The config schema with this id; 404 when there is none."""
-    schema = await use_cases.get(id)
-    if schema is None:
+    schema_ = await use_cases.get(id)
+    if schema_ is None:
         return problem(404, "Not found", "Schema not found")
-    tag = etag(schema.version)
+    tag = etag(schema_.version)
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return config_schema_view(schema, utc_now())
+    return config_schema_view(schema_, utc_now())
 
 
 @router.get(
@@ -255,14 +255,14 @@ async def get_config_schema_by_application(
     application: Annotated[str, Path(alias="application")],
 ) -> schemas.ConfigSchema | Response:
     """The config schema with this application; 404 when there is none."""
-    schema = await use_cases.get_by_application(application)
-    if schema is None:
+    schema_ = await use_cases.get_by_application(application)
+    if schema_ is None:
         return problem(404, "Not found", "Schema not found")
-    tag = etag(schema.version)
+    tag = etag(schema_.version)
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return config_schema_view(schema, utc_now())
+    return config_schema_view(schema_, utc_now())
 
 
 @router.put(
@@ -282,7 +282,7 @@ async def revise_config_schema(
 ) -> schemas.ConfigSchema:
     """revise: changes the config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
-    schema = await use_cases.revise(
+    schema_ = await use_cases.revise(
         id,
         document=body.document,
         expected_version=if_match,
@@ -290,8 +290,8 @@ async def revise_config_schema(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    response.headers["ETag"] = etag(schema.version)
-    return config_schema_view(schema, utc_now())
+    response.headers["ETag"] = etag(schema_.version)
+    return config_schema_view(schema_, utc_now())
 
 
 @router.delete(
@@ -310,14 +310,14 @@ async def remove_config_schema(
 ) -> Response:
     """remove: changes the config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
-    schema = await use_cases.remove(
+    schema_ = await use_cases.remove(
         id,
         expected_version=if_match,
         idempotency=idempotency,
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(schema.version)})
+    return Response(status_code=204, headers={"ETag": etag(schema_.version)})
 
 
 @router.get(
