@@ -45,8 +45,24 @@ def refusal(node: Node, names: Mapping[str, str]) -> Code:
     ``self.archived`` holds), never ``not (not ...)``."""
     if node.op == "not":
         return to_python(node.args[0], names)
+    if node.op == "compare" and len(node.value) == 1 and node.value[0] in _OPPOSITE:
+        # `a == b` fails when `a != b` (ruff prefers that to `not (a == b)`)
+        opposite = Node("compare", node.type, node.args, (_OPPOSITE[node.value[0]],))
+        return to_python(opposite, names)
     written = to_python(node, names)
     return Code(f"not ({written.source})", written.imports)
+
+
+_OPPOSITE = {
+    "==": "!=",
+    "!=": "==",
+    "in": "not in",
+    "not in": "in",
+    "is": "is not",
+    "is not": "is",
+}
+"""Comparisons whose negation is another comparison (orderings are not negated so: a
+float may be NaN)."""
 
 
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
