@@ -18,6 +18,7 @@ from eaf.context._trace import (
     producer_span,
     span,
     trace_headers,
+    tracing,
 )
 
 __all__ = [
@@ -34,5 +35,6 @@ __all__ = [
     "span",
     "spawn",
     "trace_headers",
+    "tracing",
     "use",
 ]

@@ -22,6 +22,11 @@ def _loaded(module: str) -> ModuleType | None:
     return sys.modules.get(module)
 
 
+def tracing() -> bool:
+    """Whether this process traces (it set OpenTelemetry up)."""
+    return _loaded("opentelemetry.trace") is not None
+
+
 def trace_headers() -> dict[str, str]:
     """The current span's W3C trace context (empty outside a valid span, or when this
     process does not trace)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from eaf.context import producer_span
+from eaf.context import producer_span, tracing
 from eaf.messaging.message import Message, outbox_message
 from eaf.messaging.ports import Publisher, PublishError
 from eaf.messaging.subjects import Subjects
@@ -172,6 +172,8 @@ class OutboxRelay:
     ) -> tuple[list[Message], list[Callable[[BaseException | None], None]]]:
         """Each message in a producer span continuing its event's trace (ended when the
         broker answered), its headers carrying that span's context."""
+        if not tracing():  # nothing to add: no copy, no span
+            return messages, [_no_end] * len(messages)
         sent: list[Message] = []
         ends: list[Callable[[BaseException | None], None]] = []
         for message in messages:
@@ -191,3 +193,7 @@ def is_internal(stored: OutboxMessage) -> bool:
     """Bookkeeping events of the event store itself (``$``-prefixed types: unique-key
     reservations, idempotency records) stay in the service: they are not published."""
     return stored.event_type.startswith("$")
+
+
+def _no_end(error: BaseException | None) -> None:
+    return None
