@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Any, Protocol
 
 from eaf.context import consumer_span, use
 from eaf.messaging.message import Delivery
@@ -46,20 +46,36 @@ class _Counted:
 
     def __init__(self, settlement: Settlement, consumer: str) -> None:
         self._settlement = settlement
-        self._consumer = consumer
+        self._counters = _counters(consumer)
 
     async def ack(self) -> None:
         await self._settlement.ack()
-        HANDLED_MESSAGES.labels(self._consumer, "acked").inc()
+        self._counters[0].inc()
 
     async def retry(self, delay: float) -> None:
         await self._settlement.retry(delay)
-        HANDLED_MESSAGES.labels(self._consumer, "retried").inc()
+        self._counters[1].inc()
 
     async def dead_letter(self, reason: str) -> None:
         await self._settlement.dead_letter(reason)
-        HANDLED_MESSAGES.labels(self._consumer, "dead_lettered").inc()
-        DEAD_LETTERS.labels(self._consumer).inc()
+        self._counters[2].inc()
+        self._counters[3].inc()
+
+
+_COUNTERS: dict[str, tuple[Any, Any, Any, Any]] = {}
+
+
+def _counters(consumer: str) -> tuple[Any, Any, Any, Any]:
+    """A consumer's counters (acked, retried, dead-lettered, dead letters), looked up once."""
+    found = _COUNTERS.get(consumer)
+    if found is None:
+        found = _COUNTERS[consumer] = (
+            HANDLED_MESSAGES.labels(consumer, "acked"),
+            HANDLED_MESSAGES.labels(consumer, "retried"),
+            HANDLED_MESSAGES.labels(consumer, "dead_lettered"),
+            DEAD_LETTERS.labels(consumer),
+        )
+    return found
 
 
 async def _settle(
