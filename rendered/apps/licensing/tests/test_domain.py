@@ -669,6 +669,8 @@ def test_replaying_the_events_of_a_license_rebuilds_it() -> None:
     license_ = license_.suspend(now=LATER + timedelta(seconds=2))
     license_ = license_.reinstate(now=LATER + timedelta(seconds=3))
     license_ = license_.revoke(now=LATER + timedelta(seconds=4))
+    license_ = license_.claim_machine(now=LATER + timedelta(seconds=5))
+    license_ = license_.release_machine(now=LATER + timedelta(seconds=6))
     assert License.from_history(license_.changes) == license_.committed()
 
 
@@ -896,7 +898,7 @@ def test_claim_machine_license_returns_a_changed_copy_with_its_event() -> None:
 
 def test_claim_machine_license_is_refused_by_its_guard() -> None:
     license_ = new_license()
-    license_ = license_.suspend(now=NOW + timedelta(seconds=1)).committed()
+    license_ = license_.claim_machine(now=NOW + timedelta(seconds=1)).committed()
     with pytest.raises(TooManyMachines):
         license_.claim_machine(now=LATER)
 

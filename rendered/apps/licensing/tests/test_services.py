@@ -833,7 +833,7 @@ async def test_claim_machine_of_a_license_is_refused_by_its_guard(
     cases = use_cases(store)
     with use(TENANT_A):
         license_ = await new_license(cases)
-        license_ = await cases.license.suspend(
+        license_ = await cases.license.claim_machine(
             license_.id,
         )
         with pytest.raises(TooManyMachines):

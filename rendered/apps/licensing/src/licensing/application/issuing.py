@@ -34,7 +34,7 @@ def node_locked_limit(policy: Policy) -> int | None:
 class IssuingLicenseService(LicenseService):
     """The rendered license use cases, with ``create`` issuing: an empty key is generated,
     ``durationDays`` 0 and ``maxMachines`` null take the policy's, and a license without
-    ``expiresAt`` expires after the duration. The policy must be of the license's product."""
+    ``expiresAt`` expires after the duration."""
 
     async def create(
         self,
@@ -55,11 +55,17 @@ class IssuingLicenseService(LicenseService):
             policy = await tx.get(Policy, str(policy_id))
             product = await tx.get(Product, str(product_id))
             missing = [
-                *([Violation("policyId", "No policy has this id")] if policy is None else []),
-                *([Violation("productId", "No product has this id")] if product is None else []),
+                *(
+                    [Violation("policyId", "No policy has this id")]
+                    if policy is None
+                    else []
+                ),
+                *(
+                    [Violation("productId", "No product has this id")]
+                    if product is None
+                    else []
+                ),
             ]
-            if policy is not None and product is not None and str(policy.product_id) != product.id:
-                missing.append(Violation("policyId", "The policy is not of this product"))
             if missing or policy is None or product is None:
                 raise DomainValidationError.of(*missing)
             days = duration_days or (policy.duration_days or 0)

@@ -82,7 +82,9 @@ class Validator:
         policy = await self._policies.get(str(license.policy_id))
         granted = tuple(policy.entitlements) if policy is not None else ()
 
-        def answer(code: Code, detail: str, machine: Machine | None = None) -> Validation:
+        def answer(
+            code: Code, detail: str, machine: Machine | None = None
+        ) -> Validation:
             return Validation(code, detail, license, policy, machine, granted)
 
         now = self._clock.now()
@@ -92,9 +94,15 @@ class Validator:
             return answer(Code.SUSPENDED, "The license is suspended")
         grace = timedelta(days=policy.grace_period_days if policy is not None else 0)
         if license.expires_at is not None and license.expires_at + grace <= now:
-            return answer(Code.EXPIRED, f"The license expired at {_iso(license.expires_at)}")
+            return answer(
+                Code.EXPIRED, f"The license expired at {_iso(license.expires_at)}"
+            )
         node_locked = policy is None or not policy.floating
-        machine = await self._machines.get_by_fingerprint(fingerprint) if fingerprint else None
+        machine = (
+            await self._machines.get_by_fingerprint(fingerprint)
+            if fingerprint
+            else None
+        )
         if machine is not None and str(machine.license_id) != license.id:
             machine = None
         if license.machine_count == 0 and (node_locked or fingerprint):
@@ -105,7 +113,9 @@ class Validator:
                 "No machine of the license has this fingerprint",
             )
         if machine is not None and _dead(machine, policy, now):
-            return answer(Code.HEARTBEAT_DEAD, "The machine's heartbeat stopped", machine)
+            return answer(
+                Code.HEARTBEAT_DEAD, "The machine's heartbeat stopped", machine
+            )
         limit = _machine_limit(license, policy)
         if limit is not None and license.machine_count > limit:
             return answer(

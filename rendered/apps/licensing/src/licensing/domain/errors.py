@@ -54,14 +54,14 @@ class TooManyMachines(DomainError):
 
 
 class LicenseNotActive(DomainError):
-    """The license is suspended or revoked"""
+    """The license is not active"""
 
     status = 409
     type = "urn:problem-type:licensing:license-not-active"
-    title = "The license is suspended or revoked"
+    title = "The license is not active"
 
     def __init__(self, detail: str | None = None) -> None:
-        super().__init__(detail or "The license is suspended or revoked")
+        super().__init__(detail or "The license is not active")
 
 
 class LicenseNotSuspended(DomainError):

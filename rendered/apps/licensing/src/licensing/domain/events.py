@@ -88,7 +88,7 @@ class LicenseCreated:
     """License created (v1)."""
 
     license_id: UUID
-    key_: str
+    key_: str = ""
     policy_id: UUID
     product_id: UUID
     name: str = ""

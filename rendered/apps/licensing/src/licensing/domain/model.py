@@ -403,7 +403,7 @@ class License(AggregateRoot[DomainEvent]):
 
     UNIQUE: ClassVar[tuple[str, ...]] = ("key_",)
 
-    key_: str
+    key_: str = ""
     policy_id: UUID
     product_id: UUID
     name: str = ""
@@ -610,10 +610,7 @@ class License(AggregateRoot[DomainEvent]):
     def claim_machine(self, *, now: datetime) -> Self:
         """Apply claimMachine to this license; fails when a value breaks a rule or its guard."""
         if not (
-            (self.status == LicenseStatus.ACTIVE)
-            and (
-                (self.max_machines is None) or (self.machine_count < self.max_machines)
-            )
+            (self.max_machines is None) or (self.machine_count < self.max_machines)
         ):
             raise TooManyMachines()
         machine_count = self.machine_count + 1
@@ -642,7 +639,7 @@ class License(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})$", value) is None:
+        if re.search("^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$", value) is None:
             found.append(
                 Violation(
                     path, "Groups of 4 to 8 capital letters or digits joined by dashes"

@@ -52,7 +52,9 @@ class ValidationAnswer(BaseModel):
     """Whether the license is valid, the code saying why, and the license's facts."""
 
     valid: bool
-    code: str = Field(description="VALID, NOT_FOUND, REVOKED, SUSPENDED, EXPIRED, NO_MACHINE, FINGERPRINT_SCOPE_MISMATCH, HEARTBEAT_DEAD, TOO_MANY_MACHINES or ENTITLEMENTS_MISSING")
+    code: str = Field(
+        description="VALID, NOT_FOUND, REVOKED, SUSPENDED, EXPIRED, NO_MACHINE, FINGERPRINT_SCOPE_MISMATCH, HEARTBEAT_DEAD, TOO_MANY_MACHINES or ENTITLEMENTS_MISSING"
+    )
     detail: str
     license: schemas.License | None = None
     entitlements: list[str] = Field(default_factory=list)
@@ -75,9 +77,13 @@ def _answer(result: Validation) -> ValidationAnswer:
         valid=result.valid,
         code=result.code.value,
         detail=result.detail,
-        license=None if result.license is None else web.license_view(result.license, now),
+        license=None
+        if result.license is None
+        else web.license_view(result.license, now),
         entitlements=list(result.entitlements),
-        machine=None if result.machine is None else web.machine_view(result.machine, now),
+        machine=None
+        if result.machine is None
+        else web.machine_view(result.machine, now),
     )
 
 
@@ -120,7 +126,9 @@ async def check_out(
     return JSONResponse(body.model_dump(mode="json"))
 
 
-@keys.get("/.well-known/license-keys.json", summary="The keys license files are signed with")
+@keys.get(
+    "/.well-known/license-keys.json", summary="The keys license files are signed with"
+)
 async def license_keys(request: Request) -> dict[str, Any]:
     ring: LicenseKeyRing = request.app.state.license_keys
     return ring.jwks()

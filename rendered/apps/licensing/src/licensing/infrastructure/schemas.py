@@ -97,7 +97,9 @@ class UpdatePolicyRequest(Body):
 class CreateLicenseRequest(Body):
     """The body of POST /api/v1/licenses."""
 
-    key_: str = Field(alias="key", pattern="^(?:[A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})$")
+    key_: str = Field(
+        alias="key", default="", pattern="^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$"
+    )
     policy_id: UUID = Field(alias="policyId")
     product_id: UUID = Field(alias="productId")
     name: str = Field(alias="name", default="", max_length=200)
