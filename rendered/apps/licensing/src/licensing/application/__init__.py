@@ -1,0 +1,1 @@
+"""The application: use cases (input ports), output ports and their services."""

@@ -1,0 +1,1 @@
+"""Ports of the application layer."""

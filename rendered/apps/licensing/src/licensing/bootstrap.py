@@ -1,0 +1,136 @@
+# Generated from spec licensing by `generate`; edits are merged on re-render.
+
+"""The composition root: wires adapters to the ports (override any with a keyword)."""
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from eaf.eventsourcing import EventStore, Transactions, open_event_store
+from eaf.messaging import EventRelay
+from eaf.projectors import ProjectionStore, Projectors, projection_store
+
+from licensing.application.ports.inbound import (
+    LicenseUseCases,
+    MachineUseCases,
+    PolicyUseCases,
+    ProductUseCases,
+)
+from licensing.application.ports.outbound import Clock
+from licensing.application.services import (
+    LicenseService,
+    MachineService,
+    PolicyService,
+    ProductService,
+)
+from licensing.infrastructure.clock import SystemClock
+from licensing.infrastructure.config import SERVICE_DIR, Settings
+from licensing.infrastructure.persistence import transactions as store_transactions
+from licensing.infrastructure.projections import (
+    PROJECTIONS,
+    ReadModelLicenseListing,
+    ReadModelMachineListing,
+    ReadModelPolicyListing,
+    ReadModelProductListing,
+)
+
+
+class Worker(Protocol):
+    """A background part of the service: started before the first request, stopped at
+    shutdown."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Services:
+    """The wired use cases, the read models' queries, the clock, and the event store they
+    share."""
+
+    store: EventStore
+    transactions: Transactions
+    clock: Clock
+    read_models: ProjectionStore
+    product: ProductUseCases
+    policy: PolicyUseCases
+    license: LicenseUseCases
+    machine: MachineUseCases
+    relay: EventRelay
+    """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    workers: tuple[Worker, ...] = ()
+    """What runs in the background, in start order (the relay first): stopped in reverse."""
+    queries: dict[str, Any] = field(default_factory=dict)
+
+
+async def bootstrap(
+    settings: Settings,
+    *,
+    store: EventStore | None = None,
+    clock: Clock | None = None,
+    transactions: Transactions | None = None,
+    product: ProductUseCases | None = None,
+    policy: PolicyUseCases | None = None,
+    license: LicenseUseCases | None = None,
+    machine: MachineUseCases | None = None,
+    relay: EventRelay | None = None,
+    projectors: Worker | None = None,
+) -> Services:
+    """Build the use cases and the background workers from real adapters, or from the ones
+    given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
+    ``policies.run``) is built but not started."""
+    store = store or await open_event_store(settings.event_store_url())
+    clock = clock or SystemClock()
+    transactions = transactions or store_transactions(store)
+    read_models = projection_store(store)
+    queries: dict[str, Any] = {
+        "Products": ReadModelProductListing(read_models),
+        "Policies": ReadModelPolicyListing(read_models),
+        "Licenses": ReadModelLicenseListing(read_models),
+        "Machines": ReadModelMachineListing(read_models),
+    }
+    product = product or ProductService(
+        transactions,
+        clock,
+        queries["Products"],
+    )
+    policy = policy or PolicyService(
+        transactions,
+        clock,
+        queries["Policies"],
+    )
+    license = license or LicenseService(
+        transactions,
+        clock,
+        queries["Licenses"],
+    )
+    machine = machine or MachineService(
+        transactions,
+        clock,
+        queries["Machines"],
+    )
+    publisher = relay or EventRelay(
+        store,
+        service=settings.name,
+        url=settings.broker_url,
+        embedded=bool(settings.get("broker.embedded", False)),
+        data_dir=SERVICE_DIR / "data",
+        replicas=settings.broker_replicas,
+    )
+    workers: list[Worker] = []
+    if settings.get("broker.relay", True):
+        workers.append(publisher)
+    workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    return Services(
+        store=store,
+        transactions=transactions,
+        clock=clock,
+        relay=publisher,
+        workers=tuple(workers),
+        read_models=read_models,
+        queries=queries,
+        product=product,
+        policy=policy,
+        license=license,
+        machine=machine,
+    )

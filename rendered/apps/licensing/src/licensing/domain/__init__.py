@@ -1,0 +1,1 @@
+"""The domain: aggregates, events and the ports they need (pure Python)."""
