@@ -561,7 +561,7 @@ class License(AggregateRoot[DomainEvent]):
 
     def suspend(self, *, now: datetime) -> Self:
         """Apply suspend to this license; fails when a value breaks a rule or its guard."""
-        if not (self.status == LicenseStatus.ACTIVE):
+        if self.status != LicenseStatus.ACTIVE:
             raise LicenseNotActive()
         status = LicenseStatus.SUSPENDED
         event = LicenseSuspended(
@@ -573,7 +573,7 @@ class License(AggregateRoot[DomainEvent]):
 
     def reinstate(self, *, now: datetime) -> Self:
         """Apply reinstate to this license; fails when a value breaks a rule or its guard."""
-        if not (self.status == LicenseStatus.SUSPENDED):
+        if self.status != LicenseStatus.SUSPENDED:
             raise LicenseNotSuspended()
         status = LicenseStatus.ACTIVE
         event = LicenseReinstated(
@@ -585,7 +585,7 @@ class License(AggregateRoot[DomainEvent]):
 
     def revoke(self, *, now: datetime) -> Self:
         """Apply revoke to this license; fails when a value breaks a rule or its guard."""
-        if not (self.status != LicenseStatus.REVOKED):
+        if self.status == LicenseStatus.REVOKED:
             raise LicenseRevoked()
         status = LicenseStatus.REVOKED
         event = LicenseRevokedEvent(
