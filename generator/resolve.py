@@ -518,6 +518,14 @@ class _Resolver:
         if not re.fullmatch(PASCAL, command.event):
             self.domain.problem(loc, f"{command.event!r} must be PascalCase ({PASCAL})")
             return
+        for section in ("enums", "values", "errors", "aggregates", "read_models"):
+            if command.event in getattr(self.spec, section):
+                self.domain.problem(
+                    loc,
+                    f"{command.event!r} is also declared under {section}: "
+                    "an event needs a name of its own",
+                )
+                return
         changed = [*command.params, *(f for f, _ in command.sets)]
         event = self.domain.events.get(command.event)
         if event is None or not event.declared:

@@ -121,6 +121,13 @@ CASES: list[tuple[str, str, str, str]] = [
      "command: Order.pay}", "command: Order.pay, request: Pay}\n  - {method: PATCH, "
      "path: \"/api/v1/orders/{id}/paid\", command: Order.pay, request: Pay}",
      "shop.yaml:33:84: endpoints.2.request: 'Pay' is also endpoint 1's body"),
+    ("an event named like an error", "emits: OrderPaid}", "emits: NotOpen}",
+     "shop.yaml:29:83: aggregates.Order.commands.pay.emits: 'NotOpen' is also declared "
+     "under errors: an event needs a name of its own"),
+    ("an event named like a value object", "emits: OrderPaid}", "emits: Line}",
+     "shop.yaml:29:83: aggregates.Order.commands.pay.emits: 'Line' is also declared under values"),
+    ("a flag key that is not one", "query: Order.get}", "query: Order.get, flag: \"a b\"}",
+     "shop.yaml:33:72: endpoints.2.flag: String should match pattern"),
     ("an unknown tenant source",
      "query: Order.get}", "query: Order.get, tenant: header}",
      "shop.yaml:33:74: endpoints.2.tenant: Input should be 'token' or 'path'"),
