@@ -92,6 +92,13 @@ def service(
             f"{workspace.relative(target)} already exists; nothing was written "
             f"(to re-render it from specs/{name}.yaml: generate render {name})"
         )
+    root_name = _workspace_project_name(workspace)
+    if root_name is not None and root_name == name:
+        fail(
+            f"pyproject.toml: the workspace's own project is named {name!r}; a member of the "
+            "same name cannot be installed beside it (uv refuses two members of one name): "
+            "choose another service name, or rename the workspace's [project].name"
+        )
     kind = "lib" if blueprint_name == "library" else "app"
     spec_path = workspace.specs / f"{name}.yaml"
     written_spec: str | None = None
@@ -694,3 +701,15 @@ def main() -> None:
             err=True,
         )
         sys.exit(EXIT_ERROR)
+
+
+def _workspace_project_name(workspace: ws.Workspace) -> str | None:
+    """The name of the workspace root's own project (``[project].name``), if it has one."""
+    import tomllib
+
+    try:
+        data = tomllib.loads((workspace.root / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    name = data.get("project", {}).get("name")
+    return name.lower().replace("_", "-") if isinstance(name, str) else None

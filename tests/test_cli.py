@@ -188,3 +188,14 @@ def test_stats_counts_rendered_and_hand_written_lines(workspace: Path, generate:
     unknown = generate("stats", "nobody", cwd=workspace)
     assert unknown.code == 1
     assert "no generated project named nobody" in unknown.err
+
+
+def test_a_service_named_like_the_workspace_project_is_refused(
+    workspace: Path, generate: Generate
+) -> None:
+    pyproject = workspace / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "shop"\n\n' + pyproject.read_text())
+    result = generate("service", "shop", cwd=workspace)
+    assert result.code != 0
+    assert "the workspace's own project is named 'shop'" in result.err
+    assert not (workspace / "apps/shop").exists()
