@@ -6,8 +6,9 @@
 # "ada" are created, and a ready token with curl examples is printed.
 # The feature-flag service (rendered/apps/feature-flags) serves a demo flag, profile-deletion,
 # which gates the sample's DELETE (the sample asks it over OpenFeature's OFREP).
-# PORT, IAM_PORT, FLAGS_PORT and DEMO_DIR override the ports (8080, 8081, 8084) and the
-# directory (.demo).
+# The configuration (:8085) and licensing (:8086) services run beside them.
+# PORT, IAM_PORT, FLAGS_PORT, CONFIG_PORT, LICENSING_PORT and DEMO_DIR override the ports
+# (8080, 8081, 8084, 8085, 8086) and the directory (.demo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -16,6 +17,8 @@ DEMO="${DEMO_DIR:-$ROOT/.demo}"
 PORT="${PORT:-8080}"
 IAM_PORT="${IAM_PORT:-8081}"
 FLAGS_PORT="${FLAGS_PORT:-8084}"
+CONFIG_PORT="${CONFIG_PORT:-8085}"
+LICENSING_PORT="${LICENSING_PORT:-8086}"
 free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 NATS_PORT="$(free_port)"
 
@@ -50,11 +53,24 @@ PORT="$FLAGS_PORT" DATABASE_URL="sqlite:///$DEMO/feature-flags.db" SECURITY_IAM_
   "$BIN/python" -m feature_flags >"$DEMO/feature-flags.log" 2>&1 &
 pids+=($!)
 
+# The configuration and licensing services, their key rings under the demo directory.
+CONFIG_URL="http://127.0.0.1:$CONFIG_PORT"
+PORT="$CONFIG_PORT" DATABASE_URL="sqlite:///$DEMO/configuration.db" SECURITY_IAM_URL="$IAM_URL" \
+  CONFIGURATION_KEYS_FILE="$DEMO/configuration-keys.json" \
+  "$BIN/python" -m configuration >"$DEMO/configuration.log" 2>&1 &
+pids+=($!)
+LICENSING_URL="http://127.0.0.1:$LICENSING_PORT"
+PORT="$LICENSING_PORT" DATABASE_URL="sqlite:///$DEMO/licensing.db" SECURITY_IAM_URL="$IAM_URL" \
+  LICENSING_KEYS_FILE="$DEMO/license-keys.json" \
+  "$BIN/python" -m licensing >"$DEMO/licensing.log" 2>&1 &
+pids+=($!)
+
 USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT="$PORT" \
   SECURITY_IAM_URL="$IAM_URL" FLAGS_URL="$FLAGS_URL" \
   "$BIN/python" -m user_profile >"$DEMO/user-profile.log" 2>&1 &
 pids+=($!)
 
 "$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" --flags "$FLAGS_URL" \
+  --configuration "$CONFIG_URL" --licensing "$LICENSING_URL" \
   --admin-password="$ADMIN_PASSWORD" --logs "$DEMO"
 wait "${pids[-1]}"

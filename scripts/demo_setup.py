@@ -54,12 +54,16 @@ def main() -> None:
     parser.add_argument("--iam", required=True)
     parser.add_argument("--app", required=True)
     parser.add_argument("--flags", required=True)
+    parser.add_argument("--configuration", required=True)
+    parser.add_argument("--licensing", required=True)
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--logs", type=Path, required=True)
     args = parser.parse_args()
     wait_ready(args.iam, args.logs / "iam.log")
     wait_ready(args.app, args.logs / "user-profile.log")
     wait_ready(args.flags, args.logs / "feature-flags.log")
+    wait_ready(args.configuration, args.logs / "configuration.log")
+    wait_ready(args.licensing, args.logs / "licensing.log")
 
     with httpx.Client(base_url=args.iam, timeout=15) as iam:
         root = token(iam, "platform", "admin", args.admin_password)
@@ -87,7 +91,12 @@ def main() -> None:
                 f"/api/v1/tenants/{tenant_id}/roles",
                 json={
                     "name": "profile-editor",
-                    "permissions": ["user-profile:*", "feature-flags:*"],
+                    "permissions": [
+                        "user-profile:*",
+                        "feature-flags:*",
+                        "configuration:*",
+                        "licensing:*",
+                    ],
                 },
                 headers=bearer,
             )
@@ -139,16 +148,19 @@ def main() -> None:
 
     access, refresh = ada["access_token"], ada["refresh_token"]
     app, iam_url, flags_url = args.app, args.iam, args.flags
+    config_url, licensing_url = args.configuration, args.licensing
     print(
         f"""
 IAM            {iam_url}   (OpenAPI {iam_url}/docs, keys {iam_url}/.well-known/jwks.json)
 user-profile   {app}   (OpenAPI {app}/docs, health {app}/actuator/health, metrics {app}/metrics)
 feature-flags  {flags_url}   (OpenAPI {flags_url}/docs; OFREP {flags_url}/ofrep/v1/evaluate/flags)
+configuration  {config_url}   (OpenAPI {config_url}/docs; GET /api/v1/config/<app>/<profile>)
+licensing      {licensing_url}   (OpenAPI {licensing_url}/docs; keys {licensing_url}/.well-known/license-keys.json)
 Logs           {args.logs}/iam.log  {args.logs}/user-profile.log  (JSON, with correlation ids)
 
 Platform admin  admin / {args.admin_password}          (log in with tenant=platform)
 Tenant "demo"   {tenant_id}   admin demo-admin / {admin_password}
-User            ada / {password}   role profile-editor (user-profile:*, feature-flags:*)
+User            ada / {password}   role profile-editor (user-profile:*, feature-flags:*, configuration:*, licensing:*)
 user-profile received TenantCreatedEvent over NATS:
   {prepared or "(not yet: see the log)"}
 
@@ -164,6 +176,9 @@ export TOKEN={access}
   curl -s -X PUT {flags_url}/api/v1/flags/{flag["id"]}/environments -H "Authorization: Bearer $TOKEN" \
        -H 'Content-Type: application/json' -d '{{"environments":{{"production":{{"enabled":false}}}}}}'
   curl -s -X POST {flags_url}/ofrep/v1/evaluate/flags -H "Authorization: Bearer $TOKEN" -d '{{}}'
+  curl -s -X PUT {config_url}/api/v1/properties/shop/default/main -H "Authorization: Bearer $TOKEN" \
+       -H 'Content-Type: application/json' -d '{{"properties":{{"greeting":"hello"}}}}'
+  curl -s {config_url}/api/v1/config/shop/default -H "Authorization: Bearer $TOKEN"
   curl -s -X POST {iam_url}/api/v1/auth/token -d grant_type=password -d tenant=demo \\
        -d username=ada -d password='{password}'
   curl -s -X POST {iam_url}/api/v1/auth/token -d grant_type=refresh_token \\

@@ -18,7 +18,7 @@ from helpers import REPO, free_port
 
 @pytest.mark.timeout(180)  # readline blocks: a stalled demo must fail, not hang
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
-    port, iam_port, flags_port = free_port(), free_port(), free_port()
+    port, iam_port, flags_port, config_port, licensing_port = (free_port() for _ in range(5))
     demo = subprocess.Popen(
         ["bash", str(REPO / "scripts/demo.sh")],
         env={
@@ -26,6 +26,8 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
             "PORT": str(port),
             "IAM_PORT": str(iam_port),
             "FLAGS_PORT": str(flags_port),
+            "CONFIG_PORT": str(config_port),
+            "LICENSING_PORT": str(licensing_port),
             "DEMO_DIR": str(tmp_path / "demo"),
         },
         stdout=subprocess.PIPE,
@@ -72,11 +74,23 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
             time.sleep(0.2)
         assert hidden.status_code == 404, hidden.text
         assert "profile-deletion" in hidden.json()["detail"]
+        # The configuration service: the printed PUT, then the merged read.
+        config = f"http://127.0.0.1:{config_port}"
+        written = httpx.put(
+            f"{config}/api/v1/properties/shop/default/main",
+            json={"properties": {"greeting": "hello"}},
+            headers=bearer,
+        )
+        assert written.status_code in (200, 201), written.text
+        merged = httpx.get(f"{config}/api/v1/config/shop/default", headers=bearer)
+        assert merged.json()["properties"]["greeting"] == "hello", merged.text
+        keys = httpx.get(f"http://127.0.0.1:{licensing_port}/.well-known/license-keys.json")
+        assert keys.status_code == 200 and keys.json()["keys"], keys.text
     finally:
         os.killpg(demo.pid, signal.SIGTERM)
         demo.wait(timeout=30)
         demo.stdout.close()
     time.sleep(0.5)
-    for port_in_use in (port, iam_port, flags_port):
+    for port_in_use in (port, iam_port, flags_port, config_port, licensing_port):
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port_in_use)) != 0, "a demo process survived"
