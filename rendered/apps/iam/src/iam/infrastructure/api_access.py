@@ -15,7 +15,9 @@ from iam.application.identity import (
     ROLE_NAME_PATTERN,
     ROLES_READ,
     ROLES_WRITE,
+    tenant_reference,
 )
+from iam.domain.errors import DomainValidationError
 from iam.domain.model import Policy, Role
 from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
@@ -121,6 +123,10 @@ class CheckRequest(CamelModel):
     resource: dict[str, Any] = Field(default_factory=dict)
     env: dict[str, Any] = Field(default_factory=dict)
     subject: str | None = None
+    tenant: str | None = Field(
+        default=None,
+        description="the subject's tenant (id or name), for a platform caller's subject",
+    )
 
 
 class CheckAnswer(BaseModel):
@@ -219,26 +225,36 @@ async def check(
     body: CheckRequest, caller: Authenticated, request: Request, wired: IdentityCases
 ) -> CheckAnswer:
     """The decision of the caller's tenant on ``permission`` for the caller (or, with
-    ``iam-authz:read``, for ``subject``); ``env`` defaults to the time and client IP."""
+    ``iam-authz:read``, for ``subject``; a platform caller names its ``tenant``); ``env``
+    defaults to the time and client IP."""
     claims = caller.claims
     checked_permissions(
         [body.permission]
     )  # 422 naming a malformed one, for every caller
-    if claims.platform:
+    subject = claims.subject
+    asks_for_another = body.subject is not None and body.subject != subject
+    if claims.platform and not asks_for_another:
         allowed = has_permission(claims.permissions, body.permission)
         return CheckAnswer(allowed=allowed, reason="platform token permissions")
-    assert claims.tenant_id is not None
-    subject = claims.subject
-    if body.subject is not None and body.subject != subject:
-        if not caller.may(AUTHZ_READ):
-            raise forbidden(AUTHZ_READ)
+    if asks_for_another and not caller.may(AUTHZ_READ):
+        raise forbidden(AUTHZ_READ)
+    if claims.platform:
+        if body.tenant is None:
+            raise DomainValidationError(
+                "tenant", "a platform caller names the subject's tenant"
+            )
+        tenant_id = tenant_reference(body.tenant)
+    else:
+        assert claims.tenant_id is not None
+        tenant_id = claims.tenant_id
+    if body.subject is not None:
         subject = body.subject
     env = dict(body.env)
     if request.client is not None:
         env.setdefault("ip", request.client.host)
     try:
         decision = await wired.access.check(
-            claims.tenant_id,
+            tenant_id,
             subject,
             body.permission,
             resource=body.resource,
