@@ -3,7 +3,6 @@
 
 from typing import Any
 
-from eaf.security import SIGNING_ALGORITHM
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
@@ -191,9 +190,15 @@ async def jwks(wired: IdentityCases) -> JSONResponse:
     )
 
 
+CLIENT_SECRET_METHODS = ["client_secret_basic", "client_secret_post"]
+
+
+@router.get("/.well-known/oauth-authorization-server")
 @router.get("/.well-known/openid-configuration")
 async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
-    """Authorization server metadata (RFC 8414 fields, served at the OIDC path)."""
+    """RFC 8414 authorization server metadata (also served at the OIDC discovery path,
+    for clients that look there): only what this server implements. There is no
+    authorization endpoint, so no response type; ``none`` is the public client."""
     base = wired.issuer.rstrip("/")
     return {
         "issuer": wired.issuer,
@@ -202,21 +207,10 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
         "introspection_endpoint": base + INTROSPECTION_PATH,
         "revocation_endpoint": base + REVOCATION_PATH,
         "grant_types_supported": GRANT_TYPES,
-        "response_types_supported": ["token"],
-        "subject_types_supported": ["public"],
-        "token_endpoint_auth_methods_supported": [
-            "client_secret_basic",
-            "client_secret_post",
-            "none",
-        ],
-        "introspection_endpoint_auth_methods_supported": [
-            "client_secret_basic",
-            "client_secret_post",
-            "bearer",
-        ],
-        "revocation_endpoint_auth_methods_supported": ["none"],
-        "id_token_signing_alg_values_supported": [SIGNING_ALGORITHM],
-        "token_endpoint_auth_signing_alg_values_supported": [SIGNING_ALGORITHM],
+        "response_types_supported": [],
+        "token_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
+        "revocation_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
+        "introspection_endpoint_auth_methods_supported": CLIENT_SECRET_METHODS,
     }
 
 
