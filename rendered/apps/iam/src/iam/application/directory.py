@@ -14,6 +14,7 @@ from iam.application.identity import (
     DISABLED,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
+    PUBLIC_CLIENT_ID,
     SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
@@ -318,6 +319,10 @@ class Directory:
         if CLIENT_ID.fullmatch(client_id) is None:
             raise DomainValidationError(
                 "clientId", "A client id is 1-64 letters, digits or . _ @ -"
+            )
+        if client_id == PUBLIC_CLIENT_ID:
+            raise DomainValidationError(
+                "clientId", f"{PUBLIC_CLIENT_ID} is the public client's id"
             )
         unknown = await self._access.unknown_roles(tenant_id, roles)
         if unknown:

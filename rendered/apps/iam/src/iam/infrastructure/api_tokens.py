@@ -6,7 +6,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from iam.application.identity import KEYS_WRITE, tenant_reference
+from iam.application.identity import KEYS_WRITE
 from iam.application.oauth import OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import (
     Caller,
@@ -71,6 +71,7 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     params = await parameters(request)
     tokens = wired.tokens
     grant_type = params.get("grant_type")
+    client = client_credentials(request, params)
     try:
         if grant_type is None:
             raise OAuthError("invalid_request", "missing parameters: grant_type")
@@ -83,24 +84,18 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
                 username=username,
                 password=password,
                 scope=params.get("scope"),
-                client_id=params.get("client_id"),
+                client=client,
             )
         elif grant_type == "client_credentials":
-            credentials = client_credentials(request, params)
-            if credentials is None:
-                raise OAuthError("invalid_client", "client authentication failed", 401)
             issued = await tokens.client_credentials_grant(
-                tenant=params.get("tenant"),
-                client_id=credentials[0],
-                secret=credentials[1],
-                scope=params.get("scope"),
+                client=client, scope=params.get("scope")
             )
         elif grant_type == "refresh_token":
             (refresh_token,) = required(params, "refresh_token")
             issued = await tokens.refresh_grant(
                 refresh_token=refresh_token,
                 scope=params.get("scope"),
-                client_id=params.get("client_id"),
+                client=client,
             )
         else:
             raise OAuthError(
@@ -130,7 +125,12 @@ async def revoke(request: Request, wired: IdentityCases) -> Response:
     for a token that is unknown or revoked already."""
     params = await parameters(request)
     (presented,) = required(params, "token")
-    await wired.tokens.revoke(presented)
+    try:
+        await wired.tokens.revoke(presented, client_credentials(request, params))
+    except OAuthError as error:
+        raise oauth_error(error) from None
+    except TooManyAttemptsError as error:
+        raise throttled(error) from None
     return Response(status_code=200, headers=NO_STORE)
 
 
@@ -161,8 +161,7 @@ async def _introspecting_tenant(
     if caller is not None:
         return caller.scope_tenant
     credentials = client_credentials(request, params)
-    tenant = params.get("tenant") or await wired.tokens.tenant_of(params["token"])
-    if credentials is None or tenant is None:
+    if credentials.secret is None:
         raise ResponseError(
             JSONResponse(
                 {
@@ -174,12 +173,15 @@ async def _introspecting_tenant(
             )
         )
     try:
-        await wired.tokens.authenticate_client(tenant, *credentials)
+        client = await wired.tokens.authenticate_client(
+            credentials, tenant_hint=await wired.tokens.tenant_of(params["token"])
+        )
     except OAuthError as error:
         raise oauth_error(error) from None
     except TooManyAttemptsError as error:
         raise throttled(error) from None
-    return tenant_reference(tenant)
+    assert client.tenant_id is not None
+    return client.tenant_id
 
 
 @router.get(JWKS_PATH)
