@@ -36,6 +36,12 @@ INTROSPECTION_PATH = "/api/v1/auth/introspect"
 JWKS_PATH = "/.well-known/jwks.json"
 GRANT_TYPES = ["password", "client_credentials", "refresh_token"]
 SCOPE = "narrows the granted permissions (space-separated)"
+CLIENT = {
+    "client_id": "the client (or in HTTP Basic); without a secret, only the public"
+    " client iam",
+    "client_secret": "the confidential client's secret, unless HTTP Basic is used",
+}
+CLIENT_TENANT = "the client's tenant (id or name), when its client id is not enough"
 
 
 @router.post(
@@ -48,26 +54,27 @@ SCOPE = "narrows the granted permissions (space-separated)"
             "username*": "the user's name",
             "password*": "the user's password",
             "scope": SCOPE,
-            "client_id": "the client, if any",
+            **CLIENT,
         },
         {
             "grant_type=": "client_credentials",
-            "tenant*": "the tenant's id or name",
-            "client_id": "the client (or in HTTP Basic)",
-            "client_secret": "the client's secret, unless HTTP Basic is used",
+            "tenant": CLIENT_TENANT,
+            **CLIENT,
             "scope": SCOPE,
         },
         {
             "grant_type=": "refresh_token",
             "refresh_token*": "the refresh token",
             "scope": SCOPE,
-            "client_id": "the client, if any",
+            **CLIENT,
+            "tenant": CLIENT_TENANT,
         },
     ),
 )
 async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     """RFC 6749 token endpoint: grants ``password`` (``tenant`` by id or name),
-    ``client_credentials`` (with ``tenant``) and ``refresh_token``."""
+    ``client_credentials`` and ``refresh_token``, for the authenticated client (HTTP
+    Basic or ``client_secret`` in the body) or the public client ``iam``."""
     params = await parameters(request)
     tokens = wired.tokens
     grant_type = params.get("grant_type")
@@ -112,17 +119,23 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     REVOCATION_PATH,
     response_class=Response,
     responses={
-        200: {"description": "Revoked, or unknown already: no content"},
-        **oauth_errors(400),
+        200: {
+            "description": "Revoked, or unknown already, or another client's:"
+            " no content"
+        },
+        **oauth_errors(400, 401, 429),
     },
     openapi_extra=oauth_request(
         **{"token*": "a refresh token or an access token"},
         token_type_hint="refresh_token or access_token (optional)",
+        **CLIENT,
+        tenant=CLIENT_TENANT,
     ),
 )
 async def revoke(request: Request, wired: IdentityCases) -> Response:
-    """RFC 7009: revoke a refresh token (its whole family) or an access token; 200 even
-    for a token that is unknown or revoked already."""
+    """RFC 7009: revoke a refresh token (its whole family) or an access token issued to
+    the authenticated client; 200 even for a token that is unknown, revoked already or
+    another client's (which stays valid)."""
     params = await parameters(request)
     (presented,) = required(params, "token")
     try:
@@ -139,7 +152,7 @@ async def revoke(request: Request, wired: IdentityCases) -> Response:
     responses=oauth_errors(400, 401, 429, problems=(400, 401)),
     openapi_extra=oauth_request(
         **{"token*": "the token to describe"},
-        tenant="the client's tenant, when the caller authenticates as a client",
+        tenant=CLIENT_TENANT,
         client_id="client authentication in the body (or HTTP Basic, or a bearer token)",
         client_secret="client authentication in the body",
     ),
