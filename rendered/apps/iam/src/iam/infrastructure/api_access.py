@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from iam.application.access import checked_permissions, conditions_of
 from iam.application.identity import (
     AUTHZ_READ,
+    PLATFORM,
     POLICIES_READ,
     POLICIES_WRITE,
     ROLE_NAME_PATTERN,
@@ -17,7 +18,7 @@ from iam.application.identity import (
     ROLES_WRITE,
     tenant_reference,
 )
-from iam.domain.errors import DomainValidationError
+from iam.application.tokens import PLATFORM_PERMISSIONS
 from iam.domain.model import Policy, Role
 from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
@@ -125,7 +126,8 @@ class CheckRequest(CamelModel):
     subject: str | None = None
     tenant: str | None = Field(
         default=None,
-        description="the subject's tenant (id or name), for a platform caller's subject",
+        description="the subject's tenant (id or name), when a platform caller asks for"
+        " a tenant's subject; without it, the subject is a platform user",
     )
 
 
@@ -238,11 +240,17 @@ async def check(
         return CheckAnswer(allowed=allowed, reason="platform token permissions")
     if asks_for_another and not caller.may(AUTHZ_READ):
         raise forbidden(AUTHZ_READ)
+    if claims.platform and body.tenant is None:
+        # without a tenant, the subject is one of the platform's, whose tokens hold *:*
+        known = await wired.access.subject(PLATFORM, str(body.subject)) is not None
+        return CheckAnswer(
+            allowed=known and has_permission(PLATFORM_PERMISSIONS, body.permission),
+            reason="platform permissions"
+            if known
+            else "the subject is no active platform user (name its tenant)",
+        )
     if claims.platform:
-        if body.tenant is None:
-            raise DomainValidationError(
-                "tenant", "a platform caller names the subject's tenant"
-            )
+        assert body.tenant is not None
         tenant_id = tenant_reference(body.tenant)
     else:
         assert claims.tenant_id is not None
