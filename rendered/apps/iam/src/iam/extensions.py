@@ -35,6 +35,7 @@ from iam.infrastructure import (
     api_tokens,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
+from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.config import Settings
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import (
@@ -114,6 +115,7 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
         families=EventSourcedRefreshTokenFamilyRepository(store),
         revocations=EventSourcedAccessTokenRevocationRepository(store),
         clock=clock,
+        clients=StoredClientRegistry(store),
         refresh_ttl=timedelta(
             seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
         ),

@@ -162,6 +162,31 @@ def test_an_admin_checks_for_another_subject(acme: Tenant) -> None:
     assert by_bob.status_code == 403
 
 
+def test_a_platform_admin_checks_for_a_tenants_subject(acme: Tenant) -> None:
+    platform = acme.iam.platform_token()
+
+    def check(body: dict[str, Any]) -> Any:
+        return acme.iam.http.post(CHECK, json=body, headers=bearer(platform))
+
+    for_bob = check(
+        {"permission": "doc:delete", "subject": acme.bob_id, "tenant": "Acme"}
+    )
+    for_alice = check(
+        {"permission": "doc:delete", "subject": acme.alice_id, "tenant": acme.id}
+    )
+    no_tenant = check({"permission": "doc:delete", "subject": acme.bob_id})
+
+    assert for_bob.json() == {
+        "allowed": False,
+        "reason": "denied by policy 'deletes-in-sales-only'",
+    }
+    assert for_alice.json()["allowed"] is True
+    assert no_tenant.json() == {
+        "allowed": False,
+        "reason": "the subject is no active platform user (name its tenant)",
+    }
+
+
 def test_malformed_rules_are_rejected(acme: Tenant) -> None:
     roles = f"/api/v1/tenants/{acme.id}/roles"
     policies = f"/api/v1/tenants/{acme.id}/policies"

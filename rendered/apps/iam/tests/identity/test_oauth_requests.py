@@ -121,9 +121,29 @@ def test_the_token_request_is_documented_by_grant(iam: Iam) -> None:
         }
         assert grants == {
             "password": {"grant_type", "tenant", "username", "password"},
-            "client_credentials": {"grant_type", "tenant"},
+            "client_credentials": {"grant_type"},
             "refresh_token": {"grant_type", "refresh_token"},
         }, media_type
+        for variant in content["schema"]["oneOf"]:
+            assert {"client_id", "client_secret", "scope"} <= set(variant["properties"])
+
+
+@pytest.mark.parametrize(
+    ("path", "parameters"),
+    [
+        ("/api/v1/auth/revoke", {"token", "token_type_hint", "client_id", "tenant"}),
+        ("/api/v1/auth/introspect", {"token", "client_id", "client_secret", "tenant"}),
+    ],
+)
+def test_the_client_parameters_are_documented(
+    iam: Iam, path: str, parameters: set[str]
+) -> None:
+    operation = iam.http.get("/openapi.json").json()["paths"][path]["post"]
+
+    for media_type, content in operation["requestBody"]["content"].items():
+        assert parameters <= set(content["schema"]["properties"]), media_type
+        assert content["schema"]["required"] == ["token"]
+    assert "401" in operation["responses"]
 
 
 def test_revocation_answers_no_content(iam: Iam) -> None:

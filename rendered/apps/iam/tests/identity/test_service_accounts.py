@@ -2,6 +2,8 @@
 
 from typing import Any
 
+import pytest
+
 from tests.identity.conftest import Iam, bearer
 from tests.identity.test_tokens import TOKEN, basic, create_client
 
@@ -95,3 +97,23 @@ def test_only_an_active_account_of_the_tenant_gets_a_new_secret(iam: Iam) -> Non
     assert unknown.status_code == 404
     assert disabled.status_code == 409
     assert disabled.json()["detail"] == "The service account is disabled"
+
+
+@pytest.mark.parametrize("client_id", ["bad id", "", "billing\n", "x" * 65])
+def test_a_bad_client_id_is_reported_as_client_id(iam: Iam, client_id: str) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+
+    response = iam.http.post(
+        f"/api/v1/tenants/{tenant_id}/service-accounts",
+        json={"clientId": client_id, "roles": []},
+        headers=bearer(admin),
+    )
+
+    assert response.status_code == 422
+    assert response.json()["field"] == "clientId"
+    assert response.json()["errors"] == [
+        {
+            "field": "clientId",
+            "message": "A client id is 1-64 letters, digits or . _ @ -",
+        }
+    ]

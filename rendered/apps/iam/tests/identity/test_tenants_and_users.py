@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import pytest
 from eaf import context
 from eaf.eventsourcing import StoredEvent
 
@@ -79,6 +80,23 @@ def test_a_tenant_name_is_unique_whatever_its_case(iam: Iam) -> None:
     assert response.status_code == 409
     assert response.headers["content-type"] == PROBLEM_TYPE
     assert response.json()["status"] == 409
+
+
+@pytest.mark.parametrize("name", ["platform", "Platform", " PLATFORM "])
+def test_no_tenant_is_named_platform(iam: Iam, name: str) -> None:
+    response = iam.http.post(
+        "/api/v1/tenants",
+        json={
+            "name": name,
+            "adminUsername": "boss",
+            "adminEmail": "boss@example.com",
+            "adminPassword": ADMIN_PASSWORD,
+        },
+        headers=bearer(iam.platform_token()),
+    )
+
+    assert response.status_code == 422
+    assert response.json()["field"] == "name"
 
 
 def test_a_tenant_admin_manages_users(iam: Iam) -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from iam.application.oauth import OAuthError, TokenResponse
+from iam.application.oauth import ClientCredentials, OAuthError, TokenResponse
 from iam.bootstrap import bootstrap
 from iam.extensions import wire_identity
 from iam.infrastructure.http import Identity
@@ -32,14 +32,14 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
         username="admin",
         password=ADMIN_PASSWORD,
         scope=None,
-        client_id=None,
+        client=ClientCredentials(),
     )
     assert issued.refresh_token is not None
 
     def refresh(token: str) -> "asyncio.Future[TokenResponse]":
         return asyncio.ensure_future(
             identity.tokens.refresh_grant(
-                refresh_token=token, scope=None, client_id=None
+                refresh_token=token, scope=None, client=ClientCredentials()
             )
         )
 
@@ -58,25 +58,35 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
         await refresh(winners[0].refresh_token)
 
 
-async def test_a_client_id_binds_the_refresh_token(identity: Identity) -> None:
+async def test_the_authenticated_client_binds_the_refresh_token(
+    identity: Identity,
+) -> None:
     tenant, _ = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
         admin_password=ADMIN_PASSWORD,
     )
+    web, cli = [
+        await identity.directory.create_service_account(
+            tenant.id, client_id=name, roles=[]
+        )
+        for name in ("web", "cli")
+    ]
     issued = await identity.tokens.password_grant(
         tenant="Acme",
         username="admin",
         password=ADMIN_PASSWORD,
         scope=None,
-        client_id="web",
+        client=ClientCredentials("web", web.secret),
     )
     assert issued.refresh_token is not None
 
     with pytest.raises(OAuthError, match="another client"):
         await identity.tokens.refresh_grant(
-            refresh_token=issued.refresh_token, scope=None, client_id="cli"
+            refresh_token=issued.refresh_token,
+            scope=None,
+            client=ClientCredentials("cli", cli.secret),
         )
     claims = await identity.tokens.authenticate(issued.access_token)
     assert claims.client_id == "web"

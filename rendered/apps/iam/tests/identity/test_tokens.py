@@ -4,6 +4,7 @@ import base64
 import json
 from typing import Any
 
+import pytest
 from eaf.security import StaticJwks, TokenVerifier
 
 from iam.application.tokens import REUSE_WINDOW
@@ -367,8 +368,13 @@ def test_only_platform_admins_rotate_keys(iam: Iam) -> None:
     assert response.status_code == 403
 
 
-def test_the_provider_metadata(iam: Iam) -> None:
-    metadata = iam.http.get("/.well-known/openid-configuration").json()
+@pytest.mark.parametrize(
+    "path",
+    ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"],
+)
+def test_the_provider_metadata(iam: Iam, path: str) -> None:
+    response = iam.http.get(path)
+    metadata = response.json()
 
     assert metadata["issuer"] == "http://127.0.0.1:8081"
     assert metadata["token_endpoint"] == "http://127.0.0.1:8081/api/v1/auth/token"
@@ -380,4 +386,21 @@ def test_the_provider_metadata(iam: Iam) -> None:
         "client_credentials",
         "refresh_token",
     }
-    assert metadata["id_token_signing_alg_values_supported"] == ["ES256"]
+    assert response.status_code == 200
+    assert metadata["response_types_supported"] == []
+    methods = ["client_secret_basic", "client_secret_post"]
+    assert metadata["token_endpoint_auth_methods_supported"] == [*methods, "none"]
+    assert metadata["revocation_endpoint_auth_methods_supported"] == [*methods, "none"]
+    assert metadata["introspection_endpoint_auth_methods_supported"] == methods
+    assert set(metadata) == {
+        "issuer",
+        "token_endpoint",
+        "jwks_uri",
+        "introspection_endpoint",
+        "revocation_endpoint",
+        "grant_types_supported",
+        "response_types_supported",
+        "token_endpoint_auth_methods_supported",
+        "revocation_endpoint_auth_methods_supported",
+        "introspection_endpoint_auth_methods_supported",
+    }

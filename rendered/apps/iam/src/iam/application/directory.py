@@ -1,5 +1,6 @@
 """Tenants, their users and service accounts, and the platform administrators."""
 
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -13,6 +14,7 @@ from iam.application.identity import (
     DISABLED,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
+    PUBLIC_CLIENT_ID,
     SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
@@ -37,6 +39,8 @@ from iam.domain.model import ServiceAccount, Tenant, User
 
 USER_STATUSES = (ACTIVE, DISABLED)
 TENANT_STATUSES = (ACTIVE, SUSPENDED)
+# The username rule, matched in full (a trailing newline is no part of a client id).
+CLIENT_ID = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 
 
 def platform_admin_email(username: str) -> str:
@@ -98,6 +102,9 @@ class Directory:
     ) -> tuple[Tenant, User]:
         """A new tenant (``TenantCreatedEvent`` in its own scope), its built-in roles and
         its first administrator; 409 when the name (case-insensitive) is taken."""
+        if name.strip().casefold() == PLATFORM:
+            # `tenant=platform` logs in platform administrators: no tenant may answer to it
+            raise DomainValidationError("name", "platform is a reserved name")
         tenant_id = tenant_id_for(name)
         admin_id = user_id_for(tenant_id, admin_username)
         DomainValidationError.raise_for(User.check_username(admin_username))
@@ -309,7 +316,14 @@ class Directory:
         self, tenant_id: str, *, client_id: str, roles: list[str]
     ) -> NewServiceAccount:
         await self.tenant(tenant_id)
-        DomainValidationError.raise_for(User.check_username(client_id))
+        if CLIENT_ID.fullmatch(client_id) is None:
+            raise DomainValidationError(
+                "clientId", "A client id is 1-64 letters, digits or . _ @ -"
+            )
+        if client_id == PUBLIC_CLIENT_ID:
+            raise DomainValidationError(
+                "clientId", f"{PUBLIC_CLIENT_ID} is the public client's id"
+            )
         unknown = await self._access.unknown_roles(tenant_id, roles)
         if unknown:
             raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")

@@ -15,6 +15,9 @@ NAMESPACE = UUID("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91")
 
 #: The event-store scope of platform administrators (no tenant id is ever this string).
 PLATFORM = "platform"
+# The one public client (RFC 6749 §2.1): registered without a secret, it may use the
+# password and refresh_token grants; no service account may take its id.
+PUBLIC_CLIENT_ID = "iam"
 PLATFORM_ADMIN_ROLE = "platform-admin"
 TENANT_ADMIN_ROLE = "tenant-admin"
 USER_ROLE = "user"

@@ -1,5 +1,5 @@
-"""The vocabulary of the OAuth 2.0 endpoints: their errors, the token response, and the
-opaque refresh token."""
+"""The vocabulary of the OAuth 2.0 endpoints: their errors, clients, the token response,
+and the opaque refresh token."""
 
 import hashlib
 import secrets
@@ -34,6 +34,29 @@ class InactiveTokenError(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+@dataclass(frozen=True)
+class ClientCredentials:
+    """What a request presents of its client (RFC 6749 §2.3): an id, a secret unless it
+    is the public client, and the tenant it names, if any."""
+
+    client_id: str | None = None
+    secret: str | None = None
+    tenant: str | None = None
+
+
+@dataclass(frozen=True)
+class Client:
+    """An authenticated client: a service account of ``tenant_id``, or the public
+    client (``tenant_id`` None, of every tenant)."""
+
+    client_id: str
+    tenant_id: str | None = None
+
+    def issued(self, tenant_id: str, client_id: str) -> bool:
+        """Whether a token of ``tenant_id`` issued to ``client_id`` is this client's."""
+        return client_id == self.client_id and self.tenant_id in (None, tenant_id)
 
 
 @dataclass(frozen=True)

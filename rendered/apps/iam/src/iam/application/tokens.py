@@ -4,6 +4,7 @@ RFC 7662 introspection of the access tokens this service signs."""
 import hmac
 import secrets
 from contextlib import suppress
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,6 +23,7 @@ from iam.application.access import AccessControl, checked_permissions
 from iam.application.identity import (
     ACTIVE,
     PLATFORM,
+    PUBLIC_CLIENT_ID,
     in_tenant,
     revocation_id_for,
     service_account_id_for,
@@ -29,12 +31,15 @@ from iam.application.identity import (
     user_id_for,
 )
 from iam.application.oauth import (
+    Client,
+    ClientCredentials,
     InactiveTokenError,
     OAuthError,
     RefreshToken,
     TokenResponse,
     TooManyAttemptsError,
 )
+from iam.application.ports.access import ClientRegistry
 from iam.application.ports.outbound import (
     AccessTokenRevocationRepository,
     Clock,
@@ -47,7 +52,6 @@ from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import (
     AccessTokenRevocation,
     RefreshTokenFamily,
-    ServiceAccount,
     User,
 )
 
@@ -81,8 +85,8 @@ class TokenService:
         families: RefreshTokenFamilyRepository,
         revocations: AccessTokenRevocationRepository,
         clock: Clock,
+        clients: ClientRegistry,
         refresh_ttl: timedelta,
-        default_client_id: str = "iam",
     ) -> None:
         self._keys = keys
         self._issuer = issuer
@@ -96,8 +100,8 @@ class TokenService:
         self._families = families
         self._revocations = revocations
         self._clock = clock
+        self._clients = clients
         self._refresh_ttl = refresh_ttl
-        self._default_client_id = default_client_id
 
     async def password_grant(
         self,
@@ -106,9 +110,11 @@ class TokenService:
         username: str,
         password: str,
         scope: str | None,
-        client_id: str | None,
+        client: ClientCredentials,
     ) -> TokenResponse:
         tenant_id = tenant_reference(tenant)
+        # ``tenant`` names the client's tenant too: a client of another is unknown here
+        authenticated = await self.authenticate_client(replace(client, tenant=tenant))
         key = ("user", tenant_id, username.casefold())
         self._ensure_not_throttled(key)
         user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
@@ -118,14 +124,13 @@ class TokenService:
         assert user is not None
         self._throttle.succeeded(key)
         await self._rehash(tenant_id, user, password)
-        client = client_id or self._default_client_id
         granted, permissions = self._narrow(
             scope, await self._permissions(tenant_id, user.roles)
         )
         refresh = RefreshToken.new(tenant_id)
         family = RefreshTokenFamily.issue(
             subject=user.id,
-            client_id=client,
+            client_id=authenticated.client_id,
             scope=" ".join(granted),
             current_hash=refresh.hash,
             now=self._clock.now(),
@@ -134,17 +139,26 @@ class TokenService:
         with in_tenant(tenant_id):
             await self._families.save(family)
         return self._respond(
-            tenant_id, user, client, granted, permissions, str(refresh)
+            tenant_id, user, authenticated.client_id, granted, permissions, str(refresh)
         )
 
     async def client_credentials_grant(
-        self, *, tenant: str | None, client_id: str, secret: str, scope: str | None
+        self, *, client: ClientCredentials, scope: str | None
     ) -> TokenResponse:
         """A token for a service account, without refresh token (RFC 6749 §4.4.3)."""
-        if not tenant:
-            raise OAuthError("invalid_request", "the tenant parameter is required")
-        account = await self.authenticate_client(tenant, client_id, secret)
-        tenant_id = tenant_reference(tenant)
+        if client.secret is None:
+            raise OAuthError("invalid_client", "client authentication failed", 401)
+        authenticated = await self.authenticate_client(client)
+        tenant_id = authenticated.tenant_id
+        if tenant_id is None:
+            raise OAuthError(
+                "unauthorized_client", "the public client has no client credentials"
+            )
+        with in_tenant(tenant_id):
+            account = await self._service_accounts.get(
+                service_account_id_for(tenant_id, authenticated.client_id)
+            )
+        assert account is not None
         granted, permissions = self._narrow(
             scope, await self._permissions(tenant_id, account.roles)
         )
@@ -159,11 +173,15 @@ class TokenService:
         return TokenResponse(issued.token, issued.expires_in, " ".join(granted))
 
     async def refresh_grant(
-        self, *, refresh_token: str, scope: str | None, client_id: str | None
+        self, *, refresh_token: str, scope: str | None, client: ClientCredentials
     ) -> TokenResponse:
-        """A new access and refresh token; the presented one is spent. Presenting a spent
-        token again revokes its whole family (a stolen token was used)."""
+        """A new access and refresh token for the client it was issued to; the presented
+        one is spent. Presenting a spent token again revokes its whole family (a stolen
+        token was used)."""
         presented = RefreshToken.parse(refresh_token)
+        authenticated = await self.authenticate_client(
+            client, tenant_hint=presented.tenant_id if presented else None
+        )
         if presented is None:
             raise _invalid_grant("unknown refresh token")
         tenant_id = presented.tenant_id
@@ -171,13 +189,20 @@ class TokenService:
             family = await self._families.get(presented.family_id)
         if family is None or family.status != ACTIVE:
             raise _invalid_grant("unknown or revoked refresh token")
-        if presented.hash in family.used_hashes:
+        spent = presented.hash in family.used_hashes
+        if not spent and not hmac.compare_digest(presented.hash, family.current_hash):
+            raise _invalid_grant("unknown refresh token")
+        # Checked before reuse, so that only the family's own client can revoke it.
+        if not authenticated.issued(tenant_id, family.client_id):
+            if client.secret is None and family.client_id != PUBLIC_CLIENT_ID:
+                # RFC 6749 §6: a confidential client must authenticate
+                raise OAuthError(
+                    "invalid_client", "client authentication required", 401
+                )
+            raise _invalid_grant("refresh token issued to another client")
+        if spent:
             await self._revoke_family(tenant_id, family)
             raise _invalid_grant("refresh token reused: its family is revoked")
-        if not hmac.compare_digest(presented.hash, family.current_hash):
-            raise _invalid_grant("unknown refresh token")
-        if client_id and client_id != family.client_id:
-            raise _invalid_grant("refresh token issued to another client")
         if self._clock.now() - family.created_at > self._refresh_ttl:
             raise _invalid_grant("refresh token expired")
         if not await self._tenant_active(tenant_id):
@@ -216,26 +241,54 @@ class TokenService:
         )
 
     async def authenticate_client(
-        self, tenant: str, client_id: str, secret: str
-    ) -> ServiceAccount:
-        """The active service account with these credentials; 401 invalid_client else."""
-        tenant_id = tenant_reference(tenant)
-        key = ("client", tenant_id, client_id)
+        self, client: ClientCredentials, *, tenant_hint: str | None = None
+    ) -> Client:
+        """The client a request authenticates as (RFC 6749 §2.3): without a secret the
+        public client, else the active service account with these credentials, in the
+        tenant the request names, else the one tenant whose client has this id (the
+        hint, a token's tenant, breaks a tie); 401 ``invalid_client`` otherwise."""
+        if client.secret is None:
+            if client.client_id not in (None, PUBLIC_CLIENT_ID):
+                raise OAuthError("invalid_client", "client authentication failed", 401)
+            return Client(PUBLIC_CLIENT_ID)
+        client_id = client.client_id or ""
+        tenant_id = await self._client_tenant(client_id, client.tenant, tenant_hint)
+        key = ("client", tenant_id or "", client_id)
         self._ensure_not_throttled(key)
-        with in_tenant(tenant_id):
-            account = await self._service_accounts.get(
-                service_account_id_for(tenant_id, client_id)
-            )
-        if account is not None and (
-            account.status != ACTIVE or not await self._tenant_active(tenant_id)
+        account = None
+        if tenant_id is not None:
+            with in_tenant(tenant_id):
+                account = await self._service_accounts.get(
+                    service_account_id_for(tenant_id, client_id)
+                )
+            if account is not None and (
+                account.status != ACTIVE or not await self._tenant_active(tenant_id)
+            ):
+                account = None
+        if not self._hasher.verify(
+            account.secret_hash if account else None, client.secret
         ):
-            account = None
-        if not self._hasher.verify(account.secret_hash if account else None, secret):
             self._throttle.failed(key)
             raise OAuthError("invalid_client", "client authentication failed", 401)
-        assert account is not None
+        assert account is not None and tenant_id is not None
         self._throttle.succeeded(key)
-        return account
+        return Client(account.client_id, tenant_id)
+
+    async def _client_tenant(
+        self, client_id: str, named: str | None, hint: str | None
+    ) -> str | None:
+        if named:
+            return tenant_reference(named)
+        tenants = await self._clients.tenants_of(client_id)
+        if hint in tenants:
+            return hint
+        if len(tenants) > 1:
+            raise OAuthError(
+                "invalid_client",
+                "several tenants have this client id: name the tenant",
+                401,
+            )
+        return tenants[0] if tenants else None
 
     async def authenticate(self, token: str) -> AccessClaims:
         """The claims of a valid access token that is not revoked, of an active tenant,
@@ -292,10 +345,18 @@ class TokenService:
             answer["platform"] = True
         return {name: value for name, value in answer.items() if value is not None}
 
-    async def revoke(self, token: str) -> None:
-        """RFC 7009: a refresh token revokes its family, an access token its jti; an
-        unknown token is ignored."""
+    async def revoke(self, token: str, client: ClientCredentials) -> None:
+        """RFC 7009: a refresh token revokes its family, an access token its jti, if it
+        was issued to the authenticated client; any other token is ignored."""
         refresh = RefreshToken.parse(token)
+        claims = None
+        if refresh is None:
+            with suppress(InvalidTokenError):
+                claims = await self._verifier.verify(token)
+        hint = refresh.tenant_id if refresh else None
+        if claims is not None:
+            hint = claims.tenant_id or PLATFORM
+        authenticated = await self.authenticate_client(client, tenant_hint=hint)
         if refresh is not None:
             with in_tenant(refresh.tenant_id):
                 family = await self._families.get(refresh.family_id)
@@ -303,12 +364,16 @@ class TokenService:
                 refresh.hash == family.current_hash
                 or refresh.hash in family.used_hashes
             )
-            if family is not None and known:
+            if (
+                family is not None
+                and known
+                and authenticated.issued(refresh.tenant_id, family.client_id)
+            ):
                 await self._revoke_family(refresh.tenant_id, family)
             return
-        try:
-            claims = await self._verifier.verify(token)
-        except InvalidTokenError:
+        if claims is None or not authenticated.issued(
+            claims.tenant_id or PLATFORM, claims.client_id
+        ):
             return
         revocation = AccessTokenRevocation.create(
             jti=claims.jti,

@@ -10,12 +10,15 @@ from pydantic import BaseModel, Field
 from iam.application.access import checked_permissions, conditions_of
 from iam.application.identity import (
     AUTHZ_READ,
+    PLATFORM,
     POLICIES_READ,
     POLICIES_WRITE,
     ROLE_NAME_PATTERN,
     ROLES_READ,
     ROLES_WRITE,
+    tenant_reference,
 )
+from iam.application.tokens import PLATFORM_PERMISSIONS
 from iam.domain.model import Policy, Role
 from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
@@ -121,6 +124,11 @@ class CheckRequest(CamelModel):
     resource: dict[str, Any] = Field(default_factory=dict)
     env: dict[str, Any] = Field(default_factory=dict)
     subject: str | None = None
+    tenant: str | None = Field(
+        default=None,
+        description="the subject's tenant (id or name), when a platform caller asks for"
+        " a tenant's subject; without it, the subject is a platform user",
+    )
 
 
 class CheckAnswer(BaseModel):
@@ -219,26 +227,42 @@ async def check(
     body: CheckRequest, caller: Authenticated, request: Request, wired: IdentityCases
 ) -> CheckAnswer:
     """The decision of the caller's tenant on ``permission`` for the caller (or, with
-    ``iam-authz:read``, for ``subject``); ``env`` defaults to the time and client IP."""
+    ``iam-authz:read``, for ``subject``; a platform caller names its ``tenant``); ``env``
+    defaults to the time and client IP."""
     claims = caller.claims
     checked_permissions(
         [body.permission]
     )  # 422 naming a malformed one, for every caller
-    if claims.platform:
+    subject = claims.subject
+    asks_for_another = body.subject is not None and body.subject != subject
+    if claims.platform and not asks_for_another:
         allowed = has_permission(claims.permissions, body.permission)
         return CheckAnswer(allowed=allowed, reason="platform token permissions")
-    assert claims.tenant_id is not None
-    subject = claims.subject
-    if body.subject is not None and body.subject != subject:
-        if not caller.may(AUTHZ_READ):
-            raise forbidden(AUTHZ_READ)
+    if asks_for_another and not caller.may(AUTHZ_READ):
+        raise forbidden(AUTHZ_READ)
+    if claims.platform and body.tenant is None:
+        # without a tenant, the subject is one of the platform's, whose tokens hold *:*
+        known = await wired.access.subject(PLATFORM, str(body.subject)) is not None
+        return CheckAnswer(
+            allowed=known and has_permission(PLATFORM_PERMISSIONS, body.permission),
+            reason="platform permissions"
+            if known
+            else "the subject is no active platform user (name its tenant)",
+        )
+    if claims.platform:
+        assert body.tenant is not None
+        tenant_id = tenant_reference(body.tenant)
+    else:
+        assert claims.tenant_id is not None
+        tenant_id = claims.tenant_id
+    if body.subject is not None:
         subject = body.subject
     env = dict(body.env)
     if request.client is not None:
         env.setdefault("ip", request.client.host)
     try:
         decision = await wired.access.check(
-            claims.tenant_id,
+            tenant_id,
             subject,
             body.permission,
             resource=body.resource,

@@ -10,6 +10,7 @@ from pydantic import Field
 from iam.application.identity import (
     CLIENTS_READ,
     CLIENTS_WRITE,
+    PUBLIC_CLIENT_ID,
     ROLE_NAME_PATTERN,
     USERNAME_PATTERN,
 )
@@ -30,7 +31,13 @@ ClientsWriter = Annotated[str, Depends(in_path_tenant(CLIENTS_WRITE))]
 
 class NewServiceAccount(CamelModel):
     client_id: str = Field(
-        alias="clientId", json_schema_extra={"pattern": USERNAME_PATTERN}
+        alias="clientId",
+        json_schema_extra={
+            "pattern": USERNAME_PATTERN,
+            "not": {"const": PUBLIC_CLIENT_ID},
+            "description": f"unique in the tenant; {PUBLIC_CLIENT_ID} is the public"
+            " client's",
+        },
     )
     roles: list[str] = Field(
         default_factory=list,

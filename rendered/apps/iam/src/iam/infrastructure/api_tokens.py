@@ -3,11 +3,10 @@
 
 from typing import Any
 
-from eaf.security import SIGNING_ALGORITHM
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from iam.application.identity import KEYS_WRITE, tenant_reference
+from iam.application.identity import KEYS_WRITE
 from iam.application.oauth import OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import (
     Caller,
@@ -37,6 +36,12 @@ INTROSPECTION_PATH = "/api/v1/auth/introspect"
 JWKS_PATH = "/.well-known/jwks.json"
 GRANT_TYPES = ["password", "client_credentials", "refresh_token"]
 SCOPE = "narrows the granted permissions (space-separated)"
+CLIENT = {
+    "client_id": "the client (or in HTTP Basic); without a secret, only the public"
+    " client iam",
+    "client_secret": "the confidential client's secret, unless HTTP Basic is used",
+}
+CLIENT_TENANT = "the client's tenant (id or name), when its client id is not enough"
 
 
 @router.post(
@@ -49,29 +54,31 @@ SCOPE = "narrows the granted permissions (space-separated)"
             "username*": "the user's name",
             "password*": "the user's password",
             "scope": SCOPE,
-            "client_id": "the client, if any",
+            **CLIENT,
         },
         {
             "grant_type=": "client_credentials",
-            "tenant*": "the tenant's id or name",
-            "client_id": "the client (or in HTTP Basic)",
-            "client_secret": "the client's secret, unless HTTP Basic is used",
+            "tenant": CLIENT_TENANT,
+            **CLIENT,
             "scope": SCOPE,
         },
         {
             "grant_type=": "refresh_token",
             "refresh_token*": "the refresh token",
             "scope": SCOPE,
-            "client_id": "the client, if any",
+            **CLIENT,
+            "tenant": CLIENT_TENANT,
         },
     ),
 )
 async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     """RFC 6749 token endpoint: grants ``password`` (``tenant`` by id or name),
-    ``client_credentials`` (with ``tenant``) and ``refresh_token``."""
+    ``client_credentials`` and ``refresh_token``, for the authenticated client (HTTP
+    Basic or ``client_secret`` in the body) or the public client ``iam``."""
     params = await parameters(request)
     tokens = wired.tokens
     grant_type = params.get("grant_type")
+    client = client_credentials(request, params)
     try:
         if grant_type is None:
             raise OAuthError("invalid_request", "missing parameters: grant_type")
@@ -84,24 +91,18 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
                 username=username,
                 password=password,
                 scope=params.get("scope"),
-                client_id=params.get("client_id"),
+                client=client,
             )
         elif grant_type == "client_credentials":
-            credentials = client_credentials(request, params)
-            if credentials is None:
-                raise OAuthError("invalid_client", "client authentication failed", 401)
             issued = await tokens.client_credentials_grant(
-                tenant=params.get("tenant"),
-                client_id=credentials[0],
-                secret=credentials[1],
-                scope=params.get("scope"),
+                client=client, scope=params.get("scope")
             )
         elif grant_type == "refresh_token":
             (refresh_token,) = required(params, "refresh_token")
             issued = await tokens.refresh_grant(
                 refresh_token=refresh_token,
                 scope=params.get("scope"),
-                client_id=params.get("client_id"),
+                client=client,
             )
         else:
             raise OAuthError(
@@ -118,20 +119,31 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
     REVOCATION_PATH,
     response_class=Response,
     responses={
-        200: {"description": "Revoked, or unknown already: no content"},
-        **oauth_errors(400),
+        200: {
+            "description": "Revoked, or unknown already, or another client's:"
+            " no content"
+        },
+        **oauth_errors(400, 401, 429),
     },
     openapi_extra=oauth_request(
         **{"token*": "a refresh token or an access token"},
         token_type_hint="refresh_token or access_token (optional)",
+        **CLIENT,
+        tenant=CLIENT_TENANT,
     ),
 )
 async def revoke(request: Request, wired: IdentityCases) -> Response:
-    """RFC 7009: revoke a refresh token (its whole family) or an access token; 200 even
-    for a token that is unknown or revoked already."""
+    """RFC 7009: revoke a refresh token (its whole family) or an access token issued to
+    the authenticated client; 200 even for a token that is unknown, revoked already or
+    another client's (which stays valid)."""
     params = await parameters(request)
     (presented,) = required(params, "token")
-    await wired.tokens.revoke(presented)
+    try:
+        await wired.tokens.revoke(presented, client_credentials(request, params))
+    except OAuthError as error:
+        raise oauth_error(error) from None
+    except TooManyAttemptsError as error:
+        raise throttled(error) from None
     return Response(status_code=200, headers=NO_STORE)
 
 
@@ -140,7 +152,7 @@ async def revoke(request: Request, wired: IdentityCases) -> Response:
     responses=oauth_errors(400, 401, 429, problems=(400, 401)),
     openapi_extra=oauth_request(
         **{"token*": "the token to describe"},
-        tenant="the client's tenant, when the caller authenticates as a client",
+        tenant=CLIENT_TENANT,
         client_id="client authentication in the body (or HTTP Basic, or a bearer token)",
         client_secret="client authentication in the body",
     ),
@@ -162,8 +174,7 @@ async def _introspecting_tenant(
     if caller is not None:
         return caller.scope_tenant
     credentials = client_credentials(request, params)
-    tenant = params.get("tenant") or await wired.tokens.tenant_of(params["token"])
-    if credentials is None or tenant is None:
+    if credentials.secret is None:
         raise ResponseError(
             JSONResponse(
                 {
@@ -175,12 +186,15 @@ async def _introspecting_tenant(
             )
         )
     try:
-        await wired.tokens.authenticate_client(tenant, *credentials)
+        client = await wired.tokens.authenticate_client(
+            credentials, tenant_hint=await wired.tokens.tenant_of(params["token"])
+        )
     except OAuthError as error:
         raise oauth_error(error) from None
     except TooManyAttemptsError as error:
         raise throttled(error) from None
-    return tenant_reference(tenant)
+    assert client.tenant_id is not None
+    return client.tenant_id
 
 
 @router.get(JWKS_PATH)
@@ -191,9 +205,15 @@ async def jwks(wired: IdentityCases) -> JSONResponse:
     )
 
 
+CLIENT_SECRET_METHODS = ["client_secret_basic", "client_secret_post"]
+
+
+@router.get("/.well-known/oauth-authorization-server")
 @router.get("/.well-known/openid-configuration")
 async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
-    """Authorization server metadata (RFC 8414 fields, served at the OIDC path)."""
+    """RFC 8414 authorization server metadata (also served at the OIDC discovery path,
+    for clients that look there): only what this server implements. There is no
+    authorization endpoint, so no response type; ``none`` is the public client."""
     base = wired.issuer.rstrip("/")
     return {
         "issuer": wired.issuer,
@@ -202,21 +222,10 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
         "introspection_endpoint": base + INTROSPECTION_PATH,
         "revocation_endpoint": base + REVOCATION_PATH,
         "grant_types_supported": GRANT_TYPES,
-        "response_types_supported": ["token"],
-        "subject_types_supported": ["public"],
-        "token_endpoint_auth_methods_supported": [
-            "client_secret_basic",
-            "client_secret_post",
-            "none",
-        ],
-        "introspection_endpoint_auth_methods_supported": [
-            "client_secret_basic",
-            "client_secret_post",
-            "bearer",
-        ],
-        "revocation_endpoint_auth_methods_supported": ["none"],
-        "id_token_signing_alg_values_supported": [SIGNING_ALGORITHM],
-        "token_endpoint_auth_signing_alg_values_supported": [SIGNING_ALGORITHM],
+        "response_types_supported": [],
+        "token_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
+        "revocation_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
+        "introspection_endpoint_auth_methods_supported": CLIENT_SECRET_METHODS,
     }
 
 

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
-from iam.application.oauth import OAuthError, TooManyAttemptsError
+from iam.application.oauth import ClientCredentials, OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import ResponseError
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
@@ -199,11 +199,12 @@ async def _form_parameters(request: Request) -> list[tuple[str, str]]:
     ]
 
 
-def client_credentials(
-    request: Request, params: dict[str, str]
-) -> tuple[str, str] | None:
-    """The client id and secret of HTTP Basic (RFC 6749 §2.3.1) or the form."""
+def client_credentials(request: Request, params: dict[str, str]) -> ClientCredentials:
+    """What the request presents of its client: HTTP Basic (RFC 6749 §2.3.1), or
+    ``client_id`` and ``client_secret`` in the body, or only a ``client_id`` (the public
+    client); ``tenant`` names the client's tenant."""
     scheme, _, encoded = request.headers.get("authorization", "").partition(" ")
+    tenant = params.get("tenant")
     basic = None
     if scheme.lower() == "basic":
         try:
@@ -217,15 +218,21 @@ def client_credentials(
             raise oauth_error(
                 OAuthError("invalid_client", "malformed Basic credentials", 401)
             )
-        basic = (unquote_plus(client_id), unquote_plus(secret))
+        basic = ClientCredentials(unquote_plus(client_id), unquote_plus(secret), tenant)
     in_form = "client_secret" in params
     if basic and in_form:
         raise oauth_error(
             OAuthError("invalid_request", "use one client authentication method")
         )
-    if in_form:
-        return params.get("client_id", ""), params["client_secret"]
-    return basic
+    if basic is not None:
+        if params.get("client_id", basic.client_id) != basic.client_id:
+            raise oauth_error(
+                OAuthError("invalid_request", "client_id differs from the Basic one")
+            )
+        return basic
+    return ClientCredentials(
+        params.get("client_id"), params.get("client_secret"), tenant
+    )
 
 
 def required(params: dict[str, str], *names: str) -> list[str]:

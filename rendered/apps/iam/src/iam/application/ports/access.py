@@ -25,3 +25,13 @@ class TenantCatalog(Protocol):
     async def tenants(self) -> list[Tenant]:
         """All tenants, whatever their status."""
         ...
+
+
+class ClientRegistry(Protocol):
+    """Which tenants have a service account with a given client id; read across tenants
+    (client ids are unique per tenant only)."""
+
+    async def tenants_of(self, client_id: str) -> list[str]:
+        """The ids of the tenants with a service account ``client_id``, disabled ones
+        included."""
+        ...
