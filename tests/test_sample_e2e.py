@@ -186,7 +186,7 @@ def test_health_metrics_and_openapi(server: Server) -> None:
             metrics.text
         )
         paths = client.get("/openapi.json").json()["paths"]
-        assert set(paths[f"{BASE}/{{id}}"]) == {"get", "put"}
+        assert set(paths[f"{BASE}/{{id}}"]) == {"get", "put", "delete"}
         assert "post" in paths[BASE]
 
 

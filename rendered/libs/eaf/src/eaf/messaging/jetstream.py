@@ -252,6 +252,15 @@ async def run_connected(
             continue
         try:
             await work(broker)
+        except (nats.errors.Error, TimeoutError, OSError) as error:
+            # The broker's trouble (a timeout, a lost connection): expected, retried.
+            log.warning(
+                "%s lost broker %s (%s: %s); connecting again",
+                name,
+                address,
+                type(error).__name__,
+                error,
+            )
         except Exception:
             log.exception("%s failed on broker %s; connecting again", name, address)
         finally:
