@@ -38,6 +38,10 @@ TOP_UP_WAIT = 0.01
 """How long a pull that tops up a partly filled batch waits for more."""
 
 
+_decode = json.JSONDecoder().decode
+"""Bodies are UTF-8 (RFC 8259 on the wire): no encoding detection per message."""
+
+
 class NotAnEvent(ValueError):
     """A message whose body is not a JSON object: it can never be projected."""
 
@@ -46,7 +50,7 @@ def stored_event(msg: Msg) -> StoredEvent:
     """The event a JetStream message carries; ``position`` is its stream sequence."""
     headers = msg.headers or {}
     try:
-        payload = json.loads(msg.data)
+        payload = _decode(msg.data.decode())
     except ValueError as error:
         raise NotAnEvent(f"the body is not JSON: {error}") from error
     except RecursionError:
