@@ -130,7 +130,7 @@ async def publish_part(broker: JetStreamBroker, js: JetStreamContext, count: int
             rates.append(await rate(count, run))
             assert (await js.stream_info(stream)).state.messages == count
     return report(
-        "relay/raw publish (target >= 0.70)",
+        "relay/raw publish (target >= 0.90)",
         ours,
         raw,
         ("relay publish:", "raw publish_async:"),
@@ -204,7 +204,7 @@ async def projector_part(broker: JetStreamBroker, js: JetStreamContext, count: i
         for rates, run in runs if round_ % 2 == 0 else reversed(runs):
             rates.append(await rate(count, run))
     return report(
-        "projector/raw catch-up (target >= 0.50)",
+        "projector/raw catch-up (target >= 0.80)",
         ours,
         raw,
         (f"projector({PROJECTOR_BATCH}):", f"raw fetch+ack({BATCH}):"),

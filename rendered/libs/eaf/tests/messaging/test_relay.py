@@ -63,6 +63,18 @@ async def test_relay_publishes_outbox_to_tenant_subjects_with_headers() -> None:
     assert outbox.published == {1}
 
 
+async def test_in_memory_outbox_pends_the_unpublished_in_order_past_gaps() -> None:
+    outbox = InMemoryOutbox()
+    for position in range(1, 6):
+        outbox.add(stored_event(position))
+    await outbox.mark_published([1, 3])
+    assert [m.position for m in await outbox.pending(2)] == [2, 4]
+    await outbox.mark_published([2])
+    assert [m.position for m in await outbox.pending(10)] == [4, 5]
+    assert await outbox.pending(0) == []
+    assert await outbox.backlog() == 2
+
+
 async def test_relay_marks_only_acknowledged_messages_and_retries_the_rest() -> None:
     outbox, publisher = InMemoryOutbox(), FlakyPublisher()
     for position in range(1, 11):

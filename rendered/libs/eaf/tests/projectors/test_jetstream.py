@@ -163,6 +163,31 @@ async def test_poison_messages_are_dead_lettered_and_the_projection_continues(
         await store.close()
 
 
+async def test_a_redelivered_batch_with_poison_in_the_middle_keeps_its_effects_once(
+    nats_broker: JetStreamBroker, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, [5, "boom", 7])
+    await OutboxRelay(events.outbox, nats_broker, service="bank").drain()
+    source, store = await _source(nats_broker, tmp_path)
+    try:
+        fetched = await source.fetch(timeout=1.0)
+        assert len(fetched.messages) == 8  # one batch, a poison event in each half
+        await source.apply(fetched)
+        # Committed but never acknowledged, as after a crash: all of it comes back.
+        for msg in fetched.messages:
+            await msg.nak()
+        await _drain(source)
+
+        assert await _balances(store, source) == {"acme": (12, 2), "globex": (12, 2)}
+        letters = await store.dead_letters("accounts")
+        assert sorted(letter.tenant_id for letter in letters) == ["acme", "globex"]
+        assert len(await nats_broker.dead_letters.find("accounts")) == 2
+    finally:
+        await source.close()
+        await store.close()
+
+
 async def test_a_dead_letter_replayed_from_the_dlq_is_applied(
     nats_broker: JetStreamBroker, tmp_path: Path
 ) -> None:

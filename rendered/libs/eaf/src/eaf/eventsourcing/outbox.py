@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -44,13 +45,25 @@ class InMemoryOutbox:
 
     messages: list[OutboxMessage] = field(default_factory=list)
     published: set[int] = field(default_factory=set)
+    _skip: int = field(default=0, init=False, repr=False)
+    """How many leading messages are known to be published: a relay reads from there."""
 
     def add(self, message: OutboxMessage) -> None:
         self.messages.append(message)
 
     async def pending(self, limit: int) -> list[OutboxMessage]:
-        waiting = [m for m in self.messages if m.position not in self.published]
-        return waiting[:limit]
+        messages, published = self.messages, self.published
+        skip = min(self._skip, len(messages))
+        while skip < len(messages) and messages[skip].position in published:
+            skip += 1
+        self._skip = skip
+        waiting: list[OutboxMessage] = []
+        for message in itertools.islice(messages, skip, None):
+            if len(waiting) >= limit:
+                break
+            if message.position not in published:
+                waiting.append(message)
+        return waiting
 
     async def mark_published(self, positions: Sequence[int]) -> None:
         self.published.update(positions)

@@ -150,8 +150,12 @@ def original(message: Message) -> Message:
     return Message(subject=message.subject, data=message.data, headers=headers)
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), default=str)
+"""One encoder for every body: ``json.dumps`` with options builds a new one per call."""
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), default=str).encode()
+    return _ENCODER.encode(payload).encode()
 
 
 def event_message(

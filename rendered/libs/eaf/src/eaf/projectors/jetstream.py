@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import uuid
 from collections.abc import Sequence
@@ -37,36 +38,47 @@ TOP_UP_WAIT = 0.01
 """How long a pull that tops up a partly filled batch waits for more."""
 
 
+_decode = json.JSONDecoder().decode
+"""Bodies are UTF-8 (RFC 8259 on the wire): no encoding detection per message."""
+
+
 class NotAnEvent(ValueError):
     """A message whose body is not a JSON object: it can never be projected."""
 
 
 def stored_event(msg: Msg) -> StoredEvent:
     """The event a JetStream message carries; ``position`` is its stream sequence."""
-    message = received(msg.subject, msg.data, msg.headers or {})
-    headers = message.headers
+    headers = msg.headers or {}
     try:
-        payload = message.json()
+        payload = _decode(msg.data.decode())
     except ValueError as error:
         raise NotAnEvent(f"the body is not JSON: {error}") from error
+    except RecursionError:
+        raise NotAnEvent("the body is not JSON: it nests too deep to be read") from None
     if not isinstance(payload, dict):
         raise NotAnEvent("the body is not a JSON object")
-    raw_id = message.event_id or f"sequence-{msg.metadata.sequence.stream}"
+    metadata = msg.metadata  # parsed from the reply subject on each access
+    sequence = metadata.sequence.stream
+    raw_id = (
+        headers.get(Header.EVENT_ID)
+        or headers.get(Header.MSG_ID)
+        or f"sequence-{sequence}"
+    )
     try:
         event_id = uuid.UUID(raw_id)
     except ValueError:
         event_id = uuid.uuid5(uuid.NAMESPACE_URL, raw_id)
-    tenant = message.tenant_id or PLATFORM_TENANT
-    timestamp = msg.metadata.timestamp
+    tenant = headers.get(Header.TENANT) or PLATFORM_TENANT
+    timestamp = metadata.timestamp
     return StoredEvent(
-        position=msg.metadata.sequence.stream,
+        position=sequence,
         event_id=event_id,
         tenant_id=tenant,
         stream_type=headers.get(Header.STREAM_TYPE, ""),
         stream_id=headers.get(Header.STREAM_ID, ""),
         stream_version=int(headers.get(Header.STREAM_VERSION, "0")),
-        event_type=message.event_type,
-        schema_version=message.schema_version,
+        event_type=headers.get(Header.EVENT_TYPE, ""),
+        schema_version=int(headers.get(Header.SCHEMA_VERSION, "1")),
         payload=payload,
         metadata=EventMetadata(
             tenant_id=tenant,
@@ -197,15 +209,15 @@ class JetStreamSource:
         is acknowledged."""
         reasons = {letter.position: letter.reason for letter in dead}
         for msg in fetched.messages:
-            sequence = msg.metadata.sequence.stream
-            reason = reasons.get(sequence)
+            reason = reasons.get(msg.metadata.sequence.stream) if reasons else None
             if reason is None:
                 await msg.ack()
                 continue
+            metadata = msg.metadata
             delivery = Delivery(
                 message=received(msg.subject, msg.data, msg.headers or {}),
-                attempt=msg.metadata.num_delivered,
-                sequence=sequence,
+                attempt=metadata.num_delivered,
+                sequence=metadata.sequence.stream,
             )
             await self.broker.dead_letters.add(self.durable, reason, delivery)
             await msg.term()

@@ -117,7 +117,7 @@ class Batch:
         self._pending: list[dict[str, Any]] = []
 
     async def buffer(self, row: dict[str, Any]) -> None:
-        if self._pending and set(self._pending[0]) != set(row):
+        if self._pending and self._pending[0].keys() != row.keys():
             await self.flush()
         if not self._pending:
             self._first = self.current
