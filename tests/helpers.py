@@ -161,7 +161,7 @@ class JwksServer:
     """Signs bearer tokens and serves their public keys at ``/.well-known/jwks.json`` over
     real HTTP, as the IAM does, for tests that run a service without the IAM."""
 
-    def __init__(self) -> None:
+    def __init__(self, permissions: tuple[str, ...] = (), subject: str = "ada") -> None:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -185,13 +185,27 @@ class JwksServer:
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.issuer = TokenIssuer(self.ring, issuer=self.url, default_audience="eaf")
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.permissions = permissions
+        self.subject = subject
 
-    def bearer(self, tenant: str, permissions: tuple[str, ...], subject: str = "ada") -> str:
-        """``Bearer <token>`` of ``subject`` in ``tenant`` holding ``permissions``."""
+    def bearer(
+        self, tenant: str, permissions: tuple[str, ...] | None = None, subject: str | None = None
+    ) -> str:
+        """``Bearer <token>`` of ``subject`` in ``tenant`` holding ``permissions`` (the
+        server's defaults when not given)."""
         token = self.issuer.issue(
-            subject=subject, client_id="e2e", tenant_id=tenant, permissions=permissions
+            subject=subject or self.subject,
+            client_id="e2e",
+            tenant_id=tenant,
+            permissions=self.permissions if permissions is None else permissions,
         ).token
         return f"Bearer {token}"
+
+    def headers(
+        self, tenant: str = "acme", permissions: tuple[str, ...] | None = None
+    ) -> dict[str, str]:
+        """The ``Authorization`` header of :meth:`bearer`."""
+        return {"Authorization": self.bearer(tenant, permissions)}
 
     def close(self) -> None:
         self.httpd.shutdown()

@@ -18,18 +18,9 @@ from helpers import JwksServer, Service
 PERMISSIONS = ("feature-flags:read", "feature-flags:write", "feature-flags:evaluate")
 
 
-class Keys(JwksServer):
-    """Tokens for these tests: every feature-flag permission unless told otherwise."""
-
-    def bearer(
-        self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS, subject: str = "ops"
-    ) -> str:
-        return super().bearer(tenant, permissions, subject)
-
-
 @pytest.fixture
-def flags(tmp_path: Path) -> Iterator[tuple[Service, Keys]]:
-    keys = Keys()
+def flags(tmp_path: Path) -> Iterator[tuple[Service, JwksServer]]:
+    keys = JwksServer(PERMISSIONS, subject="ops")
     service = Service(
         "feature_flags",
         tmp_path / "feature-flags.log",
@@ -138,7 +129,7 @@ def _until_projected(api: httpx.Client, count: int) -> None:
 
 
 def test_openfeature_and_unleash_sdks_evaluate_the_service_s_flags(
-    flags: tuple[Service, Keys],
+    flags: tuple[Service, JwksServer],
 ) -> None:
     from openfeature import api as openfeature
     from openfeature.contrib.provider.ofrep import OFREPProvider
@@ -215,7 +206,7 @@ def test_openfeature_and_unleash_sdks_evaluate_the_service_s_flags(
 
 
 def test_bulk_evaluation_answers_304_while_nothing_changed_and_refuses_bad_input(
-    flags: tuple[Service, Keys],
+    flags: tuple[Service, JwksServer],
 ) -> None:
     service, keys = flags
     bearer = keys.bearer("acme")
@@ -267,7 +258,7 @@ def test_bulk_evaluation_answers_304_while_nothing_changed_and_refuses_bad_input
 
 
 def test_usage_per_flag_and_variant_and_the_stale_flag_report(
-    flags: tuple[Service, Keys],
+    flags: tuple[Service, JwksServer],
 ) -> None:
     import time
 
@@ -334,7 +325,7 @@ def test_usage_per_flag_and_variant_and_the_stale_flag_report(
 
 
 def test_the_sample_s_flagged_endpoint_follows_the_flag_service(
-    flags: tuple[Service, Keys], tmp_path: Path
+    flags: tuple[Service, JwksServer], tmp_path: Path
 ) -> None:
     """The sample's DELETE is gated by `profile-deletion` (its spec says `flag:`): it asks
     the running feature-flag service over OFREP, with the caller's token, and answers 404

@@ -21,18 +21,9 @@ from license_verifier import TamperedLicenseFileError, verify
 PERMISSIONS = ("licensing:read", "licensing:write", "licensing:validate")
 
 
-class Keys(JwksServer):
-    """Tokens for these tests: every licensing permission unless told otherwise."""
-
-    def bearer(
-        self, tenant: str, permissions: tuple[str, ...] = PERMISSIONS, subject: str = "ops"
-    ) -> str:
-        return super().bearer(tenant, permissions, subject)
-
-
 @pytest.fixture
-def licensing(tmp_path: Path) -> Iterator[tuple[Service, Keys]]:
-    keys = Keys()
+def licensing(tmp_path: Path) -> Iterator[tuple[Service, JwksServer]]:
+    keys = JwksServer(PERMISSIONS, subject="ops")
     service = Service(
         "licensing",
         tmp_path / "licensing.log",
@@ -89,7 +80,7 @@ def _tampered(certificate: str) -> str:
     return "\n".join([lines[0], body, lines[-1]])
 
 
-def test_a_license_goes_through_its_life(licensing: tuple[Service, Keys]) -> None:
+def test_a_license_goes_through_its_life(licensing: tuple[Service, JwksServer]) -> None:
     service, keys = licensing
     headers = {"Authorization": keys.bearer("acme")}
     with httpx.Client(base_url=service.url, headers=headers, timeout=10) as api:
@@ -210,7 +201,7 @@ def test_a_license_goes_through_its_life(licensing: tuple[Service, Keys]) -> Non
         verify(_tampered(checked_out["certificate"]), public_keys)
 
 
-def test_tenants_and_permissions_bound_every_license(licensing: tuple[Service, Keys]) -> None:
+def test_tenants_and_permissions_bound_every_license(licensing: tuple[Service, JwksServer]) -> None:
     service, keys = licensing
     with httpx.Client(
         base_url=service.url, headers={"Authorization": keys.bearer("acme")}, timeout=10

@@ -8,7 +8,6 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import anyio
@@ -18,50 +17,14 @@ import pytest
 from eaf.context import SecurityContext
 from eaf.messaging import JetStreamBroker, MessagingSettings, Subjects, event_message
 from eaf.messaging.embedded import EmbeddedCluster, EmbeddedNats
-from eaf.security import KeyRing, TokenIssuer
-from helpers import Service
+from helpers import JwksServer, Service
 from nats.js import JetStreamContext
 
 BASE = "/api/v1/user-profiles"
 PROBLEM = "application/problem+json"
 
 
-class Keys:
-    """Signs bearer tokens and publishes the public keys at /.well-known/jwks.json over real
-    HTTP, as IAM does (tests/test_iam_e2e.py runs the real IAM service)."""
-
-    def __init__(self) -> None:
-        self.ring = KeyRing.generate()
-        body = json.dumps(self.ring.jwks()).encode()
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                found = self.path == "/.well-known/jwks.json"
-                self.send_response(200 if found else 404)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(body if found else b"{}")
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.issuer = TokenIssuer(self.ring, issuer=self.url, default_audience="eaf")
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def headers(
-        self,
-        tenant: str = "acme",
-        permissions: tuple[str, ...] = ("user-profile:read", "user-profile:write"),
-    ) -> dict[str, str]:
-        token = self.issuer.issue(
-            subject="ada", client_id="e2e", tenant_id=tenant, permissions=permissions
-        ).token
-        return {"Authorization": f"Bearer {token}"}
-
-
-KEYS = Keys()
+KEYS = JwksServer(("user-profile:read", "user-profile:write"))
 
 
 class Server(Service):
