@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 from flag_engine import Context, Engine
@@ -148,14 +149,19 @@ class Snapshot:
     etag: str
     engine: Engine
 
+    @cached_property
+    def features(self) -> dict[str, dict[str, Any]]:
+        """The document's features by name (a bulk evaluation looks each up once)."""
+        return {feature["name"]: feature for feature in self.document["features"]}
+
     def flag_keys(self) -> list[str]:
-        return [feature["name"] for feature in self.document["features"]]
+        return list(self.features)
 
     def evaluate(self, key: str, context: Mapping[str, Any]) -> Evaluation:
         """``key`` for ``context`` (the keys of Unleash's context: userId, sessionId,
         remoteAddress, environment, appName, currentTime, properties; any other key is
         a property)."""
-        feature = next((f for f in self.document["features"] if f["name"] == key), None)
+        feature = self.features.get(key)
         if feature is None:
             raise FlagNotFoundError(key)
         given = _unleash_context(context, self.document["query"]["environment"])

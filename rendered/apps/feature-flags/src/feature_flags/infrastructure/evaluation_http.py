@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from eaf.context import current
 from eaf.eventsourcing import EventStore
+from eaf.web import problem_response
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from iam_client import require
@@ -212,11 +213,7 @@ async def client_metrics(
         start = datetime.fromisoformat(str(bucket["start"]).replace("Z", "+00:00"))
         stop = datetime.fromisoformat(str(bucket["stop"]).replace("Z", "+00:00"))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        return JSONResponse(
-            {"title": "Unreadable metrics", "status": 400, "detail": repr(error)},
-            status_code=400,
-            media_type="application/problem+json",
-        )
+        return problem_response(400, f"unreadable metrics: {error!r}")
     use_cases: UsageReportUseCases = request.app.state.usage_report
     await use_cases.submit(
         app_name=str(body.get("appName") or "unknown"),
@@ -287,16 +284,7 @@ async def flag_history(id: str, request: Request) -> Response:
     store: EventStore = request.app.state.store
     events = await store.read_stream("Flag", id)
     if not events:
-        return JSONResponse(
-            {
-                "type": "about:blank",
-                "title": "Not Found",
-                "status": 404,
-                "detail": "Flag not found",
-            },
-            status_code=404,
-            media_type="application/problem+json",
-        )
+        return problem_response(404, "Flag not found")
     return JSONResponse(
         [
             {
