@@ -7,6 +7,10 @@ context, problem handling, ETags, then the use case (a load from the event store
 POST a command appended with its event).
 bare: a FastAPI app with one route per operation calling the same use cases on the same
 store, in a fixed tenant context, with nothing else.
+bare + eventsourcing: for the command, a plain route that creates an aggregate of the
+`eventsourcing` library and saves it with its SQLite application recorder (a file in the
+same directory), so the POST is also measured against a bare route plus that library's
+append.
 
 Both run in process through httpx's ASGI transport (same client overhead), interleaved,
 best of a few rounds; the ratio is ours / bare in requests per second (1.0 = no overhead).
@@ -28,6 +32,8 @@ from typing import Any
 import httpx
 from eaf.context import SecurityContext, use
 from eaf.security import KeyRing, TokenIssuer
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate as TheirAggregate
 from fastapi import FastAPI
 from iam_client import IamClient
 from user_profile.infrastructure.config import load_settings
@@ -36,6 +42,30 @@ from user_profile.main import create_app
 ISSUER = "https://iam.bench"
 AUDIENCE = "eaf"
 BASE = "/api/v1/user-profiles"
+
+
+class TheirProfile(TheirAggregate):
+    """The sample's profile as an aggregate of the `eventsourcing` library."""
+
+    def __init__(self, name: str, email: str) -> None:
+        self.name = name
+        self.email = email
+
+
+def eventsourcing_app(database: Path) -> FastAPI:
+    """A bare route appending the creation event with the `eventsourcing` library."""
+    app = FastAPI()
+    store: Application[Any] = Application(
+        env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(database)}
+    )
+
+    @app.post("/profiles", status_code=201)
+    async def create(body: dict[str, str]) -> dict[str, Any]:
+        profile = TheirProfile(name=body["name"], email=body["email"])
+        store.save(profile)
+        return {"id": str(profile.id), "name": profile.name, "email": profile.email}
+
+    return app
 
 
 def bare_app(ours: FastAPI) -> FastAPI:
@@ -94,6 +124,7 @@ async def main(requests: int, rounds: int) -> None:
         )
         async with app.router.lifespan_context(app):
             bare = bare_app(app)
+            library = eventsourcing_app(Path(directory) / "eventsourcing.db")
             headers = {"Authorization": f"Bearer {token}"}
             async with (
                 httpx.AsyncClient(
@@ -102,6 +133,9 @@ async def main(requests: int, rounds: int) -> None:
                 httpx.AsyncClient(
                     transport=httpx.ASGITransport(bare), base_url="http://bare"
                 ) as plain,
+                httpx.AsyncClient(
+                    transport=httpx.ASGITransport(library), base_url="http://library"
+                ) as theirs_client,
             ):
                 body = {"name": "Ada", "email": "ada@example.org"}
                 made = (await ours.post(BASE, json=body)).json()["id"]
@@ -120,9 +154,16 @@ async def main(requests: int, rounds: int) -> None:
                     answer = await plain.post("/profiles", json={"name": f"p{number}", **body})
                     assert answer.status_code == 201
 
+                async def library_post(number: int) -> None:
+                    answer = await theirs_client.post(
+                        "/profiles", json={"name": f"p{number}", **body}
+                    )
+                    assert answer.status_code == 201
+
                 for label, mine, theirs, count in (
                     ("GET by id", ours_get, bare_get, requests),
                     ("POST (command)", ours_post, bare_post, requests // 4),
+                    ("POST vs bare + eventsourcing", ours_post, library_post, requests // 4),
                 ):
                     await rate(50, mine)  # warm up
                     await rate(50, theirs)

@@ -30,7 +30,7 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def _if_match(
+async def _if_match(
     if_match: Annotated[
         str | None,
         Header(
@@ -50,7 +50,7 @@ def _if_match(
     return int(match[1])
 
 
-def _if_none_match(
+async def _if_none_match(
     if_none_match: Annotated[
         str | None,
         Header(
@@ -64,7 +64,7 @@ def _if_none_match(
     return {part.strip() for part in if_none_match.split(",") if part.strip()}
 
 
-def _idempotency_key(
+async def _idempotency_key(
     idempotency_key: Annotated[
         str | None,
         Header(
@@ -80,6 +80,8 @@ def _idempotency_key(
     return idempotency_key
 
 
+# The header dependencies are coroutines: FastAPI runs a plain function dependency on a
+# worker thread, a hop per request for what is a string check.
 IfMatch = Annotated[int | None, Depends(_if_match)]
 """The version named by ``If-Match`` (None when absent or ``*``)."""
 IfNoneMatch = Annotated[set[str], Depends(_if_none_match)]
