@@ -68,8 +68,9 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:
-    """The ConfigSchema use cases the application was built with."""
+async def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:
+    """The ConfigSchema use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: ConfigSchemaUseCases = request.app.state.config_schema
     return use_cases
 
@@ -91,8 +92,9 @@ def config_schema_view(schema_: ConfigSchema, now: datetime) -> schemas.ConfigSc
     )
 
 
-def property_set_use_cases(request: Request) -> PropertySetUseCases:
-    """The PropertySet use cases the application was built with."""
+async def property_set_use_cases(request: Request) -> PropertySetUseCases:
+    """The PropertySet use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: PropertySetUseCases = request.app.state.property_set
     return use_cases
 
@@ -126,8 +128,8 @@ def property_of(body: schemas.PropertyBody) -> Property:
     )
 
 
-def schemas_queries(request: Request) -> ReadModelConfigSchemaListing:
-    """The queries of the Schemas read model."""
+async def schemas_queries(request: Request) -> ReadModelConfigSchemaListing:
+    """The queries of the Schemas read model (a coroutine, as the use cases')."""
     queries: ReadModelConfigSchemaListing = request.app.state.queries["Schemas"]
     return queries
 
@@ -135,8 +137,8 @@ def schemas_queries(request: Request) -> ReadModelConfigSchemaListing:
 SchemasReads = Annotated[ReadModelConfigSchemaListing, Depends(schemas_queries)]
 
 
-def property_sets_queries(request: Request) -> ReadModelPropertySetListing:
-    """The queries of the PropertySets read model."""
+async def property_sets_queries(request: Request) -> ReadModelPropertySetListing:
+    """The queries of the PropertySets read model (a coroutine, as the use cases')."""
     queries: ReadModelPropertySetListing = request.app.state.queries["PropertySets"]
     return queries
 

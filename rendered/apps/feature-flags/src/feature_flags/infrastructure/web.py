@@ -82,8 +82,9 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def project_use_cases(request: Request) -> ProjectUseCases:
-    """The Project use cases the application was built with."""
+async def project_use_cases(request: Request) -> ProjectUseCases:
+    """The Project use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: ProjectUseCases = request.app.state.project
     return use_cases
 
@@ -106,8 +107,9 @@ def project_view(project: Project, now: datetime) -> schemas.Project:
     )
 
 
-def segment_use_cases(request: Request) -> SegmentUseCases:
-    """The Segment use cases the application was built with."""
+async def segment_use_cases(request: Request) -> SegmentUseCases:
+    """The Segment use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: SegmentUseCases = request.app.state.segment
     return use_cases
 
@@ -129,8 +131,9 @@ def segment_view(segment: Segment, now: datetime) -> schemas.Segment:
     )
 
 
-def flag_use_cases(request: Request) -> FlagUseCases:
-    """The Flag use cases the application was built with."""
+async def flag_use_cases(request: Request) -> FlagUseCases:
+    """The Flag use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: FlagUseCases = request.app.state.flag
     return use_cases
 
@@ -159,8 +162,9 @@ def flag_view(flag: Flag, now: datetime) -> schemas.Flag:
     )
 
 
-def usage_report_use_cases(request: Request) -> UsageReportUseCases:
-    """The UsageReport use cases the application was built with."""
+async def usage_report_use_cases(request: Request) -> UsageReportUseCases:
+    """The UsageReport use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: UsageReportUseCases = request.app.state.usage_report
     return use_cases
 
@@ -252,8 +256,8 @@ def environment_config_of(body: schemas.EnvironmentConfigBody) -> EnvironmentCon
     )
 
 
-def usage_reports_queries(request: Request) -> ReadModelUsageReportListing:
-    """The queries of the UsageReports read model."""
+async def usage_reports_queries(request: Request) -> ReadModelUsageReportListing:
+    """The queries of the UsageReports read model (a coroutine, as the use cases')."""
     queries: ReadModelUsageReportListing = request.app.state.queries["UsageReports"]
     return queries
 
@@ -263,8 +267,8 @@ UsageReportsReads = Annotated[
 ]
 
 
-def projects_queries(request: Request) -> ReadModelProjectListing:
-    """The queries of the Projects read model."""
+async def projects_queries(request: Request) -> ReadModelProjectListing:
+    """The queries of the Projects read model (a coroutine, as the use cases')."""
     queries: ReadModelProjectListing = request.app.state.queries["Projects"]
     return queries
 
@@ -272,8 +276,8 @@ def projects_queries(request: Request) -> ReadModelProjectListing:
 ProjectsReads = Annotated[ReadModelProjectListing, Depends(projects_queries)]
 
 
-def segments_queries(request: Request) -> ReadModelSegmentListing:
-    """The queries of the Segments read model."""
+async def segments_queries(request: Request) -> ReadModelSegmentListing:
+    """The queries of the Segments read model (a coroutine, as the use cases')."""
     queries: ReadModelSegmentListing = request.app.state.queries["Segments"]
     return queries
 
@@ -281,8 +285,8 @@ def segments_queries(request: Request) -> ReadModelSegmentListing:
 SegmentsReads = Annotated[ReadModelSegmentListing, Depends(segments_queries)]
 
 
-def flags_queries(request: Request) -> ReadModelFlagListing:
-    """The queries of the Flags read model."""
+async def flags_queries(request: Request) -> ReadModelFlagListing:
+    """The queries of the Flags read model (a coroutine, as the use cases')."""
     queries: ReadModelFlagListing = request.app.state.queries["Flags"]
     return queries
 

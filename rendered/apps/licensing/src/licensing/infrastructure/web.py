@@ -73,8 +73,9 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def product_use_cases(request: Request) -> ProductUseCases:
-    """The Product use cases the application was built with."""
+async def product_use_cases(request: Request) -> ProductUseCases:
+    """The Product use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: ProductUseCases = request.app.state.product
     return use_cases
 
@@ -97,8 +98,9 @@ def product_view(product: Product, now: datetime) -> schemas.Product:
     )
 
 
-def policy_use_cases(request: Request) -> PolicyUseCases:
-    """The Policy use cases the application was built with."""
+async def policy_use_cases(request: Request) -> PolicyUseCases:
+    """The Policy use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: PolicyUseCases = request.app.state.policy
     return use_cases
 
@@ -125,8 +127,9 @@ def policy_view(policy: Policy, now: datetime) -> schemas.Policy:
     )
 
 
-def license_use_cases(request: Request) -> LicenseUseCases:
-    """The License use cases the application was built with."""
+async def license_use_cases(request: Request) -> LicenseUseCases:
+    """The License use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: LicenseUseCases = request.app.state.license
     return use_cases
 
@@ -158,8 +161,9 @@ def license_view(license_: License, now: datetime) -> schemas.License:
     )
 
 
-def machine_use_cases(request: Request) -> MachineUseCases:
-    """The Machine use cases the application was built with."""
+async def machine_use_cases(request: Request) -> MachineUseCases:
+    """The Machine use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: MachineUseCases = request.app.state.machine
     return use_cases
 
@@ -183,8 +187,8 @@ def machine_view(machine: Machine, now: datetime) -> schemas.Machine:
     )
 
 
-def products_queries(request: Request) -> ReadModelProductListing:
-    """The queries of the Products read model."""
+async def products_queries(request: Request) -> ReadModelProductListing:
+    """The queries of the Products read model (a coroutine, as the use cases')."""
     queries: ReadModelProductListing = request.app.state.queries["Products"]
     return queries
 
@@ -192,8 +196,8 @@ def products_queries(request: Request) -> ReadModelProductListing:
 ProductsReads = Annotated[ReadModelProductListing, Depends(products_queries)]
 
 
-def policies_queries(request: Request) -> ReadModelPolicyListing:
-    """The queries of the Policies read model."""
+async def policies_queries(request: Request) -> ReadModelPolicyListing:
+    """The queries of the Policies read model (a coroutine, as the use cases')."""
     queries: ReadModelPolicyListing = request.app.state.queries["Policies"]
     return queries
 
@@ -201,8 +205,8 @@ def policies_queries(request: Request) -> ReadModelPolicyListing:
 PoliciesReads = Annotated[ReadModelPolicyListing, Depends(policies_queries)]
 
 
-def licenses_queries(request: Request) -> ReadModelLicenseListing:
-    """The queries of the Licenses read model."""
+async def licenses_queries(request: Request) -> ReadModelLicenseListing:
+    """The queries of the Licenses read model (a coroutine, as the use cases')."""
     queries: ReadModelLicenseListing = request.app.state.queries["Licenses"]
     return queries
 
@@ -210,8 +214,8 @@ def licenses_queries(request: Request) -> ReadModelLicenseListing:
 LicensesReads = Annotated[ReadModelLicenseListing, Depends(licenses_queries)]
 
 
-def machines_queries(request: Request) -> ReadModelMachineListing:
-    """The queries of the Machines read model."""
+async def machines_queries(request: Request) -> ReadModelMachineListing:
+    """The queries of the Machines read model (a coroutine, as the use cases')."""
     queries: ReadModelMachineListing = request.app.state.queries["Machines"]
     return queries
 

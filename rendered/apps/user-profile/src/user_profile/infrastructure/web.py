@@ -62,8 +62,9 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def sample_user_profile_use_cases(request: Request) -> SampleUserProfileUseCases:
-    """The SampleUserProfile use cases the application was built with."""
+async def sample_user_profile_use_cases(request: Request) -> SampleUserProfileUseCases:
+    """The SampleUserProfile use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
     use_cases: SampleUserProfileUseCases = request.app.state.sample_user_profile
     return use_cases
 
@@ -88,10 +89,10 @@ def sample_user_profile_view(
     )
 
 
-def sample_user_profile_list_queries(
+async def sample_user_profile_list_queries(
     request: Request,
 ) -> ReadModelSampleUserProfileListing:
-    """The queries of the SampleUserProfileList read model."""
+    """The queries of the SampleUserProfileList read model (a coroutine, as the use cases')."""
     queries: ReadModelSampleUserProfileListing = request.app.state.queries[
         "SampleUserProfileList"
     ]
