@@ -22,6 +22,21 @@ def _loaded(module: str) -> ModuleType | None:
     return sys.modules.get(module)
 
 
+_TRACERS: dict[str, tuple[Any, Any]] = {}
+
+
+def _tracer(trace: ModuleType, name: str) -> Any:
+    """The tracer ``name`` of the current provider, made once per provider (the SDK
+    builds a new one on every ``get_tracer`` call)."""
+    provider = trace.get_tracer_provider()
+    made = _TRACERS.get(name)
+    if made is not None and made[0] is provider:
+        return made[1]
+    tracer = provider.get_tracer(name)
+    _TRACERS[name] = (provider, tracer)
+    return tracer
+
+
 def tracing() -> bool:
     """Whether this process traces (it set OpenTelemetry up)."""
     return _loaded("opentelemetry.trace") is not None
@@ -50,7 +65,7 @@ def consumer_span(name: str, headers: Mapping[str, str]) -> Iterator[None]:
     propagate = importlib.import_module("opentelemetry.propagate")
     lowered = {key.lower(): value for key, value in headers.items()}
     parent = propagate.extract({k: lowered[k] for k in TRACE_HEADERS if k in lowered})
-    tracer = trace.get_tracer("eaf.messaging")
+    tracer = _tracer(trace, "eaf.messaging")
     with tracer.start_as_current_span(
         name, context=parent, kind=trace.SpanKind.CONSUMER
     ):
@@ -67,7 +82,7 @@ def span(
     if trace is None:
         yield
         return
-    tracer = trace.get_tracer("eaf")
+    tracer = _tracer(trace, "eaf")
     with tracer.start_as_current_span(name, attributes=dict(attributes or {})):
         yield
 
@@ -90,7 +105,7 @@ def producer_span(
         return sent, _no_end
     propagate = importlib.import_module("opentelemetry.propagate")
     parent = propagate.extract({k: sent[k] for k in TRACE_HEADERS if k in sent})
-    started: Any = trace.get_tracer("eaf.messaging").start_span(
+    started: Any = _tracer(trace, "eaf.messaging").start_span(
         name, context=parent, kind=trace.SpanKind.PRODUCER
     )
     carrier: dict[str, str] = {}
