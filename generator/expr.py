@@ -11,6 +11,7 @@ into Python source and evaluates it for the generated tests' examples.
 from __future__ import annotations
 
 import ast
+import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -194,8 +195,17 @@ class _Checker:
             return member
         if node.id in ("true", "false", "null"):
             return self._Constant(ast.Constant({"true": True, "false": False}.get(node.id)), None)
+        raise self._unknown(node, node.id)
+
+    def _unknown(self, node: ast.AST, name: str) -> ExprError:
+        """An unknown name's error: the names in scope, and the closest one if any."""
         names = ", ".join(sorted(self.scope.names)) or "none"
-        raise self.fail(node, f"unknown name {node.id!r} (known: {names})")
+        candidates = list(self.scope.names)
+        if name.rsplit(".", 1)[-1] == "id":  # ``event.id``: the event names its ids ``xId``
+            candidates = [n for n in candidates if n.endswith("Id")] or candidates
+        close = difflib.get_close_matches(name, candidates, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return self.fail(node, f"unknown name {name!r}{hint} (known: {names})")
 
     def _member(self, text: str, expected: TypeRef | None) -> Node | None:
         if expected is None or expected.required().kind != "enum":
@@ -237,6 +247,12 @@ class _Checker:
         dotted = _dotted(node)
         if dotted is not None and dotted in self.scope.names:
             return Node("name", self.scope.names[dotted], value=dotted)
+        if (
+            dotted is not None
+            and isinstance(node.value, ast.Name)
+            and node.value.id not in self.scope.names
+        ):  # ``event.x`` where the scope has ``event.y``: name the whole of it
+            raise self._unknown(node, dotted)
         owner = self.check(node.value)
         if owner.type.kind == "optional":
             raise self.fail(node, f"{ast.unparse(node.value)} may be null: check it first")

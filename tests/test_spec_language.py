@@ -11,8 +11,10 @@ import pytest
 import yaml
 from helpers import REPO, Result
 
+from generator.expr import ExprError, Scope, parse
 from generator.loading import SpecError, load_spec_text
 from generator.migrate import migrate_text
+from generator.typeref import TypeRef
 
 Generate = Callable[..., Result]
 
@@ -87,7 +89,8 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:29:19: aggregates.Order.commands.pay.when: "
      "'status' is a Status (enum), expected a bool"),
     ("an unknown name in an invariant", "total >= 0", "totl >= 0",
-     "shop.yaml:26:17: aggregates.Order.invariants.0.check: unknown name 'totl'"),
+     "shop.yaml:26:17: aggregates.Order.invariants.0.check: "
+     "unknown name 'totl'; did you mean 'total'?"),
     ("code in an expression", "total >= 0", "__import__('os').system('x')",
      "shop.yaml:26:17: aggregates.Order.invariants.0.check: unknown function"),
     ("an unknown error", "error: NotOpen", "error: Closed",
@@ -309,3 +312,20 @@ def test_a_field_named_like_a_pydantic_method_keeps_its_json_name() -> None:
     schemas = files["src/shop/infrastructure/schemas.py"]
     assert 'schema_: str = Field(alias="schema"' in schemas.replace("'", '"')
     assert "\n    schema: str" not in schemas
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("event.id", "unknown name 'event.id'; did you mean 'event.showId'?"),
+        ("event.tite", "unknown name 'event.tite'; did you mean 'event.title'?"),
+        ("evnt.title", "unknown name 'evnt.title'; did you mean 'event.title'?"),
+        ("zzz", "unknown name 'zzz' (known: event.showId, event.title, event.venueId)"),
+    ],
+)
+def test_an_unknown_name_is_named_whole_with_the_closest_known_one(text: str, message: str) -> None:
+    uuid, str_ = TypeRef.scalar("uuid"), TypeRef.scalar("str")
+    scope = Scope({"event.showId": uuid, "event.venueId": uuid, "event.title": str_})
+    with pytest.raises(ExprError) as raised:
+        parse(text, scope)
+    assert message in str(raised.value)
