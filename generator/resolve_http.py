@@ -149,8 +149,12 @@ def _declared(
         event_names = {f"event.{f.name}": f.full_type for f in event.fields}
         event_scope = fields.scope(event_names)
         upsert = dict(on.upsert or {})
+        # a key column's value may come from `upsert` (errors then name it there) or `key`
+        origin = {k: "key" if k in (on.key or {}) else "upsert" for k in keys if k in upsert}
         given_key = {**{k: upsert.pop(k) for k in keys if k in upsert}, **(on.key or {})}
-        key_values = _key_values(fields, given_key, keys, by_name, event_scope, event, where)
+        key_values = _key_values(
+            fields, given_key, keys, by_name, event_scope, event, where, origin
+        )
         if key_values is None:
             continue
         values: dict[str, Node] = {}
@@ -182,12 +186,14 @@ def _key_values(
     scope: Scope,
     event: Any,
     loc: Loc,
+    origin: dict[str, str],
 ) -> dict[str, Node] | None:
     result: dict[str, Node] = {}
     carried = {f.name: f for f in event.fields}
     for key in keys:
         if key in given:
-            node = fields.expression(given[key], scope, (*loc, "key", key), columns[key].type)
+            where = (*loc, origin.get(key, "key"), key)
+            node = fields.expression(given[key], scope, where, columns[key].type)
         elif key in carried and carried[key].full_type == columns[key].type:
             node = Node("name", columns[key].type, value=f"event.{key}")
         else:

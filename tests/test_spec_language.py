@@ -329,3 +329,15 @@ def test_an_unknown_name_is_named_whole_with_the_closest_known_one(text: str, me
     with pytest.raises(ExprError) as raised:
         parse(text, scope)
     assert message in str(raised.value)
+
+
+def test_a_key_given_in_upsert_is_located_there() -> None:
+    text = (REPO / "specs/examples/library.yaml").read_text(encoding="utf-8")
+    good = "BookRegistered: {upsert: {bookId: event.bookId,"
+    assert good in text
+    found = problems(text.replace(good, "BookRegistered: {upsert: {bookId: event.id,"))
+    assert any(
+        ".on.BookRegistered.upsert.bookId: unknown name 'event.id'; "
+        "did you mean 'event.bookId'?" in line
+        for line in found
+    ), found
