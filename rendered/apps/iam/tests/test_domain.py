@@ -21,6 +21,12 @@ from iam.domain.events import (
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
+    SamlAssertionConsumed,
+    SamlIdentityProviderChanged,
+    SamlIdentityProviderCreated,
+    SamlIdentityProviderStatusChanged,
+    SamlLoginCompleted,
+    SamlLoginStarted,
     ServiceAccountCreated,
     ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
@@ -37,6 +43,9 @@ from iam.domain.model import (
     Policy,
     RefreshTokenFamily,
     Role,
+    SamlAssertionUse,
+    SamlIdentityProvider,
+    SamlLoginRequest,
     ServiceAccount,
     Tenant,
     User,
@@ -462,3 +471,203 @@ def test_replaying_the_events_of_a_access_token_revocation_rebuilds_it() -> None
     assert (
         AccessTokenRevocation.from_history(revocation.changes) == revocation.committed()
     )
+
+
+def new_saml_identity_provider() -> SamlIdentityProvider:
+    return SamlIdentityProvider.create(
+        alias="corporate-idp",
+        metadata_xml="metadataXml",
+        entity_id="https://idp.example.com/saml",
+        sso_url="https://idp.example.com/saml/sso",
+        signing_certificate="signingCertificate",
+        binding="HTTP-Redirect",
+        sign_requests=True,
+        name_id_format="nameIdFormat",
+        attribute_mappers="attributeMappers",
+        role_mappers="roleMappers",
+        enabled=True,
+        now=NOW,
+    ).committed()
+
+
+def test_create_saml_identity_provider_sets_fields_and_records_saml_identity_provider_created() -> (
+    None
+):
+    provider = SamlIdentityProvider.create(
+        alias="corporate-idp",
+        metadata_xml="metadataXml",
+        entity_id="https://idp.example.com/saml",
+        sso_url="https://idp.example.com/saml/sso",
+        signing_certificate="signingCertificate",
+        binding="HTTP-Redirect",
+        sign_requests=True,
+        name_id_format="nameIdFormat",
+        attribute_mappers="attributeMappers",
+        role_mappers="roleMappers",
+        enabled=True,
+        now=NOW,
+    )
+    assert provider.alias == "corporate-idp"
+    assert provider.metadata_xml == "metadataXml"
+    assert provider.entity_id == "https://idp.example.com/saml"
+    assert provider.sso_url == "https://idp.example.com/saml/sso"
+    assert provider.signing_certificate == "signingCertificate"
+    assert provider.binding == "HTTP-Redirect"
+    assert provider.sign_requests is True
+    assert provider.name_id_format == "nameIdFormat"
+    assert provider.attribute_mappers == "attributeMappers"
+    assert provider.role_mappers == "roleMappers"
+    assert provider.enabled is True
+    assert provider.created_at == provider.updated_at == NOW
+    assert [type(event) for event in provider.changes] == [SamlIdentityProviderCreated]
+    assert provider.committed().version == 1
+
+
+def test_replaying_the_events_of_a_saml_identity_provider_rebuilds_it() -> None:
+    provider = SamlIdentityProvider.create(
+        alias="corporate-idp",
+        metadata_xml="metadataXml",
+        entity_id="https://idp.example.com/saml",
+        sso_url="https://idp.example.com/saml/sso",
+        signing_certificate="signingCertificate",
+        binding="HTTP-Redirect",
+        sign_requests=True,
+        name_id_format="nameIdFormat",
+        attribute_mappers="attributeMappers",
+        role_mappers="roleMappers",
+        enabled=True,
+        now=NOW,
+    )
+    provider = provider.change(
+        metadata_xml="metadataXml",
+        entity_id="https://idp.example.com/saml",
+        sso_url="https://idp.example.com/saml/sso",
+        signing_certificate="signingCertificate",
+        binding="HTTP-Redirect",
+        sign_requests=True,
+        name_id_format="nameIdFormat",
+        attribute_mappers="attributeMappers",
+        role_mappers="roleMappers",
+        enabled=True,
+        now=LATER + timedelta(seconds=1),
+    )
+    provider = provider.change_status(status="ACTIVE", now=LATER + timedelta(seconds=2))
+    assert SamlIdentityProvider.from_history(provider.changes) == provider.committed()
+
+
+def test_change_saml_identity_provider_returns_a_changed_copy_with_its_event() -> None:
+    original = new_saml_identity_provider()
+    changed = original.change(
+        metadata_xml="metadataXml",
+        entity_id="https://idp.example.com/saml",
+        sso_url="https://idp.example.com/saml/sso",
+        signing_certificate="signingCertificate",
+        binding="HTTP-Redirect",
+        sign_requests=True,
+        name_id_format="nameIdFormat",
+        attribute_mappers="attributeMappers",
+        role_mappers="roleMappers",
+        enabled=True,
+        now=LATER,
+    )
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [SamlIdentityProviderChanged]
+
+
+def test_change_status_saml_identity_provider_returns_a_changed_copy_with_its_event() -> (
+    None
+):
+    original = new_saml_identity_provider()
+    changed = original.change_status(status="ACTIVE", now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [
+        SamlIdentityProviderStatusChanged
+    ]
+
+
+def new_saml_login_request() -> SamlLoginRequest:
+    return SamlLoginRequest.start(
+        request_id="id-4f1c2a9e",
+        provider_alias="corporate-idp",
+        relay_state="relayState",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    ).committed()
+
+
+def test_start_saml_login_request_sets_fields_and_records_saml_login_started() -> None:
+    request_ = SamlLoginRequest.start(
+        request_id="id-4f1c2a9e",
+        provider_alias="corporate-idp",
+        relay_state="relayState",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    )
+    assert request_.request_id == "id-4f1c2a9e"
+    assert request_.provider_alias == "corporate-idp"
+    assert request_.relay_state == "relayState"
+    assert request_.expires_at == datetime.fromisoformat("2030-01-02T03:04:05Z")
+    assert request_.created_at == request_.updated_at == NOW
+    assert [type(event) for event in request_.changes] == [SamlLoginStarted]
+    assert request_.committed().version == 1
+
+
+def test_replaying_the_events_of_a_saml_login_request_rebuilds_it() -> None:
+    request_ = SamlLoginRequest.start(
+        request_id="id-4f1c2a9e",
+        provider_alias="corporate-idp",
+        relay_state="relayState",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    )
+    request_ = request_.complete(status="PENDING", now=LATER + timedelta(seconds=1))
+    assert SamlLoginRequest.from_history(request_.changes) == request_.committed()
+
+
+def test_complete_saml_login_request_returns_a_changed_copy_with_its_event() -> None:
+    original = new_saml_login_request()
+    changed = original.complete(status="PENDING", now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [SamlLoginCompleted]
+
+
+def new_saml_assertion_use() -> SamlAssertionUse:
+    return SamlAssertionUse.create(
+        assertion_id="id-9d8e7f",
+        issuer="https://idp.example.com/saml",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    ).committed()
+
+
+def test_create_saml_assertion_use_sets_fields_and_records_saml_assertion_consumed() -> (
+    None
+):
+    use = SamlAssertionUse.create(
+        assertion_id="id-9d8e7f",
+        issuer="https://idp.example.com/saml",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    )
+    assert use.assertion_id == "id-9d8e7f"
+    assert use.issuer == "https://idp.example.com/saml"
+    assert use.expires_at == datetime.fromisoformat("2030-01-02T03:04:05Z")
+    assert use.created_at == use.updated_at == NOW
+    assert [type(event) for event in use.changes] == [SamlAssertionConsumed]
+    assert use.committed().version == 1
+
+
+def test_replaying_the_events_of_a_saml_assertion_use_rebuilds_it() -> None:
+    use = SamlAssertionUse.create(
+        assertion_id="id-9d8e7f",
+        issuer="https://idp.example.com/saml",
+        expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
+        now=NOW,
+    )
+    assert SamlAssertionUse.from_history(use.changes) == use.committed()

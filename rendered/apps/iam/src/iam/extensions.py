@@ -26,15 +26,20 @@ from fastapi import APIRouter, FastAPI
 from iam.application.access import AccessControl
 from iam.application.directory import Directory, platform_admin_email
 from iam.application.ports.outbound import Clock
+from iam.application.saml_login import SamlLogins
+from iam.application.saml_providers import SamlProviders
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
+    api_saml_providers,
     api_service_accounts,
     api_tenants,
     api_tokens,
+    saml_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
+from iam.infrastructure.api_saml_providers import SamlFederation
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.config import Settings
 from iam.infrastructure.http import Identity
@@ -43,11 +48,17 @@ from iam.infrastructure.persistence import (
     EventSourcedPolicyRepository,
     EventSourcedRefreshTokenFamilyRepository,
     EventSourcedRoleRepository,
+    EventSourcedSamlAssertionUseRepository,
+    EventSourcedSamlIdentityProviderRepository,
+    EventSourcedSamlLoginRequestRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,
     EventSourcedUserRepository,
 )
 from iam.infrastructure.projections import ReadModelUserListing
+from iam.infrastructure.saml_keys import SamlKeyPair
+from iam.infrastructure.saml_protocol import Pysaml2Protocol
+from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
@@ -60,6 +71,8 @@ routers: list[APIRouter] = [
     api_tenants.router,
     api_service_accounts.router,
     api_access.router,
+    api_saml_providers.router,
+    saml_http.router,
 ]
 
 
@@ -70,6 +83,7 @@ async def running(
     """Wire the identity use cases, then make sure the platform administrator exists."""
     identity = wire_identity(services, settings)
     app.state.identity = identity
+    app.state.saml = wire_saml(services, settings, identity)
     await ensure_platform_admin(identity.directory, settings)
     yield
 
@@ -123,6 +137,53 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
     return Identity(
         directory=directory, access=access, tokens=tokens, issuer=issuer_url
     )
+
+
+def wire_saml(
+    services: Services, settings: Settings, identity: Identity
+) -> SamlFederation:
+    """The tenants' SAML identity providers and logins, with the service provider's key
+    pair beside the token keys (``security.saml.*`` settings)."""
+    store = services.store
+    protocol = Pysaml2Protocol(
+        SamlKeyPair.load_or_create(
+            saml_keys_dir(settings),
+            common_name=f"{settings.name} SAML service provider",
+        ),
+        clock_skew_seconds=int(settings.get("security.saml.clock_skew_seconds", 60)),
+    )
+    providers = SamlProviders(
+        providers=EventSourcedSamlIdentityProviderRepository(store),
+        listing=StoredSamlProviderListing(store),
+        protocol=protocol,
+        access=identity.access,
+        clock=services.clock,
+    )
+    logins = SamlLogins(
+        providers=providers,
+        requests=EventSourcedSamlLoginRequestRepository(store),
+        assertion_uses=EventSourcedSamlAssertionUseRepository(store),
+        tenants=EventSourcedTenantRepository(store),
+        protocol=protocol,
+        clock=services.clock,
+        public_url=str(settings.get("security.saml.public_url") or identity.issuer),
+        request_ttl=timedelta(
+            seconds=int(settings.get("security.saml.request_ttl_seconds", 600))
+        ),
+    )
+    return SamlFederation(providers=providers, logins=logins)
+
+
+def saml_keys_dir(settings: Settings) -> Path:
+    """``security.saml.keys_dir``, else the directory of the token key ring's file."""
+    configured = settings.get("security.saml.keys_dir")
+    path = Path(
+        str(
+            configured
+            or Path(str(settings.get("security.keys_file", "data/keys.json"))).parent
+        )
+    )
+    return path if path.is_absolute() else settings.service_dir / path
 
 
 def password_hasher(settings: Settings) -> PasswordHasher:

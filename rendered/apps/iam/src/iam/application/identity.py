@@ -36,6 +36,8 @@ CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts
 AUTHZ_READ = "iam-authz:read"
 TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
 KEYS_WRITE = "iam-keys:write"
+IDENTITY_PROVIDERS_READ = "iam-identity-providers:read"
+IDENTITY_PROVIDERS_WRITE = "iam-identity-providers:write"
 
 #: The roles every new tenant starts with.
 BUILT_IN_ROLES: dict[str, list[str]] = {
@@ -45,6 +47,7 @@ BUILT_IN_ROLES: dict[str, list[str]] = {
         "iam-policies:*",
         "iam-service-accounts:*",
         "iam-authz:*",
+        "iam-identity-providers:*",
         "user-profile:*",
         TENANTS_READ,
     ],
@@ -84,6 +87,19 @@ def service_account_id_for(tenant_id: str, client_id: str) -> str:
 
 def revocation_id_for(jti: str) -> str:
     return str(uuid5(NAMESPACE, f"jti/{jti}"))
+
+
+def saml_provider_id_for(tenant_id: str, alias: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-provider/{alias}"))
+
+
+def saml_login_request_id_for(tenant_id: str, request_id: str) -> str:
+    """The stream of an AuthnRequest: found by its ID in its own tenant only."""
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-login/{request_id}"))
+
+
+def saml_assertion_use_id_for(tenant_id: str, issuer: str, assertion_id: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-assertion/{issuer}/{assertion_id}"))
 
 
 def tenant_reference(reference: str) -> str:

@@ -210,6 +210,84 @@ class AccessTokenRevoked:
     occurred_at: datetime
 
 
+@dataclass(frozen=True, kw_only=True)
+class SamlIdentityProviderCreated:
+    """Saml identity provider created (v1)."""
+
+    provider_id: UUID
+    alias: str
+    metadata_xml: str
+    entity_id: str
+    sso_url: str
+    signing_certificate: str
+    binding: str
+    sign_requests: bool
+    name_id_format: str
+    attribute_mappers: str
+    role_mappers: str
+    enabled: bool
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlIdentityProviderChanged:
+    """Saml identity provider changed (v1)."""
+
+    provider_id: UUID
+    metadata_xml: str
+    entity_id: str
+    sso_url: str
+    signing_certificate: str
+    binding: str
+    sign_requests: bool
+    name_id_format: str
+    attribute_mappers: str
+    role_mappers: str
+    enabled: bool
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlIdentityProviderStatusChanged:
+    """Saml identity provider status changed (v1)."""
+
+    provider_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlLoginStarted:
+    """Saml login started (v1)."""
+
+    login_request_id: UUID
+    request_id: str
+    provider_alias: str
+    relay_state: str
+    expires_at: datetime
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlLoginCompleted:
+    """Saml login completed (v1)."""
+
+    login_request_id: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlAssertionConsumed:
+    """Saml assertion consumed (v1)."""
+
+    assertion_use_id: UUID
+    assertion_id: str
+    issuer: str
+    expires_at: datetime
+    occurred_at: datetime
+
+
 DomainEvent: TypeAlias = (
     TenantCreatedEvent
     | TenantStatusChanged
@@ -231,6 +309,12 @@ DomainEvent: TypeAlias = (
     | RefreshTokenRotated
     | RefreshTokenFamilyRevoked
     | AccessTokenRevoked
+    | SamlIdentityProviderCreated
+    | SamlIdentityProviderChanged
+    | SamlIdentityProviderStatusChanged
+    | SamlLoginStarted
+    | SamlLoginCompleted
+    | SamlAssertionConsumed
 )
 
 SCHEMA_VERSIONS: dict[str, int] = {
@@ -254,4 +338,10 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "RefreshTokenRotated": 1,
     "RefreshTokenFamilyRevoked": 1,
     "AccessTokenRevoked": 1,
+    "SamlIdentityProviderCreated": 1,
+    "SamlIdentityProviderChanged": 1,
+    "SamlIdentityProviderStatusChanged": 1,
+    "SamlLoginStarted": 1,
+    "SamlLoginCompleted": 1,
+    "SamlAssertionConsumed": 1,
 }

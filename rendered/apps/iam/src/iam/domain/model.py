@@ -29,6 +29,12 @@ from iam.domain.events import (
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
+    SamlAssertionConsumed,
+    SamlIdentityProviderChanged,
+    SamlIdentityProviderCreated,
+    SamlIdentityProviderStatusChanged,
+    SamlLoginCompleted,
+    SamlLoginStarted,
     ServiceAccountCreated,
     ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
@@ -647,6 +653,281 @@ class AccessTokenRevocation(AggregateRoot[DomainEvent]):
         event = AccessTokenRevoked(
             revocation_id=UUID(id) if id is not None else uuid4(),
             jti=jti,
+            expires_at=expires_at,
+            occurred_at=now,
+        )
+        return cls.started_by(event).checked(now).record(event)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlIdentityProvider(AggregateRoot[DomainEvent]):
+    """A saml identity provider."""
+
+    alias: str
+    metadata_xml: str = ""
+    entity_id: str
+    sso_url: str
+    signing_certificate: str = ""
+    binding: str = "HTTP-Redirect"
+    sign_requests: bool = True
+    name_id_format: str = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
+    attribute_mappers: str = "[]"
+    role_mappers: str = "[]"
+    enabled: bool = True
+    status: str = "ACTIVE"
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
+        match event:
+            case SamlIdentityProviderCreated():
+                return cls(
+                    id=str(event.provider_id),
+                    alias=event.alias,
+                    metadata_xml=event.metadata_xml,
+                    entity_id=event.entity_id,
+                    sso_url=event.sso_url,
+                    signing_certificate=event.signing_certificate,
+                    binding=event.binding,
+                    sign_requests=event.sign_requests,
+                    name_id_format=event.name_id_format,
+                    attribute_mappers=event.attribute_mappers,
+                    role_mappers=event.role_mappers,
+                    enabled=event.enabled,
+                    created_at=event.occurred_at,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(
+            f"{type(event).__name__} does not start a SamlIdentityProvider"
+        )
+
+    def apply(self, event: DomainEvent) -> Self:
+        match event:
+            case SamlIdentityProviderChanged():
+                return replace(
+                    self,
+                    metadata_xml=event.metadata_xml,
+                    entity_id=event.entity_id,
+                    sso_url=event.sso_url,
+                    signing_certificate=event.signing_certificate,
+                    binding=event.binding,
+                    sign_requests=event.sign_requests,
+                    name_id_format=event.name_id_format,
+                    attribute_mappers=event.attribute_mappers,
+                    role_mappers=event.role_mappers,
+                    enabled=event.enabled,
+                    updated_at=event.occurred_at,
+                )
+            case SamlIdentityProviderStatusChanged():
+                return replace(
+                    self,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(
+            f"{type(event).__name__} does not apply to a started SamlIdentityProvider"
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        alias: str,
+        metadata_xml: str,
+        entity_id: str,
+        sso_url: str,
+        signing_certificate: str,
+        binding: str,
+        sign_requests: bool,
+        name_id_format: str,
+        attribute_mappers: str,
+        role_mappers: str,
+        enabled: bool,
+        now: datetime,
+        id: str | None = None,
+    ) -> Self:
+        """create a new saml identity provider; fails when a value breaks a rule."""
+        event = SamlIdentityProviderCreated(
+            provider_id=UUID(id) if id is not None else uuid4(),
+            alias=alias,
+            metadata_xml=metadata_xml,
+            entity_id=entity_id,
+            sso_url=sso_url,
+            signing_certificate=signing_certificate,
+            binding=binding,
+            sign_requests=sign_requests,
+            name_id_format=name_id_format,
+            attribute_mappers=attribute_mappers,
+            role_mappers=role_mappers,
+            enabled=enabled,
+            occurred_at=now,
+        )
+        return cls.started_by(event).checked(now).record(event)
+
+    def change(
+        self,
+        *,
+        metadata_xml: str,
+        entity_id: str,
+        sso_url: str,
+        signing_certificate: str,
+        binding: str,
+        sign_requests: bool,
+        name_id_format: str,
+        attribute_mappers: str,
+        role_mappers: str,
+        enabled: bool,
+        now: datetime,
+    ) -> Self:
+        """Apply change to this saml identity provider; fails when a value breaks a rule or its guard."""
+        event = SamlIdentityProviderChanged(
+            provider_id=UUID(self.id),
+            metadata_xml=metadata_xml,
+            entity_id=entity_id,
+            sso_url=sso_url,
+            signing_certificate=signing_certificate,
+            binding=binding,
+            sign_requests=sign_requests,
+            name_id_format=name_id_format,
+            attribute_mappers=attribute_mappers,
+            role_mappers=role_mappers,
+            enabled=enabled,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+    def change_status(self, *, status: str, now: datetime) -> Self:
+        """Apply changeStatus to this saml identity provider; fails when a value breaks a rule or its guard."""
+        event = SamlIdentityProviderStatusChanged(
+            provider_id=UUID(self.id),
+            status=status,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlLoginRequest(AggregateRoot[DomainEvent]):
+    """A saml login request."""
+
+    request_id: str
+    provider_alias: str
+    relay_state: str = ""
+    expires_at: datetime
+    status: str = "PENDING"
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
+        match event:
+            case SamlLoginStarted():
+                return cls(
+                    id=str(event.login_request_id),
+                    request_id=event.request_id,
+                    provider_alias=event.provider_alias,
+                    relay_state=event.relay_state,
+                    expires_at=event.expires_at,
+                    created_at=event.occurred_at,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(f"{type(event).__name__} does not start a SamlLoginRequest")
+
+    def apply(self, event: DomainEvent) -> Self:
+        match event:
+            case SamlLoginCompleted():
+                return replace(
+                    self,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(
+            f"{type(event).__name__} does not apply to a started SamlLoginRequest"
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        request_id: str,
+        provider_alias: str,
+        relay_state: str,
+        expires_at: datetime,
+        now: datetime,
+        id: str | None = None,
+    ) -> Self:
+        """start a new saml login request; fails when a value breaks a rule."""
+        event = SamlLoginStarted(
+            login_request_id=UUID(id) if id is not None else uuid4(),
+            request_id=request_id,
+            provider_alias=provider_alias,
+            relay_state=relay_state,
+            expires_at=expires_at,
+            occurred_at=now,
+        )
+        return cls.started_by(event).checked(now).record(event)
+
+    def complete(self, *, status: str, now: datetime) -> Self:
+        """Apply complete to this saml login request; fails when a value breaks a rule or its guard."""
+        event = SamlLoginCompleted(
+            login_request_id=UUID(self.id),
+            status=status,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SamlAssertionUse(AggregateRoot[DomainEvent]):
+    """A saml assertion use."""
+
+    assertion_id: str
+    issuer: str
+    expires_at: datetime
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
+        match event:
+            case SamlAssertionConsumed():
+                return cls(
+                    id=str(event.assertion_use_id),
+                    assertion_id=event.assertion_id,
+                    issuer=event.issuer,
+                    expires_at=event.expires_at,
+                    created_at=event.occurred_at,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(f"{type(event).__name__} does not start a SamlAssertionUse")
+
+    def apply(self, event: DomainEvent) -> Self:
+        raise ValueError(
+            f"{type(event).__name__} does not apply to a started SamlAssertionUse"
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        return found
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        assertion_id: str,
+        issuer: str,
+        expires_at: datetime,
+        now: datetime,
+        id: str | None = None,
+    ) -> Self:
+        """create a new saml assertion use; fails when a value breaks a rule."""
+        event = SamlAssertionConsumed(
+            assertion_use_id=UUID(id) if id is not None else uuid4(),
+            assertion_id=assertion_id,
+            issuer=issuer,
             expires_at=expires_at,
             occurred_at=now,
         )

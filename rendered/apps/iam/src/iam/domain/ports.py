@@ -9,6 +9,9 @@ from iam.domain.model import (
     Policy,
     RefreshTokenFamily,
     Role,
+    SamlAssertionUse,
+    SamlIdentityProvider,
+    SamlLoginRequest,
     ServiceAccount,
     Tenant,
     User,
@@ -101,6 +104,45 @@ class AccessTokenRevocationRepository(Protocol):
         ...
 
     async def save(self, aggregate: AccessTokenRevocation) -> AccessTokenRevocation:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class SamlIdentityProviderRepository(Protocol):
+    """Keeps SamlIdentityProvider aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> SamlIdentityProvider | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: SamlIdentityProvider) -> SamlIdentityProvider:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class SamlLoginRequestRepository(Protocol):
+    """Keeps SamlLoginRequest aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> SamlLoginRequest | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: SamlLoginRequest) -> SamlLoginRequest:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class SamlAssertionUseRepository(Protocol):
+    """Keeps SamlAssertionUse aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> SamlAssertionUse | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: SamlAssertionUse) -> SamlAssertionUse:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
         ...

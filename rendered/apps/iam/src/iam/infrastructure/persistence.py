@@ -25,6 +25,12 @@ from iam.domain.events import (
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
+    SamlAssertionConsumed,
+    SamlIdentityProviderChanged,
+    SamlIdentityProviderCreated,
+    SamlIdentityProviderStatusChanged,
+    SamlLoginCompleted,
+    SamlLoginStarted,
     ServiceAccountCreated,
     ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
@@ -41,6 +47,9 @@ from iam.domain.model import (
     Policy,
     RefreshTokenFamily,
     Role,
+    SamlAssertionUse,
+    SamlIdentityProvider,
+    SamlLoginRequest,
     ServiceAccount,
     Tenant,
     User,
@@ -68,6 +77,12 @@ for event_class in (
     RefreshTokenRotated,
     RefreshTokenFamilyRevoked,
     AccessTokenRevoked,
+    SamlIdentityProviderCreated,
+    SamlIdentityProviderChanged,
+    SamlIdentityProviderStatusChanged,
+    SamlLoginStarted,
+    SamlLoginCompleted,
+    SamlAssertionConsumed,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 
@@ -142,3 +157,32 @@ class EventSourcedAccessTokenRevocationRepository(
         super().__init__(
             store, EVENTS, AccessTokenRevocation, conflict=ConcurrencyError
         )
+
+
+class EventSourcedSamlIdentityProviderRepository(
+    AggregateRepository[SamlIdentityProvider]
+):
+    """SamlIdentityProvider aggregates as streams of the current tenant's events."""
+
+    STREAM = "SamlIdentityProvider"
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, SamlIdentityProvider, conflict=ConcurrencyError)
+
+
+class EventSourcedSamlLoginRequestRepository(AggregateRepository[SamlLoginRequest]):
+    """SamlLoginRequest aggregates as streams of the current tenant's events."""
+
+    STREAM = "SamlLoginRequest"
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, SamlLoginRequest, conflict=ConcurrencyError)
+
+
+class EventSourcedSamlAssertionUseRepository(AggregateRepository[SamlAssertionUse]):
+    """SamlAssertionUse aggregates as streams of the current tenant's events."""
+
+    STREAM = "SamlAssertionUse"
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, SamlAssertionUse, conflict=ConcurrencyError)

@@ -17,6 +17,9 @@ from iam.domain.ports import (
     PolicyRepository,
     RefreshTokenFamilyRepository,
     RoleRepository,
+    SamlAssertionUseRepository,
+    SamlIdentityProviderRepository,
+    SamlLoginRequestRepository,
     ServiceAccountRepository,
     TenantRepository,
     UserRepository,
@@ -36,6 +39,9 @@ __all__ = [
     "ServiceAccountListing",
     "RefreshTokenFamilyRepository",
     "AccessTokenRevocationRepository",
+    "SamlIdentityProviderRepository",
+    "SamlLoginRequestRepository",
+    "SamlAssertionUseRepository",
 ]
 
 
