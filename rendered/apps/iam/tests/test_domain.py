@@ -485,6 +485,8 @@ def new_saml_identity_provider() -> SamlIdentityProvider:
         name_id_format="nameIdFormat",
         attribute_mappers="attributeMappers",
         role_mappers="roleMappers",
+        first_sign_in="link-by-email",
+        trust_email=True,
         enabled=True,
         now=NOW,
     ).committed()
@@ -504,6 +506,8 @@ def test_create_saml_identity_provider_sets_fields_and_records_saml_identity_pro
         name_id_format="nameIdFormat",
         attribute_mappers="attributeMappers",
         role_mappers="roleMappers",
+        first_sign_in="link-by-email",
+        trust_email=True,
         enabled=True,
         now=NOW,
     )
@@ -517,6 +521,8 @@ def test_create_saml_identity_provider_sets_fields_and_records_saml_identity_pro
     assert provider.name_id_format == "nameIdFormat"
     assert provider.attribute_mappers == "attributeMappers"
     assert provider.role_mappers == "roleMappers"
+    assert provider.first_sign_in == "link-by-email"
+    assert provider.trust_email is True
     assert provider.enabled is True
     assert provider.created_at == provider.updated_at == NOW
     assert [type(event) for event in provider.changes] == [SamlIdentityProviderCreated]
@@ -535,6 +541,8 @@ def test_replaying_the_events_of_a_saml_identity_provider_rebuilds_it() -> None:
         name_id_format="nameIdFormat",
         attribute_mappers="attributeMappers",
         role_mappers="roleMappers",
+        first_sign_in="link-by-email",
+        trust_email=True,
         enabled=True,
         now=NOW,
     )
@@ -548,6 +556,8 @@ def test_replaying_the_events_of_a_saml_identity_provider_rebuilds_it() -> None:
         name_id_format="nameIdFormat",
         attribute_mappers="attributeMappers",
         role_mappers="roleMappers",
+        first_sign_in="link-by-email",
+        trust_email=True,
         enabled=True,
         now=LATER + timedelta(seconds=1),
     )
@@ -567,6 +577,8 @@ def test_change_saml_identity_provider_returns_a_changed_copy_with_its_event() -
         name_id_format="nameIdFormat",
         attribute_mappers="attributeMappers",
         role_mappers="roleMappers",
+        first_sign_in="link-by-email",
+        trust_email=True,
         enabled=True,
         now=LATER,
     )

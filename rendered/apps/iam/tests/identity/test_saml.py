@@ -167,6 +167,7 @@ def test_every_invalid_field_is_named(iam: Iam) -> None:
             "signingCertificate": "not a certificate",
             "binding": "HTTP-Artifact",
             "nameIdFormat": "email",
+            "firstSignIn": "merge",
             "attributeMappers": [{"samlAttribute": "", "userAttribute": "1bad"}],
             "roleMappers": [{"samlAttribute": "groups", "value": "x", "role": "nope"}],
         },
@@ -182,6 +183,7 @@ def test_every_invalid_field_is_named(iam: Iam) -> None:
         "signingCertificate",
         "binding",
         "nameIdFormat",
+        "firstSignIn",
         "attributeMappers.0.samlAttribute",
         "attributeMappers.0.userAttribute",
     }

@@ -4,18 +4,19 @@ requests, used assertion IDs) is tested apart from the XML."""
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from hashlib import sha256
 from pathlib import Path
 
 import pytest
 
-from iam.application.ports.federation import (
+from iam.application.ports.saml import (
     IdentityProviderDescription,
     OutgoingRequest,
     SamlError,
     ServiceProvider,
     VerifiedAssertion,
 )
-from iam.application.saml_login import SamlLogins
+from iam.application.saml_login import SamlIdentity, SamlLogins
 from iam.application.saml_providers import (
     RoleMapper,
     SamlProviders,
@@ -174,3 +175,31 @@ async def test_the_service_provider_is_named_per_tenant_and_provider(
     assert (
         sp.acs_url == f"https://iam.test/api/v1/tenants/{world.tenant_id}/saml/corp/acs"
     )
+
+
+@pytest.mark.parametrize(
+    ("name_id", "attributes", "username"),
+    [
+        ("alice@corp.example", {}, "alice@corp.example"),
+        ("opaque id/with spaces", {"username": "alice"}, "alice"),
+        (
+            "opaque id/with spaces",
+            {},
+            "corp-" + sha256(b"opaque id/with spaces").hexdigest()[:16],
+        ),
+    ],
+)
+def test_the_username_is_mapped_else_the_name_id_else_derived(
+    name_id: str, attributes: dict[str, str], username: str
+) -> None:
+    identity = SamlIdentity(
+        tenant_id="t",
+        provider_alias="corp",
+        issuer="https://idp.test",
+        name_id=name_id,
+        name_id_format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+        attributes=attributes,
+        roles=[],
+    )
+
+    assert identity.username == username

@@ -2,28 +2,31 @@
 until answered, and the response, verified once and turned into an external identity."""
 
 import asyncio
+import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from iam.application.identity import (
     ACTIVE,
+    USERNAME_PATTERN,
     in_tenant,
     saml_assertion_use_id_for,
     saml_login_request_id_for,
-)
-from iam.application.ports.federation import (
-    OutgoingRequest,
-    SamlError,
-    SamlProtocol,
-    ServiceProvider,
-    VerifiedAssertion,
 )
 from iam.application.ports.outbound import (
     Clock,
     SamlAssertionUseRepository,
     SamlLoginRequestRepository,
     TenantRepository,
+)
+from iam.application.ports.saml import (
+    OutgoingRequest,
+    SamlError,
+    SamlProtocol,
+    ServiceProvider,
+    VerifiedAssertion,
 )
 from iam.application.saml_providers import (
     NOT_FOUND,
@@ -35,6 +38,7 @@ from iam.domain.errors import ConcurrencyError, NotFoundError
 from iam.domain.model import SamlAssertionUse, SamlIdentityProvider, SamlLoginRequest
 
 PENDING, COMPLETED = "PENDING", "COMPLETED"
+USERNAME = re.compile(USERNAME_PATTERN.strip("^$"))
 
 
 class ProviderDisabledError(Exception):
@@ -42,7 +46,7 @@ class ProviderDisabledError(Exception):
 
 
 @dataclass(frozen=True)
-class ExternalIdentity:
+class SamlIdentity:
     """Who an identity provider vouched for, with the mappers of the provider applied."""
 
     tenant_id: str
@@ -57,15 +61,25 @@ class ExternalIdentity:
     """IAM roles from the role mappers."""
 
     @property
-    def email(self) -> str | None:
-        return self.attributes.get("email")
+    def email(self) -> str:
+        return self.attributes.get("email", "")
+
+    @property
+    def username(self) -> str:
+        """The mapped username, else the NameID when it is a valid username, else a
+        name derived from the provider and the NameID."""
+        for candidate in (self.attributes.get("username", ""), self.name_id):
+            if USERNAME.fullmatch(candidate):
+                return candidate
+        digest = hashlib.sha256(self.name_id.encode()).hexdigest()[:16]
+        return f"{self.provider_alias[:40]}-{digest}"
 
 
 @dataclass(frozen=True)
 class SamlLogin:
     """An accepted response: the identity and the RelayState the login started with."""
 
-    identity: ExternalIdentity
+    identity: SamlIdentity
     relay_state: str
 
 
@@ -170,7 +184,7 @@ class SamlLogins:
             except ConcurrencyError:
                 raise SamlError("the request was answered already") from None
         return SamlLogin(
-            identity=external_identity(tenant_id, provider, assertion),
+            identity=saml_identity(tenant_id, provider, assertion),
             relay_state=request.relay_state,
         )
 
@@ -210,9 +224,9 @@ class SamlLogins:
         return provider
 
 
-def external_identity(
+def saml_identity(
     tenant_id: str, provider: SamlIdentityProvider, assertion: VerifiedAssertion
-) -> ExternalIdentity:
+) -> SamlIdentity:
     """The identity of ``assertion`` with the provider's attribute and role mappers."""
     attributes: dict[str, str] = {}
     for mapper in attribute_mappers_of(provider):
@@ -224,7 +238,7 @@ def external_identity(
         values = assertion.attributes.get(role_mapper.saml_attribute, [])
         if role_mapper.value in values and role_mapper.role not in roles:
             roles.append(role_mapper.role)
-    return ExternalIdentity(
+    return SamlIdentity(
         tenant_id=tenant_id,
         provider_alias=provider.alias,
         issuer=assertion.issuer,

@@ -14,13 +14,13 @@ from iam.application.identity import (
     in_tenant,
     saml_provider_id_for,
 )
-from iam.application.ports.federation import (
+from iam.application.ports.outbound import Clock, SamlIdentityProviderRepository
+from iam.application.ports.saml import (
     POST_BINDING,
     REDIRECT_BINDING,
     SamlProtocol,
     SamlProviderListing,
 )
-from iam.application.ports.outbound import Clock, SamlIdentityProviderRepository
 from iam.domain.errors import (
     ConcurrencyError,
     DomainValidationError,
@@ -42,6 +42,9 @@ NAME_ID_FORMATS = (
 )
 #: The user fields a SAML attribute may fill; any other name is a user attribute.
 USER_FIELDS = ("username", "email")
+#: What the first sign-in of an identity does: create its user, or link it to the one
+#: active user with the email the provider vouches for (else create).
+FIRST_SIGN_IN = ("create", "link-by-email")
 USER_ATTRIBUTE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"
 """Also the rule of ``username`` and ``email``."""
 NOT_FOUND = "SAML identity provider not found"
@@ -57,6 +60,7 @@ BAD_NAME_ID_FORMAT = "Not a SAML 2.0 NameID format URI"
 BAD_SSO_URL = "The SSO URL is an http(s) URL"
 BAD_CERTIFICATE = "Not a PEM or base64 X.509 certificate"
 BLANK_ATTRIBUTE = "Cannot be blank"
+BAD_FIRST_SIGN_IN = "First sign-in is create or link-by-email"
 BAD_USER_ATTRIBUTE = (
     "username, email, or an attribute name (a letter, then letters, digits, _ . -)"
 )
@@ -77,6 +81,7 @@ RULES = (
     NO_SSO_FOR_BINDING,
     BAD_BINDING,
     BAD_NAME_ID_FORMAT,
+    BAD_FIRST_SIGN_IN,
     BAD_SSO_URL,
     BAD_CERTIFICATE,
     BLANK_ATTRIBUTE,
@@ -115,6 +120,8 @@ class SamlProviderSettings:
     name_id_format: str = NAME_ID_FORMATS[0]
     attribute_mappers: Sequence[AttributeMapper] = field(default_factory=tuple)
     role_mappers: Sequence[RoleMapper] = field(default_factory=tuple)
+    first_sign_in: str = FIRST_SIGN_IN[0]
+    trust_email: bool = False
     enabled: bool = True
 
 
@@ -251,6 +258,8 @@ class SamlProviders:
             problems.append(Violation("binding", BAD_BINDING))
         if settings.name_id_format not in NAME_ID_FORMATS:
             problems.append(Violation("nameIdFormat", BAD_NAME_ID_FORMAT))
+        if settings.first_sign_in not in FIRST_SIGN_IN:
+            problems.append(Violation("firstSignIn", BAD_FIRST_SIGN_IN))
         problems.extend(self._mapper_problems(settings))
         DomainValidationError.raise_for(problems)
         roles = [mapper.role for mapper in settings.role_mappers]
@@ -307,5 +316,7 @@ def _values(settings: SamlProviderSettings) -> dict[str, Any]:
         "name_id_format": settings.name_id_format,
         "attribute_mappers": _mappers_json(settings.attribute_mappers),
         "role_mappers": _mappers_json(settings.role_mappers),
+        "first_sign_in": settings.first_sign_in,
+        "trust_email": settings.trust_email,
         "enabled": settings.enabled,
     }

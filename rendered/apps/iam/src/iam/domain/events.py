@@ -225,6 +225,8 @@ class SamlIdentityProviderCreated:
     name_id_format: str
     attribute_mappers: str
     role_mappers: str
+    first_sign_in: str
+    trust_email: bool
     enabled: bool
     occurred_at: datetime
 
@@ -243,6 +245,8 @@ class SamlIdentityProviderChanged:
     name_id_format: str
     attribute_mappers: str
     role_mappers: str
+    first_sign_in: str
+    trust_email: bool
     enabled: bool
     occurred_at: datetime
 

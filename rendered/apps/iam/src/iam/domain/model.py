@@ -673,6 +673,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
     name_id_format: str = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
     attribute_mappers: str = "[]"
     role_mappers: str = "[]"
+    first_sign_in: str = "create"
+    trust_email: bool = False
     enabled: bool = True
     status: str = "ACTIVE"
 
@@ -692,6 +694,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
                     name_id_format=event.name_id_format,
                     attribute_mappers=event.attribute_mappers,
                     role_mappers=event.role_mappers,
+                    first_sign_in=event.first_sign_in,
+                    trust_email=event.trust_email,
                     enabled=event.enabled,
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
@@ -714,6 +718,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
                     name_id_format=event.name_id_format,
                     attribute_mappers=event.attribute_mappers,
                     role_mappers=event.role_mappers,
+                    first_sign_in=event.first_sign_in,
+                    trust_email=event.trust_email,
                     enabled=event.enabled,
                     updated_at=event.occurred_at,
                 )
@@ -745,6 +751,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
         name_id_format: str,
         attribute_mappers: str,
         role_mappers: str,
+        first_sign_in: str,
+        trust_email: bool,
         enabled: bool,
         now: datetime,
         id: str | None = None,
@@ -762,6 +770,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
             name_id_format=name_id_format,
             attribute_mappers=attribute_mappers,
             role_mappers=role_mappers,
+            first_sign_in=first_sign_in,
+            trust_email=trust_email,
             enabled=enabled,
             occurred_at=now,
         )
@@ -779,6 +789,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
         name_id_format: str,
         attribute_mappers: str,
         role_mappers: str,
+        first_sign_in: str,
+        trust_email: bool,
         enabled: bool,
         now: datetime,
     ) -> Self:
@@ -794,6 +806,8 @@ class SamlIdentityProvider(AggregateRoot[DomainEvent]):
             name_id_format=name_id_format,
             attribute_mappers=attribute_mappers,
             role_mappers=role_mappers,
+            first_sign_in=first_sign_in,
+            trust_email=trust_email,
             enabled=enabled,
             occurred_at=now,
         )

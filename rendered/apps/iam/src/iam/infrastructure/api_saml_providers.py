@@ -12,10 +12,11 @@ from iam.application.identity import (
     IDENTITY_PROVIDERS_WRITE,
     ROLE_NAME_PATTERN,
 )
-from iam.application.ports.federation import POST_BINDING, REDIRECT_BINDING
+from iam.application.ports.saml import POST_BINDING, REDIRECT_BINDING
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import (
     ALIAS_PATTERN,
+    FIRST_SIGN_IN,
     NAME_ID_FORMATS,
     RULES,
     USER_ATTRIBUTE_PATTERN,
@@ -117,6 +118,19 @@ class SamlProviderBody(CamelModel):
     role_mappers: list[RoleMapperBody] = Field(
         default_factory=list, alias="roleMappers"
     )
+    first_sign_in: str = Field(
+        default=FIRST_SIGN_IN[0],
+        alias="firstSignIn",
+        description="The first sign-in of an identity creates its user, or links it to"
+        " the one active user with the same email when the provider is trusted for"
+        " emails (trustEmail)",
+        json_schema_extra={"enum": list(FIRST_SIGN_IN)},
+    )
+    trust_email: bool = Field(
+        default=False,
+        alias="trustEmail",
+        description="The provider vouches for the emails it asserts",
+    )
     enabled: bool = True
 
     def settings(self) -> SamlProviderSettings:
@@ -135,6 +149,8 @@ class SamlProviderBody(CamelModel):
             role_mappers=[
                 RoleMapper(m.saml_attribute, m.value, m.role) for m in self.role_mappers
             ],
+            first_sign_in=self.first_sign_in,
+            trust_email=self.trust_email,
             enabled=self.enabled,
         )
 
@@ -161,6 +177,8 @@ class SamlProviderView(CamelModel):
         serialization_alias="attributeMappers"
     )
     role_mappers: list[dict[str, str]] = Field(serialization_alias="roleMappers")
+    first_sign_in: str = Field(serialization_alias="firstSignIn")
+    trust_email: bool = Field(serialization_alias="trustEmail")
     enabled: bool
     service_provider_entity_id: str = Field(
         serialization_alias="serviceProviderEntityId"
@@ -193,6 +211,8 @@ class SamlProviderView(CamelModel):
                 {"samlAttribute": m.saml_attribute, "value": m.value, "role": m.role}
                 for m in role_mappers_of(provider)
             ],
+            first_sign_in=provider.first_sign_in,
+            trust_email=provider.trust_email,
             enabled=provider.enabled,
             service_provider_entity_id=sp.entity_id,
             acs_url=sp.acs_url,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from iam.application.identity import tenant_reference
-from iam.application.ports.federation import (
+from iam.application.ports.saml import (
     REDIRECT_BINDING,
     OutgoingRequest,
     SamlError,

@@ -25,7 +25,7 @@ from saml2.saml import NAMEID_FORMAT_UNSPECIFIED, Assertion
 from saml2.time_util import str_to_time
 from saml2.xmldsig import SIG_RSA_SHA256
 
-from iam.application.ports.federation import (
+from iam.application.ports.saml import (
     POST_BINDING,
     REDIRECT_BINDING,
     IdentityProviderDescription,
@@ -51,7 +51,7 @@ MAX_RESPONSE_BYTES = 256 * 1024
 
 
 class Pysaml2Protocol:
-    """A :class:`~iam.application.ports.federation.SamlProtocol` with pysaml2."""
+    """A :class:`~iam.application.ports.saml.SamlProtocol` with pysaml2."""
 
     def __init__(
         self,

@@ -18,7 +18,7 @@ PAGE = 500
 
 
 class StoredSamlProviderListing:
-    """A :class:`~iam.application.ports.federation.SamlProviderListing` on the event
+    """A :class:`~iam.application.ports.saml.SamlProviderListing` on the event
     store, for the tenant of the security context."""
 
     def __init__(self, store: EventStore) -> None:
