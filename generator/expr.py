@@ -102,6 +102,8 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
 
 
 def _literal_text(value: Any) -> str:
+    if value is None:  # YAML's null: the expression ``None``
+        return "None"
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, int | float):
@@ -145,8 +147,13 @@ def _describe(type_: TypeRef) -> str:
     if type_.kind == "optional":
         return f"{_describe(type_.required())} or null"
     if type_.kind == "enum":
-        return f"a {type_.name} (enum)"
-    return f"a {type_}"
+        return f"{_article(type_.name)} {type_.name} (enum)"
+    return f"{_article(str(type_))} {type_}"
+
+
+def _article(word: str) -> str:
+    """``an int``, ``an Order``, ``a uuid``, ``a User`` (a "u" said "you")."""
+    return "an" if word[:1].lower() in "aeio" else "a"
 
 
 _BINARY = {
@@ -370,6 +377,8 @@ class _Checker:
 
     # calls
     def _Call(self, node: ast.Call, expected: TypeRef | None) -> Node:
+        if isinstance(node.func, ast.Name) and node.func.id in self.scope.values:
+            return self._construct(node, node.func.id)
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             name = ast.unparse(node.func)
             raise self.fail(node, f"unknown function {name!r} (known: {', '.join(FUNCTIONS)})")
@@ -384,6 +393,31 @@ class _Checker:
             shown = ", ".join(_describe(a.type) for a in args) or "nothing"
             raise self.fail(node, f"{name}() does not take {shown}")
         return Node("call", result, args, name)
+
+    def _construct(self, node: ast.Call, name: str) -> Node:
+        """A value object made of its fields, given by name (``Line(sku=sku, quantity=1)``);
+        an optional field left out is null."""
+        fields = self.scope.values[name]
+        if node.args:
+            raise self.fail(node, f"{name}(...) takes its fields by name: {name}(field=...)")
+        given: dict[str, Node] = {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.fail(node, "`**` is not allowed")
+            if keyword.arg not in fields:
+                known = ", ".join(fields)
+                raise self.fail(node, f"{name} has no field {keyword.arg!r} (fields: {known})")
+            target = fields[keyword.arg]
+            value = self.check(keyword.value, target)
+            try:
+                given[keyword.arg] = coerce(value, target, ast.unparse(keyword.value))
+            except ExprError as error:
+                raise self.fail(node, f"{name}.{keyword.arg}: {error}") from None
+        missing = [f for f, t in fields.items() if f not in given and t.kind != "optional"]
+        if missing:
+            raise self.fail(node, f"{name}(...) needs {', '.join(missing)}")
+        args = tuple(given.get(f, Node("literal", NONE, value=None)) for f in fields)
+        return Node("construct", TypeRef("value", name), args, tuple(fields))
 
     def _aggregate(self, node: ast.Call, name: str, gen: ast.GeneratorExp) -> Node:
         if name not in ("sum", "all", "any", "min", "max") or len(gen.generators) != 1:

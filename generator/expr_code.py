@@ -13,6 +13,7 @@ from typing import Any
 
 from generator import naming
 from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node
+from generator.reserved import python_attribute
 
 
 @dataclass
@@ -89,7 +90,15 @@ class _Writer:
         return self.names[node.value]
 
     def _field(self, node: Node) -> str:
-        return f"{self.write(node.args[0])}.{naming.snake(node.value)}"
+        return f"{self.write(node.args[0])}.{python_attribute(naming.snake(node.value))}"
+
+    def _construct(self, node: Node) -> str:
+        self.imports.add(node.type.name)
+        given = (
+            f"{python_attribute(naming.snake(name))}={self.write(arg)}"
+            for name, arg in zip(node.value, node.args, strict=True)
+        )
+        return f"{node.type.name}({', '.join(given)})"
 
     def _list(self, node: Node) -> str:
         return "[" + ", ".join(self.write(item) for item in node.args) + "]"
@@ -209,6 +218,8 @@ def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
         return _evaluate(args[0], values)[node.value]
     if op == "list":
         return [_evaluate(arg, values) for arg in args]
+    if op == "construct":  # a value object is a mapping of its fields, as examples are
+        return {name: _evaluate(arg, values) for name, arg in zip(node.value, args, strict=True)}
     if op == "not":
         return not _evaluate(args[0], values)
     if op == "neg":

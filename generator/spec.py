@@ -133,8 +133,10 @@ class CommandSpec(_Strict):
         default=[], description="fields of the aggregate the request sets"
     )
     inputs: Fields = Field(default={}, description="request values that are not fields")
-    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
-        default={}, description="field -> the value the command sets (an expression)"
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] = Field(
+        default={},
+        description="field -> the value the command sets (an expression; null "
+        "clears an optional field)",
     )
     when: Expression | None = Field(default=None, description="the command's guard")
     error: StrictStr | None = Field(default=None, description="the error when `when` is false")
@@ -205,7 +207,7 @@ class OnSpec(_Strict):
     upsert: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
         default=None, description="insert or replace the row; column -> value"
     )
-    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] | None = Field(
         default=None, description="change the existing row; column -> value"
     )
     delete: StrictBool = False

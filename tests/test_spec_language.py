@@ -12,6 +12,7 @@ import yaml
 from helpers import REPO, Result
 
 from generator.expr import ExprError, Scope, parse
+from generator.expr_code import evaluate, to_python
 from generator.loading import SpecError, load_spec_text
 from generator.migrate import migrate_text
 from generator.typeref import TypeRef
@@ -341,3 +342,39 @@ def test_a_key_given_in_upsert_is_located_there() -> None:
         "did you mean 'event.bookId'?" in line
         for line in found
     ), found
+
+
+LINE_SCOPE = Scope(
+    {"sku": TypeRef.scalar("str"), "count": TypeRef.scalar("int")},
+    values={
+        "Line": {
+            "sku": TypeRef.scalar("str"),
+            "quantity": TypeRef.scalar("int"),
+            "note": TypeRef.scalar("str").optional(),
+        }
+    },
+)
+
+
+def test_a_value_object_is_made_of_its_fields_by_name() -> None:
+    node = parse("Line(sku=sku, quantity=count + 1)", LINE_SCOPE)
+    assert node.type == TypeRef("value", "Line")
+    code = to_python(node, {"sku": "self.sku", "count": "count"})
+    assert code.source == "Line(sku=self.sku, quantity=(count + 1), note=None)"
+    assert evaluate(node, {"sku": "A", "count": 2}) == {"sku": "A", "quantity": 3, "note": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Line(sku, count)", "Line(...) takes its fields by name: Line(field=...)"),
+        ("Line(sku=sku)", "Line(...) needs quantity"),
+        ("Line(sku=sku, quantity=1, size=2)", "Line has no field 'size' (fields: sku, quantity"),
+        ("Line(sku=count, quantity=1)", "Line.sku: 'count' is an int, expected a str"),
+        ("Line(**x)", "`**` is not allowed"),
+    ],
+)
+def test_a_value_object_made_wrongly_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ExprError) as raised:
+        parse(text, LINE_SCOPE)
+    assert message in str(raised.value)
