@@ -369,7 +369,10 @@ class _Checker:
     def _IfExp(self, node: ast.IfExp, expected: TypeRef | None) -> Node:
         test = self.check(node.test)
         self._need(node.test, test, BOOL)
-        body, orelse = self.check(node.body, expected), self.check(node.orelse, expected)
+        # `x if x is not None else y`: x is not null in the first branch (null in the other)
+        then = _Checker(self.scope.with_names(_narrowing(test, when=True)))
+        otherwise = _Checker(self.scope.with_names(_narrowing(test, when=False)))
+        body, orelse = then.check(node.body, expected), otherwise.check(node.orelse, expected)
         joined = _unify([body.type, orelse.type])
         if joined is None:
             raise self.fail(node, "both branches of `if ... else` have one type")
@@ -420,8 +423,35 @@ class _Checker:
         return Node("construct", TypeRef("value", name), args, tuple(fields))
 
     def _aggregate(self, node: ast.Call, name: str, gen: ast.GeneratorExp) -> Node:
-        if name not in ("sum", "all", "any", "min", "max") or len(gen.generators) != 1:
+        if name not in ("sum", "all", "any", "min", "max"):
             raise self.fail(node, f"{name}() takes no `for` (sum, all, any, min and max do)")
+        variable, iterable, element, condition = self._loop(node, gen)
+        if name in ("all", "any"):
+            if element.type != BOOL:
+                raise self.fail(gen.elt, f"expected a bool, got {_describe(element.type)}")
+            result = BOOL
+        elif name == "sum" and element.type.required() in (INT, FLOAT, DECIMAL, DURATION):
+            result = element.type
+        elif name in ("min", "max") and _ordered(element.type):
+            result = element.type.optional()
+        else:
+            raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
+        parts = (element, iterable) + ((condition,) if condition else ())
+        return Node("aggregate", result, parts, (name, variable))
+
+    def _ListComp(self, node: ast.ListComp, expected: TypeRef | None) -> Node:
+        """``[c for c in comments if c.author != author]``: a list made from another."""
+        variable, iterable, element, condition = self._loop(node, node)
+        parts = (element, iterable) + ((condition,) if condition else ())
+        return Node("comprehension", TypeRef("list", item=element.type), parts, variable)
+
+    def _loop(
+        self, node: ast.AST, gen: ast.GeneratorExp | ast.ListComp
+    ) -> tuple[str, Node, Node, Node | None]:
+        """One ``for`` over a list with its ``if`` conditions: the item's name, the list,
+        the element computed per item and the conditions joined (None without any)."""
+        if len(gen.generators) != 1:
+            raise self.fail(node, "one `for` at a time")
         loop = gen.generators[0]
         if not isinstance(loop.target, ast.Name) or loop.is_async:
             raise self.fail(node, "a `for` names one item")
@@ -438,18 +468,14 @@ class _Checker:
             inner._need(test, checked, BOOL)
             conditions.append(checked)
         element = inner.check(gen.elt)
-        if name in ("all", "any"):
-            inner._need(gen.elt, element, BOOL)
-            result = BOOL
-        elif name == "sum" and element.type.required() in (INT, FLOAT, DECIMAL, DURATION):
-            result = element.type
-        elif name in ("min", "max") and _ordered(element.type):
-            result = element.type.optional()
-        else:
-            raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
-        condition = Node("and", BOOL, tuple(conditions)) if conditions else None
-        parts = (element, iterable) + ((condition,) if condition else ())
-        return Node("aggregate", result, parts, (name, variable))
+        condition = (
+            None
+            if not conditions
+            else conditions[0]
+            if len(conditions) == 1
+            else Node("and", BOOL, tuple(conditions))
+        )
+        return variable, iterable, element, condition
 
     def _need(self, node: ast.AST, checked: Node, type_: TypeRef) -> None:
         if checked.type != type_:

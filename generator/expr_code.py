@@ -163,6 +163,14 @@ class _Writer:
             return f"{name}({generator}, default=None)"
         return f"{name}{generator}"
 
+    def _comprehension(self, node: Node) -> str:
+        python = f"item_{naming.snake(node.value)}"
+        inner = _Writer({**self.names, node.value: python}, self.imports)
+        element = inner.write(node.args[0])
+        iterable = self.write(node.args[1])
+        condition = f" if {inner.write(node.args[2])}" if len(node.args) > 2 else ""
+        return f"[{element} for {python} in {iterable}{condition}]"
+
     def _start(self, type_: Any) -> str:
         if type_ == DECIMAL:
             self.imports.add("Decimal")
@@ -247,6 +255,14 @@ def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
         return _evaluate(args[1] if _evaluate(args[0], values) else args[2], values)
     if op == "call":
         return _call(node.value, [_evaluate(arg, values) for arg in args])
+    if op == "comprehension":
+        made = []
+        for item in _evaluate(args[1], values):
+            scope = {**values, node.value: item}
+            if len(args) > 2 and not _evaluate(args[2], scope):
+                continue
+            made.append(_evaluate(args[0], scope))
+        return made
     if op == "aggregate":
         name, variable = node.value
         items = []

@@ -378,3 +378,47 @@ def test_a_value_object_made_wrongly_is_refused(text: str, message: str) -> None
     with pytest.raises(ExprError) as raised:
         parse(text, LINE_SCOPE)
     assert message in str(raised.value)
+
+
+LIST_SCOPE = Scope(
+    {
+        "tags": TypeRef("list", item=TypeRef.scalar("str")),
+        "tag": TypeRef.scalar("str"),
+        "due": TypeRef.scalar("date").optional(),
+        "today": TypeRef.scalar("date"),
+    }
+)
+
+
+def test_a_list_is_made_from_another_with_a_comprehension() -> None:
+    node = parse("[t for t in tags if t != tag]", LIST_SCOPE)
+    assert node.type == TypeRef("list", item=TypeRef.scalar("str"))
+    code = to_python(node, {"tags": "self.tags", "tag": "tag"})
+    assert code.source == "[item_t for item_t in self.tags if (item_t != tag)]"
+    assert evaluate(node, {"tags": ["a", "b", "a"], "tag": "a"}) == ["b"]
+    upper = parse("[upper(t) for t in tags]", LIST_SCOPE)
+    assert evaluate(upper, {"tags": ["a", "b"]}) == ["A", "B"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[t for t in tag]", "`for` goes over a list, not a str"),
+        ("[t for t in tags for u in tags]", "one `for` at a time"),
+        ("[tag for tag in tags]", "'tag' is already a name here"),
+        ("[t for t in tags if t]", "expected a bool, got a str"),
+    ],
+)
+def test_a_comprehension_made_wrongly_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ExprError) as raised:
+        parse(text, LIST_SCOPE)
+    assert message in str(raised.value)
+
+
+def test_a_conditional_narrows_an_optional_value_in_its_branch() -> None:
+    node = parse("due if due is not None else today", LIST_SCOPE)
+    assert node.type == TypeRef.scalar("date")
+    node = parse("today if due is None else due", LIST_SCOPE)
+    assert node.type == TypeRef.scalar("date")
+    with pytest.raises(ExprError, match=r"or null"):
+        parse("due if due is None else today", LIST_SCOPE, TypeRef.scalar("date"))
