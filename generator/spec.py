@@ -154,6 +154,12 @@ class AggregateSpec(_Strict):
     computed: Annotated[dict[StrictStr, ComputedSpec], Field(max_length=100)] = {}
     invariants: Annotated[list[InvariantSpec], Field(max_length=100)] = []
     commands: Annotated[dict[StrictStr, CommandSpec], Field(max_length=100)] = {}
+    unique: Annotated[
+        list[Annotated[list[StrictStr], Field(min_length=2, max_length=5)]], Field(max_length=20)
+    ] = Field(
+        default=[],
+        description="combinations of fields no two aggregates of a tenant share: [[venueId, name]]",
+    )
     not_found: Text | None = Field(default=None, description="message when no aggregate has the id")
     event_id: StrictStr | None = Field(
         default=None,

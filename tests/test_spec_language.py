@@ -422,3 +422,30 @@ def test_a_conditional_narrows_an_optional_value_in_its_branch() -> None:
     assert node.type == TypeRef.scalar("date")
     with pytest.raises(ExprError, match=r"or null"):
         parse("due if due is None else today", LIST_SCOPE, TypeRef.scalar("date"))
+
+
+@pytest.mark.parametrize(
+    ("combination", "message"),
+    [
+        ("[customerId, nope]", "unknown field 'nope' (fields: customerId, lines, status"),
+        ("[customerId, lines]", "a list[Line] field cannot be part of a unique combination"),
+        ("[customerId, customerId]", "a field is named twice"),
+        ("[[customerId, status], [status, customerId]]", "the same combination is named twice"),
+        ("[customerId]", "unique"),
+    ],
+)
+def test_a_unique_combination_names_distinct_fields_that_may_be_unique(
+    combination: str, message: str
+) -> None:
+    anchor = "  Order:\n    fields:\n"
+    assert anchor in BASE
+    combinations = combination if combination.startswith("[[") else f"[{combination}]"
+    text = BASE.replace(anchor, f"  Order:\n    unique: {combinations}\n    fields:\n", 1)
+    found = problems(text)
+    assert any("aggregates.Order.unique" in line and message in line for line in found), found
+
+
+def test_a_unique_combination_is_valid() -> None:
+    anchor = "  Order:\n    fields:\n"
+    text = BASE.replace(anchor, "  Order:\n    unique: [[customerId, status]]\n    fields:\n")
+    assert problems(text) == []
