@@ -1,6 +1,7 @@
 """LDAP federation against a real slapd: the provider's settings through the API, sign-in
 by bind through the token endpoint, and the sync of users and groups."""
 
+import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -111,7 +112,7 @@ def test_the_provider_is_configured_without_revealing_its_credential(
     read = iam.http.get(f"/api/v1/tenants/{tenant_id}/ldap", headers=bearer(admin))
     changed = iam.http.put(
         f"/api/v1/tenants/{tenant_id}/ldap",
-        json={**settings(slapd), "bindCredential": None, "readTimeoutSeconds": 3},
+        json={**settings(slapd), "readTimeoutSeconds": 3},
         headers=bearer(admin),
     )
 
@@ -148,6 +149,7 @@ def test_invalid_settings_are_answered_with_every_invalid_field(
         json={
             "urls": ["http://example.org", "ldaps://ok.example.org"],
             "bindDn": " ",
+            "bindCredential": "",
             "usersDn": USERS_DN,
             "startTls": True,
             "usernameAttribute": "uid)(x",
@@ -282,6 +284,24 @@ def test_an_unreachable_directory_is_a_clear_error_and_creates_nobody(
     assert "cannot be reached" in response.json()["error_description"]
     assert sync.status_code == 503
     assert sync.headers["content-type"] == "application/problem+json"
+    assert "UserFederated" not in event_types(iam, tenant_id)
+
+
+def test_a_directory_that_does_not_answer_times_out(iam: Iam, slapd: Slapd) -> None:
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        tenant_id, _ = ldap_tenant(
+            iam, slapd, urls=[f"ldap://127.0.0.1:{port}"], readTimeoutSeconds=1
+        )
+        started = time.monotonic()
+
+        response = iam.token(tenant_id, "alice", ALICE_PASSWORD)
+
+    assert response.status_code == 503
+    assert response.json()["error"] == "temporarily_unavailable"
+    assert time.monotonic() - started < 5
     assert "UserFederated" not in event_types(iam, tenant_id)
 
 

@@ -81,12 +81,12 @@ def credential_place(tenant_id: str) -> bytes:
 @dataclass(frozen=True)
 class LdapRequest:
     """A tenant's LDAP settings as asked for: ``None`` takes the vendor preset (or the
-    current value on an update); ``bind_credential`` None keeps the stored one."""
+    current value on an update of the same vendor)."""
 
     urls: list[str]
     bind_dn: str
+    bind_credential: str
     users_dn: str
-    bind_credential: str | None = None
     vendor: str = OTHER
     start_tls: bool | None = None
     ca_certificate: str | None = None
@@ -277,22 +277,14 @@ class LdapProviders:
             for name, value in vars(request).items()
             if value is not None and name != "bind_credential"
         }
-        if request.bind_credential is not None:
-            if not request.bind_credential:
-                problems.append(
-                    Violation("bindCredential", "The bind credential cannot be empty")
-                )
-            sealed, key_id = self._secrets.seal(
-                request.bind_credential, credential_place(tenant_id)
-            )
-            credential = SealedSecret(ciphertext=sealed, key_id=key_id)
-        elif current is not None:
-            credential = current.settings.bind_credential
-        else:
+        if not request.bind_credential:
             problems.append(
-                Violation("bindCredential", "A bind credential is required")
+                Violation("bindCredential", "The bind credential cannot be empty")
             )
-            credential = SealedSecret(ciphertext="", key_id="")
+        sealed, key_id = self._secrets.seal(
+            request.bind_credential, credential_place(tenant_id)
+        )
+        credential = SealedSecret(ciphertext=sealed, key_id=key_id)
         values = {**base, **given, "bind_credential": credential}
         return LdapSettings(**values), problems
 

@@ -17,7 +17,7 @@ CREATE, LINK_BY_EMAIL = "create", "link-by-email"
 FIRST_SIGN_IN_POLICIES = (CREATE, LINK_BY_EMAIL)
 MAX_TIMEOUT_SECONDS = 60.0
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,63}")
-LDAP_URL = re.compile(r"ldaps?://[^\s/?#]+/?")
+LDAP_URL = re.compile(r"ldaps?://[A-Za-z0-9._\[\]:-]+/?")
 
 
 @dataclass(frozen=True, kw_only=True)

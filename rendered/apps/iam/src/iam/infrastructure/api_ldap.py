@@ -4,16 +4,25 @@ credential is written, never read back) and the sync of its users."""
 from datetime import datetime
 from typing import Annotated, Literal
 
+from eaf.web import PROBLEM_TYPE
 from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from iam.application.identity import FEDERATION_READ, FEDERATION_WRITE
 from iam.application.ldap import LdapProviders, LdapRequest, SyncReport
 from iam.application.ports.federation import IdentitySourceUnavailableError
-from iam.domain.federation import FIRST_SIGN_IN_POLICIES, VENDORS, LdapProvider
+from iam.domain.federation import (
+    ATTRIBUTE_NAME,
+    FIRST_SIGN_IN_POLICIES,
+    LDAP_URL,
+    MAX_TIMEOUT_SECONDS,
+    VENDORS,
+    LdapProvider,
+)
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
+    JsonSchema,
     ProblemRoute,
     in_path_tenant,
     problem_error,
@@ -23,6 +32,12 @@ router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/ldap", tags=["ldap"], route_class=ProblemRoute
 )
 
+# The rules the settings enforce, stated for the OpenAPI document (the domain answers a
+# request that breaks them with its own messages, every field at once).
+NOT_BLANK: JsonSchema = {"pattern": r"^(?=[\s\S]*\S)"}
+NAME: JsonSchema = {"pattern": f"^{ATTRIBUTE_NAME.pattern}$"}
+URL: JsonSchema = {"pattern": f"^{LDAP_URL.pattern}$"}
+TIMEOUT: JsonSchema = {"exclusiveMinimum": 0, "maximum": MAX_TIMEOUT_SECONDS}
 FederationReader = Annotated[str, Depends(in_path_tenant(FEDERATION_READ))]
 FederationWriter = Annotated[str, Depends(in_path_tenant(FEDERATION_WRITE))]
 
@@ -39,43 +54,68 @@ class LdapSettingsBody(CamelModel):
     """A tenant's LDAP settings; a field left out takes the vendor preset's value (or,
     on an update of the same vendor, the current one)."""
 
-    urls: list[str] = Field(min_length=1, examples=[["ldaps://ldap.example.com"]])
-    bind_dn: str = Field(alias="bindDn")
-    bind_credential: str | None = Field(
-        default=None,
-        alias="bindCredential",
-        repr=False,
-        description="Required on creation; left out on an update, the stored one stays",
+    urls: list[str] = Field(
+        min_length=1,
+        examples=[["ldaps://ldap.example.com"]],
+        json_schema_extra={"items": {"type": "string", **URL}},
     )
-    users_dn: str = Field(alias="usersDn")
+    bind_dn: str = Field(alias="bindDn", json_schema_extra=NOT_BLANK)
+    bind_credential: str = Field(
+        alias="bindCredential", repr=False, json_schema_extra={"minLength": 1}
+    )
+    users_dn: str = Field(alias="usersDn", json_schema_extra=NOT_BLANK)
     vendor: str = Field(default="other", json_schema_extra={"enum": list(VENDORS)})
-    start_tls: bool | None = Field(default=None, alias="startTls")
+    start_tls: StrictBool | None = Field(default=None, alias="startTls")
     ca_certificate: str | None = Field(
-        default=None, alias="caCertificate", description="PEM"
+        default=None,
+        alias="caCertificate",
+        description="PEM; empty: the system's certificate authorities",
+        json_schema_extra={"pattern": "^$|-----BEGIN CERTIFICATE-----"},
     )
-    user_object_class: str | None = Field(default=None, alias="userObjectClass")
-    username_attribute: str | None = Field(default=None, alias="usernameAttribute")
-    login_attributes: list[str] | None = Field(default=None, alias="loginAttributes")
-    uuid_attribute: str | None = Field(default=None, alias="uuidAttribute")
-    email_attribute: str | None = Field(default=None, alias="emailAttribute")
-    name_attribute: str | None = Field(default=None, alias="nameAttribute")
+    user_object_class: str | None = Field(
+        default=None, alias="userObjectClass", json_schema_extra=NAME
+    )
+    username_attribute: str | None = Field(
+        default=None, alias="usernameAttribute", json_schema_extra=NAME
+    )
+    login_attributes: list[str] | None = Field(
+        default=None,
+        alias="loginAttributes",
+        json_schema_extra={"items": {"type": "string", **NAME}},
+    )
+    uuid_attribute: str | None = Field(
+        default=None, alias="uuidAttribute", json_schema_extra=NAME
+    )
+    email_attribute: str | None = Field(
+        default=None, alias="emailAttribute", json_schema_extra=NAME
+    )
+    name_attribute: str | None = Field(
+        default=None, alias="nameAttribute", json_schema_extra=NAME
+    )
     groups_dn: str | None = Field(default=None, alias="groupsDn")
-    group_object_class: str | None = Field(default=None, alias="groupObjectClass")
-    membership_attribute: str | None = Field(default=None, alias="membershipAttribute")
+    group_object_class: str | None = Field(
+        default=None, alias="groupObjectClass", json_schema_extra=NAME
+    )
+    membership_attribute: str | None = Field(
+        default=None, alias="membershipAttribute", json_schema_extra=NAME
+    )
     group_roles: dict[str, list[str]] | None = Field(
         default=None,
         alias="groupRoles",
         description="LDAP group name -> IAM roles",
         examples=[{"admins": ["tenant-admin"]}],
+        json_schema_extra={"propertyNames": NOT_BLANK},
     )
     connect_timeout_seconds: float | None = Field(
-        default=None, alias="connectTimeoutSeconds"
+        default=None, alias="connectTimeoutSeconds", json_schema_extra=TIMEOUT
     )
-    read_timeout_seconds: float | None = Field(default=None, alias="readTimeoutSeconds")
+    read_timeout_seconds: float | None = Field(
+        default=None, alias="readTimeoutSeconds", json_schema_extra=TIMEOUT
+    )
     first_sign_in: str | None = Field(
         default=None,
         alias="firstSignIn",
-        json_schema_extra={"enum": list(FIRST_SIGN_IN_POLICIES)},
+        json_schema_extra={"enum": [*FIRST_SIGN_IN_POLICIES, None]},
     )
 
     def request(self) -> LdapRequest:
@@ -139,14 +179,23 @@ class SyncView(CamelModel):
         return cls(**vars(report))
 
 
-@router.put("", responses=AUTH_PROBLEMS)
+@router.put(
+    "",
+    responses={
+        **AUTH_PROBLEMS,
+        201: {"model": LdapProviderView, "description": "Created"},
+    },
+)
 async def configure_ldap(
     tenant_id: FederationWriter,
     body: LdapSettingsBody,
     providers: Providers,
     response: Response,
 ) -> LdapProviderView:
-    """Create (201) or replace (200) the tenant's LDAP provider."""
+    """Create (201) or replace (200) the tenant's LDAP provider. Beyond the schema:
+
+    - StartTLS is for ldap:// URLs only
+    """
     provider, created = await providers.configure(tenant_id, body.request())
     response.status_code = 201 if created else 200
     return LdapProviderView.of(provider)
@@ -166,7 +215,16 @@ async def delete_ldap(tenant_id: FederationWriter, providers: Providers) -> Resp
     return Response(status_code=204)
 
 
-@router.post("/sync", responses=AUTH_PROBLEMS)
+@router.post(
+    "/sync",
+    responses={
+        **AUTH_PROBLEMS,
+        503: {
+            "content": {PROBLEM_TYPE: {}},
+            "description": "The directory cannot be reached or refused TLS",
+        },
+    },
+)
 async def sync_ldap(
     tenant_id: FederationWriter,
     providers: Providers,
