@@ -4,8 +4,8 @@ The key ring is a JSON file created with one key on first use and never committe
 ``{"active": "<kid>", "keys": {"<kid>": "<base64>"}}``. Each ciphertext names the key that
 sealed it, so a rotated ring (a new active key, the old ones kept) still opens every stored
 secret. The associated data binds a ciphertext to where it belongs (a tenant, a resource, a
-field): moved anywhere else, it does not open. The configuration service's secret
-properties use the same scheme.
+field): moved anywhere else, it does not open. The configuration service seals its secret
+properties with it, the IAM its tenants' LDAP bind credentials.
 """
 
 from __future__ import annotations
