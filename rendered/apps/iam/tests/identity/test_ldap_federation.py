@@ -305,6 +305,20 @@ def test_a_directory_that_does_not_answer_times_out(iam: Iam, slapd: Slapd) -> N
     assert "UserFederated" not in event_types(iam, tenant_id)
 
 
+def test_a_refused_service_bind_is_a_clear_error(iam: Iam, slapd: Slapd) -> None:
+    tenant_id, admin = ldap_tenant(iam, slapd, bindCredential="not-the-password")
+
+    response = iam.token(tenant_id, "alice", ALICE_PASSWORD)
+    sync = iam.http.post(
+        f"/api/v1/tenants/{tenant_id}/ldap/sync", headers=bearer(admin)
+    )
+
+    assert response.status_code == 503
+    assert "service bind" in response.json()["error_description"]
+    assert sync.status_code == 503
+    assert "service bind" in sync.json()["detail"]
+
+
 def test_starttls_and_ldaps_verify_the_directory_with_the_ca(
     iam: Iam, slapd: Slapd
 ) -> None:
@@ -351,6 +365,7 @@ def test_a_full_sync_imports_users_with_roles_and_disables_deleted_ones(
 
     assert second.json()["disabled"] == 1
     assert second.json()["created"] == 0
+    assert "UserStatusChanged" in event_types(iam, tenant_id)
     bob = eventually(
         lambda: (
             (found := users(iam, tenant_id, admin)["bob"])["status"] == "DISABLED"

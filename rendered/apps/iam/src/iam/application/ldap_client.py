@@ -80,7 +80,7 @@ class Ldap3Directory:
         names = [settings.username_attribute, *settings.login_attributes]
         alternatives = "".join(f"({name}={value})" for name in names)
         wanted = f"(&(objectClass={settings.user_object_class})(|{alternatives}))"
-        with _bound(settings, settings.bind_dn, credential) as connection:
+        with _service_bound(settings, credential) as connection:
             found = _search(
                 connection, settings.users_dn, wanted, _user_attributes(settings)
             )
@@ -103,7 +103,7 @@ class Ldap3Directory:
             since = escape_filter_chars(modified_since)
             # strictly newer: LDAP filters have no ">", so "not at or before"
             wanted = f"(&{wanted}(!({MODIFIED}<={since})))"
-        with _bound(settings, settings.bind_dn, credential) as connection:
+        with _service_bound(settings, credential) as connection:
             found = _search(
                 connection, settings.users_dn, wanted, _user_attributes(settings)
             )
@@ -111,8 +111,21 @@ class Ldap3Directory:
         return [entry for entry in entries if entry is not None]
 
 
+@contextmanager
+def _service_bound(settings: LdapSettings, credential: str) -> Iterator[Connection]:
+    """A connection bound with the provider's service account."""
+    try:
+        with _bound(settings, settings.bind_dn, credential) as connection:
+            yield connection
+    except _BindRefused as refusal:
+        raise IdentitySourceUnavailableError(
+            f"the LDAP directory refused the service bind ({refusal}): check bindDn"
+            " and bindCredential"
+        ) from None
+
+
 class _BindRefused(Exception):
-    """The directory answered a bind with invalid credentials."""
+    """The directory answered a bind with a refusal (its result's description)."""
 
 
 @contextmanager
@@ -143,11 +156,8 @@ def _bound(settings: LdapSettings, dn: str, password: str) -> Iterator[Connectio
             raise
         try:
             if not connection.bind():
-                if connection.result.get("result") == 49:  # invalidCredentials
-                    raise _BindRefused()
-                raise IdentitySourceUnavailableError(
-                    f"the bind with {url} failed: {connection.result.get('description')}"
-                )
+                # the directory answered: wrong password, locked or expired account...
+                raise _BindRefused(str(connection.result.get("description")))
             yield connection
             return
         except UNAVAILABLE as error:
