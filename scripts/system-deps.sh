@@ -2,7 +2,8 @@
 # The Debian packages the suite needs beyond Python: chromium (the catalog's browser tests),
 # npm (the official AsyncAPI schema), and podman, buildah, runc and debootstrap (the
 # container test builds a Debian base image and the sample's image; see
-# scripts/container-base.sh). Installed with apt-get when missing (as root); otherwise one
+# scripts/container-base.sh), and slapd and ldap-utils (the IAM's LDAP federation tests run a
+# real directory). Installed with apt-get when missing (as root); otherwise one
 # line says what to install.
 set -euo pipefail
 missing=()
@@ -12,6 +13,8 @@ command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v buildah >/dev/null 2>&1 || missing+=(buildah)
 [ -x /usr/sbin/runc ] || missing+=(runc)
 [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
+[ -x /usr/sbin/slapd ] || missing+=(slapd)
+command -v ldapmodify >/dev/null 2>&1 || missing+=(ldap-utils)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "error: the tests need the Debian packages: ${missing[*]} (apt-get install -y ${missing[*]})" >&2

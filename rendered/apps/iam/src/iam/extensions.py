@@ -18,6 +18,7 @@ from eaf.security import (
     KeyRingJwks,
     LoginThrottle,
     PasswordHasher,
+    SecretBox,
     TokenIssuer,
     TokenVerifier,
 )
@@ -25,11 +26,16 @@ from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
 from iam.application.directory import Directory, platform_admin_email
+from iam.application.federation import Federation
+from iam.application.ldap import LdapProviders
+from iam.application.ldap_client import Ldap3Directory
+from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
+    api_ldap,
     api_service_accounts,
     api_tenants,
     api_tokens,
@@ -37,6 +43,10 @@ from iam.infrastructure import (
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.config import Settings
+from iam.infrastructure.federation_store import (
+    EventSourcedFederatedIdentities,
+    EventSourcedLdapProviderRepository,
+)
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
@@ -60,6 +70,7 @@ routers: list[APIRouter] = [
     api_tenants.router,
     api_service_accounts.router,
     api_access.router,
+    api_ldap.router,
 ]
 
 
@@ -68,14 +79,21 @@ async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
     """Wire the identity use cases, then make sure the platform administrator exists."""
-    identity = wire_identity(services, settings)
+    ldap = wire_ldap(services, settings)
+    identity = wire_identity(services, settings, external_passwords=ldap)
     app.state.identity = identity
+    app.state.ldap = ldap
     await ensure_platform_admin(identity.directory, settings)
     yield
 
 
-def wire_identity(services: Services, settings: Settings) -> Identity:
-    """The identity use cases on the event store, with the key ring of ``settings``."""
+def wire_identity(
+    services: Services,
+    settings: Settings,
+    external_passwords: ExternalPasswords | None = None,
+) -> Identity:
+    """The identity use cases on the event store, with the key ring of ``settings``;
+    users no local password knows are checked by ``external_passwords``."""
     store: EventStore = services.store
     clock = services.clock
     access_ttl = timedelta(
@@ -119,9 +137,36 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
         refresh_ttl=timedelta(
             seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
         ),
+        external_passwords=external_passwords,
     )
     return Identity(
         directory=directory, access=access, tokens=tokens, issuer=issuer_url
+    )
+
+
+def wire_ldap(services: Services, settings: Settings) -> LdapProviders:
+    """The tenants' LDAP providers, their bind credentials sealed with the key ring of
+    ``security.secrets_file``."""
+    store = services.store
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+    access = access_control(store, services.clock)
+    return LdapProviders(
+        providers=EventSourcedLdapProviderRepository(store),
+        directory=Ldap3Directory(),
+        federation=Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=ReadModelUserListing(services.read_models),
+            identities=EventSourcedFederatedIdentities(store),
+            access=access,
+            clock=services.clock,
+        ),
+        access=access,
+        secrets=SecretBox.load_or_create(
+            secrets_file
+            if secrets_file.is_absolute()
+            else settings.service_dir / secrets_file
+        ),
+        clock=services.clock,
     )
 
 

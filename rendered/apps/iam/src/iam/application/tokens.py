@@ -20,6 +20,7 @@ from eaf.security import (
 )
 
 from iam.application.access import AccessControl, checked_permissions
+from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.identity import (
     ACTIVE,
     PLATFORM,
@@ -40,6 +41,10 @@ from iam.application.oauth import (
     TooManyAttemptsError,
 )
 from iam.application.ports.access import ClientRegistry
+from iam.application.ports.federation import (
+    ExternalPasswords,
+    IdentitySourceUnavailableError,
+)
 from iam.application.ports.outbound import (
     AccessTokenRevocationRepository,
     Clock,
@@ -87,6 +92,7 @@ class TokenService:
         clock: Clock,
         clients: ClientRegistry,
         refresh_ttl: timedelta,
+        external_passwords: ExternalPasswords | None = None,
     ) -> None:
         self._keys = keys
         self._issuer = issuer
@@ -102,6 +108,7 @@ class TokenService:
         self._clock = clock
         self._clients = clients
         self._refresh_ttl = refresh_ttl
+        self._external_passwords = external_passwords
 
     async def password_grant(
         self,
@@ -117,13 +124,11 @@ class TokenService:
         authenticated = await self.authenticate_client(replace(client, tenant=tenant))
         key = ("user", tenant_id, username.casefold())
         self._ensure_not_throttled(key)
-        user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
-        if not self._hasher.verify(user.password_hash if user else None, password):
+        user = await self.verify_password(tenant_id, username, password)
+        if user is None:
             self._throttle.failed(key)
             raise _invalid_grant("invalid tenant, username or password")
-        assert user is not None
         self._throttle.succeeded(key)
-        await self._rehash(tenant_id, user, password)
         granted, permissions = self._narrow(
             scope, await self._permissions(tenant_id, user.roles)
         )
@@ -141,6 +146,28 @@ class TokenService:
         return self._respond(
             tenant_id, user, authenticated.client_id, granted, permissions, str(refresh)
         )
+
+    async def verify_password(
+        self, tenant_id: str, username: str, password: str
+    ) -> User | None:
+        """The active user ``username`` of ``tenant_id`` whose password this is, else
+        None: a local user by its hash, any other through the tenant's external
+        password source, if it has one (its first sign-in creates or links the user).
+        ``OAuthError`` ``temporarily_unavailable`` (503) when that source cannot answer."""
+        user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
+        external = user is None or user.password_hash == EXTERNAL_PASSWORD
+        if not external or self._external_passwords is None:
+            if not self._hasher.verify(user.password_hash if user else None, password):
+                return None
+            assert user is not None
+            await self._rehash(tenant_id, user, password)
+            return user
+        if not password or not await self._tenant_active(tenant_id):
+            return None
+        try:
+            return await self._external_passwords.sign_in(tenant_id, username, password)
+        except IdentitySourceUnavailableError as error:
+            raise OAuthError("temporarily_unavailable", str(error), 503) from error
 
     async def client_credentials_grant(
         self, *, client: ClientCredentials, scope: str | None

@@ -46,7 +46,7 @@ CLIENT_TENANT = "the client's tenant (id or name), when its client id is not eno
 
 @router.post(
     TOKEN_PATH,
-    responses=oauth_errors(400, 401, 429),
+    responses=oauth_errors(400, 401, 429, 503),
     openapi_extra=oauth_variants(
         {
             "grant_type=": "password",
