@@ -24,12 +24,14 @@ from eaf.security import (
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
+from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory, platform_admin_email
 from iam.application.ports.outbound import Clock
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
+    api_clients,
     api_service_accounts,
     api_tenants,
     api_tokens,
@@ -42,6 +44,7 @@ from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
     EventSourcedPolicyRepository,
     EventSourcedRefreshTokenFamilyRepository,
+    EventSourcedRegisteredClientRepository,
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,
@@ -60,6 +63,7 @@ routers: list[APIRouter] = [
     api_tenants.router,
     api_service_accounts.router,
     api_access.router,
+    api_clients.router,
 ]
 
 
@@ -100,6 +104,15 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
     )
     access = access_control(store, clock)
     directory = wire_directory(services, access, hasher, clock)
+    registry = StoredClientRegistry(store)
+    clients = ClientRegistrations(
+        clients=EventSourcedRegisteredClientRepository(store),
+        registry=registry,
+        tenants=EventSourcedTenantRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        hasher=hasher,
+        clock=clock,
+    )
     tokens = TokenService(
         keys=keys,
         issuer=TokenIssuer(
@@ -115,13 +128,17 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
         families=EventSourcedRefreshTokenFamilyRepository(store),
         revocations=EventSourcedAccessTokenRevocationRepository(store),
         clock=clock,
-        clients=StoredClientRegistry(store),
+        clients=registry,
         refresh_ttl=timedelta(
             seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
         ),
     )
     return Identity(
-        directory=directory, access=access, tokens=tokens, issuer=issuer_url
+        directory=directory,
+        access=access,
+        tokens=tokens,
+        issuer=issuer_url,
+        clients=clients,
     )
 
 

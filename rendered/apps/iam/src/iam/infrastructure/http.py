@@ -13,6 +13,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from iam.application.access import AccessControl
+from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory
 from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
@@ -42,6 +43,7 @@ class Identity:
     access: AccessControl
     tokens: TokenService
     issuer: str
+    clients: ClientRegistrations
 
 
 class ResponseError(Exception):
