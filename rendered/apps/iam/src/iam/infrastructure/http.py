@@ -17,6 +17,7 @@ from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory
 from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
+from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.infrastructure.web import PROBLEM
 
@@ -44,6 +45,7 @@ class Identity:
     tokens: TokenService
     issuer: str
     clients: ClientRegistrations
+    signin: SignIn
 
 
 class ResponseError(Exception):
