@@ -41,13 +41,13 @@ from iam.infrastructure import (
 )
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.client_registry import StoredClientRegistry
+from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
     EventSourcedPolicyRepository,
     EventSourcedRefreshTokenFamilyRepository,
-    EventSourcedRegisteredClientRepository,
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,

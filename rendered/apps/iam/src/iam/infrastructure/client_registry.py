@@ -13,11 +13,8 @@ from eaf.eventsourcing import EventStore
 
 from iam.domain.clients import ClientRegistered
 from iam.domain.events import ServiceAccountCreated
-from iam.infrastructure.persistence import (
-    EVENTS,
-    EventSourcedRegisteredClientRepository,
-    EventSourcedServiceAccountRepository,
-)
+from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
+from iam.infrastructure.persistence import EVENTS, EventSourcedServiceAccountRepository
 
 PAGE = 500
 

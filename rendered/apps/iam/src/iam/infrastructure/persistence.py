@@ -12,7 +12,6 @@ from eaf.eventsourcing import (
     StoreTransactions,
 )
 
-from iam.domain.clients import CLIENT_EVENTS, RegisteredClient
 from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
     SCHEMA_VERSIONS,
@@ -143,16 +142,3 @@ class EventSourcedAccessTokenRevocationRepository(
         super().__init__(
             store, EVENTS, AccessTokenRevocation, conflict=ConcurrencyError
         )
-
-
-for client_event in CLIENT_EVENTS:
-    EVENTS.register(client_event, version=1)
-
-
-class EventSourcedRegisteredClientRepository(AggregateRepository[RegisteredClient]):
-    """RegisteredClient aggregates as streams of the current tenant's events."""
-
-    STREAM = "RegisteredClient"
-
-    def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, RegisteredClient, conflict=ConcurrencyError)
