@@ -459,3 +459,90 @@ def test_logout_ends_the_session_and_returns_to_the_registered_uri(
         assert out.status_code == 303
         assert out.headers["location"] == LOGOUT_REDIRECT + "?state=bye"
         assert browser.get(authorize_url(acme)).status_code == 200  # the form again
+
+
+def register(realm: Realm, body: dict[str, Any]) -> dict[str, Any]:
+    admin = password_token(realm.iam, realm.name, "boss", PASSWORD)
+    answer = httpx.post(
+        f"{realm.iam}/api/v1/tenants/{realm.tenant_id}/{body.pop('kind', 'clients')}",
+        json=body,
+        headers={"Authorization": f"Bearer {admin}"},
+    )
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def test_a_third_party_client_gets_a_code_only_once_the_user_consents(
+    realms: tuple[Realm, Realm],
+) -> None:
+    _, globex = realms
+    register(
+        globex,
+        {
+            "clientId": "partner",
+            "name": "Partner app",
+            "clientType": "public",
+            "redirectUris": [REDIRECT],
+            "scopes": ["openid", "profile"],
+        },
+    )
+    verifier = secrets.token_urlsafe(48)
+    pkce = {"code_challenge": challenge(verifier), "code_challenge_method": "S256"}
+    with httpx.Client() as browser:
+        asked = sign_in(browser, authorize_url(globex, "partner", **pkce))
+        assert asked.status_code == 200
+        assert "Allow Partner app?" in asked.text
+        form = re.search(r'name="form" value="([^"]+)"', asked.text)
+        assert form is not None
+        denied = browser.post(
+            f"{globex.issuer}/consent", data={"form": form.group(1), "decision": "deny"}
+        )
+        assert denied.status_code == 303
+        assert code_of(denied.headers["location"])["error"] == "access_denied"
+        again = browser.get(authorize_url(globex, "partner", **pkce))
+        form = re.search(r'name="form" value="([^"]+)"', again.text)
+        assert form is not None and "Allow Partner app?" in again.text
+        allowed = browser.post(
+            f"{globex.issuer}/consent", data={"form": form.group(1), "decision": "allow"}
+        )
+        code = code_of(allowed.headers["location"])["code"]
+    tokens = redeem(globex, code, client_id="partner", code_verifier=verifier)
+    assert tokens.status_code == 200, tokens.text
+    # no permission scope asked for or registered: the token only identifies its user
+    keys = KeySet.import_key_set(httpx.get(f"{globex.issuer}/jwks").json())
+    assert jwt.decode(tokens.json()["access_token"], keys).claims["permissions"] == []
+
+
+def test_the_sign_in_page_is_throttled_as_the_password_grant_is(
+    realms: tuple[Realm, Realm],
+) -> None:
+    acme, _ = realms
+    register(
+        acme,
+        {
+            "kind": "users",
+            "username": "eve",
+            "email": "eve@acme.test",
+            "password": PASSWORD,
+            "roles": ["user"],
+        },
+    )
+    with httpx.Client() as browser:
+        page = browser.get(authorize_url(acme))
+        form = re.search(r'name="form" value="([^"]+)"', page.text)
+        assert form is not None
+        statuses = [
+            browser.post(
+                f"{acme.issuer}/login",
+                data={"form": form.group(1), "username": "eve", "password": "wrong"},
+            ).status_code
+            for _ in range(6)
+        ]
+        assert statuses[:5] == [400] * 5 and statuses[5] == 429
+    # the same account is throttled at the token endpoint too
+    grant = httpx.post(
+        f"{acme.iam}/api/v1/auth/token",
+        data={"grant_type": "password", "tenant": "acme", "username": "eve", "password": PASSWORD},
+    )
+    assert grant.status_code == 429
