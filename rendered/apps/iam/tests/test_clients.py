@@ -161,3 +161,33 @@ def test_only_the_tenants_administrators_register_its_clients(app: TestClient) -
         app.post(f"/api/v1/tenants/{tenant_id}/clients", json=WEB_APP).status_code
         == 401
     )
+
+
+def test_a_client_id_is_either_a_service_accounts_or_a_registered_clients(
+    app: TestClient,
+) -> None:
+    tenant_id, headers = tenant_admin(app)
+    account = app.post(
+        f"/api/v1/tenants/{tenant_id}/service-accounts",
+        json={"clientId": "batch"},
+        headers=headers,
+    )
+    assert account.status_code == 201, account.text
+    taken = app.post(
+        f"/api/v1/tenants/{tenant_id}/clients",
+        json={**WEB_APP, "clientId": "batch"},
+        headers=headers,
+    )
+    assert taken.status_code == 409
+    assert (
+        app.post(
+            f"/api/v1/tenants/{tenant_id}/clients", json=WEB_APP, headers=headers
+        ).status_code
+        == 201
+    )
+    other = app.post(
+        f"/api/v1/tenants/{tenant_id}/service-accounts",
+        json={"clientId": "portal"},
+        headers=headers,
+    )
+    assert other.status_code == 409
