@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Response
 from pydantic import Field
 
 from iam.application.clients import ClientRegistration
-from iam.application.identity import CLIENTS_READ, CLIENTS_WRITE
+from iam.application.identity import CLIENTS_READ, CLIENTS_WRITE, USERNAME_PATTERN
 from iam.domain.clients import CLIENT_TYPES, GRANT_TYPES, RegisteredClient
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
@@ -27,8 +27,16 @@ URIS: JsonSchema = {"items": {"type": "string", "format": "uri"}}
 
 
 class NewClient(CamelModel):
-    client_id: str = Field(alias="clientId", description="unique in the tenant")
-    name: str = Field(default="", description="shown on the sign-in page")
+    client_id: str = Field(
+        alias="clientId",
+        description="unique in the tenant, among service accounts too",
+        json_schema_extra={"pattern": USERNAME_PATTERN, "not": {"const": "iam"}},
+    )
+    name: str = Field(
+        default="",
+        description="shown on the sign-in page",
+        json_schema_extra={"maxLength": 100},
+    )
     client_type: str = Field(
         alias="clientType",
         json_schema_extra={"enum": list(CLIENT_TYPES)},
@@ -104,7 +112,25 @@ class ClientView(CamelModel):
 async def register_client(
     tenant_id: ClientsWriter, body: NewClient, wired: IdentityCases
 ) -> ClientView:
-    """Register a client; a confidential client's secret is shown only here."""
+    """Register a client; a confidential client's secret is shown only here. Every
+    broken rule is listed at once (422), among them those JSON Schema does not state:
+
+    - iam is the public client's id
+    - A client id is 1-64 letters, digits or . _ @ -
+    - At least one grant type is needed
+    - refresh_token needs authorization_code
+    - authorization_code needs a redirect URI
+    - An absolute http(s) URI is needed
+    - A redirect URI has no fragment
+    - http only to a loopback host (localhost, 127.0.0.1, ::1); else https
+    - A URI has no spaces or control characters
+    - A URI is at most 2000 characters
+    - A URI is listed twice
+    - At most 20 URIs
+    - Not a URI
+    - A scope is openid, profile, email or a permission <resource>:<action>
+    - A client name is at most 100 characters
+    """
     created = await wired.clients.register(
         tenant_id,
         ClientRegistration(

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from eaf.security import SIGNING_ALGORITHM
-from eaf.web import problem
+from eaf.web import PROBLEM_TYPE, Problem, problem
 from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException
@@ -30,7 +30,11 @@ from iam.application.signin import (
     UnknownRealmError,
 )
 from iam.domain.clients import OIDC_SCOPES
-from iam.infrastructure.api_tokens import CLIENT_SECRET_METHODS, introspecting_tenant
+from iam.infrastructure.api_tokens import (
+    CLIENT,
+    CLIENT_SECRET_METHODS,
+    introspecting_tenant,
+)
 from iam.infrastructure.http import (
     IdentityCases,
     ProblemRoute,
@@ -42,6 +46,8 @@ from iam.infrastructure.oauth_http import (
     client_credentials,
     oauth_error,
     oauth_errors,
+    oauth_request,
+    oauth_variants,
     parameters,
     required,
     throttled,
@@ -69,6 +75,38 @@ ENDPOINTS = {
 }
 SIGNIN_PATH, CONSENT_PATH = "/login", "/consent"
 MAX_FORM_FIELDS = 8
+_PROBLEM = {"model": Problem, "content": {PROBLEM_TYPE: {}}}
+REALM_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    404: {**_PROBLEM, "description": "No active tenant has this name or id"},
+    422: {**_PROBLEM, "description": "The realm in the path is too long"},
+}
+_HTML: dict[str, Any] = {"content": {"text/html": {}}}
+USERINFO_ERRORS: dict[int | str, dict[str, Any]] = {
+    **REALM_PROBLEMS,
+    401: {"description": "No valid bearer token of this realm (see WWW-Authenticate)"},
+    403: {"description": "The token has no openid scope"},
+}
+
+
+def form_body(**fields: str) -> dict[str, Any]:
+    """The OpenAPI request body of a page's form (``fields``: name to description)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            name: {"type": "string", "description": text}
+            for name, text in fields.items()
+        },
+        "required": list(fields),
+    }
+    content = {"application/x-www-form-urlencoded": {"schema": schema}}
+    return {"requestBody": {"required": True, "content": content}}
+
+
+PAGES: dict[int | str, dict[str, Any]] = {
+    **REALM_PROBLEMS,
+    303: {"description": "On to the client's redirect URI"},
+    400: {**_HTML, "description": "An error page (never a redirect)"},
+}
 
 
 async def realm_of(
@@ -93,8 +131,8 @@ def signin_of(wired: IdentityCases) -> SignIn:
 SignInCases = Annotated[SignIn, Depends(signin_of)]
 
 
-@router.get(REALM + "/.well-known/openid-configuration")
-@router.get(REALM + "/.well-known/oauth-authorization-server")
+@router.get(REALM + "/.well-known/openid-configuration", responses=REALM_PROBLEMS)
+@router.get(REALM + "/.well-known/oauth-authorization-server", responses=REALM_PROBLEMS)
 async def realm_metadata(realm: TenantRealm) -> JSONResponse:
     """OpenID Connect Discovery 1.0 and RFC 8414 metadata of the tenant's realm: only
     what is implemented."""
@@ -137,7 +175,7 @@ async def realm_metadata(realm: TenantRealm) -> JSONResponse:
     return JSONResponse(metadata, headers={"Cache-Control": "public, max-age=60"})
 
 
-@router.get(REALM + ENDPOINTS["jwks_uri"])
+@router.get(REALM + ENDPOINTS["jwks_uri"], responses=REALM_PROBLEMS)
 async def realm_jwks(realm: TenantRealm, wired: IdentityCases) -> JSONResponse:
     """The public keys of the realm's tokens (every realm's: one key ring)."""
     return JSONResponse(
@@ -190,13 +228,13 @@ async def _query_or_form(request: Request) -> dict[str, str]:
 @router.get(
     REALM + ENDPOINTS["authorization_endpoint"],
     response_class=HTMLResponse,
-    responses={303: {"description": "Back to the client, with a code or an error"}},
+    responses=PAGES,
 )
 @router.post(
     REALM + ENDPOINTS["authorization_endpoint"],
     operation_id="authorize_by_form",
     response_class=HTMLResponse,
-    responses={303: {"description": "Back to the client, with a code or an error"}},
+    responses=PAGES,
 )
 async def authorize(
     request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
@@ -294,7 +332,17 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
-@router.post(REALM + SIGNIN_PATH, response_class=HTMLResponse)
+@router.post(
+    REALM + SIGNIN_PATH,
+    response_class=HTMLResponse,
+    openapi_extra=form_body(
+        form="the form's token (its hidden field)", username="", password=""
+    ),
+    responses={
+        **PAGES,
+        429: {**_HTML, "description": "Too many failed attempts (see Retry-After)"},
+    },
+)
 async def sign_in(
     request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
 ) -> Response:
@@ -357,7 +405,14 @@ async def sign_in(
     return answer
 
 
-@router.post(REALM + CONSENT_PATH, response_class=HTMLResponse)
+@router.post(
+    REALM + CONSENT_PATH,
+    response_class=HTMLResponse,
+    responses=PAGES,
+    openapi_extra=form_body(
+        form="the form's token (its hidden field)", decision="allow or deny"
+    ),
+)
 async def consent(
     request: Request, realm: TenantRealm, signin: SignInCases
 ) -> Response:
@@ -377,7 +432,22 @@ async def consent(
 
 @router.post(
     REALM + ENDPOINTS["token_endpoint"],
-    responses=oauth_errors(400, 401, 429),
+    responses={**oauth_errors(400, 401, 429), **REALM_PROBLEMS},
+    openapi_extra=oauth_variants(
+        {
+            "grant_type=": "authorization_code",
+            "code*": "the code the redirect URI received",
+            "redirect_uri*": "the redirect URI of the authorization request",
+            "code_verifier": "the PKCE verifier (RFC 7636)",
+            **CLIENT,
+        },
+        {
+            "grant_type=": "refresh_token",
+            "refresh_token*": "the refresh token",
+            "scope": "narrows the scope first granted",
+            **CLIENT,
+        },
+    ),
 )
 async def realm_token(
     request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
@@ -421,8 +491,12 @@ async def realm_token(
     return JSONResponse(issued.body(), headers=NO_STORE)
 
 
-@router.get(REALM + ENDPOINTS["userinfo_endpoint"])
-@router.post(REALM + ENDPOINTS["userinfo_endpoint"], operation_id="userinfo_by_post")
+@router.get(REALM + ENDPOINTS["userinfo_endpoint"], responses=USERINFO_ERRORS)
+@router.post(
+    REALM + ENDPOINTS["userinfo_endpoint"],
+    operation_id="userinfo_by_post",
+    responses=USERINFO_ERRORS,
+)
 async def userinfo(
     request: Request, realm: TenantRealm, signin: SignInCases
 ) -> JSONResponse:
@@ -450,11 +524,16 @@ async def userinfo(
     return JSONResponse(claims, headers=NO_STORE)
 
 
-@router.get(REALM + ENDPOINTS["end_session_endpoint"], response_class=HTMLResponse)
+@router.get(
+    REALM + ENDPOINTS["end_session_endpoint"],
+    response_class=HTMLResponse,
+    responses=PAGES,
+)
 @router.post(
     REALM + ENDPOINTS["end_session_endpoint"],
     operation_id="end_session_by_form",
     response_class=HTMLResponse,
+    responses=PAGES,
 )
 async def end_session(
     request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
@@ -488,7 +567,20 @@ async def end_session(
     return response
 
 
-@router.post(REALM + ENDPOINTS["revocation_endpoint"], responses=oauth_errors(400, 401))
+@router.post(
+    REALM + ENDPOINTS["revocation_endpoint"],
+    response_class=Response,
+    responses={
+        200: {"description": "Revoked, or unknown already, or another client's"},
+        **oauth_errors(400, 401, 429),
+        **REALM_PROBLEMS,
+    },
+    openapi_extra=oauth_request(
+        **{"token*": "a refresh token or an access token"},
+        token_type_hint="refresh_token or access_token (optional)",
+        **CLIENT,
+    ),
+)
 async def realm_revoke(
     request: Request, realm: TenantRealm, wired: IdentityCases
 ) -> Response:
@@ -506,7 +598,16 @@ async def realm_revoke(
 
 
 @router.post(
-    REALM + ENDPOINTS["introspection_endpoint"], responses=oauth_errors(400, 401)
+    REALM + ENDPOINTS["introspection_endpoint"],
+    responses={
+        **oauth_errors(400, 401, 429, problems=(400, 401)),
+        **REALM_PROBLEMS,
+    },
+    openapi_extra=oauth_request(
+        **{"token*": "the token to describe"},
+        client_id="client authentication in the body (or HTTP Basic, or a bearer token)",
+        client_secret="client authentication in the body",
+    ),
 )
 async def realm_introspect(
     request: Request, realm: TenantRealm, wired: IdentityCases
