@@ -153,3 +153,11 @@ def test_refusals_never_redirect_to_an_unregistered_uri(iam: Iam) -> None:
         },
     )
     assert unknown_code.json()["error"] == "invalid_grant"
+
+
+def test_a_tenant_name_is_one_percent_encoded_segment_of_its_issuer(
+    iam: Iam,
+) -> None:
+    iam.create_tenant("Acme Corp")
+    metadata = iam.http.get("/realms/Acme%20Corp/.well-known/openid-configuration")
+    assert metadata.json()["issuer"] == "http://127.0.0.1:8081/realms/Acme%20Corp"

@@ -10,7 +10,7 @@ import secrets
 import time
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from eaf.security import SIGNING_ALGORITHM, KeyRing
 from joserfc import jws, jwt
@@ -170,8 +170,9 @@ class SignIn:
         self._session_ttl = session_ttl
 
     def issuer_of(self, name: str) -> str:
-        """The issuer of the realm called ``name`` (a tenant's name or id)."""
-        return f"{self._base}/realms/{name}"
+        """The issuer of the realm called ``name`` (a tenant's name or id), the name
+        percent-encoded as the one path segment it is."""
+        return f"{self._base}/realms/{quote(name, safe='')}"
 
     async def realm(self, name: str) -> Realm:
         """The active tenant ``name`` (its name or id) as a realm."""
