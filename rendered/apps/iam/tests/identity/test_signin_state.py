@@ -38,3 +38,23 @@ class TestMemoryExpiring(ExpiringContract):
 
 async def test_no_external_provider_is_configured_yet() -> None:
     assert await NoExternalProviders().providers("any") == []
+
+
+def test_the_sign_in_page_has_one_button_per_external_provider() -> None:
+    from iam.application.ports.signin import ExternalProvider
+    from iam.infrastructure.signin_pages import signin_page
+
+    page = signin_page(
+        action="/realms/acme/login",
+        form_id="f",
+        realm="acme",
+        client_name="Portal",
+        providers=[
+            ExternalProvider("Corporate <SSO>", "https://sso.example/start?a=1&b=2")
+        ],
+    )
+    html = bytes(page.body).decode()
+    assert (
+        '<a class="button" href="https://sso.example/start?a=1&amp;b=2">'
+        "Sign in with Corporate &lt;SSO&gt;</a>"
+    ) in html
