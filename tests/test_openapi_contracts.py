@@ -370,9 +370,23 @@ CREDENTIAL_ERRORS = frozenset({"invalid_grant", "invalid_client", "unauthorized_
 
 
 def _credentials_refused(failure: Any, case: Any, response: Any) -> bool:
-    if failure.code != "ST202" or case.path != "/api/v1/auth/token":
+    if failure.code != "ST202" or case.path not in (
+        "/api/v1/auth/token",
+        "/realms/{realm}/token",
+    ):
         return False
     return _problem(response).get("error") in CREDENTIAL_ERRORS
+
+
+def _browser_request_refused(failure: Any, case: Any, response: Any) -> bool:
+    # A realm's pages answer an unknown client, redirect URI or form (the state the
+    # request met) with an error page, never a redirect.
+    return (
+        failure.code == "ST202"
+        and case.path.startswith("/realms/{realm}/")
+        and response.status_code == 400
+        and response.headers.get("content-type", [""])[0].startswith("text/html")
+    )
 
 
 def _disabled_not_deleted(failure: Any, case: Any, response: Any) -> bool:
@@ -416,7 +430,12 @@ def test_iam_keeps_its_openapi_promises(tmp_path: Path) -> None:
 
     token = granted.json()["access_token"]
     run = run_schemathesis(
-        app, token, _credentials_refused, _disabled_not_deleted, _no_ldap_provider_yet
+        app,
+        token,
+        _credentials_refused,
+        _disabled_not_deleted,
+        _no_ldap_provider_yet,
+        _browser_request_refused,
     )
 
     assert_no_failure(run, operations=30)

@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from functools import cache
 from pathlib import Path
 
 from eaf.eventsourcing import EventStore
@@ -25,23 +26,28 @@ from eaf.security import (
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
+from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory, platform_admin_email
 from iam.application.federation import Federation
 from iam.application.ldap import LdapProviders
 from iam.application.ldap_client import Ldap3Directory
 from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
+from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
     api_ldap,
+    api_clients,
     api_service_accounts,
     api_tenants,
     api_tokens,
+    oidc_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.client_registry import StoredClientRegistry
+from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
 from iam.infrastructure.federation_store import (
     EventSourcedFederatedIdentities,
@@ -59,6 +65,7 @@ from iam.infrastructure.persistence import (
 )
 from iam.infrastructure.projections import ReadModelUserListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
+from iam.infrastructure.signin_state import MemoryExpiring, NoExternalProviders
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
@@ -71,6 +78,8 @@ routers: list[APIRouter] = [
     api_service_accounts.router,
     api_access.router,
     api_ldap.router,
+    api_clients.router,
+    oidc_http.router,
 ]
 
 
@@ -118,12 +127,30 @@ def wire_identity(
     )
     access = access_control(store, clock)
     directory = wire_directory(services, access, hasher, clock)
+    registry = StoredClientRegistry(store)
+    clients = ClientRegistrations(
+        clients=EventSourcedRegisteredClientRepository(store),
+        registry=registry,
+        tenants=EventSourcedTenantRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        hasher=hasher,
+        clock=clock,
+    )
+
+    @cache
+    def issuer_at(url: str) -> TokenIssuer:
+        return TokenIssuer(
+            keys, issuer=url, default_audience=audience, access_ttl=access_ttl
+        )
+
     tokens = TokenService(
         keys=keys,
-        issuer=TokenIssuer(
-            keys, issuer=issuer_url, default_audience=audience, access_ttl=access_ttl
+        issuer=issuer_at(issuer_url),
+        issuer_at=issuer_at,
+        registrations=clients,
+        verifier=TokenVerifier(
+            KeyRingJwks(keys), issuer=issuer_url, audience=audience, realms=True
         ),
-        verifier=TokenVerifier(KeyRingJwks(keys), issuer=issuer_url, audience=audience),
         hasher=hasher,
         throttle=throttle,
         access=access,
@@ -133,14 +160,33 @@ def wire_identity(
         families=EventSourcedRefreshTokenFamilyRepository(store),
         revocations=EventSourcedAccessTokenRevocationRepository(store),
         clock=clock,
-        clients=StoredClientRegistry(store),
+        clients=registry,
         refresh_ttl=timedelta(
             seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
         ),
         external_passwords=external_passwords,
     )
+    signin = SignIn(
+        tokens=tokens,
+        registrations=clients,
+        tenants=EventSourcedTenantRepository(store),
+        keys=keys,
+        codes=MemoryExpiring(),
+        sessions=MemoryExpiring(),
+        forms=MemoryExpiring(),
+        providers=NoExternalProviders(),
+        base_issuer=issuer_url,
+        session_ttl=timedelta(
+            seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
+        ),
+    )
     return Identity(
-        directory=directory, access=access, tokens=tokens, issuer=issuer_url
+        directory=directory,
+        access=access,
+        tokens=tokens,
+        issuer=issuer_url,
+        clients=clients,
+        signin=signin,
     )
 
 

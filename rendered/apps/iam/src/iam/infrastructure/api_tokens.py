@@ -162,12 +162,12 @@ async def introspect(request: Request, wired: IdentityCases) -> JSONResponse:
     of the token's tenant, or of ``tenant``): ``{"active": false}`` unless active."""
     params = await parameters(request)
     (presented,) = required(params, "token")
-    caller_tenant = await _introspecting_tenant(request, params, wired)
+    caller_tenant = await introspecting_tenant(request, params, wired)
     answer = await wired.tokens.introspect(presented, caller_tenant=caller_tenant)
     return JSONResponse(answer, headers=NO_STORE)
 
 
-async def _introspecting_tenant(
+async def introspecting_tenant(
     request: Request, params: dict[str, str], wired: IdentityCases
 ) -> str:
     caller: Caller | None = await verified_caller(request, wired)
