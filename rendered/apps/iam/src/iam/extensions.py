@@ -38,8 +38,8 @@ from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
-    api_ldap,
     api_clients,
+    api_ldap,
     api_service_accounts,
     api_tenants,
     api_tokens,

@@ -21,8 +21,8 @@ from eaf.security import (
 )
 
 from iam.application.access import AccessControl, checked_permissions
-from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.clients import ClientRegistrations
+from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.identity import (
     ACTIVE,
     PLATFORM,
