@@ -241,6 +241,19 @@ class ApplyCtx:
 
 
 @dataclass
+class UniqueCtx:
+    """A combination of fields unique in the tenant: ``key`` names it in the domain
+    (``venue_id+name``), ``names`` in the API (``venueId+name``)."""
+
+    key: str
+    names: str
+    fields: list[FieldCtx]
+    fixed: list[FieldCtx]  # all but the one the tests' aggregates differ in
+    snake: str
+    testable: bool  # the creating command takes every field, none optional
+
+
+@dataclass
 class AggregateCtx:
     name: str
     snake: str
@@ -258,6 +271,7 @@ class AggregateCtx:
     events: list[str]
     applies: list[ApplyCtx]
     unique: list[FieldCtx]
+    unique_together: list[UniqueCtx]
     deletable: bool
     creator: CommandCtx | None
     read_model: dict[str, str] | None = None
@@ -440,6 +454,28 @@ def aggregates(domain: Domain, catalog: Catalog) -> list[AggregateCtx]:
     return [_aggregate(a, domain, catalog) for a in domain.aggregates.values()]
 
 
+def _combination(
+    combination: list[RField], aggregate: RAggregate, fields: list[FieldCtx]
+) -> UniqueCtx:
+    names = [f.name for f in combination]
+    creator = next((c for c in aggregate.commands if c.creates), None)
+    given = {f.name for f in creator.params} if creator else set()
+    # the field that differs between the aggregates the tests make: a required reference
+    # (a new aggregate each time) or the field whose examples vary
+    varying = next(
+        (f for f in combination if f.references and not f.optional),
+        next((f for f in combination if f.varied), combination[-1]),
+    )
+    return UniqueCtx(
+        key="+".join(f.attr for f in combination),
+        names="+".join(names),
+        fields=[f for name in names for f in fields if f.name == name],
+        fixed=[f for c in combination if c is not varying for f in fields if f.name == c.name],
+        snake="_and_".join(naming.snake(n) for n in names),
+        testable=all(f.name in given and not f.optional for f in combination),
+    )
+
+
 def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> AggregateCtx:
     words = naming.words(aggregate.name)
     fields = [field_ctx(f, catalog) for f in aggregate.fields]
@@ -470,6 +506,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         events=sorted({c.event for c in aggregate.commands}),
         applies=_applies(aggregate, domain),
         unique=[f for f in fields if f.unique],
+        unique_together=[_combination(c, aggregate, fields) for c in aggregate.unique_together],
         deletable=aggregate.deletable,
         creator=next((c for c in commands if c.creates), None),
         stream=aggregate.name,

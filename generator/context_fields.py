@@ -122,7 +122,8 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         sample_value = field_.default if field_.has_default else None
     element = _element(type_)
     try:
-        distinct = distinct_samples(field_, catalog) if field_.unique else [sample_value]
+        varied = field_.unique or field_.varied
+        distinct = distinct_samples(field_, catalog) if varied else [sample_value]
     except Invalid:
         distinct = [sample_value]
     return FieldCtx(

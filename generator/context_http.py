@@ -24,6 +24,7 @@ class HandlerCtx:
     key: list[dict[str, str]]
     columns: list[dict[str, str]]
     uses_row: bool
+    null_keys: list[str]  # key values that may be null: such an event changes no row
 
 
 @dataclass
@@ -154,6 +155,9 @@ def _read_model(
                 ],
                 columns=values,
                 uses_row=any("row." in v["code"] for v in values),
+                null_keys=[
+                    _code(n, names) for n in handler.key.values() if n.type.kind == "optional"
+                ],
             )
         )
     computed = (

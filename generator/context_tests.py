@@ -43,8 +43,9 @@ def argument(
         py=field_.sample_py,
         json=field_.sample_json,
         reference=reference,
-        distinct_py=field_.distinct_py if field_.unique else [],
-        distinct_json=field_.distinct_json if field_.unique else [],
+        # distinct examples of a unique field, or of one field of a unique combination
+        distinct_py=field_.distinct_py if len(field_.distinct_py) > 1 else [],
+        distinct_json=field_.distinct_json if len(field_.distinct_json) > 1 else [],
         key=f"{field_.name}",
     )
 

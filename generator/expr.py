@@ -102,6 +102,8 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
 
 
 def _literal_text(value: Any) -> str:
+    if value is None:  # YAML's null: the expression ``None``
+        return "None"
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, int | float):
@@ -145,8 +147,13 @@ def _describe(type_: TypeRef) -> str:
     if type_.kind == "optional":
         return f"{_describe(type_.required())} or null"
     if type_.kind == "enum":
-        return f"a {type_.name} (enum)"
-    return f"a {type_}"
+        return f"{_article(type_.name)} {type_.name} (enum)"
+    return f"{_article(str(type_))} {type_}"
+
+
+def _article(word: str) -> str:
+    """``an int``, ``an Order``, ``a uuid``, ``a User`` (a "u" said "you")."""
+    return "an" if word[:1].lower() in "aeio" else "a"
 
 
 _BINARY = {
@@ -362,7 +369,10 @@ class _Checker:
     def _IfExp(self, node: ast.IfExp, expected: TypeRef | None) -> Node:
         test = self.check(node.test)
         self._need(node.test, test, BOOL)
-        body, orelse = self.check(node.body, expected), self.check(node.orelse, expected)
+        # `x if x is not None else y`: x is not null in the first branch (null in the other)
+        then = _Checker(self.scope.with_names(_narrowing(test, when=True)))
+        otherwise = _Checker(self.scope.with_names(_narrowing(test, when=False)))
+        body, orelse = then.check(node.body, expected), otherwise.check(node.orelse, expected)
         joined = _unify([body.type, orelse.type])
         if joined is None:
             raise self.fail(node, "both branches of `if ... else` have one type")
@@ -370,6 +380,8 @@ class _Checker:
 
     # calls
     def _Call(self, node: ast.Call, expected: TypeRef | None) -> Node:
+        if isinstance(node.func, ast.Name) and node.func.id in self.scope.values:
+            return self._construct(node, node.func.id)
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             name = ast.unparse(node.func)
             raise self.fail(node, f"unknown function {name!r} (known: {', '.join(FUNCTIONS)})")
@@ -385,9 +397,61 @@ class _Checker:
             raise self.fail(node, f"{name}() does not take {shown}")
         return Node("call", result, args, name)
 
+    def _construct(self, node: ast.Call, name: str) -> Node:
+        """A value object made of its fields, given by name (``Line(sku=sku, quantity=1)``);
+        an optional field left out is null."""
+        fields = self.scope.values[name]
+        if node.args:
+            raise self.fail(node, f"{name}(...) takes its fields by name: {name}(field=...)")
+        given: dict[str, Node] = {}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                raise self.fail(node, "`**` is not allowed")
+            if keyword.arg not in fields:
+                known = ", ".join(fields)
+                raise self.fail(node, f"{name} has no field {keyword.arg!r} (fields: {known})")
+            target = fields[keyword.arg]
+            value = self.check(keyword.value, target)
+            try:
+                given[keyword.arg] = coerce(value, target, ast.unparse(keyword.value))
+            except ExprError as error:
+                raise self.fail(node, f"{name}.{keyword.arg}: {error}") from None
+        missing = [f for f, t in fields.items() if f not in given and t.kind != "optional"]
+        if missing:
+            raise self.fail(node, f"{name}(...) needs {', '.join(missing)}")
+        args = tuple(given.get(f, Node("literal", NONE, value=None)) for f in fields)
+        return Node("construct", TypeRef("value", name), args, tuple(fields))
+
     def _aggregate(self, node: ast.Call, name: str, gen: ast.GeneratorExp) -> Node:
-        if name not in ("sum", "all", "any", "min", "max") or len(gen.generators) != 1:
+        if name not in ("sum", "all", "any", "min", "max"):
             raise self.fail(node, f"{name}() takes no `for` (sum, all, any, min and max do)")
+        variable, iterable, element, condition = self._loop(node, gen)
+        if name in ("all", "any"):
+            if element.type != BOOL:
+                raise self.fail(gen.elt, f"expected a bool, got {_describe(element.type)}")
+            result = BOOL
+        elif name == "sum" and element.type.required() in (INT, FLOAT, DECIMAL, DURATION):
+            result = element.type
+        elif name in ("min", "max") and _ordered(element.type):
+            result = element.type.optional()
+        else:
+            raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
+        parts = (element, iterable) + ((condition,) if condition else ())
+        return Node("aggregate", result, parts, (name, variable))
+
+    def _ListComp(self, node: ast.ListComp, expected: TypeRef | None) -> Node:
+        """``[c for c in comments if c.author != author]``: a list made from another."""
+        variable, iterable, element, condition = self._loop(node, node)
+        parts = (element, iterable) + ((condition,) if condition else ())
+        return Node("comprehension", TypeRef("list", item=element.type), parts, variable)
+
+    def _loop(
+        self, node: ast.AST, gen: ast.GeneratorExp | ast.ListComp
+    ) -> tuple[str, Node, Node, Node | None]:
+        """One ``for`` over a list with its ``if`` conditions: the item's name, the list,
+        the element computed per item and the conditions joined (None without any)."""
+        if len(gen.generators) != 1:
+            raise self.fail(node, "one `for` at a time")
         loop = gen.generators[0]
         if not isinstance(loop.target, ast.Name) or loop.is_async:
             raise self.fail(node, "a `for` names one item")
@@ -404,18 +468,14 @@ class _Checker:
             inner._need(test, checked, BOOL)
             conditions.append(checked)
         element = inner.check(gen.elt)
-        if name in ("all", "any"):
-            inner._need(gen.elt, element, BOOL)
-            result = BOOL
-        elif name == "sum" and element.type.required() in (INT, FLOAT, DECIMAL, DURATION):
-            result = element.type
-        elif name in ("min", "max") and _ordered(element.type):
-            result = element.type.optional()
-        else:
-            raise self.fail(node, f"{name}() does not take {_describe(element.type)}")
-        condition = Node("and", BOOL, tuple(conditions)) if conditions else None
-        parts = (element, iterable) + ((condition,) if condition else ())
-        return Node("aggregate", result, parts, (name, variable))
+        condition = (
+            None
+            if not conditions
+            else conditions[0]
+            if len(conditions) == 1
+            else Node("and", BOOL, tuple(conditions))
+        )
+        return variable, iterable, element, condition
 
     def _need(self, node: ast.AST, checked: Node, type_: TypeRef) -> None:
         if checked.type != type_:

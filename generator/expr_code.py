@@ -13,6 +13,7 @@ from typing import Any
 
 from generator import naming
 from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node
+from generator.reserved import python_attribute
 
 
 @dataclass
@@ -89,7 +90,15 @@ class _Writer:
         return self.names[node.value]
 
     def _field(self, node: Node) -> str:
-        return f"{self.write(node.args[0])}.{naming.snake(node.value)}"
+        return f"{self.write(node.args[0])}.{python_attribute(naming.snake(node.value))}"
+
+    def _construct(self, node: Node) -> str:
+        self.imports.add(node.type.name)
+        given = (
+            f"{python_attribute(naming.snake(name))}={self.write(arg)}"
+            for name, arg in zip(node.value, node.args, strict=True)
+        )
+        return f"{node.type.name}({', '.join(given)})"
 
     def _list(self, node: Node) -> str:
         return "[" + ", ".join(self.write(item) for item in node.args) + "]"
@@ -154,6 +163,14 @@ class _Writer:
             return f"{name}({generator}, default=None)"
         return f"{name}{generator}"
 
+    def _comprehension(self, node: Node) -> str:
+        python = f"item_{naming.snake(node.value)}"
+        inner = _Writer({**self.names, node.value: python}, self.imports)
+        element = inner.write(node.args[0])
+        iterable = self.write(node.args[1])
+        condition = f" if {inner.write(node.args[2])}" if len(node.args) > 2 else ""
+        return f"[{element} for {python} in {iterable}{condition}]"
+
     def _start(self, type_: Any) -> str:
         if type_ == DECIMAL:
             self.imports.add("Decimal")
@@ -209,6 +226,8 @@ def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
         return _evaluate(args[0], values)[node.value]
     if op == "list":
         return [_evaluate(arg, values) for arg in args]
+    if op == "construct":  # a value object is a mapping of its fields, as examples are
+        return {name: _evaluate(arg, values) for name, arg in zip(node.value, args, strict=True)}
     if op == "not":
         return not _evaluate(args[0], values)
     if op == "neg":
@@ -236,6 +255,14 @@ def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
         return _evaluate(args[1] if _evaluate(args[0], values) else args[2], values)
     if op == "call":
         return _call(node.value, [_evaluate(arg, values) for arg in args])
+    if op == "comprehension":
+        made = []
+        for item in _evaluate(args[1], values):
+            scope = {**values, node.value: item}
+            if len(args) > 2 and not _evaluate(args[2], scope):
+                continue
+            made.append(_evaluate(args[0], scope))
+        return made
     if op == "aggregate":
         name, variable = node.value
         items = []

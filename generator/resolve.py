@@ -284,9 +284,7 @@ class _Resolver:
                 self.domain.problem(
                     field.loc, f"{field.name!r} comes with every aggregate; remove it"
                 )
-            if field.unique and not (
-                field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))
-            ):
+            if field.unique and not _may_be_unique(field):
                 self.domain.problem(
                     (*field.loc, "unique"), f"a {field.type} field cannot be unique"
                 )
@@ -310,10 +308,46 @@ class _Resolver:
             description=spec.description or f"A {' '.join(words)}.",
         )
         self.domain.aggregates[name] = aggregate
+        aggregate.unique_together = self._combinations(spec.unique, aggregate, (*loc, "unique"))
         state = self._state_scope(aggregate)
         aggregate.invariants = self._invariants(spec.invariants, state, aggregate.fields, loc)
         taken = {f.name for f in aggregate.fields}
         aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
+
+    def _combinations(
+        self, combinations: list[list[str]], aggregate: RAggregate, loc: Loc
+    ) -> list[list[RField]]:
+        """The aggregate's unique combinations of fields; where none of a combination's
+        fields is a required reference (a new aggregate made per test), the tests vary
+        the examples of one of them so that the aggregates they make stay distinct."""
+        resolved: list[list[RField]] = []
+        seen: set[frozenset[str]] = set()
+        names = ", ".join(f.name for f in aggregate.fields)
+        for index, combination in enumerate(combinations):
+            where = (*loc, index)
+            picked = [aggregate.field(name) for name in combination]
+            fields = [f for f in picked if f is not None]
+            unknown = [n for n, f in zip(combination, picked, strict=True) if f is None]
+            problem = None
+            if unknown:
+                problem = f"unknown field {unknown[0]!r} (fields: {names})"
+            elif len(set(combination)) != len(combination):
+                problem = "a field is named twice"
+            elif frozenset(combination) in seen:
+                problem = "the same combination is named twice"
+            elif bad := next((f for f in fields if not _may_be_unique(f)), None):
+                problem = f"a {bad.type} field cannot be part of a unique combination"
+            elif alone := next((f for f in fields if f.unique), None):
+                problem = f"{alone.name!r} is unique alone: the combination adds nothing"
+            if problem is not None:
+                self.domain.problem(where, problem)
+                continue
+            seen.add(frozenset(combination))
+            resolved.append(fields)
+            if not any(f.references and not f.optional for f in fields):
+                plain = [f for f in fields if f.type.kind != "enum" and not f.references]
+                (plain or fields)[-1].varied = True
+        return resolved
 
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
@@ -696,3 +730,9 @@ def _json_literal(value: Any, depth: int = 0) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _json_literal(v, depth + 1) for k, v in value.items())
     return False
+
+
+def _may_be_unique(field: RField) -> bool:
+    """Whether the field's values may be kept unique (a scalar of a comparable kind, an
+    enum)."""
+    return field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))

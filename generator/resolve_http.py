@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import DATE, DATETIME, Node, Scope
+from generator.expr import DATE, DATETIME, ExprError, Node, Scope, parse
 from generator.reserved import python_attribute
 from generator.resolve_fields import FieldResolver, camel_problem
 from generator.resolved import (
@@ -191,11 +191,15 @@ def _key_values(
     result: dict[str, Node] = {}
     carried = {f.name: f for f in event.fields}
     for key in keys:
+        node: Node | None
         if key in given:
             where = (*loc, origin.get(key, "key"), key)
-            node = fields.expression(given[key], scope, where, columns[key].type)
-        elif key in carried and carried[key].full_type == columns[key].type:
-            node = Node("name", columns[key].type, value=f"event.{key}")
+            try:
+                node = parse(given[key], scope, columns[key].type)
+            except ExprError:  # an optional value names the row, or none when it is null
+                node = fields.expression(given[key], scope, where, columns[key].type.optional())
+        elif key in carried and carried[key].full_type.required() == columns[key].type:
+            node = Node("name", carried[key].full_type, value=f"event.{key}")
         else:
             fields.domain.problem(
                 loc,

@@ -31,6 +31,7 @@ class RField:
     unique: bool = False
     references: str | None = None
     description: str = ""
+    varied: bool = False  # the generated tests give it distinct examples (a unique combination's)
 
     @property
     def full_type(self) -> TypeRef:
@@ -103,6 +104,7 @@ class RAggregate:
     event_id_type: str
     not_found: str
     description: str
+    unique_together: list[list[RField]] = field(default_factory=list)
 
     def field(self, name: str) -> RField | None:
         return next((f for f in self.fields if f.name == name), None)

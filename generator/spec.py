@@ -133,8 +133,10 @@ class CommandSpec(_Strict):
         default=[], description="fields of the aggregate the request sets"
     )
     inputs: Fields = Field(default={}, description="request values that are not fields")
-    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
-        default={}, description="field -> the value the command sets (an expression)"
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] = Field(
+        default={},
+        description="field -> the value the command sets (an expression; null "
+        "clears an optional field)",
     )
     when: Expression | None = Field(default=None, description="the command's guard")
     error: StrictStr | None = Field(default=None, description="the error when `when` is false")
@@ -152,6 +154,12 @@ class AggregateSpec(_Strict):
     computed: Annotated[dict[StrictStr, ComputedSpec], Field(max_length=100)] = {}
     invariants: Annotated[list[InvariantSpec], Field(max_length=100)] = []
     commands: Annotated[dict[StrictStr, CommandSpec], Field(max_length=100)] = {}
+    unique: Annotated[
+        list[Annotated[list[StrictStr], Field(min_length=2, max_length=5)]], Field(max_length=20)
+    ] = Field(
+        default=[],
+        description="combinations of fields no two aggregates of a tenant share: [[venueId, name]]",
+    )
     not_found: Text | None = Field(default=None, description="message when no aggregate has the id")
     event_id: StrictStr | None = Field(
         default=None,
@@ -205,7 +213,7 @@ class OnSpec(_Strict):
     upsert: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
         default=None, description="insert or replace the row; column -> value"
     )
-    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] | None = Field(
+    set: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] | None = Field(
         default=None, description="change the existing row; column -> value"
     )
     delete: StrictBool = False

@@ -12,6 +12,7 @@ import yaml
 from helpers import REPO, Result
 
 from generator.expr import ExprError, Scope, parse
+from generator.expr_code import evaluate, to_python
 from generator.loading import SpecError, load_spec_text
 from generator.migrate import migrate_text
 from generator.typeref import TypeRef
@@ -341,3 +342,110 @@ def test_a_key_given_in_upsert_is_located_there() -> None:
         "did you mean 'event.bookId'?" in line
         for line in found
     ), found
+
+
+LINE_SCOPE = Scope(
+    {"sku": TypeRef.scalar("str"), "count": TypeRef.scalar("int")},
+    values={
+        "Line": {
+            "sku": TypeRef.scalar("str"),
+            "quantity": TypeRef.scalar("int"),
+            "note": TypeRef.scalar("str").optional(),
+        }
+    },
+)
+
+
+def test_a_value_object_is_made_of_its_fields_by_name() -> None:
+    node = parse("Line(sku=sku, quantity=count + 1)", LINE_SCOPE)
+    assert node.type == TypeRef("value", "Line")
+    code = to_python(node, {"sku": "self.sku", "count": "count"})
+    assert code.source == "Line(sku=self.sku, quantity=(count + 1), note=None)"
+    assert evaluate(node, {"sku": "A", "count": 2}) == {"sku": "A", "quantity": 3, "note": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Line(sku, count)", "Line(...) takes its fields by name: Line(field=...)"),
+        ("Line(sku=sku)", "Line(...) needs quantity"),
+        ("Line(sku=sku, quantity=1, size=2)", "Line has no field 'size' (fields: sku, quantity"),
+        ("Line(sku=count, quantity=1)", "Line.sku: 'count' is an int, expected a str"),
+        ("Line(**x)", "`**` is not allowed"),
+    ],
+)
+def test_a_value_object_made_wrongly_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ExprError) as raised:
+        parse(text, LINE_SCOPE)
+    assert message in str(raised.value)
+
+
+LIST_SCOPE = Scope(
+    {
+        "tags": TypeRef("list", item=TypeRef.scalar("str")),
+        "tag": TypeRef.scalar("str"),
+        "due": TypeRef.scalar("date").optional(),
+        "today": TypeRef.scalar("date"),
+    }
+)
+
+
+def test_a_list_is_made_from_another_with_a_comprehension() -> None:
+    node = parse("[t for t in tags if t != tag]", LIST_SCOPE)
+    assert node.type == TypeRef("list", item=TypeRef.scalar("str"))
+    code = to_python(node, {"tags": "self.tags", "tag": "tag"})
+    assert code.source == "[item_t for item_t in self.tags if (item_t != tag)]"
+    assert evaluate(node, {"tags": ["a", "b", "a"], "tag": "a"}) == ["b"]
+    upper = parse("[upper(t) for t in tags]", LIST_SCOPE)
+    assert evaluate(upper, {"tags": ["a", "b"]}) == ["A", "B"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[t for t in tag]", "`for` goes over a list, not a str"),
+        ("[t for t in tags for u in tags]", "one `for` at a time"),
+        ("[tag for tag in tags]", "'tag' is already a name here"),
+        ("[t for t in tags if t]", "expected a bool, got a str"),
+    ],
+)
+def test_a_comprehension_made_wrongly_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ExprError) as raised:
+        parse(text, LIST_SCOPE)
+    assert message in str(raised.value)
+
+
+def test_a_conditional_narrows_an_optional_value_in_its_branch() -> None:
+    node = parse("due if due is not None else today", LIST_SCOPE)
+    assert node.type == TypeRef.scalar("date")
+    node = parse("today if due is None else due", LIST_SCOPE)
+    assert node.type == TypeRef.scalar("date")
+    with pytest.raises(ExprError, match=r"or null"):
+        parse("due if due is None else today", LIST_SCOPE, TypeRef.scalar("date"))
+
+
+@pytest.mark.parametrize(
+    ("combination", "message"),
+    [
+        ("[customerId, nope]", "unknown field 'nope' (fields: customerId, lines, status"),
+        ("[customerId, lines]", "a list[Line] field cannot be part of a unique combination"),
+        ("[customerId, customerId]", "a field is named twice"),
+        ("[[customerId, status], [status, customerId]]", "the same combination is named twice"),
+        ("[customerId]", "unique"),
+    ],
+)
+def test_a_unique_combination_names_distinct_fields_that_may_be_unique(
+    combination: str, message: str
+) -> None:
+    anchor = "  Order:\n    fields:\n"
+    assert anchor in BASE
+    combinations = combination if combination.startswith("[[") else f"[{combination}]"
+    text = BASE.replace(anchor, f"  Order:\n    unique: {combinations}\n    fields:\n", 1)
+    found = problems(text)
+    assert any("aggregates.Order.unique" in line and message in line for line in found), found
+
+
+def test_a_unique_combination_is_valid() -> None:
+    anchor = "  Order:\n    fields:\n"
+    text = BASE.replace(anchor, "  Order:\n    unique: [[customerId, status]]\n    fields:\n")
+    assert problems(text) == []

@@ -55,6 +55,28 @@ async def test_invalid_tokens_are_authentication_errors(
         await static_client.validate(other.token)
 
 
+async def test_tokens_of_the_issuers_realms_are_accepted_and_no_other_issuer(
+    static_client: IamClient, key_ring: KeyRing
+) -> None:
+    def of(issuer: str) -> str:
+        return (
+            TokenIssuer(key_ring, issuer=issuer, default_audience=AUDIENCE)
+            .issue(subject="u1", client_id="portal", tenant_id="acme")
+            .token
+        )
+
+    user = await static_client.validate(of(f"{ISSUER}/realms/acme"))
+    assert user.tenant_id == "acme"
+    for other in ("https://evil.test/realms/acme", f"{ISSUER}/realms/a/b"):
+        with pytest.raises(AuthenticationError, match="wrong issuer"):
+            await static_client.validate(of(other))
+    strict = IamClient(
+        issuer=ISSUER, audience=AUDIENCE, jwks=key_ring.jwks(), realms=False
+    )
+    with pytest.raises(AuthenticationError, match="wrong issuer"):
+        await strict.validate(of(f"{ISSUER}/realms/acme"))
+
+
 async def test_permissions_with_wildcards(static_client: IamClient, token: str) -> None:
     user = await static_client.validate(token)
     assert static_client.has_permission(user, "user-profile:read")

@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from functools import cache
 from pathlib import Path
 
 from eaf.eventsourcing import EventStore
@@ -18,30 +19,45 @@ from eaf.security import (
     KeyRingJwks,
     LoginThrottle,
     PasswordHasher,
+    SecretBox,
     TokenIssuer,
     TokenVerifier,
 )
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
+from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory, platform_admin_email
+from iam.application.federation import Federation
+from iam.application.ldap import LdapProviders
+from iam.application.ldap_client import Ldap3Directory
+from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
+from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
+    api_clients,
+    api_ldap,
     api_saml_providers,
     api_service_accounts,
     api_tenants,
     api_tokens,
+    oidc_http,
     saml_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.api_saml_providers import SamlFederation
 from iam.infrastructure.client_registry import StoredClientRegistry
+from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
+from iam.infrastructure.federation_store import (
+    EventSourcedFederatedIdentities,
+    EventSourcedLdapProviderRepository,
+)
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
@@ -60,6 +76,7 @@ from iam.infrastructure.saml_keys import SamlKeyPair
 from iam.infrastructure.saml_protocol import Pysaml2Protocol
 from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
+from iam.infrastructure.signin_state import MemoryExpiring, NoExternalProviders
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
@@ -73,6 +90,9 @@ routers: list[APIRouter] = [
     api_access.router,
     api_saml_providers.router,
     saml_http.router,
+    api_ldap.router,
+    api_clients.router,
+    oidc_http.router,
 ]
 
 
@@ -81,15 +101,22 @@ async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
     """Wire the identity use cases, then make sure the platform administrator exists."""
-    identity = wire_identity(services, settings)
+    ldap = wire_ldap(services, settings)
+    identity = wire_identity(services, settings, external_passwords=ldap)
     app.state.identity = identity
     app.state.saml = wire_saml(services, settings, identity)
+    app.state.ldap = ldap
     await ensure_platform_admin(identity.directory, settings)
     yield
 
 
-def wire_identity(services: Services, settings: Settings) -> Identity:
-    """The identity use cases on the event store, with the key ring of ``settings``."""
+def wire_identity(
+    services: Services,
+    settings: Settings,
+    external_passwords: ExternalPasswords | None = None,
+) -> Identity:
+    """The identity use cases on the event store, with the key ring of ``settings``;
+    users no local password knows are checked by ``external_passwords``."""
     store: EventStore = services.store
     clock = services.clock
     access_ttl = timedelta(
@@ -114,12 +141,30 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
     )
     access = access_control(store, clock)
     directory = wire_directory(services, access, hasher, clock)
+    registry = StoredClientRegistry(store)
+    clients = ClientRegistrations(
+        clients=EventSourcedRegisteredClientRepository(store),
+        registry=registry,
+        tenants=EventSourcedTenantRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        hasher=hasher,
+        clock=clock,
+    )
+
+    @cache
+    def issuer_at(url: str) -> TokenIssuer:
+        return TokenIssuer(
+            keys, issuer=url, default_audience=audience, access_ttl=access_ttl
+        )
+
     tokens = TokenService(
         keys=keys,
-        issuer=TokenIssuer(
-            keys, issuer=issuer_url, default_audience=audience, access_ttl=access_ttl
+        issuer=issuer_at(issuer_url),
+        issuer_at=issuer_at,
+        registrations=clients,
+        verifier=TokenVerifier(
+            KeyRingJwks(keys), issuer=issuer_url, audience=audience, realms=True
         ),
-        verifier=TokenVerifier(KeyRingJwks(keys), issuer=issuer_url, audience=audience),
         hasher=hasher,
         throttle=throttle,
         access=access,
@@ -129,13 +174,59 @@ def wire_identity(services: Services, settings: Settings) -> Identity:
         families=EventSourcedRefreshTokenFamilyRepository(store),
         revocations=EventSourcedAccessTokenRevocationRepository(store),
         clock=clock,
-        clients=StoredClientRegistry(store),
+        clients=registry,
         refresh_ttl=timedelta(
             seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
         ),
+        external_passwords=external_passwords,
+    )
+    signin = SignIn(
+        tokens=tokens,
+        registrations=clients,
+        tenants=EventSourcedTenantRepository(store),
+        keys=keys,
+        codes=MemoryExpiring(),
+        sessions=MemoryExpiring(),
+        forms=MemoryExpiring(),
+        providers=NoExternalProviders(),
+        base_issuer=issuer_url,
+        session_ttl=timedelta(
+            seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
+        ),
     )
     return Identity(
-        directory=directory, access=access, tokens=tokens, issuer=issuer_url
+        directory=directory,
+        access=access,
+        tokens=tokens,
+        issuer=issuer_url,
+        clients=clients,
+        signin=signin,
+    )
+
+
+def wire_ldap(services: Services, settings: Settings) -> LdapProviders:
+    """The tenants' LDAP providers, their bind credentials sealed with the key ring of
+    ``security.secrets_file``."""
+    store = services.store
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+    access = access_control(store, services.clock)
+    return LdapProviders(
+        providers=EventSourcedLdapProviderRepository(store),
+        directory=Ldap3Directory(),
+        federation=Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=ReadModelUserListing(services.read_models),
+            identities=EventSourcedFederatedIdentities(store),
+            access=access,
+            clock=services.clock,
+        ),
+        access=access,
+        secrets=SecretBox.load_or_create(
+            secrets_file
+            if secrets_file.is_absolute()
+            else settings.service_dir / secrets_file
+        ),
+        clock=services.clock,
     )
 
 

@@ -25,6 +25,7 @@ def settings_for(tmp_path: Path, **environ: str) -> Settings:
             "BROKER_RELAY": "false",
             "BROKER_CONSUME": "false",
             "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+            "SECURITY_SECRETS_FILE": str(tmp_path / "secrets.json"),
             "SECURITY_PASSWORD_HASHING_TIME_COST": "1",
             "SECURITY_PASSWORD_HASHING_MEMORY_COST": "8",
             "SECURITY_PASSWORD_HASHING_PARALLELISM": "1",

@@ -98,7 +98,7 @@ class AggregateRoot(Generic[EventT]):
     changes: tuple[EventT, ...] = field(default=(), compare=False, repr=False)
 
     UNIQUE: ClassVar[tuple[str, ...]] = ()
-    """Fields no two aggregates of a tenant share."""
+    """Fields no two aggregates of a tenant share; ``venue_id+name`` names a combination."""
 
     @classmethod
     def started_by(cls, event: Any) -> Self:

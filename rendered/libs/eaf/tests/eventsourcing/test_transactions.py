@@ -258,3 +258,26 @@ async def test_a_same_key_request_committing_meanwhile_answers_a_retry(
         # Another key still finds the code taken.
         with pytest.raises(DuplicateKeyError):
             await stocking("s-other", Idempotency("key-2"), nothing)
+
+
+def test_a_unique_combination_is_a_tuple_of_its_values_and_none_with_a_null_part() -> (
+    None
+):
+    from decimal import Decimal
+
+    from eaf.eventsourcing.transactions import key_text, unique_value
+
+    @dataclass(frozen=True)
+    class Room:
+        venue_id: str | None
+        name: str
+        price: Decimal
+
+    room = Room("v-1", "Blue", Decimal("10.50"))
+    assert unique_value(room, "name") == "Blue"
+    assert unique_value(room, "venue_id+name") == ("v-1", "Blue")
+    assert unique_value(Room(None, "Blue", Decimal(1)), "venue_id+name") is None
+    # one canonical text per combination: 10.5 and 10.50 are one price, and no two
+    # combinations' texts meet ("a+b", "c" against "a", "b+c")
+    assert key_text(("Blue", Decimal("10.50"))) == key_text(("Blue", Decimal("10.5")))
+    assert key_text(("a+b", "c")) != key_text(("a", "b+c"))

@@ -16,6 +16,7 @@ from joserfc.jws import JWSRegistry
 from eaf.security import (
     InvalidTokenError,
     KeyRing,
+    KeyRingJwks,
     PublicKeys,
     StaticJwks,
     TokenIssuer,
@@ -406,3 +407,42 @@ def test_symmetric_and_unusable_jwks_entries_are_skipped(key_ring: KeyRing) -> N
         "not a key",
     ]
     assert set(PublicKeys.from_jwks(jwks).by_kid) == {key_ring.active.kid}
+
+
+async def test_realm_issuers_are_accepted_only_when_asked_and_only_for_tenant_tokens(
+    key_ring: KeyRing,
+    clock: FakeClock,
+    verifier: TokenVerifier,
+    sign: Any,
+    claims: dict[str, Any],
+    header: dict[str, Any],
+) -> None:
+    realms = TokenVerifier(
+        KeyRingJwks(key_ring, clock=clock.time),
+        issuer=ISSUER,
+        audience=AUDIENCE,
+        clock=clock.time,
+        realms=True,
+    )
+    of_acme = sign(header, {**claims, "iss": f"{ISSUER}/realms/acme"})
+    assert (await realms.verify(of_acme)).issuer == f"{ISSUER}/realms/acme"
+    assert (await realms.verify(sign(header, claims))).issuer == ISSUER
+    assert await rejected(verifier, of_acme) == f"wrong issuer '{ISSUER}/realms/acme'"
+    for wrong in (
+        f"{ISSUER}/realms/",
+        f"{ISSUER}/realms/acme/x",
+        f"{ISSUER}/realms/acme?x",
+        f"{ISSUER}/realm/acme",
+        f"{ISSUER}x/realms/acme",
+        "https://evil.test/realms/acme",
+    ):
+        token = sign(header, {**claims, "iss": wrong})
+        assert await rejected(realms, token) == f"wrong issuer {wrong!r}"
+    platform = {key: value for key, value in claims.items() if key != "tenant_id"}
+    platform_of_realm = sign(
+        header, {**platform, "platform": True, "iss": f"{ISSUER}/realms/acme"}
+    )
+    assert (
+        await rejected(realms, platform_of_realm)
+        == f"wrong issuer '{ISSUER}/realms/acme'"
+    )

@@ -115,6 +115,10 @@ class IamClient:
     every token is checked against. With ``introspect`` IAM is asked whether a token is
     still active whenever no current deny list vouches for it: without one, or while its
     feed is starting or cut off from the broker.
+
+    Tokens of the issuer's realms (``{issuer}/realms/{tenant}``, the IAM's per-tenant
+    OpenID providers) are accepted too, unless ``realms`` is false; any other issuer is
+    refused.
     """
 
     def __init__(
@@ -135,6 +139,7 @@ class IamClient:
         introspect: bool = False,
         breaker_failures: int = 5,
         breaker_recovery: float = 30.0,
+        realms: bool = True,
     ) -> None:
         if (base_url is None) == (jwks is None):
             raise ValueError(
@@ -161,7 +166,12 @@ class IamClient:
                 max_age=jwks_max_age,
             )
         self._verifier = TokenVerifier(
-            self.keys, issuer=issuer, audience=audience, leeway=leeway, clock=clock
+            self.keys,
+            issuer=issuer,
+            audience=audience,
+            leeway=leeway,
+            clock=clock,
+            realms=realms,
         )
         self.revocations = revocations
         self._introspect = introspect

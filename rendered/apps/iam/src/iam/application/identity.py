@@ -36,8 +36,7 @@ CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts
 AUTHZ_READ = "iam-authz:read"
 TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
 KEYS_WRITE = "iam-keys:write"
-IDENTITY_PROVIDERS_READ = "iam-identity-providers:read"
-IDENTITY_PROVIDERS_WRITE = "iam-identity-providers:write"
+FEDERATION_READ, FEDERATION_WRITE = "iam-federation:read", "iam-federation:write"
 
 #: The roles every new tenant starts with.
 BUILT_IN_ROLES: dict[str, list[str]] = {
@@ -47,7 +46,7 @@ BUILT_IN_ROLES: dict[str, list[str]] = {
         "iam-policies:*",
         "iam-service-accounts:*",
         "iam-authz:*",
-        "iam-identity-providers:*",
+        "iam-federation:*",
         "user-profile:*",
         TENANTS_READ,
     ],

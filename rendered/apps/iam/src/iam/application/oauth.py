@@ -3,11 +3,12 @@ and the opaque refresh token."""
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
 
 from iam.application.identity import PLATFORM
+from iam.domain.clients import RegisteredClient
 
 
 class OAuthError(Exception):
@@ -48,15 +49,37 @@ class ClientCredentials:
 
 @dataclass(frozen=True)
 class Client:
-    """An authenticated client: a service account of ``tenant_id``, or the public
-    client (``tenant_id`` None, of every tenant)."""
+    """An authenticated client: a service account of ``tenant_id``, a client registered
+    in it (``registered``), or the public client (``tenant_id`` None, of every
+    tenant)."""
 
     client_id: str
     tenant_id: str | None = None
+    registered: RegisteredClient | None = field(default=None, compare=False)
 
     def issued(self, tenant_id: str, client_id: str) -> bool:
         """Whether a token of ``tenant_id`` issued to ``client_id`` is this client's."""
         return client_id == self.client_id and self.tenant_id in (None, tenant_id)
+
+
+@dataclass(frozen=True)
+class Realm:
+    """A tenant as an OpenID provider of its own: its tenant id and the issuer of the
+    tokens it issues (``{base}/realms/{name}``)."""
+
+    tenant_id: str
+    name: str
+    issuer: str
+
+
+@dataclass(frozen=True)
+class IssuedTokens:
+    """What was issued for an authorization code, to revoke if the code is reused."""
+
+    tenant_id: str
+    jti: str
+    exp: int
+    family_id: str | None
 
 
 @dataclass(frozen=True)
@@ -67,6 +90,7 @@ class TokenResponse:
     expires_in: int
     scope: str
     refresh_token: str | None = None
+    id_token: str | None = None
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -77,6 +101,8 @@ class TokenResponse:
         }
         if self.refresh_token is not None:
             body["refresh_token"] = self.refresh_token
+        if self.id_token is not None:
+            body["id_token"] = self.id_token
         return body
 
 

@@ -3,6 +3,7 @@ RFC 7662 introspection of the access tokens this service signs."""
 
 import hmac
 import secrets
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,8 @@ from eaf.security import (
 )
 
 from iam.application.access import AccessControl, checked_permissions
+from iam.application.clients import ClientRegistrations
+from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.identity import (
     ACTIVE,
     PLATFORM,
@@ -34,12 +37,18 @@ from iam.application.oauth import (
     Client,
     ClientCredentials,
     InactiveTokenError,
+    IssuedTokens,
     OAuthError,
+    Realm,
     RefreshToken,
     TokenResponse,
     TooManyAttemptsError,
 )
 from iam.application.ports.access import ClientRegistry
+from iam.application.ports.federation import (
+    ExternalPasswords,
+    IdentitySourceUnavailableError,
+)
 from iam.application.ports.outbound import (
     AccessTokenRevocationRepository,
     Clock,
@@ -48,6 +57,7 @@ from iam.application.ports.outbound import (
     TenantRepository,
     UserRepository,
 )
+from iam.domain.clients import OIDC_SCOPES, REFRESH_TOKEN, RegisteredClient
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import (
     AccessTokenRevocation,
@@ -65,6 +75,19 @@ PLATFORM_PERMISSIONS = frozenset({"*:*"})
 
 def _invalid_grant(description: str) -> OAuthError:
     return OAuthError("invalid_grant", description)
+
+
+def granted_scope(requested: list[str], held: set[str]) -> tuple[list[str], set[str]]:
+    """The scope granted to a registered client and its token's permissions: the OpenID
+    scopes asked for, and the permissions asked for that the user holds (none asked
+    for, none granted: such a token only identifies its user)."""
+    oidc = [word for word in requested if word in OIDC_SCOPES]
+    permissions = [
+        word
+        for word in requested
+        if word not in OIDC_SCOPES and has_permission(held, word)
+    ]
+    return list(dict.fromkeys(oidc + permissions)), set(permissions)
 
 
 class TokenService:
@@ -87,6 +110,9 @@ class TokenService:
         clock: Clock,
         clients: ClientRegistry,
         refresh_ttl: timedelta,
+        registrations: ClientRegistrations,
+        issuer_at: Callable[[str], TokenIssuer],
+        external_passwords: ExternalPasswords | None = None,
     ) -> None:
         self._keys = keys
         self._issuer = issuer
@@ -102,6 +128,9 @@ class TokenService:
         self._clock = clock
         self._clients = clients
         self._refresh_ttl = refresh_ttl
+        self._external_passwords = external_passwords
+        self._registrations = registrations
+        self._issuer_at = issuer_at
 
     async def password_grant(
         self,
@@ -115,15 +144,9 @@ class TokenService:
         tenant_id = tenant_reference(tenant)
         # ``tenant`` names the client's tenant too: a client of another is unknown here
         authenticated = await self.authenticate_client(replace(client, tenant=tenant))
-        key = ("user", tenant_id, username.casefold())
-        self._ensure_not_throttled(key)
-        user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
-        if not self._hasher.verify(user.password_hash if user else None, password):
-            self._throttle.failed(key)
-            raise _invalid_grant("invalid tenant, username or password")
-        assert user is not None
-        self._throttle.succeeded(key)
-        await self._rehash(tenant_id, user, password)
+        if authenticated.registered is not None:
+            raise OAuthError("unauthorized_client", "the client may not use this grant")
+        user = await self.authenticate_user(tenant_id, username, password)
         granted, permissions = self._narrow(
             scope, await self._permissions(tenant_id, user.roles)
         )
@@ -142,6 +165,43 @@ class TokenService:
             tenant_id, user, authenticated.client_id, granted, permissions, str(refresh)
         )
 
+    async def authenticate_user(
+        self, tenant_id: str, username: str, password: str
+    ) -> User:
+        """The active user ``username`` of the tenant if ``password`` is theirs: the one
+        password check, of the password grant and of the sign-in page alike (throttled
+        per account: :class:`TooManyAttemptsError`; ``invalid_grant`` otherwise)."""
+        key = ("user", tenant_id, username.casefold())
+        self._ensure_not_throttled(key)
+        user = await self.verify_password(tenant_id, username, password)
+        if user is None:
+            self._throttle.failed(key)
+            raise _invalid_grant("invalid tenant, username or password")
+        self._throttle.succeeded(key)
+        return user
+
+    async def verify_password(
+        self, tenant_id: str, username: str, password: str
+    ) -> User | None:
+        """The active user ``username`` of ``tenant_id`` whose password this is, else
+        None: a local user by its hash, any other through the tenant's external
+        password source, if it has one (its first sign-in creates or links the user).
+        ``OAuthError`` ``temporarily_unavailable`` (503) when that source cannot answer."""
+        user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
+        external = user is None or user.password_hash == EXTERNAL_PASSWORD
+        if not external or self._external_passwords is None:
+            if not self._hasher.verify(user.password_hash if user else None, password):
+                return None
+            assert user is not None
+            await self._rehash(tenant_id, user, password)
+            return user
+        if not password or not await self._tenant_active(tenant_id):
+            return None
+        try:
+            return await self._external_passwords.sign_in(tenant_id, username, password)
+        except IdentitySourceUnavailableError as error:
+            raise OAuthError("temporarily_unavailable", str(error), 503) from error
+
     async def client_credentials_grant(
         self, *, client: ClientCredentials, scope: str | None
     ) -> TokenResponse:
@@ -150,9 +210,9 @@ class TokenService:
             raise OAuthError("invalid_client", "client authentication failed", 401)
         authenticated = await self.authenticate_client(client)
         tenant_id = authenticated.tenant_id
-        if tenant_id is None:
+        if tenant_id is None or authenticated.registered is not None:
             raise OAuthError(
-                "unauthorized_client", "the public client has no client credentials"
+                "unauthorized_client", "the client has no client credentials grant"
             )
         with in_tenant(tenant_id):
             account = await self._service_accounts.get(
@@ -173,11 +233,17 @@ class TokenService:
         return TokenResponse(issued.token, issued.expires_in, " ".join(granted))
 
     async def refresh_grant(
-        self, *, refresh_token: str, scope: str | None, client: ClientCredentials
+        self,
+        *,
+        refresh_token: str,
+        scope: str | None,
+        client: ClientCredentials,
+        realm: Realm | None = None,
     ) -> TokenResponse:
         """A new access and refresh token for the client it was issued to; the presented
         one is spent. Presenting a spent token again revokes its whole family (a stolen
-        token was used)."""
+        token was used). A registered client's refresh token is refreshed at its
+        tenant's ``realm`` only."""
         presented = RefreshToken.parse(refresh_token)
         authenticated = await self.authenticate_client(
             client, tenant_hint=presented.tenant_id if presented else None
@@ -200,6 +266,13 @@ class TokenService:
                     "invalid_client", "client authentication required", 401
                 )
             raise _invalid_grant("refresh token issued to another client")
+        registered = authenticated.registered
+        if (realm is None) != (registered is None) or (
+            realm is not None and realm.tenant_id != tenant_id
+        ):
+            raise _invalid_grant("refresh token of another issuer")
+        if registered is not None and REFRESH_TOKEN not in registered.grant_types:
+            raise OAuthError("unauthorized_client", "the client may not refresh")
         if spent:
             await self._revoke_family(tenant_id, family)
             raise _invalid_grant("refresh token reused: its family is revoked")
@@ -218,9 +291,11 @@ class TokenService:
         family_scope = family.scope.split()
         if scope and family_scope and not set(scope.split()) <= set(family_scope):
             raise OAuthError("invalid_scope", "scope exceeds the one first granted")
-        granted, permissions = self._narrow(
-            scope or family.scope, await self._permissions(tenant_id, user.roles)
-        )
+        held = await self._permissions(tenant_id, user.roles)
+        if realm is None:
+            granted, permissions = self._narrow(scope or family.scope, held)
+        else:
+            granted, permissions = granted_scope((scope or family.scope).split(), held)
         renewed = RefreshToken(tenant_id, family.id, secrets.token_urlsafe(32))
         rotated = family.rotate(
             current_hash=renewed.hash,
@@ -237,7 +312,13 @@ class TokenService:
                     "refresh token reused: its family is revoked"
                 ) from None
         return self._respond(
-            tenant_id, user, family.client_id, granted, permissions, str(renewed)
+            tenant_id,
+            user,
+            family.client_id,
+            granted,
+            permissions,
+            str(renewed),
+            realm=realm,
         )
 
     async def authenticate_client(
@@ -248,9 +329,9 @@ class TokenService:
         tenant the request names, else the one tenant whose client has this id (the
         hint, a token's tenant, breaks a tie); 401 ``invalid_client`` otherwise."""
         if client.secret is None:
-            if client.client_id not in (None, PUBLIC_CLIENT_ID):
-                raise OAuthError("invalid_client", "client authentication failed", 401)
-            return Client(PUBLIC_CLIENT_ID)
+            if client.client_id in (None, PUBLIC_CLIENT_ID):
+                return Client(PUBLIC_CLIENT_ID)
+            return await self._public_client(client, tenant_hint)
         client_id = client.client_id or ""
         tenant_id = await self._client_tenant(client_id, client.tenant, tenant_hint)
         key = ("client", tenant_id or "", client_id)
@@ -265,14 +346,39 @@ class TokenService:
                 account.status != ACTIVE or not await self._tenant_active(tenant_id)
             ):
                 account = None
-        if not self._hasher.verify(
-            account.secret_hash if account else None, client.secret
-        ):
+        registered = None
+        if account is None and tenant_id is not None:
+            registered = await self._registered(tenant_id, client_id)
+            if registered is not None and registered.public:
+                registered = None
+        secret_hash = account.secret_hash if account else None
+        if registered is not None:
+            secret_hash = registered.secret_hash
+        if not self._hasher.verify(secret_hash, client.secret):
             self._throttle.failed(key)
             raise OAuthError("invalid_client", "client authentication failed", 401)
-        assert account is not None and tenant_id is not None
+        assert tenant_id is not None and (account or registered)
         self._throttle.succeeded(key)
-        return Client(account.client_id, tenant_id)
+        return Client(client_id, tenant_id, registered)
+
+    async def _public_client(
+        self, client: ClientCredentials, tenant_hint: str | None
+    ) -> Client:
+        """A registered public client (RFC 6749 §2.1), which presents no secret."""
+        client_id = client.client_id or ""
+        tenant_id = await self._client_tenant(client_id, client.tenant, tenant_hint)
+        registered = await self._registered(tenant_id, client_id) if tenant_id else None
+        if registered is None or not registered.public:
+            raise OAuthError("invalid_client", "client authentication failed", 401)
+        assert tenant_id is not None
+        return Client(client_id, tenant_id, registered)
+
+    async def _registered(
+        self, tenant_id: str, client_id: str
+    ) -> RegisteredClient | None:
+        if not await self._tenant_active(tenant_id):
+            return None
+        return await self._registrations.active(tenant_id, client_id)
 
     async def _client_tenant(
         self, client_id: str, named: str | None, hint: str | None
@@ -385,6 +491,74 @@ class TokenService:
         with in_tenant(claims.tenant_id or PLATFORM), suppress(ConcurrencyError):
             await self._revocations.save(revocation)
 
+    async def code_tokens(
+        self, *, realm: Realm, user_id: str, client: RegisteredClient, scope: list[str]
+    ) -> tuple[TokenResponse, IssuedTokens]:
+        """The tokens an authorization code is exchanged for, of the realm's issuer:
+        a refresh token too if the client may refresh."""
+        tenant_id = realm.tenant_id
+        user = await self.active_user(tenant_id, user_id)
+        if user is None:
+            raise _invalid_grant("the user is no longer active")
+        granted, permissions = granted_scope(
+            scope, await self._permissions(tenant_id, user.roles)
+        )
+        refresh: RefreshToken | None = None
+        if REFRESH_TOKEN in client.grant_types:
+            refresh = RefreshToken.new(tenant_id)
+            family = RefreshTokenFamily.issue(
+                subject=user.id,
+                client_id=client.client_id,
+                scope=" ".join(granted),
+                current_hash=refresh.hash,
+                now=self._clock.now(),
+                id=refresh.family_id,
+            )
+            with in_tenant(tenant_id):
+                await self._families.save(family)
+        issued = self._issuer_at(realm.issuer).issue(
+            subject=user.id,
+            client_id=client.client_id,
+            tenant_id=tenant_id,
+            roles=user.roles,
+            permissions=permissions,
+            scope=granted,
+            username=user.username,
+            email=user.email,
+        )
+        response = TokenResponse(
+            issued.token,
+            issued.expires_in,
+            " ".join(granted),
+            str(refresh) if refresh else None,
+        )
+        return response, IssuedTokens(
+            tenant_id,
+            issued.claims["jti"],
+            int(issued.claims["exp"]),
+            refresh.family_id if refresh else None,
+        )
+
+    async def revoke_issued(self, issued: IssuedTokens) -> None:
+        """Revoke the access token and the refresh token family of ``issued``."""
+        revocation = AccessTokenRevocation.create(
+            jti=issued.jti,
+            expires_at=datetime.fromtimestamp(issued.exp, UTC),
+            now=self._clock.now(),
+            id=revocation_id_for(issued.jti),
+        )
+        with in_tenant(issued.tenant_id), suppress(ConcurrencyError):
+            await self._revocations.save(revocation)
+        if issued.family_id is not None:
+            with in_tenant(issued.tenant_id):
+                family = await self._families.get(issued.family_id)
+            if family is not None:
+                await self._revoke_family(issued.tenant_id, family)
+
+    async def active_user(self, tenant_id: str, user_id: str) -> User | None:
+        """The user, if it and its tenant are active."""
+        return await self._active_user(tenant_id, user_id)
+
     def jwks(self) -> dict[str, Any]:
         """The public keys of every published signing key."""
         return self._keys.jwks()
@@ -452,9 +626,11 @@ class TokenService:
         scope: list[str],
         permissions: set[str],
         refresh_token: str,
+        realm: Realm | None = None,
     ) -> TokenResponse:
         platform = tenant_id == PLATFORM
-        issued = self._issuer.issue(
+        issuer = self._issuer if realm is None else self._issuer_at(realm.issuer)
+        issued = issuer.issue(
             subject=user.id,
             client_id=client_id,
             tenant_id=None if platform else tenant_id,

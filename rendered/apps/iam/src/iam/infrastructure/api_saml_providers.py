@@ -8,8 +8,8 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
 from iam.application.identity import (
-    IDENTITY_PROVIDERS_READ,
-    IDENTITY_PROVIDERS_WRITE,
+    FEDERATION_READ,
+    FEDERATION_WRITE,
     ROLE_NAME_PATTERN,
 )
 from iam.application.ports.saml import POST_BINDING, REDIRECT_BINDING
@@ -40,8 +40,8 @@ router = APIRouter(
     prefix="/api/v1/tenants", tags=["identity providers"], route_class=ProblemRoute
 )
 
-ProvidersReader = Annotated[str, Depends(in_path_tenant(IDENTITY_PROVIDERS_READ))]
-ProvidersWriter = Annotated[str, Depends(in_path_tenant(IDENTITY_PROVIDERS_WRITE))]
+ProvidersReader = Annotated[str, Depends(in_path_tenant(FEDERATION_READ))]
+ProvidersWriter = Annotated[str, Depends(in_path_tenant(FEDERATION_WRITE))]
 CHECKED = (
     "\n\nA configuration is refused (422, every invalid field named) when:\n"
     + "".join(f"\n- {rule}" for rule in RULES)

@@ -13,6 +13,7 @@ from iam.application.identity import (
     PUBLIC_CLIENT_ID,
     ROLE_NAME_PATTERN,
     USERNAME_PATTERN,
+    AlreadyExistsError,
 )
 from iam.domain.model import ServiceAccount
 from iam.infrastructure.http import (
@@ -74,6 +75,8 @@ async def create_service_account(
     tenant_id: ClientsWriter, body: NewServiceAccount, wired: IdentityCases
 ) -> ServiceAccountView:
     """Create a client of the client credentials grant; its secret is shown only here."""
+    if await wired.clients.find(tenant_id, body.client_id) is not None:
+        raise AlreadyExistsError(f"A client with id {body.client_id} exists")
     created = await wired.directory.create_service_account(
         tenant_id, client_id=body.client_id, roles=body.roles
     )

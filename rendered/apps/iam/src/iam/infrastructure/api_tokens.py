@@ -46,7 +46,7 @@ CLIENT_TENANT = "the client's tenant (id or name), when its client id is not eno
 
 @router.post(
     TOKEN_PATH,
-    responses=oauth_errors(400, 401, 429),
+    responses=oauth_errors(400, 401, 429, 503),
     openapi_extra=oauth_variants(
         {
             "grant_type=": "password",
@@ -162,12 +162,12 @@ async def introspect(request: Request, wired: IdentityCases) -> JSONResponse:
     of the token's tenant, or of ``tenant``): ``{"active": false}`` unless active."""
     params = await parameters(request)
     (presented,) = required(params, "token")
-    caller_tenant = await _introspecting_tenant(request, params, wired)
+    caller_tenant = await introspecting_tenant(request, params, wired)
     answer = await wired.tokens.introspect(presented, caller_tenant=caller_tenant)
     return JSONResponse(answer, headers=NO_STORE)
 
 
-async def _introspecting_tenant(
+async def introspecting_tenant(
     request: Request, params: dict[str, str], wired: IdentityCases
 ) -> str:
     caller: Caller | None = await verified_caller(request, wired)

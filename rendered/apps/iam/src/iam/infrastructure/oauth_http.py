@@ -41,6 +41,7 @@ _OAUTH_ERRORS: dict[int, str] = {
     400: "An OAuth error (RFC 6749 §5.2)",
     401: "Client authentication failed (see WWW-Authenticate)",
     429: "Too many failed attempts for this account (see Retry-After)",
+    503: "temporarily_unavailable: the tenant's user directory cannot answer",
 }
 _AS_PROBLEM: dict[int, str] = {
     400: "; a body refused before it is read (malformed or too deeply nested JSON)"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -148,7 +149,10 @@ def _command_name(request: object, kind: type[Sourced] | None) -> str:
 
 
 def key_text(value: object) -> str:
-    """The canonical text of a unique value (``10.50`` and ``10.5`` are one decimal)."""
+    """The canonical text of a unique value (``10.50`` and ``10.5`` are one decimal); a
+    combination's is the JSON list of its values' texts."""
+    if isinstance(value, tuple):
+        return json.dumps([key_text(part) for part in value])
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, Decimal):
@@ -162,6 +166,16 @@ def key_stream(kind: str, field: str) -> str:
 
 def key_id(value: object) -> str:
     return hashlib.sha256(key_text(value).encode()).hexdigest()[:32]
+
+
+def unique_value(aggregate: object, name: str) -> object:
+    """The aggregate's value of a unique field, or of a combination of fields named
+    ``venue_id+name`` (a tuple, None when a part is null: it then holds nothing, as in
+    SQL)."""
+    if "+" not in name:
+        return getattr(aggregate, name)
+    parts = tuple(getattr(aggregate, part) for part in name.split("+"))
+    return None if any(part is None for part in parts) else parts
 
 
 @dataclass
@@ -251,8 +265,12 @@ class _Work:
             before = await self._load(type(aggregate), aggregate.id)
         appends = []
         for name in fields:
-            old = None if before is None or before.archived else getattr(before, name)
-            new = None if aggregate.archived else getattr(aggregate, name)
+            old = (
+                None
+                if before is None or before.archived
+                else unique_value(before, name)
+            )
+            new = None if aggregate.archived else unique_value(aggregate, name)
             if old is not None and (new is None or key_text(old) != key_text(new)):
                 appends += await self._reserve(kind, name, old, aggregate.id, RELEASED)
             if new is not None and (old is None or key_text(old) != key_text(new)):

@@ -19,6 +19,7 @@ from eaf.security.permissions import (
 )
 from eaf.security.policy import Decision, Policy, PolicyEngine, TenantRules
 from eaf.security.ports import JwksProvider
+from eaf.security.secret_box import SecretBox, SecretError
 from eaf.security.tokens import (
     ACCESS_TOKEN_TYPE,
     AccessClaims,
@@ -47,6 +48,8 @@ __all__ = [
     "PolicyEngine",
     "PublicKeys",
     "SigningKey",
+    "SecretBox",
+    "SecretError",
     "StaticJwks",
     "TenantRules",
     "TokenIssuer",

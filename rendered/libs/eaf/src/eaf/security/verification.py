@@ -6,6 +6,7 @@ import base64
 import binascii
 import json
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
@@ -19,6 +20,8 @@ MAX_TOKEN_LENGTH = 16_384
 VERIFIED_CACHE_SIZE = 4096
 """Tokens whose verified signature is remembered (least recently used go first)."""
 _ACCESS_TOKEN_TYPES = frozenset({"at+jwt", "application/at+jwt"})
+# One path segment (RFC 3986 pchar): a realm's issuer is ``{issuer}/realms/{realm}``.
+_REALM = re.compile(r"[A-Za-z0-9._~%!$&'()*+,;=:@-]{1,300}")
 
 
 class TokenVerifier:
@@ -32,6 +35,9 @@ class TokenVerifier:
     Required claims: ``iss``, ``aud``, ``sub``, ``exp``, ``iat``, ``jti``, ``client_id``,
     and ``tenant_id``, except in a platform token (``platform: true``), which must not
     carry one.
+
+    With ``realms``, the issuer's realms are accepted too: ``iss`` may be
+    ``{issuer}/realms/{realm}`` (one path segment), in tenant tokens only.
     """
 
     def __init__(
@@ -43,12 +49,14 @@ class TokenVerifier:
         leeway: int = 30,
         algorithms: Collection[str] = ASYMMETRIC_ALGORITHMS,
         clock: Callable[[], float] = time.time,
+        realms: bool = False,
     ) -> None:
         unsafe = set(algorithms) - ASYMMETRIC_ALGORITHMS
         if unsafe:
             raise ValueError(f"not asymmetric signature algorithms: {sorted(unsafe)}")
         self._keys = keys
         self._issuer = issuer
+        self._realm_prefix = issuer.rstrip("/") + "/realms/" if realms else None
         self._audiences = frozenset(
             [audience] if isinstance(audience, str) else audience
         )
@@ -137,7 +145,7 @@ class TokenVerifier:
             if claims.get(name) is None:
                 raise InvalidTokenError(f"missing claim {name!r}")
         now = self._clock()
-        if claims["iss"] != self._issuer:
+        if claims["iss"] != self._issuer and not self._of_a_realm(claims):
             raise InvalidTokenError(f"wrong issuer {claims['iss']!r}")
         audience = _audience(claims["aud"])
         if self._audiences.isdisjoint(audience):
@@ -177,6 +185,17 @@ class TokenVerifier:
             email=_optional_string(claims, "email"),
             platform=platform,
             raw=claims,
+        )
+
+    def _of_a_realm(self, claims: dict[str, Any]) -> bool:
+        """Whether a tenant token's ``iss`` is one of the issuer's realms."""
+        issuer, prefix = claims["iss"], self._realm_prefix
+        return (
+            prefix is not None
+            and isinstance(issuer, str)
+            and issuer.startswith(prefix)
+            and _REALM.fullmatch(issuer[len(prefix) :]) is not None
+            and claims.get("platform") is not True
         )
 
 

@@ -55,7 +55,8 @@ RULE_ERRORS = frozenset(
 class DomainErrors:
     """The error classes of one service's domain, and what maps HTTP to its rules:
     ``rules`` by route name then body field, ``nested_rules`` by ``<ValueObject>.<field>``,
-    ``unique_fields`` the JSON name of each unique (aggregate, attribute)."""
+    ``unique_fields`` the JSON name of each unique (aggregate, attribute), and of each
+    unique combination (``("Room", "venue_id+name"): "venueId+name"``)."""
 
     validation: type[Exception]
     not_found: type[Exception]
@@ -131,12 +132,13 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
 
     async def duplicate(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, DuplicateKeyError)
-        field = errors.unique_fields.get((error.kind, error.field), error.field)
-        message = f"Another {error.kind} has this {field}"
+        # a combination of fields is named ``venueId+name``: each of them is listed
+        names = errors.unique_fields.get((error.kind, error.field), error.field)
+        fields = names.split("+")
+        message = f"Another {error.kind} has this {' and '.join(fields)}"
         duplicate_type = f"urn:problem-type:{errors.service}:duplicate"
-        return problem(
-            409, "Duplicate", message, [_Problem(field, message)], type=duplicate_type
-        )
+        listed = [_Problem(field, message) for field in fields]
+        return problem(409, "Duplicate", message, listed, type=duplicate_type)
 
     async def precondition_failed(request: Request, error: Exception) -> JSONResponse:
         detail = "The resource changed since it was read (If-Match)"
