@@ -35,6 +35,7 @@ from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
+from iam.application.saml_signin import SamlExternalProviders, SamlSignIn
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
@@ -48,6 +49,7 @@ from iam.infrastructure import (
     api_tokens,
     oidc_http,
     saml_http,
+    saml_signin_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.api_saml_providers import SamlFederation
@@ -76,7 +78,7 @@ from iam.infrastructure.saml_keys import SamlKeyPair
 from iam.infrastructure.saml_protocol import Pysaml2Protocol
 from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
-from iam.infrastructure.signin_state import MemoryExpiring, NoExternalProviders
+from iam.infrastructure.signin_state import MemoryExpiring
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
@@ -90,6 +92,7 @@ routers: list[APIRouter] = [
     api_access.router,
     api_saml_providers.router,
     saml_http.router,
+    saml_signin_http.router,
     api_ldap.router,
     api_clients.router,
     oidc_http.router,
@@ -105,6 +108,7 @@ async def running(
     identity = wire_identity(services, settings, external_passwords=ldap)
     app.state.identity = identity
     app.state.saml = wire_saml(services, settings, identity)
+    app.state.saml_completion = saml_signin_http.continue_in_browser
     app.state.ldap = ldap
     await ensure_platform_admin(identity.directory, settings)
     yield
@@ -188,7 +192,7 @@ def wire_identity(
         codes=MemoryExpiring(),
         sessions=MemoryExpiring(),
         forms=MemoryExpiring(),
-        providers=NoExternalProviders(),
+        providers=SamlExternalProviders(StoredSamlProviderListing(store)),
         base_issuer=issuer_url,
         session_ttl=timedelta(
             seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
@@ -213,19 +217,24 @@ def wire_ldap(services: Services, settings: Settings) -> LdapProviders:
     return LdapProviders(
         providers=EventSourcedLdapProviderRepository(store),
         directory=Ldap3Directory(),
-        federation=Federation(
-            users=EventSourcedUserRepository(store),
-            user_listing=ReadModelUserListing(services.read_models),
-            identities=EventSourcedFederatedIdentities(store),
-            access=access,
-            clock=services.clock,
-        ),
+        federation=federation(services, access),
         access=access,
         secrets=SecretBox.load_or_create(
             secrets_file
             if secrets_file.is_absolute()
             else settings.service_dir / secrets_file
         ),
+        clock=services.clock,
+    )
+
+
+def federation(services: Services, access: AccessControl) -> Federation:
+    """The first sign-in of external identities (LDAP, SAML), on the event store."""
+    return Federation(
+        users=EventSourcedUserRepository(services.store),
+        user_listing=ReadModelUserListing(services.read_models),
+        identities=EventSourcedFederatedIdentities(services.store),
+        access=access,
         clock=services.clock,
     )
 
@@ -243,6 +252,9 @@ def wire_saml(
         ),
         clock_skew_seconds=int(settings.get("security.saml.clock_skew_seconds", 60)),
     )
+    request_ttl = timedelta(
+        seconds=int(settings.get("security.saml.request_ttl_seconds", 600))
+    )
     providers = SamlProviders(
         providers=EventSourcedSamlIdentityProviderRepository(store),
         listing=StoredSamlProviderListing(store),
@@ -258,11 +270,17 @@ def wire_saml(
         protocol=protocol,
         clock=services.clock,
         public_url=str(settings.get("security.saml.public_url") or identity.issuer),
-        request_ttl=timedelta(
-            seconds=int(settings.get("security.saml.request_ttl_seconds", 600))
-        ),
+        request_ttl=request_ttl,
     )
-    return SamlFederation(providers=providers, logins=logins)
+    signin = SamlSignIn(
+        logins=logins,
+        providers=providers,
+        federation=federation(services, identity.access),
+        continuations=MemoryExpiring(),
+        arrivals=MemoryExpiring(),
+        request_ttl=request_ttl,
+    )
+    return SamlFederation(providers=providers, logins=logins, signin=signin)
 
 
 def saml_keys_dir(settings: Settings) -> Path:

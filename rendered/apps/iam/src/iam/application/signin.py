@@ -326,6 +326,24 @@ class SignIn:
         user: User = await self._tokens.authenticate_user(
             realm.tenant_id, username, password
         )
+        return await self._new_session(realm, form_id, pending, user)
+
+    async def sign_in_as(
+        self, realm: Realm, form_id: str, browser: str, user_id: str
+    ) -> SignedIn:
+        """A new browser session for ``user_id``, whom an external identity provider
+        vouched for, answering the sign-in form ``form_id`` shown to ``browser``
+        (:class:`SignInFormError` when the form is not this browser's or the user is
+        not active)."""
+        pending = await self.pending(realm, form_id, browser)
+        user = await self._tokens.active_user(realm.tenant_id, user_id)
+        if user is None:
+            raise SignInFormError("this account is disabled")
+        return await self._new_session(realm, form_id, pending, user)
+
+    async def _new_session(
+        self, realm: Realm, form_id: str, pending: PendingSignIn, user: User
+    ) -> SignedIn:
         await self._forms.pop(digest(form_id))
         session_id = secrets.token_urlsafe(32)
         session = BrowserSession(realm.tenant_id, user.id, int(time.time()))

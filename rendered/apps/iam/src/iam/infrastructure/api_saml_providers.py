@@ -27,6 +27,7 @@ from iam.application.saml_providers import (
     attribute_mappers_of,
     role_mappers_of,
 )
+from iam.application.saml_signin import SamlSignIn
 from iam.domain.model import SamlIdentityProvider
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
@@ -54,6 +55,7 @@ class SamlFederation:
 
     providers: SamlProviders
     logins: SamlLogins
+    signin: SamlSignIn
 
 
 def saml_federation(request: Request) -> SamlFederation:

@@ -6,7 +6,7 @@ import secrets
 from collections import Counter
 from dataclasses import replace
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from eaf.security import SIGNING_ALGORITHM
 from eaf.web import PROBLEM_TYPE, Problem, problem
@@ -25,6 +25,7 @@ from iam.application.signin import (
     AuthorizationRequest,
     BrowserSession,
     InvalidAuthorizationRequestError,
+    SignedIn,
     SignIn,
     SignInFormError,
     UnknownRealmError,
@@ -314,7 +315,11 @@ async def _signin_form(
         client_name=asked.client.name or asked.client.client_id,
         username=username,
         errors=errors,
-        providers=await signin.providers(asked.realm),
+        providers=[
+            # each provider's sign-in starts for this form (the browser's cookie binds it)
+            replace(provider, url=f"{provider.url}?{urlencode({'form': form_id})}")
+            for provider in await signin.providers(asked.realm)
+        ],
         status=status,
     )
     if fresh:
@@ -400,6 +405,18 @@ async def sign_in(
         )
         response.headers["Retry-After"] = str(error.retry_after)
         return response
+    return await session_started(request, realm, signed, signin, wired)
+
+
+async def session_started(
+    request: Request,
+    realm: Realm,
+    signed: SignedIn,
+    signin: SignIn,
+    wired: IdentityCases,
+) -> Response:
+    """The answer to a browser just signed in (by password or by an external identity
+    provider): its session cookie, and the code for the client or the consent form."""
     answer = await _signed_in(request, signed.request, signed.session, signin, wired)
     _set_cookie(answer, realm, SESSION_COOKIE, signed.session_id, secure=_secure(wired))
     return answer
