@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from iam.application.signin import s256
 from iam.main import create_app
 from tests.identity.conftest import Iam, bearer, eventually, settings_for
-from tests.identity.saml_idp import TestIdentityProvider
+from tests.identity.saml_idp import AuthnRequest, TestIdentityProvider
 from tests.identity.test_registered_clients import WEB_APP, tenant_admin
 from tests.identity.test_signin import REDIRECT
 
@@ -74,11 +74,11 @@ def path_of(url: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
-def sign_in_with_saml(
-    iam: Iam, idp: TestIdentityProvider, verifier: str, **respond: Any
-) -> Any:
-    """Authorize, press the SAML button, sign in at the IdP, post to the ACS and come
-    back: the final answer of the IAM (the redirect to the client, or an error)."""
+def press_saml_button(
+    iam: Iam, idp: TestIdentityProvider, verifier: str
+) -> AuthnRequest:
+    """Authorize, press the SAML button of the sign-in page: the AuthnRequest the IdP
+    receives."""
     page = iam.http.get(
         f"{REALM}/authorize",
         params={
@@ -102,15 +102,24 @@ def sign_in_with_saml(
         follow_redirects=False,
     )
     assert started.status_code == 303, started.text
-    request = idp.receive(started.headers["location"])
-    consumed = iam.http.post(
+    return idp.receive(started.headers["location"])
+
+
+def post_to_acs(iam: Iam, request: AuthnRequest, saml_response: str) -> Any:
+    return iam.http.post(
         path_of(request.acs_url),
-        data={
-            "SAMLResponse": idp.respond(request, **respond),
-            "RelayState": request.relay_state,
-        },
+        data={"SAMLResponse": saml_response, "RelayState": request.relay_state},
         follow_redirects=False,
     )
+
+
+def sign_in_with_saml(
+    iam: Iam, idp: TestIdentityProvider, verifier: str, **respond: Any
+) -> Any:
+    """Authorize, press the SAML button, sign in at the IdP, post to the ACS and come
+    back: the final answer of the IAM (the redirect to the client, or an error)."""
+    request = press_saml_button(iam, idp, verifier)
+    consumed = post_to_acs(iam, request, idp.respond(request, **respond))
     assert consumed.status_code == 303, consumed.text
     return iam.http.get(path_of(consumed.headers["location"]), follow_redirects=False)
 
@@ -234,34 +243,11 @@ def test_a_forged_response_signs_no_one_in(
     iam: Iam, idp: TestIdentityProvider, tmp_path: Path
 ) -> None:
     tenant_with_saml(iam, idp)
-    verifier = secrets.token_urlsafe(48)
     forger = TestIdentityProvider(tmp_path, name="forger")
-    page = iam.http.get(
-        f"{REALM}/authorize",
-        params={
-            "response_type": "code",
-            "client_id": "spa",
-            "redirect_uri": REDIRECT,
-            "code_challenge": s256(verifier),
-            "code_challenge_method": "S256",
-        },
-    )
-    href = re.search(r'href="(saml/corp/login[^"]+)"', page.text)
-    assert href is not None
-    started = iam.http.get(
-        f"{REALM}/{href.group(1).replace('&amp;', '&')}", follow_redirects=False
-    )
-    request = idp.receive(started.headers["location"])
+    request = press_saml_button(iam, idp, secrets.token_urlsafe(48))
     forger.trust(iam.http.get(path_of(request.issuer)).text)
 
-    refused = iam.http.post(
-        path_of(request.acs_url),
-        data={
-            "SAMLResponse": forger.respond(request),
-            "RelayState": request.relay_state,
-        },
-        follow_redirects=False,
-    )
+    refused = post_to_acs(iam, request, forger.respond(request))
 
     assert refused.status_code == 400
     assert "set-cookie" not in refused.headers
@@ -272,28 +258,8 @@ def test_the_return_needs_the_browser_that_started(
 ) -> None:
     """A response carried to another browser (login CSRF) gives that browser nothing."""
     tenant_with_saml(iam, idp)
-    verifier = secrets.token_urlsafe(48)
-    page = iam.http.get(
-        f"{REALM}/authorize",
-        params={
-            "response_type": "code",
-            "client_id": "spa",
-            "redirect_uri": REDIRECT,
-            "code_challenge": s256(verifier),
-            "code_challenge_method": "S256",
-        },
-    )
-    href = re.search(r'href="(saml/corp/login[^"]+)"', page.text)
-    assert href is not None
-    started = iam.http.get(
-        f"{REALM}/{href.group(1).replace('&amp;', '&')}", follow_redirects=False
-    )
-    request = idp.receive(started.headers["location"])
-    consumed = iam.http.post(
-        path_of(request.acs_url),
-        data={"SAMLResponse": idp.respond(request), "RelayState": request.relay_state},
-        follow_redirects=False,
-    )
+    request = press_saml_button(iam, idp, secrets.token_urlsafe(48))
+    consumed = post_to_acs(iam, request, idp.respond(request))
     assert consumed.status_code == 303
     iam.http.cookies.clear()
 
@@ -303,3 +269,39 @@ def test_the_return_needs_the_browser_that_started(
 
     assert other_browser.status_code == 400
     assert "iam_session" not in other_browser.headers.get("set-cookie", "")
+
+
+def test_an_identity_whose_name_a_local_user_has_is_refused(
+    iam: Iam, idp: TestIdentityProvider
+) -> None:
+    tenant_id, admin_token = tenant_with_saml(iam, idp)
+    local = iam.http.post(
+        f"/api/v1/tenants/{tenant_id}/users",
+        json={
+            "username": "alice@corp.example",
+            "email": "someone-else@corp.example",
+            "password": "user-password-1",
+        },
+        headers=bearer(admin_token),
+    )
+    assert local.status_code == 201, local.text
+    request = press_saml_button(iam, idp, secrets.token_urlsafe(48))
+
+    refused = post_to_acs(iam, request, idp.respond(request))
+
+    assert refused.status_code == 409, refused.text
+    assert "exists already" in refused.text
+    assert "set-cookie" not in refused.headers
+
+
+def test_a_login_starts_only_for_a_form_of_this_browser(
+    iam: Iam, idp: TestIdentityProvider
+) -> None:
+    tenant_with_saml(iam, idp)
+
+    unknown_form = iam.http.get(f"{REALM}/saml/corp/login?form=not-a-form")
+    unknown_alias = iam.http.get(f"{REALM}/saml/nope/login?form=not-a-form")
+
+    assert unknown_form.status_code == 400
+    assert "start again" in unknown_form.text
+    assert unknown_alias.status_code == 400

@@ -89,8 +89,25 @@ async def saml_login(tenantId: str, alias: str, saml: SamlCases) -> Response:
     "/acs",
     response_class=Response,
     responses={
-        200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+        200: {
+            "description": "The identity, for a login no sign-in page started",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        303: {"description": "Back to the realm that showed the sign-in form"},
         **PROBLEMS,
+        400: {
+            "description": "The response is refused (a problem), or the identity lacks a"
+            " valid value for its user (a page)",
+            "content": {**PROBLEM[404]["content"], "text/html": {}},
+        },
+        403: {
+            "description": "The provider is disabled (a problem), or the user is (a page)",
+            "content": {**PROBLEM[404]["content"], "text/html": {}},
+        },
+        409: {
+            "description": "The identity matches no user it may take (a page)",
+            "content": {"text/html": {}},
+        },
         422: PROBLEM[422],
     },
 )

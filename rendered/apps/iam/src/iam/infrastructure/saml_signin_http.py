@@ -7,11 +7,12 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
+from iam.application.identity import ConflictError
 from iam.application.ports.saml import SamlError
 from iam.application.saml_login import ProviderDisabledError, SamlLogin
 from iam.application.saml_signin import SamlSignIn
 from iam.application.signin import SignInFormError
-from iam.domain.errors import NotFoundError
+from iam.domain.errors import DomainValidationError, NotFoundError
 from iam.infrastructure.http import IdentityCases, ProblemRoute
 from iam.infrastructure.oidc_http import (
     BROWSER_COOKIE,
@@ -96,6 +97,13 @@ async def continue_in_browser(request: Request, login: SamlLogin) -> Response:
         arrived = await saml_signin_of(request).arrive(login)
     except SamlError as error:
         return error_page(str(error), status=403)
+    except ConflictError as error:
+        # the identity matches no user it may take (a local user has its name...)
+        return error_page(str(error), status=409)
+    except DomainValidationError as error:
+        return error_page(
+            f"the identity provider gave no valid {error.field or 'value'}: {error.message}"
+        )
     if arrived is None:
         return await identity_answer(request, login)
     wired: IdentityCases = request.app.state.identity
