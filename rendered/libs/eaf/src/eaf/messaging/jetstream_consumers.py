@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import nats.errors
 from nats.aio.msg import Msg
-from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from eaf.messaging.dispatch import dispatch
+from eaf.messaging.jetstream_pull import PullConsumer
 from eaf.messaging.message import Delivery, received
 from eaf.messaging.ports import Handler, Subscription
 from eaf.metrics import CONSUMER_LAG
@@ -61,11 +61,11 @@ def consumer_config(
 
 async def _bind(
     broker: JetStreamBroker, subscription: Subscription, name: str
-) -> JetStreamContext.PullSubscription:
+) -> PullConsumer:
     config = consumer_config(broker, subscription, name)
     stream = broker.settings.stream
     await broker.retrying(lambda: broker.js.add_consumer(stream, config))
-    return await broker.js.pull_subscribe_bind(consumer=name, stream=stream)
+    return await PullConsumer.bind(broker.client, stream, name)
 
 
 def _delivery(msg: Msg) -> Delivery:
@@ -81,9 +81,7 @@ class _Puller:
     """Pulls batches: waits long for a first message when idle, then takes whatever is
     there in batches, so a trickle is handled at once and a backlog in bulk."""
 
-    def __init__(
-        self, subscription: JetStreamContext.PullSubscription, batch: int
-    ) -> None:
+    def __init__(self, subscription: PullConsumer, batch: int) -> None:
         self.subscription = subscription
         self.batch = batch
         self.idle = True
@@ -129,7 +127,7 @@ class JetStreamWorker:
     def __init__(
         self,
         broker: JetStreamBroker,
-        pull: JetStreamContext.PullSubscription,
+        pull: PullConsumer,
         subscription: Subscription,
         handler: Handler,
     ) -> None:

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import nats.errors
 import nats.js.errors
 from nats.aio.msg import Msg
-from nats.js import JetStreamContext
 
 from eaf.eventsourcing.records import EventMetadata, StoredEvent, as_utc, utc_now
 from eaf.messaging.jetstream import JetStreamBroker
 from eaf.messaging.jetstream_consumers import consumer_config
+from eaf.messaging.jetstream_pull import PullConsumer
 from eaf.messaging.message import Delivery, Header, received
 from eaf.messaging.ports import Subscription
 from eaf.messaging.subjects import PLATFORM_TENANT
@@ -133,7 +133,7 @@ class JetStreamSource:
         self.fetch_timeout = fetch_timeout
         self.backoff_max = backoff_max
         self.dead_letters: list[DeadLetterRecord] = []
-        self._pull: JetStreamContext.PullSubscription | None = None
+        self._pull: PullConsumer | None = None
 
     @property
     def durable(self) -> str:
@@ -153,7 +153,7 @@ class JetStreamSource:
             with contextlib.suppress(nats.js.errors.NotFoundError):
                 await js.delete_consumer(stream, self.durable)
         await self.broker.retrying(lambda: js.add_consumer(stream, config))
-        self._pull = await js.pull_subscribe_bind(consumer=self.durable, stream=stream)
+        self._pull = await PullConsumer.bind(self.broker.client, stream, self.durable)
 
     async def close(self) -> None:
         if self._pull is not None:
