@@ -15,7 +15,7 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from eaf.messaging.dispatch import dispatch
-from eaf.messaging.jetstream_pull import PullConsumer
+from eaf.messaging.jetstream_pull import Delivered, PullConsumer, delivered
 from eaf.messaging.message import Delivery, received
 from eaf.messaging.ports import Handler, Subscription
 from eaf.metrics import CONSUMER_LAG
@@ -68,12 +68,11 @@ async def _bind(
     return await PullConsumer.bind(broker.client, stream, name)
 
 
-def _delivery(msg: Msg) -> Delivery:
-    metadata = msg.metadata
+def _delivery(msg: Msg, position: Delivered) -> Delivery:
     return Delivery(
         message=received(msg.subject, msg.data, msg.headers or {}),
-        attempt=metadata.num_delivered,
-        sequence=metadata.sequence.stream,
+        attempt=position.attempt,
+        sequence=position.stream_sequence,
     )
 
 
@@ -165,11 +164,12 @@ class JetStreamWorker:
 
     async def _handle(self, msg: Msg) -> None:
         try:
-            delivery = _delivery(msg)
+            position = delivered(msg)
+            delivery = _delivery(msg, position)
             settlement = _Settlement(self._broker, self._subscription, msg, delivery)
             await dispatch(delivery, self._handler, self._subscription, settlement)
             # What the stream holds for the group beyond this message.
-            self._lag.set(msg.metadata.num_pending)
+            self._lag.set(position.pending)
         except Exception:
             # Settling failed (broker unreachable): redelivered after ack_wait.
             log.exception("could not settle a message on %s", msg.subject)
@@ -229,5 +229,5 @@ async def message_stream(
 async def _iterate(puller: _Puller) -> AsyncGenerator[Delivery]:
     while True:
         for msg in await puller.next_batch():
-            yield _delivery(msg)
+            yield _delivery(msg, delivered(msg))
             await msg.ack()

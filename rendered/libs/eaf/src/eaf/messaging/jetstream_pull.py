@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import NamedTuple
 
+import nats.errors
 import nats.js.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -123,3 +125,35 @@ class PullConsumer:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+
+
+class Delivered(NamedTuple):
+    """Where a delivered message stands, as its acknowledgement subject says."""
+
+    stream_sequence: int
+    attempt: int
+    pending: int
+    """How many messages the consumer holds beyond this one."""
+    timestamp_ns: int
+
+
+def delivered(msg: Msg) -> Delivered:
+    """Read from the reply subject, ``$JS.ACK.<stream>.<consumer>.<delivered>.<stream
+    sequence>.<consumer sequence>.<time>.<pending>`` or its form with a domain and an
+    account hash after ``$JS.ACK`` (nats-py's ``msg.metadata`` reads the same, with
+    two frozen dataclasses and a datetime per message)."""
+    tokens = (msg.reply or "").split(".")
+    if len(tokens) == 9:
+        offset = 0
+    elif len(tokens) >= 11:
+        offset = 2
+    else:
+        raise nats.errors.NotJSMessageError
+    if tokens[0] != "$JS" or tokens[1] != "ACK":
+        raise nats.errors.NotJSMessageError
+    return Delivered(
+        stream_sequence=int(tokens[offset + 5]),
+        attempt=int(tokens[offset + 4]),
+        pending=int(tokens[offset + 8]),
+        timestamp_ns=int(tokens[offset + 7]),
+    )
