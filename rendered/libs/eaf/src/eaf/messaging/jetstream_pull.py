@@ -105,7 +105,7 @@ class PullConsumer:
         finally:
             self._waiter = None
         if self._failure is not None:
-            raise nats.js.errors.APIError.from_msg(self._failure)
+            nats.js.errors.APIError.from_msg(self._failure)  # raises it
 
     async def _arrived(self, msg: Msg) -> None:
         headers = msg.headers
