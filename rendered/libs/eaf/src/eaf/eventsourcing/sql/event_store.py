@@ -34,6 +34,7 @@ from eaf.eventsourcing.sql.writers import (
     AppendRequest,
     PostgresWriter,
     encode_events,
+    event_ids,
 )
 from eaf.metrics import APPEND_SECONDS, APPENDED_EVENTS
 
@@ -108,6 +109,7 @@ class SqlEventStore:
                 len(events),
                 encode_events(events),
                 json.dumps(metadata.as_dict()),
+                event_ids(events),
             )
             appended = await self._append((request,))
         return _stored(
@@ -134,6 +136,7 @@ class SqlEventStore:
                     len(entry.events),
                     encode_events(entry.events),
                     metadata_json,
+                    event_ids(entry.events),
                 )
                 for entry in appends
             ]
@@ -189,7 +192,7 @@ class SqlEventStore:
         tenant = write_tenant()
         events = self.database.tables.events
         query = (
-            select_events(events)
+            select_events(self.database.tables)
             .where(
                 events.c.tenant_id == tenant,
                 events.c.stream_type == stream_type,
@@ -230,7 +233,7 @@ class SqlEventStore:
         scope = read_scope()
         events = self.database.tables.events
         query = (
-            select_events(events)
+            select_events(self.database.tables)
             .where(events.c.position > after)
             .order_by(events.c.position)
             .limit(limit)

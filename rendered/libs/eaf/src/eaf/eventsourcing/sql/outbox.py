@@ -61,7 +61,7 @@ class SqlOutbox:
             self._cursor = await self.cursor()
         events = self._database.tables.events
         query = (
-            select_events(events)
+            select_events(self._database.tables)
             .where(events.c.position > self._cursor)
             .order_by(events.c.position)
             .limit(limit + len(self._published))

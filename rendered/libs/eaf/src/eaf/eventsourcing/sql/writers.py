@@ -24,7 +24,14 @@ from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.batching import Batcher
 from eaf.eventsourcing.sql.database import Database
 
-__all__ = ["AppendRequest", "Appended", "PostgresWriter", "Unit", "encode_events"]
+__all__ = [
+    "AppendRequest",
+    "Appended",
+    "PostgresWriter",
+    "Unit",
+    "encode_events",
+    "event_ids",
+]
 
 
 _encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
@@ -43,10 +50,15 @@ def encode_events(events: Sequence[NewEvent]) -> str:
     )
 
 
+def event_ids(events: Sequence[NewEvent]) -> bytes:
+    """The events' ids, 16 bytes each, in order (how SQLite stores them)."""
+    return b"".join([event.event_id.bytes for event in events])
+
+
 @dataclass(frozen=True, slots=True)
 class AppendRequest:
     """One append to one stream, for the current tenant; ``events_json`` as made by
-    :func:`encode_events`."""
+    :func:`encode_events`, ``event_ids`` by :func:`event_ids`."""
 
     tenant: str
     stream_type: str
@@ -55,6 +67,7 @@ class AppendRequest:
     count: int
     events_json: str
     metadata_json: str
+    event_ids: bytes
 
     def conflict(self, actual: int | None) -> ConcurrencyError:
         return ConcurrencyError(self.stream_type, self.stream_id, self.expected, actual)
