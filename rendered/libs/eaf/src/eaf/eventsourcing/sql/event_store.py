@@ -53,7 +53,11 @@ async def create_event_store(
     """
     store = SqlEventStore(Database.open(url, **options))
     if create_schema:
-        await store.database.create_schema()
+        try:
+            await store.database.create_schema()
+        except BaseException:
+            await store.close()
+            raise
     return store
 
 
