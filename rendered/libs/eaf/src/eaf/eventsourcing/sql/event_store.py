@@ -33,8 +33,6 @@ from eaf.eventsourcing.sql.writers import (
     Appended,
     AppendRequest,
     PostgresWriter,
-    encode_events,
-    event_ids,
 )
 from eaf.metrics import APPEND_SECONDS, APPENDED_EVENTS
 
@@ -78,7 +76,9 @@ class SqlEventStore:
         self._writer = (
             PostgresWriter(database) if database.postgres else SqliteWriter(database)
         )
-        self._backend = "postgresql" if database.postgres else "sqlite"
+        backend = "postgresql" if database.postgres else "sqlite"
+        self._append_seconds = APPEND_SECONDS.labels(backend)
+        self._appended_events = APPENDED_EVENTS.labels(backend)
         self.write_fault: str | None = None
         """Why the last append failed for a storage fault (None once one succeeded, or
         a probe wrote): readiness is down meanwhile."""
@@ -111,9 +111,8 @@ class SqlEventStore:
                 stream_id,
                 expected_version,
                 len(events),
-                encode_events(events),
+                *self._writer.encode_events(events),
                 json.dumps(metadata.as_dict()),
-                event_ids(events),
             )
             appended = await self._append((request,))
         return _stored(
@@ -131,6 +130,7 @@ class SqlEventStore:
         with span("event_store.append", {"eaf.events": count}):
             metadata = EventMetadata.from_context(current(), tenant)
             metadata_json = json.dumps(metadata.as_dict())
+            encode = self._writer.encode_events
             unit = [
                 AppendRequest(
                     tenant,
@@ -138,9 +138,8 @@ class SqlEventStore:
                     entry.stream_id,
                     entry.expected_version,
                     len(entry.events),
-                    encode_events(entry.events),
+                    *encode(entry.events),
                     metadata_json,
-                    event_ids(entry.events),
                 )
                 for entry in appends
             ]
@@ -166,9 +165,8 @@ class SqlEventStore:
                 f"the event store cannot write now ({error})"
             ) from error
         self.write_fault = None
-        backend = self._backend
-        APPEND_SECONDS.labels(backend).observe(time.perf_counter() - started)
-        APPENDED_EVENTS.labels(backend).inc(sum(request.count for request in unit))
+        self._append_seconds.observe(time.perf_counter() - started)
+        self._appended_events.inc(sum(request.count for request in unit))
         return appended
 
     async def probe_write(self) -> bool:
@@ -281,7 +279,7 @@ def _stored(
             stream_version=request.expected + offset + 1,
             event_type=event.event_type,
             schema_version=event.schema_version,
-            payload=row[3],
+            payload=row[-1],
             metadata=metadata,
             recorded_at=recorded_at,
         )

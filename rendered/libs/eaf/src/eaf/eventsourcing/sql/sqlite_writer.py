@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
 from functools import partial
@@ -13,10 +13,10 @@ from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from eaf.eventsourcing.errors import DuplicateEventError
-from eaf.eventsourcing.records import utc_now
+from eaf.eventsourcing.records import NewEvent, utc_now
 from eaf.eventsourcing.sql.batching import fail_all, resolve_all
 from eaf.eventsourcing.sql.database import Database
-from eaf.eventsourcing.sql.writers import Appended, AppendRequest, Unit
+from eaf.eventsourcing.sql.writers import Appended, AppendRequest, Unit, encode_json
 
 __all__ = ["SqliteWriter"]
 
@@ -36,21 +36,31 @@ _COLUMNS = (
     "position, stream_key, stream_version, event_id, event_type, schema_version,"
     " payload, metadata, recorded_at, commit_position"
 )
-# Parameters: 1 first position, 2 stream key, 3 first version, 4 the event ids (16
-# bytes each, in order), 5 metadata, 6 recorded at, 7 the events (encode_events). One
+# Parameters: 1 first position, 2 stream key, 3 first version, 4 the event ids, 5
+# metadata, 6 recorded at, 7 the events (both as encode_events makes them). One
 # statement per append, the rows split from the JSON array by SQLite; a lone event
 # without json_each's table. Metadata and time go on the append's first event only; the
 # others point at it.
 _INSERT_ONE = (
-    f"INSERT INTO eaf_event_log ({_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?7 ->> '$[0][1]',"
-    " ?7 ->> '$[0][2]', ?7 -> '$[0][3]', ?5, ?6, NULL)"
+    f"INSERT INTO eaf_event_log ({_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?7 ->> '$[0][0]',"
+    " ?7 ->> '$[0][1]', ?7 -> '$[0][2]', ?5, ?6, NULL)"
 )
 _INSERT_MANY = (
     f"INSERT INTO eaf_event_log ({_COLUMNS}) SELECT ?1 + e.key, ?2, ?3 + e.key,"
-    " substr(?4, e.key * 16 + 1, 16), e.value ->> 1, e.value ->> 2, e.value -> '$[3]',"
+    " substr(?4, e.key * 16 + 1, 16), e.value ->> 0, e.value ->> 1, e.value -> '$[2]',"
     " iif(e.key = 0, ?5, NULL), iif(e.key = 0, ?6, NULL), nullif(?1, ?1 + e.key)"
     " FROM json_each(?7) AS e"
 )
+
+
+def encode_events(events: Sequence[NewEvent]) -> tuple[str, bytes]:
+    """The events of an append for SQLite: one JSON array of ``[type, schema version,
+    payload]`` arrays (split into rows by ``json_each``), and their ids apart, 16 bytes
+    each, in order (as they are stored)."""
+    return (
+        encode_json([[e.event_type, e.schema_version, e.payload] for e in events]),
+        b"".join([event.event_id.bytes for event in events]),
+    )
 
 
 class SqliteWriter:
@@ -66,6 +76,8 @@ class SqliteWriter:
     (a version conflict, a duplicate event id) fails alone and whole. Writers in this
     process queue on an asyncio lock; other processes wait in SQLite's busy handler.
     """
+
+    encode_events = staticmethod(encode_events)
 
     def __init__(self, database: Database, *, max_batch: int = 64) -> None:
         self._database = database
