@@ -50,12 +50,13 @@ async def create_event_store(
     SQLAlchemy engine options such as ``pool_size``). Close it with ``await store.close()``.
     """
     store = SqlEventStore(Database.open(url, **options))
-    if create_schema:
-        try:
+    try:
+        if create_schema:
             await store.database.create_schema()
-        except BaseException:
-            await store.close()
-            raise
+        await store.open()
+    except BaseException:
+        await store.close()
+        raise
     return store
 
 
@@ -82,6 +83,12 @@ class SqlEventStore:
         self.write_fault: str | None = None
         """Why the last append failed for a storage fault (None once one succeeded, or
         a probe wrote): readiness is down meanwhile."""
+
+    async def open(self) -> None:
+        """Ready the writer before the first append (on SQLite: its thread and
+        connection); appends open it themselves otherwise."""
+        if isinstance(self._writer, SqliteWriter):
+            await self._writer.open()
 
     async def close(self) -> None:
         if isinstance(self._writer, SqliteWriter):

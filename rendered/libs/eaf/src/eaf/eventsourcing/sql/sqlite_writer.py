@@ -152,6 +152,21 @@ class SqliteWriter:
             await thread.run(connection.close)
         thread.stop()
 
+    async def open(self) -> None:
+        """Start the thread and open the connection of a file's writer now, so that the
+        first append does not wait for them; should the file not open yet, the first
+        append tries again (and reports why it cannot write)."""
+        if self._database.sqlite_file is None or self._thread is not None:
+            return
+        self._thread = _Thread()
+        with suppress(sqlite3.Error, OSError):
+            await self._thread.run(self._connect)
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = self._database.connect_sqlite()
+        return self._connection
+
     async def _send(self, batch: list[Unit]) -> list[Appended | Exception]:
         async with self._database.sqlite_writer():
             recorded_at = utc_now()
@@ -179,9 +194,7 @@ class SqliteWriter:
     def _commit_on_own_connection(
         self, batch: list[Unit], recorded_at: datetime
     ) -> list[Appended | Exception]:
-        if self._connection is None:
-            self._connection = self._database.connect_sqlite()
-        return self._commit(self._connection, batch, recorded_at)
+        return self._commit(self._connect(), batch, recorded_at)
 
     def _commit(
         self,
