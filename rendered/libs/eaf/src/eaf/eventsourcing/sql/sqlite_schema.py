@@ -2,9 +2,10 @@
 
 Events live in ``eaf_event_log``, keyed by position (the rowid), with two unique indexes:
 (stream key, version) and the event id. A stream's tenant, type and id are stored once,
-in ``eaf_streams``, under an integer stream key; event ids are their 16 bytes. Three
-B-trees take each append's rows, each at its right edge for a stream's next version,
-the next position and a time-ordered (version 7) id.
+in ``eaf_streams``, under an integer stream key; event ids are their 16 bytes. An append
+writes three B-trees (five when it begins a stream): its rows at the end of the log,
+its ids (time-ordered, version 7) at the end of theirs, its versions after the stream's
+last. The first layout wrote four B-trees, each row about twice the bytes.
 
 ``eaf_events`` is a view with the columns of the PostgreSQL table (ids as 32 hex digits,
 as SQLAlchemy stores a ``Uuid`` on SQLite), so the readers query either database alike.
