@@ -63,7 +63,7 @@ class SqlOutbox:
         # The payload also as the text the database holds (SQLite: the JSON written;
         # PostgreSQL: jsonb's rendering), published as it is, not re-encoded.
         query = (
-            select_events(events)
+            select_events(self._database.tables)
             .add_columns(cast(events.c.payload, Text).label("body"))
             .where(events.c.position > self._cursor)
             .order_by(events.c.position)
