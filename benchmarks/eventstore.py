@@ -48,6 +48,7 @@ from eaf.eventsourcing import (
     applies,
     create_event_store,
 )
+from eaf.eventsourcing.sql import Database
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate as TheirAggregate
 from eventsourcing.domain import event
@@ -320,10 +321,32 @@ def main(databases: set[str]) -> None:
     print(f"ratios (ours/eventsourcing): {ratios}  [{time.perf_counter() - started:.0f}s]")
 
 
+_DURABILITY = ("journal_mode", "synchronous")
+
+
+def sqlite_durability(url: str, recorder: SQLiteApplicationRecorder) -> None:
+    """Print both sides' journal mode and synchronous setting, and stop if they differ."""
+    ours_connection = Database.open(url).connect_sqlite()
+    try:
+        ours = [ours_connection.execute(f"PRAGMA {p}").fetchone()[0] for p in _DURABILITY]
+    finally:
+        ours_connection.close()
+    with recorder.datastore.get_connection(commit=True) as connection:
+        cursor = connection.cursor()
+        theirs = []
+        for pragma in _DURABILITY:
+            cursor.execute(f"PRAGMA {pragma}")
+            theirs.append(cursor.fetchone()[0])
+    print(f"sqlite {'/'.join(_DURABILITY)}: ours {ours}, eventsourcing {theirs}", flush=True)
+    if ours != theirs:
+        sys.exit("the two sides would not be equally durable")
+
+
 def sqlite_cases(report: Report, work: Path) -> None:
     url = f"sqlite+aiosqlite:///{work / 'ours.db'}"
     recorder = sqlite_recorder(work / "theirs.db")
     application = sqlite_application(work / "theirs-app.db")
+    sqlite_durability(url, recorder)
     report.compare(
         "sqlite append 1/commit",
         "events/s",

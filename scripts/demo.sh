@@ -7,8 +7,10 @@
 # The feature-flag service (rendered/apps/feature-flags) serves a demo flag, profile-deletion,
 # which gates the sample's DELETE (the sample asks it over OpenFeature's OFREP).
 # The configuration (:8085) and licensing (:8086) services run beside them.
-# PORT, IAM_PORT, FLAGS_PORT, CONFIG_PORT, LICENSING_PORT and DEMO_DIR override the ports
-# (8080, 8081, 8084, 8085, 8086) and the directory (.demo).
+# A small browser application (scripts/demo_rp.py, :8087) signs in through the IAM's sign-in
+# page of the tenant's realm (OpenID Connect, code flow with PKCE) and calls the sample.
+# PORT, IAM_PORT, FLAGS_PORT, CONFIG_PORT, LICENSING_PORT, RP_PORT and DEMO_DIR override the
+# ports (8080, 8081, 8084, 8085, 8086, 8087) and the directory (.demo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -19,6 +21,7 @@ IAM_PORT="${IAM_PORT:-8081}"
 FLAGS_PORT="${FLAGS_PORT:-8084}"
 CONFIG_PORT="${CONFIG_PORT:-8085}"
 LICENSING_PORT="${LICENSING_PORT:-8086}"
+RP_PORT="${RP_PORT:-8087}"
 free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 NATS_PORT="$(free_port)"
 
@@ -70,7 +73,14 @@ USER_PROFILE_HOME="$DEMO/user-profile" PYTHONPATH="$DEMO/user-profile/src" PORT=
   "$BIN/python" -m user_profile >"$DEMO/user-profile.log" 2>&1 &
 pids+=($!)
 
+# The browser application: a public client "demo-portal" of the realm "demo" (registered
+# by demo_setup.py with its redirect URI).
+RP_URL="http://127.0.0.1:$RP_PORT"
+"$BIN/python" scripts/demo_rp.py --realm "$IAM_URL/realms/demo" --client-id demo-portal \
+  --app "http://127.0.0.1:$PORT" --port "$RP_PORT" >"$DEMO/demo-rp.log" 2>&1 &
+pids+=($!)
+
 "$BIN/python" scripts/demo_setup.py --iam "$IAM_URL" --app "http://127.0.0.1:$PORT" --flags "$FLAGS_URL" \
-  --configuration "$CONFIG_URL" --licensing "$LICENSING_URL" \
+  --configuration "$CONFIG_URL" --licensing "$LICENSING_URL" --rp "$RP_URL" \
   --admin-password="$ADMIN_PASSWORD" --logs "$DEMO"
-wait "${pids[-1]}"
+wait "${pids[-2]}"

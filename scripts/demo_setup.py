@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--flags", required=True)
     parser.add_argument("--configuration", required=True)
     parser.add_argument("--licensing", required=True)
+    parser.add_argument("--rp", required=True, help="the demo's browser application")
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--logs", type=Path, required=True)
     args = parser.parse_args()
@@ -116,6 +117,28 @@ def main() -> None:
             )
         )
         ada = token(iam, tenant_id, "ada", password)
+        # The browser application: a public, first-party client of the realm (PKCE).
+        created(
+            iam.post(
+                f"/api/v1/tenants/{tenant_id}/clients",
+                json={
+                    "clientId": "demo-portal",
+                    "name": "Demo application",
+                    "clientType": "public",
+                    "grantTypes": ["authorization_code", "refresh_token"],
+                    "redirectUris": [f"{args.rp}/callback"],
+                    "scopes": [
+                        "openid",
+                        "profile",
+                        "email",
+                        "user-profile:read",
+                        "user-profile:write",
+                    ],
+                    "firstParty": True,
+                },
+                headers=bearer,
+            )
+        )
 
     # The demo flag: the sample's DELETE is behind `profile-deletion`, on in the tenant.
     with httpx.Client(
@@ -161,6 +184,7 @@ Logs           {args.logs}/iam.log  {args.logs}/user-profile.log  (JSON, with co
 Platform admin  admin / {args.admin_password}          (log in with tenant=platform)
 Tenant "demo"   {tenant_id}   admin demo-admin / {admin_password}
 User            ada / {password}   role profile-editor (user-profile:*, feature-flags:*, configuration:*, licensing:*)
+Browser sign-in {args.rp}/   (the realm {iam_url}/realms/demo: sign in as ada)
 user-profile received TenantCreatedEvent over NATS:
   {prepared or "(not yet: see the log)"}
 

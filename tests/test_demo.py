@@ -18,7 +18,9 @@ from helpers import REPO, free_port
 
 @pytest.mark.timeout(180)  # readline blocks: a stalled demo must fail, not hang
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
-    port, iam_port, flags_port, config_port, licensing_port = (free_port() for _ in range(5))
+    port, iam_port, flags_port, config_port, licensing_port, rp_port = (
+        free_port() for _ in range(6)
+    )
     demo = subprocess.Popen(
         ["bash", str(REPO / "scripts/demo.sh")],
         env={
@@ -28,6 +30,7 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
             "FLAGS_PORT": str(flags_port),
             "CONFIG_PORT": str(config_port),
             "LICENSING_PORT": str(licensing_port),
+            "RP_PORT": str(rp_port),
             "DEMO_DIR": str(tmp_path / "demo"),
         },
         stdout=subprocess.PIPE,
@@ -86,11 +89,26 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
         assert merged.json()["properties"]["greeting"] == "hello", merged.text
         keys = httpx.get(f"http://127.0.0.1:{licensing_port}/.well-known/license-keys.json")
         assert keys.status_code == 200 and keys.json()["keys"], keys.text
+        # The browser application: the realm's sign-in page, then the sample with the token.
+        [password] = re.findall(r"^User +ada / (\S+)", text, flags=re.MULTILINE)
+        with httpx.Client(follow_redirects=True) as browser:
+            page = browser.get(f"http://127.0.0.1:{rp_port}/")
+            assert page.url.path == "/realms/demo/authorize", page.url
+            form = re.search(r'name="form" value="([^"]+)"', page.text)
+            action = re.search(r'<form method="post" action="([^"]+)"', page.text)
+            assert form is not None and action is not None, page.text
+            signed_in = browser.post(
+                httpx.URL(str(page.url)).join(action.group(1)),
+                data={"form": form.group(1), "username": "ada", "password": password},
+            )
+        assert signed_in.url.path == "/callback", signed_in.text
+        assert "Signed in as <strong>ada</strong>" in signed_in.text, signed_in.text
+        assert "user-profile answered 200" in signed_in.text, signed_in.text
     finally:
         os.killpg(demo.pid, signal.SIGTERM)
         demo.wait(timeout=30)
         demo.stdout.close()
     time.sleep(0.5)
-    for port_in_use in (port, iam_port, flags_port, config_port, licensing_port):
+    for port_in_use in (port, iam_port, flags_port, config_port, licensing_port, rp_port):
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port_in_use)) != 0, "a demo process survived"

@@ -3,11 +3,18 @@ stored once, on its first event, and every read joins them back to each event.""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import text
 
 from eaf.context import SecurityContext, platform_context, use
-from eaf.eventsourcing import NewEvent, SqlEventStore
+from eaf.eventsourcing import (
+    ConcurrencyError,
+    DuplicateEventError,
+    NewEvent,
+    SqlEventStore,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -58,3 +65,43 @@ async def test_metadata_is_stored_once_per_append_and_read_with_every_event(
         single[0].metadata.as_dict()
     ]
     assert {m.recorded_at for m in relayed[:3]} == {stored[0].recorded_at}
+
+
+async def test_large_appends_are_stored_whole_or_refused_whole(
+    store: SqlEventStore,
+) -> None:
+    """Appends of many events (one statement on SQLite, its rows split from a JSON
+    array) store all their rows, or none when refused; concurrent ones commit together."""
+    many = [NewEvent("E", {"n": n}) for n in range(20)]
+    with use(SecurityContext(tenant_id="acme")):
+        stored = await store.append("Account", "a", many, expected_version=0)
+        with pytest.raises(ConcurrencyError):
+            await store.append(
+                "Account", "a", [NewEvent("E", {}) for _ in range(20)],
+                expected_version=5,
+            )  # fmt: skip
+        with pytest.raises(DuplicateEventError):
+            await store.append(
+                "Account", "b", [*many[3:4], *(NewEvent("E", {}) for _ in range(20))],
+                expected_version=0,
+            )  # fmt: skip
+        together = await asyncio.gather(
+            *(
+                store.append(
+                    "Account",
+                    f"c{n}",
+                    [NewEvent("E", {}) for _ in range(20)],
+                    expected_version=0,
+                )  # fmt: skip
+                for n in range(4)
+            )
+        )
+        assert await store.read_stream("Account", "a") == stored
+        assert await store.read_stream("Account", "b") == []
+        for appended in together:
+            assert await store.read_stream("Account", appended[0].stream_id) == appended
+    assert [e.payload for e in stored] == [{"n": n} for n in range(20)]
+    with use(platform_context()):
+        everything = await store.read_all(limit=1000)
+    assert [e.position for e in everything] == sorted(e.position for e in everything)
+    assert len(everything) == 20 * 5

@@ -34,6 +34,9 @@ async def test_a_read_only_database_is_unavailable_until_it_can_write_again(
         with use(SecurityContext(tenant_id="acme")):
             pragmas.append(READ_ONLY)  # every connection opened from now on
             await store.database.engine.dispose()  # the pool opens its connections anew
+            writer = store._writer
+            assert isinstance(writer, SqliteWriter)
+            await writer.close()  # and so does the writer (opened with the store)
             with pytest.raises(StoreUnavailableError) as refused:
                 await store.append(
                     "Account", "a", [NewEvent("E", {})], expected_version=0
@@ -48,8 +51,6 @@ async def test_a_read_only_database_is_unavailable_until_it_can_write_again(
             await (
                 store.database.engine.dispose()
             )  # the pool's connections, as after a fault
-            writer = store._writer
-            assert isinstance(writer, SqliteWriter)
             await writer.close()  # the writer reconnects on its next append
             assert await event_store_ready(store)  # the probe wrote: ready, no restart
             assert store.write_fault is None

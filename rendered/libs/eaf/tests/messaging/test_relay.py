@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -163,3 +164,18 @@ async def test_relay_from_the_sql_outbox_loses_nothing_when_acks_are_lost(
         last = (await sqlite_store.read_all())[-1].position
     assert await sqlite_store.outbox.cursor() == last
     assert await SqlOutbox(sqlite_store.database).pending(100) == []
+
+
+async def test_the_sql_outbox_hands_out_bodies_as_stored_and_they_go_out_as_they_are(
+    sqlite_store: SqlEventStore,
+) -> None:
+    with as_tenant("acme"):
+        await sqlite_store.append("Order", "o-1", new_events(2), expected_version=0)
+    pending = await SqlOutbox(sqlite_store.database).pending(10)
+    assert [json.loads(m.body or b"") for m in pending] == [m.payload for m in pending]
+
+    outbox, broker = InMemoryOutbox(), InMemoryBroker()
+    spaced = replace(stored_event(1), body=b'{"text": "as stored"}')
+    outbox.add(spaced)
+    await OutboxRelay(outbox, broker, service="orders").drain()
+    assert [message.data for message in broker.messages] == [b'{"text": "as stored"}']

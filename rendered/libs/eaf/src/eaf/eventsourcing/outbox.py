@@ -24,6 +24,8 @@ class OutboxMessage:
     payload: dict[str, Any]
     metadata: dict[str, str]
     recorded_at: datetime
+    body: bytes | None = field(default=None, compare=False, repr=False)
+    """The payload as the outbox stores it (JSON), if it does: relayed as it is."""
 
 
 class Outbox(Protocol):

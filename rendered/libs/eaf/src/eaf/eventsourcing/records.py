@@ -149,7 +149,8 @@ class StoredEvent:
             causation_id=str(self.event_id),
         )
 
-    def to_outbox_message(self) -> OutboxMessage:
+    def to_outbox_message(self, body: bytes | None = None) -> OutboxMessage:
+        """The outbox entry of this event; ``body``: its payload as stored (JSON)."""
         return OutboxMessage(
             position=self.position,
             event_id=str(self.event_id),
@@ -162,6 +163,7 @@ class StoredEvent:
             payload=self.payload,
             metadata=self.metadata.as_dict(),
             recorded_at=self.recorded_at,
+            body=body,
         )
 
 

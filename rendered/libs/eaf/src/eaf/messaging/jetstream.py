@@ -16,7 +16,7 @@ import nats.js.errors
 import stamina
 from nats.aio.client import Client
 from nats.js import JetStreamContext
-from nats.js.api import PubAck, StreamConfig
+from nats.js.api import StreamConfig
 
 from eaf.messaging.jetstream_consumers import (
     JetStreamWorker,
@@ -24,6 +24,7 @@ from eaf.messaging.jetstream_consumers import (
     start_worker,
 )
 from eaf.messaging.jetstream_dlq import JetStreamDeadLetters
+from eaf.messaging.jetstream_publish import AcknowledgedPublisher
 from eaf.messaging.message import Delivery, Message
 from eaf.messaging.ports import Handler, PublishError, Subscription
 from eaf.messaging.retry import retrying
@@ -65,6 +66,7 @@ class JetStreamBroker:
         self.client = client
         self.js: JetStreamContext = client.jetstream(timeout=settings.publish_timeout)
         self._dead_letters = JetStreamDeadLetters(self.js, settings)
+        self._acknowledging = AcknowledgedPublisher(client)
 
     @classmethod
     async def connect(
@@ -168,28 +170,24 @@ class JetStreamBroker:
         """Pipelined publishing: everything goes out, then the acks are awaited together
         (bounded by the publish timeout); a message without an ack gets its error."""
         outcomes: list[Exception | None] = [None] * len(messages)
-        pending: list[tuple[asyncio.Future[PubAck], int]] = []
+        pending: list[tuple[str, asyncio.Future[None], int]] = []
+        publish = self._acknowledging.publish
         try:
             for index, message in enumerate(messages):
-                headers = message.headers
                 try:
-                    # No wait_stall: with it nats-py starts a task per message and
-                    # flushes each on its own. Unacknowledged futures are cancelled
-                    # below, so the pending limit frees up after a timeout anyway.
-                    future = await self.js.publish_async(
-                        message.subject,
-                        message.data,
-                        headers=headers if isinstance(headers, dict) else dict(headers),
+                    token, future = await publish(
+                        message.subject, message.data, message.headers
                     )
                 except Exception as error:
                     outcomes[index] = error
                     continue
-                pending.append((future, index))
-            await self._acknowledged([future for future, _ in pending])
+                pending.append((token, future, index))
+            await self._acknowledged([future for _, future, _ in pending])
         finally:
-            for future, index in pending:
+            for token, future, index in pending:
                 if not future.done():
                     future.cancel()
+                    self._acknowledging.forget(token)
                     outcomes[index] = PublishError("no acknowledgement in time")
                 elif future.cancelled():
                     outcomes[index] = PublishError("cancelled")
@@ -197,7 +195,7 @@ class JetStreamBroker:
                     outcomes[index] = _exception(failure)
         return outcomes
 
-    async def _acknowledged(self, futures: list[asyncio.Future[PubAck]]) -> None:
+    async def _acknowledged(self, futures: list[asyncio.Future[None]]) -> None:
         """Wait for ``futures`` until the publish timeout. Acks come in order, so wait
         for the last one, then for any stragglers (errors come out of order)."""
         if not futures:

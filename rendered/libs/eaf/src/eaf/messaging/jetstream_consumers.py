@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import nats.errors
 from nats.aio.msg import Msg
-from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from eaf.messaging.dispatch import dispatch
+from eaf.messaging.jetstream_pull import Delivered, PullConsumer, delivered
 from eaf.messaging.message import Delivery, received
 from eaf.messaging.ports import Handler, Subscription
 from eaf.metrics import CONSUMER_LAG
@@ -61,19 +61,18 @@ def consumer_config(
 
 async def _bind(
     broker: JetStreamBroker, subscription: Subscription, name: str
-) -> JetStreamContext.PullSubscription:
+) -> PullConsumer:
     config = consumer_config(broker, subscription, name)
     stream = broker.settings.stream
     await broker.retrying(lambda: broker.js.add_consumer(stream, config))
-    return await broker.js.pull_subscribe_bind(consumer=name, stream=stream)
+    return await PullConsumer.bind(broker.client, stream, name)
 
 
-def _delivery(msg: Msg) -> Delivery:
-    metadata = msg.metadata
+def _delivery(msg: Msg, position: Delivered) -> Delivery:
     return Delivery(
         message=received(msg.subject, msg.data, msg.headers or {}),
-        attempt=metadata.num_delivered,
-        sequence=metadata.sequence.stream,
+        attempt=position.attempt,
+        sequence=position.stream_sequence,
     )
 
 
@@ -81,9 +80,7 @@ class _Puller:
     """Pulls batches: waits long for a first message when idle, then takes whatever is
     there in batches, so a trickle is handled at once and a backlog in bulk."""
 
-    def __init__(
-        self, subscription: JetStreamContext.PullSubscription, batch: int
-    ) -> None:
+    def __init__(self, subscription: PullConsumer, batch: int) -> None:
         self.subscription = subscription
         self.batch = batch
         self.idle = True
@@ -129,7 +126,7 @@ class JetStreamWorker:
     def __init__(
         self,
         broker: JetStreamBroker,
-        pull: JetStreamContext.PullSubscription,
+        pull: PullConsumer,
         subscription: Subscription,
         handler: Handler,
     ) -> None:
@@ -167,11 +164,12 @@ class JetStreamWorker:
 
     async def _handle(self, msg: Msg) -> None:
         try:
-            delivery = _delivery(msg)
+            position = delivered(msg)
+            delivery = _delivery(msg, position)
             settlement = _Settlement(self._broker, self._subscription, msg, delivery)
             await dispatch(delivery, self._handler, self._subscription, settlement)
             # What the stream holds for the group beyond this message.
-            self._lag.set(msg.metadata.num_pending)
+            self._lag.set(position.pending)
         except Exception:
             # Settling failed (broker unreachable): redelivered after ack_wait.
             log.exception("could not settle a message on %s", msg.subject)
@@ -231,5 +229,5 @@ async def message_stream(
 async def _iterate(puller: _Puller) -> AsyncGenerator[Delivery]:
     while True:
         for msg in await puller.next_batch():
-            yield _delivery(msg)
+            yield _delivery(msg, delivered(msg))
             await msg.ack()

@@ -212,6 +212,6 @@ def outbox_message(subjects: Subjects, service: str, stored: OutboxMessage) -> M
     headers[Header.STREAM_VERSION] = str(stored.stream_version)
     return Message(
         subject=subjects.event(tenant, service, stored.event_type),
-        data=encode(stored.payload),
+        data=encode(stored.payload) if stored.body is None else stored.body,
         headers=headers,
     )

@@ -17,15 +17,16 @@ import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import nats.errors
 import nats.js.errors
 from nats.aio.msg import Msg
-from nats.js import JetStreamContext
 
-from eaf.eventsourcing.records import EventMetadata, StoredEvent, as_utc, utc_now
+from eaf.eventsourcing.records import EventMetadata, StoredEvent, utc_now
 from eaf.messaging.jetstream import JetStreamBroker
 from eaf.messaging.jetstream_consumers import consumer_config
+from eaf.messaging.jetstream_pull import PullConsumer, delivered
 from eaf.messaging.message import Delivery, Header, received
 from eaf.messaging.ports import Subscription
 from eaf.messaging.subjects import PLATFORM_TENANT
@@ -57,8 +58,8 @@ def stored_event(msg: Msg) -> StoredEvent:
         raise NotAnEvent("the body is not JSON: it nests too deep to be read") from None
     if not isinstance(payload, dict):
         raise NotAnEvent("the body is not a JSON object")
-    metadata = msg.metadata  # parsed from the reply subject on each access
-    sequence = metadata.sequence.stream
+    position = delivered(msg)
+    sequence = position.stream_sequence
     raw_id = (
         headers.get(Header.EVENT_ID)
         or headers.get(Header.MSG_ID)
@@ -69,7 +70,6 @@ def stored_event(msg: Msg) -> StoredEvent:
     except ValueError:
         event_id = uuid.uuid5(uuid.NAMESPACE_URL, raw_id)
     tenant = headers.get(Header.TENANT) or PLATFORM_TENANT
-    timestamp = metadata.timestamp
     return StoredEvent(
         position=sequence,
         event_id=event_id,
@@ -86,7 +86,7 @@ def stored_event(msg: Msg) -> StoredEvent:
             user_id=headers.get(Header.USER),
             causation_id=headers.get(Header.CAUSATION),
         ),
-        recorded_at=utc_now() if timestamp is None else as_utc(timestamp),
+        recorded_at=datetime.fromtimestamp(position.timestamp_ns / 1e9, UTC),
     )
 
 
@@ -133,7 +133,7 @@ class JetStreamSource:
         self.fetch_timeout = fetch_timeout
         self.backoff_max = backoff_max
         self.dead_letters: list[DeadLetterRecord] = []
-        self._pull: JetStreamContext.PullSubscription | None = None
+        self._pull: PullConsumer | None = None
 
     @property
     def durable(self) -> str:
@@ -153,7 +153,7 @@ class JetStreamSource:
             with contextlib.suppress(nats.js.errors.NotFoundError):
                 await js.delete_consumer(stream, self.durable)
         await self.broker.retrying(lambda: js.add_consumer(stream, config))
-        self._pull = await js.pull_subscribe_bind(consumer=self.durable, stream=stream)
+        self._pull = await PullConsumer.bind(self.broker.client, stream, self.durable)
 
     async def close(self) -> None:
         if self._pull is not None:
@@ -209,15 +209,18 @@ class JetStreamSource:
         is acknowledged."""
         reasons = {letter.position: letter.reason for letter in dead}
         for msg in fetched.messages:
-            reason = reasons.get(msg.metadata.sequence.stream) if reasons else None
+            if not reasons:
+                await msg.ack()
+                continue
+            position = delivered(msg)
+            reason = reasons.get(position.stream_sequence)
             if reason is None:
                 await msg.ack()
                 continue
-            metadata = msg.metadata
             delivery = Delivery(
                 message=received(msg.subject, msg.data, msg.headers or {}),
-                attempt=metadata.num_delivered,
-                sequence=metadata.sequence.stream,
+                attempt=position.attempt,
+                sequence=position.stream_sequence,
             )
             await self.broker.dead_letters.add(self.durable, reason, delivery)
             await msg.term()
@@ -254,7 +257,8 @@ class JetStreamSource:
 
 def _poison_letter(projection: str, msg: Msg, reason: str) -> DeadLetterRecord:
     headers = msg.headers or {}
-    sequence = msg.metadata.sequence.stream
+    position = delivered(msg)
+    sequence = position.stream_sequence
     return DeadLetterRecord(
         projection=projection,
         position=sequence,
@@ -262,6 +266,6 @@ def _poison_letter(projection: str, msg: Msg, reason: str) -> DeadLetterRecord:
         event_type=headers.get(Header.EVENT_TYPE, ""),
         tenant_id=headers.get(Header.TENANT, PLATFORM_TENANT),
         reason=reason,
-        attempts=msg.metadata.num_delivered or 1,
+        attempts=position.attempt or 1,
         failed_at=utc_now(),
     )

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, func, inspect, select, table, text
+from sqlalchemy import Connection, delete, func, inspect, select, table, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from eaf.eventsourcing.sql import postgres
@@ -180,7 +180,13 @@ Stored = tuple[int, str | None, ProjectionSchema | None]
 
 
 async def _tables(connection: AsyncConnection) -> set[str]:
-    return set(await connection.run_sync(lambda sync: inspect(sync).get_table_names()))
+    """The tables present, and the views (on SQLite ``eaf_events`` is one)."""
+
+    def names(sync: Connection) -> set[str]:
+        inspector = inspect(sync)
+        return {*inspector.get_table_names(), *inspector.get_view_names()}
+
+    return await connection.run_sync(names)
 
 
 async def _stored(connection: AsyncConnection, present: set[str]) -> dict[str, Stored]:

@@ -20,7 +20,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from eaf.eventsourcing.sql import postgres
+from eaf.eventsourcing.sql import postgres, sqlite_schema
 from eaf.eventsourcing.sql.schema import Tables, build_tables
 
 __all__ = ["Database"]
@@ -124,16 +124,19 @@ class Database:
         return pg.insert(table) if self.postgres else sqlite.insert(table)
 
     async def create_schema(self) -> None:
-        """Create the tables (and on PostgreSQL the functions and policies) if missing."""
+        """Create the tables (and on PostgreSQL the functions and policies) if missing;
+        on SQLite, bring a file of an earlier layout to the current one."""
+        if not self.postgres:
+            async with self.transaction(platform=True, write=True) as connection:
+                await connection.run_sync(sqlite_schema.install, self.tables)
+            return
         async with self.engine.begin() as connection:
-            if self.postgres:
-                await connection.execute(
-                    text("SELECT pg_advisory_xact_lock(:key)"),
-                    {"key": postgres.SCHEMA_LOCK},
-                )
+            await connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"),
+                {"key": postgres.SCHEMA_LOCK},
+            )
             await connection.run_sync(self.tables.metadata.create_all)
-            if self.postgres:
-                await postgres.install(connection)
+            await postgres.install(connection)
 
     async def close(self) -> None:
         await self.engine.dispose()

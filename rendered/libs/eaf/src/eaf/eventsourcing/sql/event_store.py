@@ -33,7 +33,6 @@ from eaf.eventsourcing.sql.writers import (
     Appended,
     AppendRequest,
     PostgresWriter,
-    encode_events,
 )
 from eaf.metrics import APPEND_SECONDS, APPENDED_EVENTS
 
@@ -51,8 +50,13 @@ async def create_event_store(
     SQLAlchemy engine options such as ``pool_size``). Close it with ``await store.close()``.
     """
     store = SqlEventStore(Database.open(url, **options))
-    if create_schema:
-        await store.database.create_schema()
+    try:
+        if create_schema:
+            await store.database.create_schema()
+        await store.open()
+    except BaseException:
+        await store.close()
+        raise
     return store
 
 
@@ -73,10 +77,18 @@ class SqlEventStore:
         self._writer = (
             PostgresWriter(database) if database.postgres else SqliteWriter(database)
         )
-        self._backend = "postgresql" if database.postgres else "sqlite"
+        backend = "postgresql" if database.postgres else "sqlite"
+        self._append_seconds = APPEND_SECONDS.labels(backend)
+        self._appended_events = APPENDED_EVENTS.labels(backend)
         self.write_fault: str | None = None
         """Why the last append failed for a storage fault (None once one succeeded, or
         a probe wrote): readiness is down meanwhile."""
+
+    async def open(self) -> None:
+        """Ready the writer before the first append (on SQLite: its thread and
+        connection); appends open it themselves otherwise."""
+        if isinstance(self._writer, SqliteWriter):
+            await self._writer.open()
 
     async def close(self) -> None:
         if isinstance(self._writer, SqliteWriter):
@@ -106,7 +118,7 @@ class SqlEventStore:
                 stream_id,
                 expected_version,
                 len(events),
-                encode_events(events),
+                *self._writer.encode_events(events),
                 json.dumps(metadata.as_dict()),
             )
             appended = await self._append((request,))
@@ -125,6 +137,7 @@ class SqlEventStore:
         with span("event_store.append", {"eaf.events": count}):
             metadata = EventMetadata.from_context(current(), tenant)
             metadata_json = json.dumps(metadata.as_dict())
+            encode = self._writer.encode_events
             unit = [
                 AppendRequest(
                     tenant,
@@ -132,7 +145,7 @@ class SqlEventStore:
                     entry.stream_id,
                     entry.expected_version,
                     len(entry.events),
-                    encode_events(entry.events),
+                    *encode(entry.events),
                     metadata_json,
                 )
                 for entry in appends
@@ -159,9 +172,8 @@ class SqlEventStore:
                 f"the event store cannot write now ({error})"
             ) from error
         self.write_fault = None
-        backend = self._backend
-        APPEND_SECONDS.labels(backend).observe(time.perf_counter() - started)
-        APPENDED_EVENTS.labels(backend).inc(sum(request.count for request in unit))
+        self._append_seconds.observe(time.perf_counter() - started)
+        self._appended_events.inc(sum(request.count for request in unit))
         return appended
 
     async def probe_write(self) -> bool:
@@ -189,7 +201,7 @@ class SqlEventStore:
         tenant = write_tenant()
         events = self.database.tables.events
         query = (
-            select_events(events)
+            select_events(self.database.tables)
             .where(
                 events.c.tenant_id == tenant,
                 events.c.stream_type == stream_type,
@@ -230,7 +242,7 @@ class SqlEventStore:
         scope = read_scope()
         events = self.database.tables.events
         query = (
-            select_events(events)
+            select_events(self.database.tables)
             .where(events.c.position > after)
             .order_by(events.c.position)
             .limit(limit)
@@ -274,7 +286,7 @@ def _stored(
             stream_version=request.expected + offset + 1,
             event_type=event.event_type,
             schema_version=event.schema_version,
-            payload=row[3],
+            payload=row[-1],
             metadata=metadata,
             recorded_at=recorded_at,
         )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from sqlalchemy import func, select, text
+from sqlalchemy import Text, cast, func, select, text
 
 from eaf.eventsourcing.outbox import OutboxMessage
 from eaf.eventsourcing.sql import postgres
@@ -60,8 +60,11 @@ class SqlOutbox:
         if self._cursor is None:
             self._cursor = await self.cursor()
         events = self._database.tables.events
+        # The payload also as the text the database holds (SQLite: the JSON written;
+        # PostgreSQL: jsonb's rendering), published as it is, not re-encoded.
         query = (
-            select_events(events)
+            select_events(self._database.tables)
+            .add_columns(cast(events.c.payload, Text).label("body"))
             .where(events.c.position > self._cursor)
             .order_by(events.c.position)
             .limit(limit + len(self._published))
@@ -80,7 +83,7 @@ class SqlOutbox:
                 last = position
             if position <= self._cursor or position in self._published:
                 continue
-            messages.append(row_to_event(row).to_outbox_message())
+            messages.append(row_to_event(row).to_outbox_message(row.body.encode()))
             if len(messages) == limit:
                 break
         return messages

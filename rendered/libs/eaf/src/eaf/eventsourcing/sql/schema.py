@@ -1,5 +1,7 @@
 """The tables of the SQL adapters (SQLite and PostgreSQL share them; PostgreSQL adds
-``tx_id``, the writing transaction's id, which its readers use for the global order)."""
+``tx_id``, the writing transaction's id, which its readers use for the global order).
+On SQLite ``eaf_events`` is a view of the same columns over a more compact layout
+(see ``sqlite_schema``)."""
 
 from __future__ import annotations
 
@@ -55,6 +57,17 @@ class Tables:
     snapshots: Table
     sagas: Table
     saga_positions: Table
+    heads: Table
+    """Where an append's first event holds its metadata and time, by position: the
+    events table, or on SQLite the table under the ``eaf_events`` view."""
+
+    def created_by_metadata(self) -> list[Table]:
+        """The tables ``metadata.create_all`` makes (on SQLite, all but the events)."""
+        return [
+            table
+            for table in self.metadata.sorted_tables
+            if table is not self.events or self.heads is self.events
+        ]
 
 
 def build_tables(*, postgres: bool) -> Tables:
@@ -132,16 +145,28 @@ def build_tables(*, postgres: bool) -> Tables:
         Column("runner", Text(), primary_key=True),
         Column("position", BigInteger(), nullable=False),
     )
-    return Tables(metadata, events, outbox_cursors, snapshots, sagas, saga_positions)
+    heads = events
+    if not postgres:
+        heads = Table(
+            "eaf_event_log",
+            MetaData(),
+            Column("position", Integer(), primary_key=True),
+            Column("metadata", _Json, nullable=True),
+            Column("recorded_at", DateTime(timezone=True), nullable=True),
+        )
+    return Tables(
+        metadata, events, outbox_cursors, snapshots, sagas, saga_positions, heads
+    )
 
 
 _PER_APPEND = ("metadata", "recorded_at")
 
 
-def select_events(events: Table) -> Select[Any]:
+def select_events(tables: Tables) -> Select[Any]:
     """The stored events, each with its append's metadata and time (joined from the
     append's first event, by primary key, when the event does not hold them itself)."""
-    head = events.alias("eaf_head")
+    events = tables.events
+    head = tables.heads.alias("eaf_head")
     columns = [
         column
         for column in events.columns

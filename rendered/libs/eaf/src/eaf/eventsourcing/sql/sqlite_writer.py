@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
 from functools import partial
@@ -14,38 +13,54 @@ from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from eaf.eventsourcing.errors import DuplicateEventError
-from eaf.eventsourcing.records import utc_now
+from eaf.eventsourcing.records import NewEvent, utc_now
 from eaf.eventsourcing.sql.batching import fail_all, resolve_all
 from eaf.eventsourcing.sql.database import Database
-from eaf.eventsourcing.sql.writers import Appended, AppendRequest, Unit
+from eaf.eventsourcing.sql.writers import Appended, AppendRequest, Unit, encode_json
 
 __all__ = ["SqliteWriter"]
 
 
-_SQLITE_STATE = (
-    "SELECT (SELECT coalesce(max(stream_version), 0) FROM eaf_events"
-    " WHERE tenant_id = ? AND stream_type = ? AND stream_id = ?),"
-    " (SELECT coalesce(max(position), 0) FROM eaf_events)"
+# The next position, the stream's key (NULL for a new stream) and its version.
+_STATE = (
+    "SELECT (SELECT coalesce(max(position), 0) + 1 FROM eaf_event_log), s.stream_key,"
+    " (SELECT coalesce(max(stream_version), 0) FROM eaf_event_log"
+    " WHERE stream_key = s.stream_key)"
+    " FROM (SELECT 1) LEFT JOIN eaf_streams AS s"
+    " ON s.tenant_id = ?1 AND s.stream_type = ?2 AND s.stream_id = ?3"
+)
+_NEW_STREAM = (
+    "INSERT INTO eaf_streams (tenant_id, stream_type, stream_id) VALUES (?, ?, ?)"
+)
+_COLUMNS = (
+    "position, stream_key, stream_version, event_id, event_type, schema_version,"
+    " payload, metadata, recorded_at, commit_position"
+)
+# Parameters: 1 first position, 2 stream key, 3 first version, 4 the event ids, 5
+# metadata, 6 recorded at, 7 the events (both as encode_events makes them). One
+# statement per append, the rows split from the JSON array by SQLite; a lone event
+# without json_each's table. Metadata and time go on the append's first event only; the
+# others point at it.
+_INSERT_ONE = (
+    f"INSERT INTO eaf_event_log ({_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?7 ->> '$[0][0]',"
+    " ?7 ->> '$[0][1]', ?7 -> '$[0][2]', ?5, ?6, NULL)"
+)
+_INSERT_MANY = (
+    f"INSERT INTO eaf_event_log ({_COLUMNS}) SELECT ?1 + e.key, ?2, ?3 + e.key,"
+    " substr(?4, e.key * 16 + 1, 16), e.value ->> 0, e.value ->> 1, e.value -> '$[2]',"
+    " iif(e.key = 0, ?5, NULL), iif(e.key = 0, ?6, NULL), nullif(?1, ?1 + e.key)"
+    " FROM json_each(?7) AS e"
 )
 
-_SQLITE_COLUMNS = (
-    "position, event_id, tenant_id, stream_type, stream_id, stream_version, event_type,"
-    " schema_version, payload, metadata, recorded_at, commit_position"
-)
-# Parameters: 1 first position, 2 tenant, 3 stream type, 4 stream id, 5 first version,
-# 6 metadata, 7 recorded at, 8 the events (encode_events). One statement per append,
-# the rows split from the JSON array by SQLite; a lone event without json_each's table.
-# Metadata and time go on the append's first event only; the others point at it.
-_SQLITE_INSERT_ONE = (
-    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) VALUES (?1, ?8 ->> '$[0][0]', ?2, ?3,"
-    " ?4, ?5, ?8 ->> '$[0][1]', ?8 ->> '$[0][2]', ?8 -> '$[0][3]', ?6, ?7, NULL)"
-)
-_SQLITE_INSERT_MANY = (
-    f"INSERT INTO eaf_events ({_SQLITE_COLUMNS}) SELECT ?1 + e.key, e.value ->> 0, ?2,"
-    " ?3, ?4, ?5 + e.key, e.value ->> 1, e.value ->> 2, e.value -> '$[3]',"
-    " iif(e.key = 0, ?6, NULL), iif(e.key = 0, ?7, NULL), nullif(?1, ?1 + e.key)"
-    " FROM json_each(?8) AS e"
-)
+
+def encode_events(events: Sequence[NewEvent]) -> tuple[str, bytes]:
+    """The events of an append for SQLite: one JSON array of ``[type, schema version,
+    payload]`` arrays (split into rows by ``json_each``), and their ids apart, 16 bytes
+    each, in order (as they are stored)."""
+    return (
+        encode_json([[e.event_type, e.schema_version, e.payload] for e in events]),
+        b"".join([event.event_id.bytes for event in events]),
+    )
 
 
 class SqliteWriter:
@@ -62,15 +77,14 @@ class SqliteWriter:
     process queue on an asyncio lock; other processes wait in SQLite's busy handler.
     """
 
+    encode_events = staticmethod(encode_events)
+
     def __init__(self, database: Database, *, max_batch: int = 64) -> None:
         self._database = database
         dialect = database.engine.dialect
         events = database.tables.events
-        # Ids and times stored exactly as SQLAlchemy stores them, so its reads understand
-        # them; JSON columns hold the JSON text, as SQLAlchemy writes them too.
-        sample = uuid.UUID(int=1)
-        event_id = _processor(events.c.event_id.type.bind_processor(dialect))
-        assert event_id(sample) == sample.hex, "event ids are stored as 32 hex digits"
+        # Times stored exactly as SQLAlchemy stores them, so its reads understand them;
+        # JSON columns hold the JSON text, as SQLAlchemy writes them too.
         self._recorded_at = _processor(
             events.c.recorded_at.type.bind_processor(dialect)
         )
@@ -138,6 +152,21 @@ class SqliteWriter:
             await thread.run(connection.close)
         thread.stop()
 
+    async def open(self) -> None:
+        """Start the thread and open the connection of a file's writer now, so that the
+        first append does not wait for them; should the file not open yet, the first
+        append tries again (and reports why it cannot write)."""
+        if self._database.sqlite_file is None or self._thread is not None:
+            return
+        self._thread = _Thread()
+        with suppress(sqlite3.Error, OSError):
+            await self._thread.run(self._connect)
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = self._database.connect_sqlite()
+        return self._connection
+
     async def _send(self, batch: list[Unit]) -> list[Appended | Exception]:
         async with self._database.sqlite_writer():
             recorded_at = utc_now()
@@ -165,9 +194,7 @@ class SqliteWriter:
     def _commit_on_own_connection(
         self, batch: list[Unit], recorded_at: datetime
     ) -> list[Appended | Exception]:
-        if self._connection is None:
-            self._connection = self._database.connect_sqlite()
-        return self._commit(self._connection, batch, recorded_at)
+        return self._commit(self._connect(), batch, recorded_at)
 
     def _commit(
         self,
@@ -219,23 +246,25 @@ class SqliteWriter:
         request: AppendRequest,
         stored_at: Any,
     ) -> int:
-        actual, last = connection.execute(
-            _SQLITE_STATE, (request.tenant, request.stream_type, request.stream_id)
+        first, stream, actual = connection.execute(
+            _STATE, (request.tenant, request.stream_type, request.stream_id)
         ).fetchone()
         if actual != request.expected:
             raise request.conflict(actual)
-        first: int = last + 1
         if request.count == 0:
-            return first
+            return int(first)
+        if stream is None:
+            stream = connection.execute(
+                _NEW_STREAM, (request.tenant, request.stream_type, request.stream_id)
+            ).lastrowid
         try:
             connection.execute(
-                _SQLITE_INSERT_ONE if request.count == 1 else _SQLITE_INSERT_MANY,
+                _INSERT_ONE if request.count == 1 else _INSERT_MANY,
                 (
                     first,
-                    request.tenant,
-                    request.stream_type,
-                    request.stream_id,
+                    stream,
                     request.expected + 1,
+                    request.event_ids,
                     request.metadata_json,
                     stored_at,
                     request.events_json,
@@ -247,7 +276,7 @@ class SqliteWriter:
                     f"an event id of this batch is already stored: {error}"
                 ) from error
             raise request.conflict(None) from error
-        return first
+        return int(first)
 
 
 _T = TypeVar("_T")

@@ -24,29 +24,37 @@ from eaf.eventsourcing.sql import postgres
 from eaf.eventsourcing.sql.batching import Batcher
 from eaf.eventsourcing.sql.database import Database
 
-__all__ = ["AppendRequest", "Appended", "PostgresWriter", "Unit", "encode_events"]
+__all__ = [
+    "AppendRequest",
+    "Appended",
+    "PostgresWriter",
+    "Unit",
+    "encode_events",
+    "encode_json",
+]
 
 
-_encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+encode_json = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+"""JSON text in one encoder call; NaN and infinities are refused, as JSON has none."""
 
 
-def encode_events(events: Sequence[NewEvent]) -> str:
-    """The events of an append as one JSON array of ``[id, type, schema version,
-    payload]`` arrays, ids as 32 hex digits: one encoder call for the lot, split into
-    rows by the database (SQLite's ``json_each``, PostgreSQL's
-    ``jsonb_array_elements``). NaN and infinities are refused, as JSON has none."""
-    return _encode_json(
+def encode_events(events: Sequence[NewEvent]) -> tuple[str, bytes]:
+    """The events of an append for PostgreSQL: one JSON array of ``[id, type, schema
+    version, payload]`` arrays, ids as 32 hex digits (one encoder call for the lot,
+    split into rows by ``jsonb_array_elements``), and no ids apart."""
+    return encode_json(
         [
             [event.event_id.hex, event.event_type, event.schema_version, event.payload]
             for event in events
         ]
-    )
+    ), b""
 
 
 @dataclass(frozen=True, slots=True)
 class AppendRequest:
-    """One append to one stream, for the current tenant; ``events_json`` as made by
-    :func:`encode_events`."""
+    """One append to one stream, for the current tenant; ``events_json`` and
+    ``event_ids`` as the writer's ``encode_events`` makes them (a JSON array with a row
+    per event, its payload last)."""
 
     tenant: str
     stream_type: str
@@ -54,6 +62,7 @@ class AppendRequest:
     expected: int
     count: int
     events_json: str
+    event_ids: bytes
     metadata_json: str
 
     def conflict(self, actual: int | None) -> ConcurrencyError:
@@ -94,6 +103,8 @@ _DEADLOCK_RETRIES = 3
 
 class PostgresWriter:
     """Appends through ``eaf_append_many``, group-committing concurrent units."""
+
+    encode_events = staticmethod(encode_events)
 
     def __init__(
         self, database: Database, *, max_batch: int = 32, parallel: int = 4
