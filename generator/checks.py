@@ -34,6 +34,8 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_consumes(spec),
         *_requirements(spec),
         *_scripts(spec),
+        *_adapter_imports(spec),
+        *_system_packages(spec),
     ]
     if not problems:
         cycle = reference_cycle(domain)
@@ -153,6 +155,18 @@ def _requirements(spec: Spec) -> Iterator[Finding]:
             continue
         if requirement.url:
             yield ("dependencies", index), "a requirement names a package from an index, not a URL"
+
+
+def _adapter_imports(spec: Spec) -> Iterator[Finding]:
+    for index, name in enumerate(spec.adapter_imports):
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", name):
+            yield ("adapter_imports", index), f"{name!r} is not a module name"
+
+
+def _system_packages(spec: Spec) -> Iterator[Finding]:
+    for index, name in enumerate(spec.system_packages):
+        if not re.fullmatch(r"[a-z0-9][a-z0-9+.-]+", name):
+            yield ("system_packages", index), f"{name!r} is not a Debian package name"
 
 
 def _scripts(spec: Spec) -> Iterator[Finding]:

@@ -83,6 +83,8 @@ class ServiceCtx:
     layers: list[str]
     dependencies: list[str]
     scripts: dict[str, str]
+    adapter_imports: list[str]
+    system_packages: list[str]
     secured: bool
     tenant_paths: bool
     flags: list[str]
@@ -331,6 +333,8 @@ def build(spec: Spec) -> ServiceCtx:
         layers=spec.layers,
         dependencies=_extra_requirements(spec),
         scripts=spec.scripts,
+        adapter_imports=spec.adapter_imports,
+        system_packages=spec.system_packages,
         secured=any(e.permission for e in spec.endpoints),
         tenant_paths=any(e.tenant_path for e in endpoints),
         flags=sorted({e.flag for e in endpoints if e.flag}),

@@ -377,6 +377,15 @@ class Spec(_Strict):
     scripts: Annotated[dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
         default={}, description="console scripts: name -> 'module:function'"
     )
+    adapter_imports: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+        default=[],
+        description="third-party packages the infrastructure layer may import besides the"
+        " web framework and eaf (its import-linter allow list), e.g. 'saml2'",
+    )
+    system_packages: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+        default=[],
+        description="Debian packages the service's image installs, e.g. 'xmlsec1'",
+    )
     layers: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],
         description="libraries only: subpackages from highest to lowest, as a layers contract",

@@ -124,3 +124,29 @@ def test_consumed_events_are_checked(workspace: Path, generate: Generate) -> Non
         "specs/x.yaml:6:38: consumes.acme-orders.OrderPlaced.durable: 'has.dots' is not a "
         "durable name ([A-Za-z0-9_-], 64)",
     ]
+
+
+ADAPTERS = """\
+version: 2
+name: acme-orders
+adapter_imports: [saml2, "not a module"]
+system_packages: [xmlsec1, "Bad_Package"]
+aggregates:
+  Order:
+    fields: {total: {type: int}}
+    commands: {place: {creates: true, params: [total], emits: Placed}}
+"""
+
+
+def test_adapter_imports_and_system_packages_are_checked(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(ADAPTERS)
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/x.yaml:3:26: adapter_imports.1: 'not a module' is not a module name",
+        "specs/x.yaml:4:28: system_packages.1: 'Bad_Package' is not a Debian package name",
+    ]

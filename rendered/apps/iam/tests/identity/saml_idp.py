@@ -2,6 +2,7 @@
 pair, answering the AuthnRequests the IAM sends through the (test) browser."""
 
 import base64
+import warnings
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -11,13 +12,18 @@ from urllib.parse import parse_qs, urlsplit
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.utils import CryptographyDeprecationWarning
 from cryptography.x509.oid import NameOID
-from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT
-from saml2.authn_context import PASSWORD
-from saml2.config import IdPConfig
-from saml2.metadata import entity_descriptor
-from saml2.saml import NAME_FORMAT_BASIC, NAMEID_FORMAT_EMAILADDRESS, NameID
-from saml2.server import Server
+
+with warnings.catch_warnings():
+    # pysaml2's IdP touches cipher modes that cryptography deprecated (once, on import)
+    warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+    from saml2 import BINDING_HTTP_POST, BINDING_HTTP_REDIRECT  # type: ignore[import-untyped]
+    from saml2.authn_context import PASSWORD  # type: ignore[import-untyped]
+    from saml2.config import IdPConfig  # type: ignore[import-untyped]
+    from saml2.metadata import entity_descriptor  # type: ignore[import-untyped]
+    from saml2.saml import NAME_FORMAT_BASIC, NAMEID_FORMAT_EMAILADDRESS, NameID  # type: ignore[import-untyped]
+    from saml2.server import Server  # type: ignore[import-untyped]
 
 IDP_ENTITY_ID = "https://idp.test/saml/metadata"
 SSO_URL = "https://idp.test/saml/sso"

@@ -6,24 +6,13 @@ import binascii
 import calendar
 import logging
 import re
+import warnings
 from datetime import UTC, datetime
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from cryptography import x509
-from saml2 import (
-    BINDING_HTTP_POST,
-    BINDING_HTTP_REDIRECT,
-    create_class_from_xml_string,
-    md,
-)
-from saml2.client import Saml2Client
-from saml2.config import SPConfig
-from saml2.metadata import entity_descriptor
-from saml2.response import AuthnResponse
-from saml2.saml import NAMEID_FORMAT_UNSPECIFIED, Assertion
-from saml2.time_util import str_to_time
-from saml2.xmldsig import SIG_RSA_SHA256
+from cryptography.utils import CryptographyDeprecationWarning
 
 from iam.application.ports.saml import (
     POST_BINDING,
@@ -37,12 +26,30 @@ from iam.application.ports.saml import (
 from iam.domain.model import SamlIdentityProvider
 from iam.infrastructure.saml_keys import SamlKeyPair
 
+with warnings.catch_warnings():
+    # pysaml2 touches cipher modes that cryptography deprecated (once, on import)
+    warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+    from saml2 import (  # type: ignore[import-untyped]
+        BINDING_HTTP_POST,
+        BINDING_HTTP_REDIRECT,
+        create_class_from_xml_string,
+        md,
+    )
+    from saml2.client import Saml2Client  # type: ignore[import-untyped]
+    from saml2.config import SPConfig  # type: ignore[import-untyped]
+    from saml2.metadata import entity_descriptor  # type: ignore[import-untyped]
+    from saml2.response import AuthnResponse  # type: ignore[import-untyped]
+    from saml2.saml import (  # type: ignore[import-untyped]
+        NAMEID_FORMAT_UNSPECIFIED,
+        Assertion,
+    )
+    from saml2.time_util import str_to_time  # type: ignore[import-untyped]
+    from saml2.xmldsig import SIG_RSA_SHA256  # type: ignore[import-untyped]
+
 logger = logging.getLogger(__name__)
 
 BINDINGS = {REDIRECT_BINDING: BINDING_HTTP_REDIRECT, POST_BINDING: BINDING_HTTP_POST}
 SAML_NAMES = {value: name for name, value in BINDINGS.items()}
-ASSERTION_NS = "urn:oasis:names:tc:SAML:2.0:assertion"
-PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol"
 # Any element named Assertion or EncryptedAssertion, whatever its prefix: a response
 # carries exactly one Assertion, so a second one (the wrapping attacks) is refused early.
 ASSERTION_ELEMENT = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(Encrypted)?Assertion[\s>/]")
