@@ -26,6 +26,7 @@ from eaf.security import (
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
+from iam.application.brokering import Brokering, OidcProviderListing
 from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory, platform_admin_email
 from iam.application.federation import Federation
@@ -33,6 +34,7 @@ from iam.application.ldap import LdapProviders
 from iam.application.ldap_client import Ldap3Directory
 from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
+from iam.application.ports.signin import ExternalProviders
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
@@ -40,12 +42,15 @@ from iam.infrastructure import (
     api_access,
     api_clients,
     api_ldap,
+    api_oidc_providers,
     api_service_accounts,
     api_tenants,
     api_tokens,
+    oidc_broker_http,
     oidc_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
+from iam.infrastructure.broker_store import EventSourcedOidcProviders
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
@@ -54,6 +59,7 @@ from iam.infrastructure.federation_store import (
     EventSourcedLdapProviderRepository,
 )
 from iam.infrastructure.http import Identity
+from iam.infrastructure.openid_client import UrllibOpenIdProviderClient
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
     EventSourcedPolicyRepository,
@@ -65,7 +71,11 @@ from iam.infrastructure.persistence import (
 )
 from iam.infrastructure.projections import ReadModelUserListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
-from iam.infrastructure.signin_state import MemoryExpiring, NoExternalProviders
+from iam.infrastructure.signin_state import (
+    ExternalProviderSources,
+    MemoryExpiring,
+    NoExternalProviders,
+)
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
@@ -80,6 +90,8 @@ routers: list[APIRouter] = [
     api_ldap.router,
     api_clients.router,
     oidc_http.router,
+    api_oidc_providers.router,
+    oidc_broker_http.router,
 ]
 
 
@@ -89,9 +101,16 @@ async def running(
 ) -> AsyncIterator[None]:
     """Wire the identity use cases, then make sure the platform administrator exists."""
     ldap = wire_ldap(services, settings)
-    identity = wire_identity(services, settings, external_passwords=ldap)
+    oidc_providers = EventSourcedOidcProviders(services.store)
+    identity = wire_identity(
+        services,
+        settings,
+        external_passwords=ldap,
+        providers=ExternalProviderSources([OidcProviderListing(oidc_providers)]),
+    )
     app.state.identity = identity
     app.state.ldap = ldap
+    app.state.brokering = wire_brokering(services, settings, identity, oidc_providers)
     await ensure_platform_admin(identity.directory, settings)
     yield
 
@@ -100,6 +119,7 @@ def wire_identity(
     services: Services,
     settings: Settings,
     external_passwords: ExternalPasswords | None = None,
+    providers: ExternalProviders | None = None,
 ) -> Identity:
     """The identity use cases on the event store, with the key ring of ``settings``;
     users no local password knows are checked by ``external_passwords``."""
@@ -174,7 +194,7 @@ def wire_identity(
         codes=MemoryExpiring(),
         sessions=MemoryExpiring(),
         forms=MemoryExpiring(),
-        providers=NoExternalProviders(),
+        providers=providers or NoExternalProviders(),
         base_issuer=issuer_url,
         session_ttl=timedelta(
             seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
@@ -190,29 +210,60 @@ def wire_identity(
     )
 
 
+def wire_brokering(
+    services: Services,
+    settings: Settings,
+    identity: Identity,
+    providers: EventSourcedOidcProviders,
+) -> Brokering:
+    """Sign-in through the tenants' external OpenID providers, their client secrets
+    sealed with the key ring of ``security.secrets_file``."""
+    return Brokering(
+        providers=providers,
+        client=UrllibOpenIdProviderClient(),
+        logins=MemoryExpiring(),
+        signin=identity.signin,
+        federation=federation(services),
+        access=identity.access,
+        secrets=secret_box(settings),
+        clock=services.clock,
+    )
+
+
 def wire_ldap(services: Services, settings: Settings) -> LdapProviders:
     """The tenants' LDAP providers, their bind credentials sealed with the key ring of
     ``security.secrets_file``."""
     store = services.store
-    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
     access = access_control(store, services.clock)
     return LdapProviders(
         providers=EventSourcedLdapProviderRepository(store),
         directory=Ldap3Directory(),
-        federation=Federation(
-            users=EventSourcedUserRepository(store),
-            user_listing=ReadModelUserListing(services.read_models),
-            identities=EventSourcedFederatedIdentities(store),
-            access=access,
-            clock=services.clock,
-        ),
+        federation=federation(services),
         access=access,
-        secrets=SecretBox.load_or_create(
-            secrets_file
-            if secrets_file.is_absolute()
-            else settings.service_dir / secrets_file
-        ),
+        secrets=secret_box(settings),
         clock=services.clock,
+    )
+
+
+def federation(services: Services) -> Federation:
+    """The first-sign-in service of every identity source."""
+    store = services.store
+    return Federation(
+        users=EventSourcedUserRepository(store),
+        user_listing=ReadModelUserListing(services.read_models),
+        identities=EventSourcedFederatedIdentities(store),
+        access=access_control(store, services.clock),
+        clock=services.clock,
+    )
+
+
+def secret_box(settings: Settings) -> SecretBox:
+    """The key ring of ``security.secrets_file`` that seals the sources' secrets."""
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+    return SecretBox.load_or_create(
+        secrets_file
+        if secrets_file.is_absolute()
+        else settings.service_dir / secrets_file
     )
 
 
