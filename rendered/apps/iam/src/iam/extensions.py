@@ -218,14 +218,26 @@ def wire_brokering(
 ) -> Brokering:
     """Sign-in through the tenants' external OpenID providers, their client secrets
     sealed with the key ring of ``security.secrets_file``."""
+    store = services.store
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
     return Brokering(
         providers=providers,
         client=UrllibOpenIdProviderClient(),
         logins=MemoryExpiring(),
         signin=identity.signin,
-        federation=federation(services),
+        federation=Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=ReadModelUserListing(services.read_models),
+            identities=EventSourcedFederatedIdentities(store),
+            access=identity.access,
+            clock=services.clock,
+        ),
         access=identity.access,
-        secrets=secret_box(settings),
+        secrets=SecretBox.load_or_create(
+            secrets_file
+            if secrets_file.is_absolute()
+            else settings.service_dir / secrets_file
+        ),
         clock=services.clock,
     )
 
@@ -234,36 +246,25 @@ def wire_ldap(services: Services, settings: Settings) -> LdapProviders:
     """The tenants' LDAP providers, their bind credentials sealed with the key ring of
     ``security.secrets_file``."""
     store = services.store
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
     access = access_control(store, services.clock)
     return LdapProviders(
         providers=EventSourcedLdapProviderRepository(store),
         directory=Ldap3Directory(),
-        federation=federation(services),
+        federation=Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=ReadModelUserListing(services.read_models),
+            identities=EventSourcedFederatedIdentities(store),
+            access=access,
+            clock=services.clock,
+        ),
         access=access,
-        secrets=secret_box(settings),
+        secrets=SecretBox.load_or_create(
+            secrets_file
+            if secrets_file.is_absolute()
+            else settings.service_dir / secrets_file
+        ),
         clock=services.clock,
-    )
-
-
-def federation(services: Services) -> Federation:
-    """The first-sign-in service of every identity source."""
-    store = services.store
-    return Federation(
-        users=EventSourcedUserRepository(store),
-        user_listing=ReadModelUserListing(services.read_models),
-        identities=EventSourcedFederatedIdentities(store),
-        access=access_control(store, services.clock),
-        clock=services.clock,
-    )
-
-
-def secret_box(settings: Settings) -> SecretBox:
-    """The key ring of ``security.secrets_file`` that seals the sources' secrets."""
-    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
-    return SecretBox.load_or_create(
-        secrets_file
-        if secrets_file.is_absolute()
-        else settings.service_dir / secrets_file
     )
 
 

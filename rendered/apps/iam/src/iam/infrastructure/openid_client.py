@@ -27,10 +27,12 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
-def _call(request: urllib.request.Request) -> tuple[int, dict[str, Any]]:
+def _call(
+    request: urllib.request.Request, timeout: float
+) -> tuple[int, dict[str, Any]]:
     url = request.full_url
     try:
-        with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as answer:
+        with _OPENER.open(request, timeout=timeout) as answer:
             status, body = answer.status, answer.read(MAX_BODY)
     except urllib.error.HTTPError as error:
         status, body = error.code, error.read(MAX_BODY)
@@ -44,11 +46,6 @@ def _call(request: urllib.request.Request) -> tuple[int, dict[str, Any]]:
     if not isinstance(document, dict):
         raise ProviderUnavailableError(f"{url}: not a JSON object")
     return status, document
-
-
-async def _json(request: urllib.request.Request) -> tuple[int, dict[str, Any]]:
-    request.add_header("Accept", "application/json")
-    return await asyncio.to_thread(_call, request)
 
 
 def _text(document: dict[str, Any], name: str) -> str:
@@ -67,11 +64,21 @@ def _texts(document: dict[str, Any], name: str, default: list[str]) -> list[str]
 
 class UrllibOpenIdProviderClient:
     """An :class:`~iam.application.ports.brokering.OpenIdProviderClient` over HTTP(S)
-    with the system's certificate authorities; no redirects are followed."""
+    with the system's certificate authorities; no redirects are followed; each call
+    gives up after ``timeout`` seconds."""
+
+    def __init__(self, timeout: float = TIMEOUT_SECONDS) -> None:
+        self._timeout = timeout
+
+    async def _json(
+        self, request: urllib.request.Request
+    ) -> tuple[int, dict[str, Any]]:
+        request.add_header("Accept", "application/json")
+        return await asyncio.to_thread(_call, request, self._timeout)
 
     async def metadata(self, issuer: str) -> ProviderMetadata:
         url = issuer.rstrip("/") + "/.well-known/openid-configuration"
-        status, document = await _json(urllib.request.Request(url))
+        status, document = await self._json(urllib.request.Request(url))
         if status != 200:
             raise ProviderUnavailableError(f"{url}: status {status}")
         return ProviderMetadata(
@@ -120,7 +127,7 @@ class UrllibOpenIdProviderClient:
             headers=headers,
             method="POST",
         )
-        status, document = await _json(request)
+        status, document = await self._json(request)
         if status != 200:
             error = document.get("error")
             if isinstance(error, str):
@@ -133,7 +140,7 @@ class UrllibOpenIdProviderClient:
         return document
 
     async def jwks(self, metadata: ProviderMetadata) -> dict[str, Any]:
-        status, document = await _json(urllib.request.Request(metadata.jwks_uri))
+        status, document = await self._json(urllib.request.Request(metadata.jwks_uri))
         if status != 200 or not isinstance(document.get("keys"), list):
             raise ProviderUnavailableError(f"{metadata.jwks_uri}: no JWK set")
         return document
