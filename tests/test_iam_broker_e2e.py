@@ -241,7 +241,7 @@ def to_provider(browser: httpx.Client, realm: Realm, label: str = "Corp SSO") ->
     return location
 
 
-def sign_in_at_provider(browser: httpx.Client, authorization: str) -> str:
+def sign_in_at_provider(browser: httpx.Client, authorization: str, account: str = "ext-ada") -> str:
     """Sign in at the provider's login form; where it sends the browser back."""
     interaction = browser.get(authorization)
     assert interaction.status_code in (302, 303), interaction.text
@@ -249,7 +249,7 @@ def sign_in_at_provider(browser: httpx.Client, authorization: str) -> str:
     form = browser.get(form_url)
     assert form.status_code == 200 and 'name="login"' in form.text, form.text
     submitted = browser.post(
-        form_url, data={"prompt": "login", "login": "ext-ada", "password": "any"}
+        form_url, data={"prompt": "login", "login": account, "password": "any"}
     )
     assert submitted.status_code in (302, 303), submitted.text
     resumed = browser.get(form_url.join(submitted.headers["location"]))
@@ -405,3 +405,43 @@ def test_an_unreachable_provider_is_a_502_with_the_reason(world: World) -> None:
     assert answer.status_code == 502, answer.text
     assert "cannot be reached" in answer.text and "refused" in answer.text.lower()
     assert "location" not in answer.headers
+
+
+@pytest.mark.parametrize("verified", [True, False])
+def test_link_by_email_takes_the_existing_user_only_when_the_provider_verified_it(
+    world: World, verified: bool
+) -> None:
+    acme = world.acme
+    alias = "linked" if verified else "unverified"
+    username = "boss-elsewhere" if verified else "mallory"
+    provider = OidcProvider(
+        world.directory / f"{alias}.log",
+        [acme.callback(alias)],
+        ACCOUNT_SUB=f"sub-{alias}",
+        ACCOUNT_USERNAME=username,
+        ACCOUNT_EMAIL=f"boss@{acme.name}.test",
+        ACCOUNT_EMAIL_VERIFIED=str(verified).lower(),
+        ACCOUNT_GROUPS="",
+    )
+    try:
+        configured = acme.configure(
+            alias,
+            **provider_settings(provider.issuer, displayName=alias, firstSignIn="link-by-email"),
+        )
+        assert configured.status_code == 201, configured.text
+        with httpx.Client() as browser:
+            authorization = to_provider(browser, acme, alias)
+            back = sign_in_at_provider(browser, authorization, f"sub-{alias}")
+            answered = browser.get(back)
+        assert answered.status_code == 303, answered.text
+    finally:
+        provider.stop()
+    tokens = redeem(acme, query(answered.headers["location"])["code"])
+    keys = KeySet.import_key_set(httpx.get(f"{acme.issuer}/jwks").json())
+    subject = jwt.decode(tokens["access_token"], keys).claims["sub"]
+    boss = acme.users()["boss"]["userId"]
+    assert (subject == boss) is verified
+    deadline = time.monotonic() + 5
+    while not verified and username not in acme.users() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (username in acme.users()) is not verified
