@@ -156,14 +156,20 @@ class Brokering:
             client_id=request.client_id,
             client_secret=SealedSecret(ciphertext=sealed, key_id=key_id),
             scopes=request.scopes if request.scopes is not None else DEFAULT_SCOPES,
-            username_claim=request.username_claim or "preferred_username",
+            username_claim=(
+                request.username_claim
+                if request.username_claim is not None
+                else "preferred_username"
+            ),
             claim_attributes=(
                 request.claim_attributes
                 if request.claim_attributes is not None
                 else DEFAULT_CLAIM_ATTRIBUTES
             ),
             role_mappers=request.role_mappers or [],
-            first_sign_in=request.first_sign_in or CREATE,
+            first_sign_in=(
+                request.first_sign_in if request.first_sign_in is not None else CREATE
+            ),
             enabled=request.enabled,
         )
         unknown = await self._access.unknown_roles(

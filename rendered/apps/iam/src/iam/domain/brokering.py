@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Self, TypeAlias
-from urllib.parse import urlsplit
 from uuid import UUID
 
 from eaf.domain import AggregateRoot, Violation, is_blank
@@ -18,20 +17,23 @@ ALIAS = re.compile(r"[a-z][a-z0-9-]{0,39}")
 CLAIM_NAME = re.compile(r"[A-Za-z0-9_:./-]{1,100}")
 ATTRIBUTE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 SCOPE_TOKEN = re.compile(r"[\x21\x23-\x5B\x5D-\x7E]{1,100}")
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: https (http on a loopback address only), no query, fragment or user information
+#: (OpenID Connect Discovery §3).
+ISSUER_URL = re.compile(
+    r"(?:https://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])"
+    r"|http://(?:127\.0\.0\.1|localhost|\[::1\]))"
+    r"(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?"
+)
+ISSUER_RULE = (
+    "An https:// URL without query or fragment (http:// on a loopback address)"
+)
 MAX_DISPLAY_NAME = 100
 
 
 def issuer_problem(url: str) -> str | None:
-    """Why ``url`` cannot be an issuer: https (http on a loopback address only), no
-    query or fragment (OpenID Connect Discovery §3); None if it can."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        return "An https:// URL"
-    if parts.scheme == "http" and parts.hostname not in LOOPBACK_HOSTS:
-        return "An https:// URL (http:// only on a loopback address)"
-    if parts.query or parts.fragment or "@" in parts.netloc:
-        return "An issuer URL has no query, fragment or user information"
+    """Why ``url`` cannot be an issuer; None if it can."""
+    if ISSUER_URL.fullmatch(url) is None:
+        return ISSUER_RULE
     return None
 
 

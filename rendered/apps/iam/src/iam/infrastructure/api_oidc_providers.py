@@ -7,12 +7,26 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import Field, StrictBool
 
 from iam.application.brokering import Brokering, OidcProviderRequest
-from iam.application.identity import FEDERATION_READ, FEDERATION_WRITE
-from iam.domain.brokering import ALIAS, OidcProviderSettings, RoleMapper
+from iam.application.identity import (
+    FEDERATION_READ,
+    FEDERATION_WRITE,
+    ROLE_NAME_PATTERN,
+)
+from iam.domain.brokering import (
+    ALIAS,
+    ATTRIBUTE,
+    CLAIM_NAME,
+    ISSUER_URL,
+    MAX_DISPLAY_NAME,
+    SCOPE_TOKEN,
+    OidcProviderSettings,
+    RoleMapper,
+)
 from iam.domain.federation import FIRST_SIGN_IN_POLICIES
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
+    JsonSchema,
     ProblemRoute,
     in_path_tenant,
 )
@@ -23,6 +37,10 @@ router = APIRouter(
     route_class=ProblemRoute,
 )
 
+# The rules the settings enforce, stated for the OpenAPI document (the domain answers a
+# request that breaks them with its own messages, every field at once).
+NOT_BLANK: JsonSchema = {"pattern": r"^(?=[\s\S]*\S)"}
+CLAIM: JsonSchema = {"type": "string", "pattern": f"^{CLAIM_NAME.pattern}$"}
 FederationReader = Annotated[str, Depends(in_path_tenant(FEDERATION_READ))]
 FederationWriter = Annotated[str, Depends(in_path_tenant(FEDERATION_WRITE))]
 AliasPath = Annotated[
@@ -41,32 +59,56 @@ Providers = Annotated[Brokering, Depends(brokering_of)]
 class RoleMapperBody(CamelModel):
     """Grants ``roles`` when ``claim`` equals ``value`` or, a list, holds it."""
 
-    claim: str = Field(examples=["groups"])
+    claim: str = Field(examples=["groups"], json_schema_extra=CLAIM)
     value: str = Field(examples=["admins"])
-    roles: list[str] = Field(min_length=1, examples=[["tenant-admin"]])
+    roles: list[str] = Field(
+        min_length=1,
+        examples=[["tenant-admin"]],
+        json_schema_extra={"items": {"type": "string", "pattern": ROLE_NAME_PATTERN}},
+    )
 
 
 class OidcProviderBody(CamelModel):
     """An external OpenID provider's settings; a field left out takes its default."""
 
-    display_name: str = Field(alias="displayName", description="The button's label")
-    issuer: str = Field(
-        description="https://...; discovery at {issuer}/.well-known/openid-configuration"
+    display_name: str = Field(
+        alias="displayName",
+        description="The button's label",
+        json_schema_extra={**NOT_BLANK, "maxLength": MAX_DISPLAY_NAME},
     )
-    client_id: str = Field(alias="clientId")
+    issuer: str = Field(
+        description="https://...; discovery at {issuer}/.well-known/openid-configuration",
+        json_schema_extra={"pattern": f"^{ISSUER_URL.pattern}$"},
+    )
+    client_id: str = Field(alias="clientId", json_schema_extra=NOT_BLANK)
     client_secret: str = Field(
         alias="clientSecret", repr=False, json_schema_extra={"minLength": 1}
     )
-    scopes: list[str] | None = Field(default=None, examples=[["openid", "email"]])
+    scopes: list[str] | None = Field(
+        default=None,
+        examples=[["openid", "email"]],
+        json_schema_extra={
+            "items": {"type": "string", "pattern": f"^{SCOPE_TOKEN.pattern}$"},
+            "contains": {"const": "openid"},
+        },
+    )
     username_claim: str | None = Field(
         default=None,
         alias="usernameClaim",
         description="preferred_username if left out",
+        json_schema_extra={"pattern": f"^{CLAIM_NAME.pattern}$"},
     )
     claim_attributes: dict[str, str] | None = Field(
         default=None,
         alias="claimAttributes",
         description="claim -> user attribute; {email: email, name: name} if left out",
+        json_schema_extra={
+            "propertyNames": CLAIM,
+            "additionalProperties": {
+                "type": "string",
+                "pattern": f"^{ATTRIBUTE.pattern}$",
+            },
+        },
     )
     role_mappers: list[RoleMapperBody] | None = Field(default=None, alias="roleMappers")
     first_sign_in: str | None = Field(
