@@ -344,6 +344,9 @@ def test_refusals_wrong_state_and_unreachable_provider_are_error_pages(
     denied = callback(iam, error="access_denied", state=sent["state"])
     wrong = callback(iam, code="c-1", state="not-a-state")
     spent = callback(iam, code="c-1", state=sent["state"])
+    mixed_up = callback(
+        iam, code="c-1", state=start(iam, provider)["state"], iss="https://evil.example"
+    )
     provider.down = True
     page = sign_in_page(iam)
     href = page.split('<a class="button" href="')[1].split('"')[0]
@@ -351,8 +354,9 @@ def test_refusals_wrong_state_and_unreachable_provider_are_error_pages(
 
     assert denied.status_code == 403 and "access_denied" in denied.text
     assert wrong.status_code == 400 and spent.status_code == 400
+    assert mixed_up.status_code == 400 and "another issuer" in mixed_up.text
     assert unreachable.status_code == 502 and "Connection refused" in unreachable.text
-    for answer in (denied, wrong, spent, unreachable):
+    for answer in (denied, wrong, spent, mixed_up, unreachable):
         assert "location" not in answer.headers
     types = [event.event_type for event in stored_events(iam, tenant_id)]
     assert "UserFederated" not in types and "ada" not in usernames(

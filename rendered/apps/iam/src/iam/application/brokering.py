@@ -155,7 +155,9 @@ class Brokering:
             issuer=request.issuer.rstrip("/"),
             client_id=request.client_id,
             client_secret=SealedSecret(ciphertext=sealed, key_id=key_id),
-            scopes=request.scopes if request.scopes is not None else DEFAULT_SCOPES,
+            scopes=request.scopes
+            if request.scopes is not None
+            else list(DEFAULT_SCOPES),
             username_claim=(
                 request.username_claim
                 if request.username_claim is not None
@@ -164,7 +166,7 @@ class Brokering:
             claim_attributes=(
                 request.claim_attributes
                 if request.claim_attributes is not None
-                else DEFAULT_CLAIM_ATTRIBUTES
+                else dict(DEFAULT_CLAIM_ATTRIBUTES)
             ),
             role_mappers=request.role_mappers or [],
             first_sign_in=(
@@ -261,7 +263,8 @@ class Brokering:
         ):
             raise BrokerError(400, "unknown, expired or used state: sign in again")
         if "error" in params:
-            text = params.get("error_description") or params["error"]
+            described = params.get("error_description")
+            text = f"{params['error']}: {described}" if described else params["error"]
             raise BrokerError(403, f"the provider refused the sign-in: {text}")
         code = params.get("code")
         if not code:
@@ -272,6 +275,9 @@ class Brokering:
             raise BrokerError(400, str(error)) from None
         settings = await self._enabled(realm, alias)
         metadata = await self._metadata(settings)
+        if params.get("iss", metadata.issuer) != metadata.issuer:
+            # RFC 9207: an answer from another provider (a mix-up attack)
+            raise BrokerError(400, "the answer names another issuer")
         try:
             answer = await self._client.redeem_code(
                 metadata,

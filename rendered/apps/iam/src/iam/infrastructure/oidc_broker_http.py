@@ -27,7 +27,7 @@ from iam.infrastructure.signin_pages import error_page
 router = APIRouter(tags=["openid-connect"], route_class=ProblemRoute)
 
 BROKER = REALM + "/broker/{alias}"
-CALLBACK_PARAMETERS = ("code", "state", "error", "error_description")
+CALLBACK_PARAMETERS = ("code", "state", "iss", "error", "error_description")
 _HTML: dict[str, Any] = {"content": {"text/html": {}}}
 BROKER_PAGES: dict[int | str, dict[str, Any]] = {
     **PAGES,
