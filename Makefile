@@ -18,10 +18,12 @@ $(UV):
 
 sync: .venv/.synced
 
-# Debian packages (chromium, npm), the official AsyncAPI schema the tests validate against and
-# the Unleash client specification whose every case flag-engine runs.
+# Debian packages (chromium, npm), the official AsyncAPI schema the tests validate against,
+# the Unleash client specification whose every case flag-engine runs, and the OpenID-certified
+# oidc-provider the IAM's brokering tests run as an external provider.
 ASYNCAPI_SCHEMA := tests/asyncapi-schema/node_modules/.package-lock.json
 UNLEASH_SPEC := tests/unleash-spec/node_modules/.package-lock.json
+OIDC_PROVIDER := tests/oidc-provider/node_modules/.package-lock.json
 
 system-deps:
 	bash scripts/system-deps.sh
@@ -32,10 +34,13 @@ $(ASYNCAPI_SCHEMA): tests/asyncapi-schema/package-lock.json | system-deps
 $(UNLEASH_SPEC): tests/unleash-spec/package-lock.json | system-deps
 	cd tests/unleash-spec && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
+$(OIDC_PROVIDER): tests/oidc-provider/package-lock.json | system-deps
+	cd tests/oidc-provider && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
 demo: sync
 	bash scripts/demo.sh
 
-test: sync system-deps $(ASYNCAPI_SCHEMA) $(UNLEASH_SPEC)
+test: sync system-deps $(ASYNCAPI_SCHEMA) $(UNLEASH_SPEC) $(OIDC_PROVIDER)
 	bash scripts/test.sh
 
 lint: sync

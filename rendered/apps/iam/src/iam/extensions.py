@@ -26,6 +26,7 @@ from eaf.security import (
 from fastapi import APIRouter, FastAPI
 
 from iam.application.access import AccessControl
+from iam.application.brokering import Brokering, OidcProviderListing
 from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory, platform_admin_email
 from iam.application.federation import Federation
@@ -36,6 +37,7 @@ from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
 from iam.application.saml_signin import SamlExternalProviders, SamlSignIn
+from iam.application.ports.signin import ExternalProviders
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
@@ -44,15 +46,18 @@ from iam.infrastructure import (
     api_clients,
     api_ldap,
     api_saml_providers,
+    api_oidc_providers,
     api_service_accounts,
     api_tenants,
     api_tokens,
+    oidc_broker_http,
     oidc_http,
     saml_http,
     saml_signin_http,
 )
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.api_saml_providers import SamlFederation
+from iam.infrastructure.broker_store import EventSourcedOidcProviders
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
@@ -61,6 +66,7 @@ from iam.infrastructure.federation_store import (
     EventSourcedLdapProviderRepository,
 )
 from iam.infrastructure.http import Identity
+from iam.infrastructure.openid_client import UrllibOpenIdProviderClient
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
     EventSourcedPolicyRepository,
@@ -78,7 +84,11 @@ from iam.infrastructure.saml_keys import SamlKeyPair
 from iam.infrastructure.saml_protocol import Pysaml2Protocol
 from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
 from iam.infrastructure.service_account_listing import StoredServiceAccountListing
-from iam.infrastructure.signin_state import MemoryExpiring
+from iam.infrastructure.signin_state import (
+    ExternalProviderSources,
+    MemoryExpiring,
+    NoExternalProviders,
+)
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 logger = logging.getLogger(__name__)
@@ -96,6 +106,8 @@ routers: list[APIRouter] = [
     api_ldap.router,
     api_clients.router,
     oidc_http.router,
+    api_oidc_providers.router,
+    oidc_broker_http.router,
 ]
 
 
@@ -105,11 +117,23 @@ async def running(
 ) -> AsyncIterator[None]:
     """Wire the identity use cases, then make sure the platform administrator exists."""
     ldap = wire_ldap(services, settings)
-    identity = wire_identity(services, settings, external_passwords=ldap)
+    oidc_providers = EventSourcedOidcProviders(services.store)
+    identity = wire_identity(
+        services,
+        settings,
+        external_passwords=ldap,
+        providers=ExternalProviderSources(
+            [
+                OidcProviderListing(oidc_providers),
+                SamlExternalProviders(StoredSamlProviderListing(services.store)),
+            ]
+        ),
+    )
     app.state.identity = identity
     app.state.saml = wire_saml(services, settings, identity)
     app.state.saml_completion = saml_signin_http.continue_in_browser
     app.state.ldap = ldap
+    app.state.brokering = wire_brokering(services, settings, identity, oidc_providers)
     await ensure_platform_admin(identity.directory, settings)
     yield
 
@@ -118,6 +142,7 @@ def wire_identity(
     services: Services,
     settings: Settings,
     external_passwords: ExternalPasswords | None = None,
+    providers: ExternalProviders | None = None,
 ) -> Identity:
     """The identity use cases on the event store, with the key ring of ``settings``;
     users no local password knows are checked by ``external_passwords``."""
@@ -192,7 +217,7 @@ def wire_identity(
         codes=MemoryExpiring(),
         sessions=MemoryExpiring(),
         forms=MemoryExpiring(),
-        providers=SamlExternalProviders(StoredSamlProviderListing(store)),
+        providers=providers or NoExternalProviders(),
         base_issuer=issuer_url,
         session_ttl=timedelta(
             seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
@@ -205,6 +230,38 @@ def wire_identity(
         issuer=issuer_url,
         clients=clients,
         signin=signin,
+    )
+
+
+def wire_brokering(
+    services: Services,
+    settings: Settings,
+    identity: Identity,
+    providers: EventSourcedOidcProviders,
+) -> Brokering:
+    """Sign-in through the tenants' external OpenID providers, their client secrets
+    sealed with the key ring of ``security.secrets_file``."""
+    store = services.store
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+    return Brokering(
+        providers=providers,
+        client=UrllibOpenIdProviderClient(),
+        logins=MemoryExpiring(),
+        signin=identity.signin,
+        federation=Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=ReadModelUserListing(services.read_models),
+            identities=EventSourcedFederatedIdentities(store),
+            access=identity.access,
+            clock=services.clock,
+        ),
+        access=identity.access,
+        secrets=SecretBox.load_or_create(
+            secrets_file
+            if secrets_file.is_absolute()
+            else settings.service_dir / secrets_file
+        ),
+        clock=services.clock,
     )
 
 

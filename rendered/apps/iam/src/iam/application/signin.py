@@ -350,6 +350,18 @@ class SignIn:
         await self._sessions.put(digest(session_id), session, self._session_ttl)
         return SignedIn(session_id, session, pending.request)
 
+    async def signed_in_as(
+        self, realm: Realm, form_id: str, browser: str, user_id: str
+    ) -> SignedIn:
+        """A new browser session of ``user_id``, whom another identity source
+        authenticated, for the form ``form_id`` shown to ``browser``."""
+        pending = await self.pending(realm, form_id, browser)
+        await self._forms.pop(digest(form_id))
+        session_id = secrets.token_urlsafe(32)
+        session = BrowserSession(realm.tenant_id, user_id, int(time.time()))
+        await self._sessions.put(digest(session_id), session, self._session_ttl)
+        return SignedIn(session_id, session, pending.request)
+
     async def issue_code(
         self, request: AuthorizationRequest, session: BrowserSession
     ) -> str:

@@ -6,7 +6,7 @@ import secrets
 from collections import Counter
 from dataclasses import replace
 from typing import Annotated, Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urljoin
 
 from eaf.security import SIGNING_ALGORITHM
 from eaf.web import PROBLEM_TYPE, Problem, problem
@@ -20,6 +20,7 @@ from iam.application.oauth import (
     Realm,
     TooManyAttemptsError,
 )
+from iam.application.ports.signin import ExternalProvider
 from iam.application.signin import (
     AuthorizationError,
     AuthorizationRequest,
@@ -316,8 +317,7 @@ async def _signin_form(
         username=username,
         errors=errors,
         providers=[
-            # each provider's sign-in starts for this form (the browser's cookie binds it)
-            replace(provider, url=f"{provider.url}?{urlencode({'form': form_id})}")
+            _bound(provider, asked.realm, form_id)
             for provider in await signin.providers(asked.realm)
         ],
         status=status,
@@ -327,6 +327,14 @@ async def _signin_form(
             response, asked.realm, BROWSER_COOKIE, browser, secure=_secure(wired)
         )
     return response
+
+
+def _bound(provider: ExternalProvider, realm: Realm, form_id: str) -> ExternalProvider:
+    """A provider's button for this form: its URL (relative ones to the realm's issuer)
+    carries the form's token, binding the external sign-in to the pending request."""
+    url = urljoin(realm.issuer + "/", provider.url)
+    separator = "&" if "?" in url else "?"
+    return replace(provider, url=f"{url}{separator}{urlencode({'form': form_id})}")
 
 
 async def _form(request: Request) -> dict[str, str]:

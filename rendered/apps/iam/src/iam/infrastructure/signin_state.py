@@ -1,12 +1,14 @@
 """The embedded adapters of browser sign-in: short-lived state in this process's
-memory (one replica, or sticky sessions), and no external identity provider."""
+memory (one replica, or sticky sessions), and the external identity providers of
+several sources (or none)."""
 
 import asyncio
 import time
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Generic, TypeVar
 
-from iam.application.ports.signin import ExternalProvider
+from iam.application.ports.signin import ExternalProvider, ExternalProviders
 
 T = TypeVar("T")
 # Expired entries are swept on writes, at most every this many seconds.
@@ -50,3 +52,18 @@ class NoExternalProviders:
 
     async def providers(self, tenant_id: str) -> list[ExternalProvider]:
         return []
+
+
+class ExternalProviderSources:
+    """The external identity providers of every source (external OpenID providers,
+    SAML...), one after the other."""
+
+    def __init__(self, sources: Sequence[ExternalProviders]) -> None:
+        self._sources = list(sources)
+
+    async def providers(self, tenant_id: str) -> list[ExternalProvider]:
+        return [
+            provider
+            for source in self._sources
+            for provider in await source.providers(tenant_id)
+        ]
