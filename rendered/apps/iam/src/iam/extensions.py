@@ -34,10 +34,10 @@ from iam.application.ldap import LdapProviders
 from iam.application.ldap_client import Ldap3Directory
 from iam.application.ports.federation import ExternalPasswords
 from iam.application.ports.outbound import Clock
+from iam.application.ports.signin import ExternalProviders
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
 from iam.application.saml_signin import SamlExternalProviders, SamlSignIn
-from iam.application.ports.signin import ExternalProviders
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.bootstrap import Services
@@ -45,8 +45,8 @@ from iam.infrastructure import (
     api_access,
     api_clients,
     api_ldap,
-    api_saml_providers,
     api_oidc_providers,
+    api_saml_providers,
     api_service_accounts,
     api_tenants,
     api_tokens,
