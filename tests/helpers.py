@@ -210,3 +210,19 @@ class JwksServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def password_token(iam: str, tenant: str, username: str, password: str) -> str:
+    """An access token of the password grant at the IAM ``iam`` (the grant must succeed)."""
+    answer = httpx.post(
+        f"{iam}/api/v1/auth/token",
+        data={
+            "grant_type": "password",
+            "tenant": tenant,
+            "username": username,
+            "password": password,
+        },
+    )
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["access_token"]
+    return token

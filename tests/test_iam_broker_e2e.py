@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from helpers import Service, free_port, iam_environ
+from helpers import Service, free_port, iam_environ, password_token
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
@@ -116,21 +116,6 @@ def provider_settings(issuer: str, **overrides: Any) -> dict[str, Any]:
         "firstSignIn": "create",
         **overrides,
     }
-
-
-def password_token(iam: str, tenant: str, username: str, password: str) -> str:
-    answer = httpx.post(
-        f"{iam}/api/v1/auth/token",
-        data={
-            "grant_type": "password",
-            "tenant": tenant,
-            "username": username,
-            "password": password,
-        },
-    )
-    assert answer.status_code == 200, answer.text
-    token: str = answer.json()["access_token"]
-    return token
 
 
 def create_realm(iam: str, name: str) -> Realm:
