@@ -182,12 +182,22 @@ async def _stream_names(broker: EmbeddedNats, expected: int) -> list[str]:
     client = await nats.connect(broker.url)
     try:
         stream = client.jetstream()
-        with anyio.fail_after(30):
+        with anyio.fail_after(60):
             while await _count(stream) < expected:
                 await anyio.sleep(0.2)
-        subscription = await stream.pull_subscribe("events.>", stream="EVENTS")
-        messages = await subscription.fetch(expected + 5, timeout=2)
-        return [json.loads(message.data)["name"] for message in messages]
+            # Read by sequence from the stream's leader: no consumer to create, which on a
+            # cluster that has just lost a node waits for the meta leader's election.
+            while True:
+                try:
+                    state = (await stream.stream_info("EVENTS")).state
+                    messages = [
+                        await stream.get_msg("EVENTS", seq)
+                        for seq in range(state.first_seq, state.last_seq + 1)
+                    ]
+                    break
+                except nats.errors.TimeoutError:
+                    await anyio.sleep(0.2)  # a leader being elected: ask again
+        return [json.loads(message.data or b"{}")["name"] for message in messages]
     finally:
         await client.close()
 
