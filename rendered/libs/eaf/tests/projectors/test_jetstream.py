@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from eaf.eventsourcing import InMemoryEventStore, NewEvent, StoredEvent
@@ -254,3 +255,40 @@ async def test_a_changed_projection_replays_the_stream_from_its_start(
     finally:
         await changed.close()
         await store.close()
+
+
+async def test_the_next_batch_is_fetched_while_one_commits_and_handed_back_on_close(
+    nats_settings: MessagingSettings, tmp_path: Path
+) -> None:
+    events = InMemoryEventStore()
+    await _events(events, list(range(1, 20)))  # 20 events a tenant: 40, batches of 16
+    # A long acknowledgement wait: only a hand-back redelivers before it.
+    settings = replace(nats_settings, ack_wait=60.0)
+    async with await JetStreamBroker.connect(settings) as broker:
+        await OutboxRelay(events.outbox, broker, service="bank").drain()
+        js, stream = broker.js, broker.settings.stream
+        source, store = await _source(broker, tmp_path)
+        assert await source.run_once(timeout=3.0) == 16
+        await asyncio.sleep(0.5)  # the fetch ahead has its answer
+        info = await js.consumer_info(stream, source.durable)
+        assert info.config.max_ack_pending >= 32
+        assert (info.num_ack_pending, info.num_pending) == (16, 8)  # fetched ahead
+        await source.close()  # ... and handed back, not kept until the ack wait
+        await store.close()
+
+        source, store = await _source(broker, tmp_path)
+        try:
+            again = await source.fetch(timeout=3.0)
+            assert len(again.messages) == 16
+            assert {m.metadata.num_delivered for m in again.messages} == {2}
+            await source.apply(again)
+            await source.settle(again, [])
+            await _drain(source)
+            expected = sum(range(1, 20))
+            assert await _balances(store, source) == {
+                "acme": (expected, 19),
+                "globex": (expected, 19),
+            }
+        finally:
+            await source.close()
+            await store.close()

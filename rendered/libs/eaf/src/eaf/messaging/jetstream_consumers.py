@@ -31,6 +31,10 @@ IDLE_WAIT = 1.0
 TOP_UP_WAIT = 0.05
 """How long a pull lingers for more when the consumer has been busy."""
 
+MAX_ACK_PENDING = 1000
+"""The server's default limit on delivered, unacknowledged messages per consumer;
+raised to two batches for larger batches."""
+
 
 def consumer_config(
     broker: JetStreamBroker, subscription: Subscription, name: str
@@ -55,6 +59,8 @@ def consumer_config(
         if subscription.deliver_new
         else DeliverPolicy.ALL,
         max_deliver=-1,
+        # Room for the batch being committed and the next one fetched meanwhile.
+        max_ack_pending=max(MAX_ACK_PENDING, 2 * subscription.batch_size),
         inactive_threshold=None if durable is not None else 60.0,
     )
 

@@ -56,6 +56,12 @@ class PullConsumer:
         pull._subscription = await client.subscribe(pull._inbox, cb=pull._arrived)
         return pull
 
+    def take_received(self) -> list[Msg]:
+        """The messages that arrived for no fetch (one given up, or cancelled), taken
+        out: for a consumer that stops, to hand them back at once."""
+        messages, self._received = self._received, []
+        return messages
+
     async def unsubscribe(self) -> None:
         if self._subscription is not None:
             subscription, self._subscription = self._subscription, None

@@ -134,6 +134,7 @@ class JetStreamSource:
         self.backoff_max = backoff_max
         self.dead_letters: list[DeadLetterRecord] = []
         self._pull: PullConsumer | None = None
+        self._ahead: asyncio.Task[Fetched] | None = None
 
     @property
     def durable(self) -> str:
@@ -156,10 +157,22 @@ class JetStreamSource:
         self._pull = await PullConsumer.bind(self.broker.client, stream, self.durable)
 
     async def close(self) -> None:
+        # A batch fetched ahead, and what arrived for it, go back to the consumer now
+        # (not after the acknowledgement wait).
+        unapplied: list[Msg] = []
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            ahead.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                unapplied += (await ahead).messages
         if self._pull is not None:
+            pull, self._pull = self._pull, None
             with contextlib.suppress(nats.errors.Error):
-                await self._pull.unsubscribe()
-            self._pull = None
+                await pull.unsubscribe()
+            unapplied += pull.take_received()
+        for msg in unapplied:
+            with contextlib.suppress(nats.errors.Error):
+                await msg.nak()
 
     async def fetch(self, timeout: float | None = None) -> Fetched:
         """The next batch (empty when nothing arrived within ``timeout``)."""
@@ -226,8 +239,14 @@ class JetStreamSource:
             await msg.term()
 
     async def run_once(self, timeout: float | None = None) -> int:
-        """Fetch, apply and settle one batch; how many messages it held."""
-        fetched = await self.fetch(timeout)
+        """Fetch, apply and settle one batch; how many messages it held. While a batch
+        commits, the next one is fetched (the consumer allows two batches in flight), so
+        a backlog drains at the pace of the commits rather than commits plus round
+        trips."""
+        ahead, self._ahead = self._ahead, None
+        fetched = await (ahead if ahead is not None else self.fetch(timeout))
+        if fetched.messages:
+            self._ahead = asyncio.get_running_loop().create_task(self.fetch(timeout))
         try:
             dead = await self.apply(fetched)
         except Exception:
