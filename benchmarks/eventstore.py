@@ -5,7 +5,8 @@ Same machine, same database files/server, side by side:
 * append one event per commit (SQLite file, PostgreSQL),
 * append batches of 100 events (SQLite file, PostgreSQL),
 * load a 1,000-event aggregate (SQLite file, PostgreSQL),
-* PostgreSQL with 8 concurrent writers, one event per commit, each on its own stream.
+* 8 concurrent writers, one event per commit, each on its own stream (SQLite file,
+  PostgreSQL; ours in one event loop, theirs on 8 threads).
 
 Appends compare our event store with the library's application recorders (the layer that
 writes rows: ours encodes JSON payloads and adds context metadata, theirs takes bytes).
@@ -146,6 +147,24 @@ async def ours_load(store: SqlEventStore) -> float:
     return LOADS / (time.perf_counter() - started)
 
 
+def ours_saves(per_save: int, saves: int) -> Callable[[SqlEventStore], Awaitable[float]]:
+    """Repository saves of ``per_save`` new events each, ``saves`` times, one aggregate."""
+
+    async def work(store: SqlEventStore) -> float:
+        counters = EventSourcedRepository(Counter, store, REGISTRY)
+        counter = Counter(str(uuid.uuid4()))
+        counter._record(Incremented(1))
+        await counters.save(counter)
+        started = time.perf_counter()
+        for _ in range(saves):
+            for _ in range(per_save):
+                counter._record(Incremented(1))
+            await counters.save(counter)
+        return saves * per_save / (time.perf_counter() - started)
+
+    return work
+
+
 async def ours_parallel(store: SqlEventStore) -> float:
     async def writer() -> None:
         stream = str(uuid.uuid4())
@@ -192,6 +211,17 @@ def theirs_load(app: Application[Any]) -> float:
     for _ in range(LOADS):
         assert app.repository.get(counter.id).count == AGGREGATE_EVENTS - 1
     return LOADS / (time.perf_counter() - started)
+
+
+def theirs_saves(app: Application[Any], per_save: int, saves: int) -> float:
+    counter = TheirCounter()
+    app.save(counter)
+    started = time.perf_counter()
+    for _ in range(saves):
+        for _ in range(per_save):
+            counter.increment(by=1)
+        app.save(counter)
+    return saves * per_save / (time.perf_counter() - started)
 
 
 def theirs_parallel(recorder: ApplicationRecorder) -> float:
@@ -358,6 +388,24 @@ def sqlite_cases(report: Report, work: Path) -> None:
         "events/s",
         ours(url, ours_batches),
         lambda: theirs_batches(recorder),
+    )
+    report.compare(
+        "sqlite save 1 (repository)",
+        "events/s",
+        ours(url, ours_saves(1, SINGLE_APPENDS)),
+        lambda: theirs_saves(application, 1, SINGLE_APPENDS),
+    )
+    report.compare(
+        "sqlite save 100 (repository)",
+        "events/s",
+        ours(url, ours_saves(BATCH_SIZE, BATCHES)),
+        lambda: theirs_saves(application, BATCH_SIZE, BATCHES),
+    )
+    report.compare(
+        f"sqlite {WRITERS} writers 1/commit",
+        "events/s",
+        ours(url, ours_parallel),
+        lambda: theirs_parallel(recorder),
     )
     report.compare(
         "sqlite load 1000 events",
