@@ -78,6 +78,31 @@ def test_missing_optional_fields_take_defaults_and_unknown_keys_are_ignored() ->
 
 
 @dataclass(frozen=True)
+class Category:
+    name: str
+    parent: Category | None = None
+    children: list[Category] = field(default_factory=list)
+    colours: list[Colour | None] = field(default_factory=list)
+    weights: dict[str, Decimal] = field(default_factory=dict)
+
+
+def test_a_class_that_nests_itself_and_optional_values_decode_at_every_depth() -> None:
+    tree = Category(
+        "root",
+        children=[
+            Category("a", parent=Category("root"), colours=[Colour.RED, None]),
+            Category("b", weights={"w": Decimal("0.25")}),
+        ],
+    )
+    data = json.loads(json.dumps(to_dict(tree)))
+    assert data["children"][0]["colours"] == ["red", None]
+    assert from_dict(Category, data) == tree
+    assert from_dict(Category, data) == tree  # the second time, through what was compiled
+    with pytest.raises(ValueError):
+        from_dict(Category, {"name": "x", "colours": ["green"]})
+
+
+@dataclass(frozen=True)
 class CustomerRenamed:
     customer_id: str
     first_name: str

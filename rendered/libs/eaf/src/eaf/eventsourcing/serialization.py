@@ -13,9 +13,10 @@ import enum
 import types
 import typing
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
+from functools import partial
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
@@ -52,13 +53,10 @@ def to_dict(instance: Any) -> dict[str, Any]:
 
 def from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
     """Build dataclass ``cls`` from a JSON object written by :func:`to_dict`."""
-    hints = _field_hints(cls)
-    values = {
-        name: decode_value(hint, data[name])
-        for name, hint in hints.items()
-        if name in data
-    }
-    return cls(**values)
+    build = _builders.get(cls)
+    if build is None:
+        build = _builders[cls] = _builder(cls)
+    return cast(T, build(data))
 
 
 _hints: dict[type[Any], dict[str, Any]] = {}
@@ -77,19 +75,83 @@ def _field_hints(cls: type[Any]) -> dict[str, Any]:
 
 def decode_value(hint: Any, data: Any) -> Any:
     """Turn JSON data back into a value of type ``hint``."""
+    decode = _decoder(hint)
+    return data if decode is None else decode(data)
+
+
+# Decoding compiled once per type: each dataclass gets a function that decodes its
+# fields with a decoder chosen from each field's hint when the class is first seen
+# (``None`` where the JSON value is the value), instead of inspecting every hint again
+# for every value of every event read.
+_Decode = Callable[[Any], Any]
+_builders: dict[type[Any], _Decode] = {}
+_decoders: dict[Any, _Decode | None] = {}
+
+
+def _builder(cls: type[Any]) -> _Decode:
+    fields = [(name, _decoder(hint)) for name, hint in _field_hints(cls).items()]
+
+    def build(data: Mapping[str, Any]) -> Any:
+        values = {}
+        for name, decode in fields:
+            if name in data:  # a missing key: the field's default
+                value = data[name]
+                values[name] = value if decode is None else decode(value)
+        return cls(**values)
+
+    return build
+
+
+def _decoder(hint: Any) -> _Decode | None:
+    try:
+        return _decoders[hint]
+    except KeyError:
+        decode = _decoders[hint] = _compile(hint)
+        return decode
+    except TypeError:  # an unhashable hint (say, a Literal of a list): not kept
+        return _compile(hint)
+
+
+def _compile(hint: Any) -> _Decode | None:
     if hint is Any or hint is object:
-        return data
+        return None
     origin = typing.get_origin(hint)
     if origin is typing.Union or origin is types.UnionType:
-        return _decode_union(hint, data)
-    if origin is typing.Literal:
-        return data
-    if origin is not None:
-        return _decode_generic(origin, typing.get_args(hint), data)
-    if data is None:
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if len(options) == 1:  # X | None
+            return partial(_or_none, _decoder(options[0]) or _same)
+        return partial(_decode_union, hint)
+    if origin is typing.Literal or origin is typing.ClassVar:
         return None
-    if isinstance(hint, type):
-        return _decode_class(hint, data)
+    if origin is list and typing.get_args(hint):
+        item = _decoder(typing.get_args(hint)[0])
+        return None if item is None else partial(_each, item)
+    if origin is not None:
+        return partial(_decode_generic, origin, typing.get_args(hint))
+    if not isinstance(hint, type):
+        return partial(_or_none, partial(_unsupported, hint))
+    if hint is bool or hint is str or hint is dict or hint is list:
+        return None
+    if dataclasses.is_dataclass(hint):  # looked up when used: a class may nest itself
+        convert: _Decode = partial(from_dict, hint)
+    else:
+        convert = _CONVERSIONS.get(hint) or partial(_decode_class, hint)
+    return partial(_or_none, convert)
+
+
+def _or_none(convert: _Decode, data: Any) -> Any:
+    return None if data is None else convert(data)
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+def _each(decode: _Decode, data: Any) -> list[Any]:
+    return [decode(element) for element in data]
+
+
+def _unsupported(hint: Any, data: Any) -> Any:
     raise TypeError(f"unsupported type hint {hint!r}")
 
 
@@ -147,3 +209,21 @@ def _decode_class(hint: type[Any], data: Any) -> Any:
     if hint is dict or hint is list:
         return data
     raise TypeError(f"cannot deserialise {hint.__name__} from JSON")
+
+
+def _decimal(data: Any) -> Decimal:
+    return Decimal(str(data))
+
+
+def _uuid(data: Any) -> uuid.UUID:
+    return uuid.UUID(str(data))
+
+
+_CONVERSIONS: dict[type[Any], _Decode] = {
+    int: int,
+    float: float,
+    Decimal: _decimal,
+    uuid.UUID: _uuid,
+    datetime: datetime.fromisoformat,
+    date: date.fromisoformat,
+}

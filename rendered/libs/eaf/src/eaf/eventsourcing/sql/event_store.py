@@ -21,7 +21,7 @@ from eaf.eventsourcing.records import (
     check_distinct_streams,
 )
 from eaf.eventsourcing.scope import read_scope, write_tenant
-from eaf.eventsourcing.sql import postgres
+from eaf.eventsourcing.sql import postgres, sqlite_reads
 from eaf.eventsourcing.sql.database import Database
 from eaf.eventsourcing.sql.faults import is_storage_fault
 from eaf.eventsourcing.sql.outbox import SqlOutbox
@@ -199,6 +199,11 @@ class SqlEventStore:
         self, stream_type: str, stream_id: str, *, after_version: int = 0
     ) -> list[StoredEvent]:
         tenant = write_tenant()
+        if not self.database.postgres:
+            async with self.database.transaction(tenant=tenant) as connection:
+                return await sqlite_reads.read_stream(
+                    connection, tenant, stream_type, stream_id, after_version
+                )
         events = self.database.tables.events
         query = (
             select_events(self.database.tables)
@@ -240,6 +245,15 @@ class SqlEventStore:
         event_types: Collection[str] | None = None,
     ) -> list[StoredEvent]:
         scope = read_scope()
+        if not self.database.postgres:
+            async with self.database.transaction() as connection:
+                return await sqlite_reads.read_all(
+                    connection,
+                    after=after,
+                    limit=limit,
+                    tenant=scope.tenant_id,
+                    event_types=event_types,
+                )
         events = self.database.tables.events
         query = (
             select_events(self.database.tables)
