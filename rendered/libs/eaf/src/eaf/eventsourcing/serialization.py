@@ -26,6 +26,12 @@ __all__ = ["decode_value", "encode_value", "from_dict", "to_dict"]
 
 def encode_value(value: Any) -> Any:
     """``value`` as JSON-compatible data."""
+    kind = type(value)
+    if kind in _AS_IS:  # the usual cases by exact type: one set lookup
+        return value
+    encode = _ENCODERS.get(kind)
+    if encode is not None:
+        return encode(value)
     if value is None or isinstance(value, str | bool | int | float):
         return value
     if isinstance(value, Decimal | uuid.UUID):
@@ -227,3 +233,13 @@ _CONVERSIONS: dict[type[Any], _Decode] = {
     datetime: datetime.fromisoformat,
     date: date.fromisoformat,
 }
+
+
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+_ENCODERS: dict[type[Any], _Decode] = {
+    uuid.UUID: str,
+    Decimal: str,
+    datetime: datetime.isoformat,
+    date: date.isoformat,
+}
+"""Exact types only: subclasses (an enum of str, say) take the checks below."""
