@@ -97,7 +97,8 @@ def test_a_class_that_nests_itself_and_optional_values_decode_at_every_depth() -
     data = json.loads(json.dumps(to_dict(tree)))
     assert data["children"][0]["colours"] == ["red", None]
     assert from_dict(Category, data) == tree
-    assert from_dict(Category, data) == tree  # the second time, through what was compiled
+    # The second time, through what was compiled the first:
+    assert from_dict(Category, data) == tree
     with pytest.raises(ValueError):
         from_dict(Category, {"name": "x", "colours": ["green"]})
 
