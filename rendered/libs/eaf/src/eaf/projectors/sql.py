@@ -46,6 +46,8 @@ from eaf.projectors.sql_tables import (
 
 __all__ = ["SqlProjectionStore", "is_transient"]
 
+_CHECKPOINT_SQLITE = f"SELECT position FROM {checkpoints.name} WHERE projection = ?"  # noqa: S608
+
 
 class SqlProjectionStore:
     """Implements :class:`eaf.projectors.ports.ProjectionStore` on a database, which
@@ -77,6 +79,13 @@ class SqlProjectionStore:
         await connection.execute(statement.on_conflict_do_nothing())
 
     async def checkpoint(self, projection: str) -> int:
+        if not self.database.postgres:  # asked before every batch: one thread hand-off
+            row = await self.database.sqlite_call(
+                lambda connection: connection.execute(
+                    _CHECKPOINT_SQLITE, (projection,)
+                ).fetchone()
+            )
+            return int(row[0]) if row else 0
         async with self.database.transaction(platform=True) as connection:
             position = await connection.scalar(
                 select(checkpoints.c.position).where(

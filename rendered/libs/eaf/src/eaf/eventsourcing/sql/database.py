@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, event, text
 from sqlalchemy.dialects import postgresql as pg
@@ -22,6 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from eaf.eventsourcing.sql import postgres, sqlite_schema
 from eaf.eventsourcing.sql.schema import Tables, build_tables
+
+_T = TypeVar("_T")
 
 __all__ = ["Database"]
 
@@ -99,6 +101,18 @@ class Database:
                     {"tenant": tenant or "", "platform": "on" if platform else "off"},
                 )
             yield connection
+
+    async def sqlite_call(self, function: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``function`` with a pooled SQLite connection on that connection's thread:
+        one thread hand-off for all it does (SQLAlchemy's adapter takes one per cursor
+        call, each about as long as a simple query). For reads: ``function`` runs no
+        BEGIN, so each statement reads one consistent snapshot of its own."""
+        async with self.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            # aiosqlite's (private) _execute takes the function to run on its thread.
+            driver: Any = raw.driver_connection
+            result: _T = await driver._execute(function, driver._conn)
+            return result
 
     def connect_sqlite(self) -> sqlite3.Connection:
         """A new driver connection to the SQLite file, set up as the pool's are (the

@@ -200,10 +200,9 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         tenant = write_tenant()
         if not self.database.postgres:
-            async with self.database.transaction(tenant=tenant) as connection:
-                return await sqlite_reads.read_stream(
-                    connection, tenant, stream_type, stream_id, after_version
-                )
+            return await sqlite_reads.read_stream(
+                self.database, tenant, stream_type, stream_id, after_version
+            )
         events = self.database.tables.events
         query = (
             select_events(self.database.tables)
@@ -246,14 +245,13 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         scope = read_scope()
         if not self.database.postgres:
-            async with self.database.transaction() as connection:
-                return await sqlite_reads.read_all(
-                    connection,
-                    after=after,
-                    limit=limit,
-                    tenant=scope.tenant_id,
-                    event_types=event_types,
-                )
+            return await sqlite_reads.read_all(
+                self.database,
+                after=after,
+                limit=limit,
+                tenant=scope.tenant_id,
+                event_types=event_types,
+            )
         events = self.database.tables.events
         query = (
             select_events(self.database.tables)

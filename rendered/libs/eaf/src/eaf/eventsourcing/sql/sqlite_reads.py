@@ -2,23 +2,26 @@
 
 SQLAlchemy's result processing (a UUID parsed from 32 hex digits, two JSON columns and a
 time string per row, through its type processors) costs ten times what SQLite takes to
-find the rows. Here the statement is fixed text run with ``exec_driver_sql``, ids come
-as their 16 stored bytes, and an append's metadata and time, which all its events
-share, are decoded once per append rather than once per event. PostgreSQL reads keep
-SQLAlchemy's statements (asyncpg decodes in C).
+find the rows, and its async adapter hands each cursor call to the connection's thread
+apart. Here one fixed statement runs with its fetch and the decoding in one call on that
+thread (:meth:`Database.sqlite_call`), ids come as their 16 stored bytes, and an
+append's metadata and time, which all its events share, are decoded once per append
+rather than once per event. PostgreSQL reads keep SQLAlchemy's statements (asyncpg
+decodes in C).
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from eaf.eventsourcing.records import EventMetadata, StoredEvent, as_utc
+from eaf.eventsourcing.sql.database import Database
 
 __all__ = ["read_all", "read_stream"]
 
@@ -41,20 +44,18 @@ _new = object.__new__
 
 
 async def read_stream(
-    connection: AsyncConnection,
+    database: Database,
     tenant: str,
     stream_type: str,
     stream_id: str,
     after_version: int,
 ) -> list[StoredEvent]:
-    result = await connection.exec_driver_sql(
-        _STREAM, (tenant, stream_type, stream_id, after_version)
-    )
-    return _events(result.all())
+    parameters = (tenant, stream_type, stream_id, after_version)
+    return _events(await database.sqlite_call(partial(_fetch, _STREAM, parameters)))
 
 
 async def read_all(
-    connection: AsyncConnection,
+    database: Database,
     *,
     after: int,
     limit: int,
@@ -74,8 +75,14 @@ async def read_all(
         parameters += types
     parameters.append(limit)
     statement = f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY e.position LIMIT ?"
-    result = await connection.exec_driver_sql(statement, tuple(parameters))
-    return _events(result.all())
+    rows = await database.sqlite_call(partial(_fetch, statement, tuple(parameters)))
+    return _events(rows)
+
+
+def _fetch(
+    statement: str, parameters: tuple[Any, ...], connection: sqlite3.Connection
+) -> list[Any]:
+    return connection.execute(statement, parameters).fetchall()
 
 
 def _events(rows: Sequence[Any]) -> list[StoredEvent]:
