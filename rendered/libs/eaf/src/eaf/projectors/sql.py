@@ -35,6 +35,7 @@ from eaf.projectors.sql_batch import Batch, SqlWriter, is_transient
 from eaf.projectors.sql_query import TOTAL, count_query, key_order, page_query
 from eaf.projectors.sql_schema import prepare_table
 from eaf.projectors.sql_tables import (
+    SQLITE_CHECKPOINT,
     checkpoints,
     dead_letters,
     locked_checkpoint,
@@ -42,11 +43,10 @@ from eaf.projectors.sql_tables import (
     processed,
     reset_bookkeeping,
     save_checkpoint,
+    sqlite_checkpoint_saver,
 )
 
 __all__ = ["SqlProjectionStore", "is_transient"]
-
-_CHECKPOINT_SQLITE = f"SELECT position FROM {checkpoints.name} WHERE projection = ?"  # noqa: S608
 
 
 class SqlProjectionStore:
@@ -82,7 +82,7 @@ class SqlProjectionStore:
         if not self.database.postgres:  # asked before every batch: one thread hand-off
             row = await self.database.sqlite_call(
                 lambda connection: connection.execute(
-                    _CHECKPOINT_SQLITE, (projection,)
+                    SQLITE_CHECKPOINT, (projection,)
                 ).fetchone()
             )
             return int(row[0]) if row else 0
@@ -121,17 +121,23 @@ class SqlProjectionStore:
                 await self._handle(batch, index, event)
                 applied.append(event_id)
                 checkpoint = max(checkpoint, event.position)
-            await batch.flush()
-            if applied:
-                if dedup == "event_id":
-                    await connection.execute(
-                        processed.insert(),
-                        [
-                            {"projection": projection.name, "event_id": event_id}
-                            for event_id in applied
-                        ],
-                    )
-                await save_checkpoint(connection, projection.name, checkpoint)
+            if applied and dedup == "event_id":
+                await connection.execute(
+                    processed.insert(),
+                    [
+                        {"projection": projection.name, "event_id": event_id}
+                        for event_id in applied
+                    ],
+                )
+            if applied and not self.database.postgres:
+                # The batch's last rows and its checkpoint in one thread hand-off.
+                await batch.flush(
+                    then=sqlite_checkpoint_saver(projection.name, checkpoint)
+                )
+            else:
+                await batch.flush()
+                if applied:
+                    await save_checkpoint(connection, projection.name, checkpoint)
         return Applied(len(applied), skipped, frozenset(batch.touched))
 
     async def _handle(self, batch: Batch, index: int, event: StoredEvent) -> None:

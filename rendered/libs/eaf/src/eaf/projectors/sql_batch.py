@@ -3,15 +3,30 @@ sends a batch's upserts as one ``executemany``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import sqlite3
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Enum,
+    Float,
+    Integer,
+    String,
+    Table,
+    and_,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from eaf.eventsourcing.records import StoredEvent
-from eaf.eventsourcing.sql.database import Database
+from eaf.eventsourcing.sql.database import Database, run_on_driver
 from eaf.projectors.ports import CacheKey, HandlerError
 from eaf.projectors.projection import TENANT_COLUMN, Projection, scoped_row
 
@@ -24,11 +39,15 @@ def is_transient(error: BaseException) -> bool:
             return True
         # SQLite reports bad SQL as an OperationalError too: only a busy database is
         # the database's trouble.
-        message = str(error.orig).lower()
-        return isinstance(error, OperationalError) and any(
-            word in message for word in _TRANSIENT_WORDS
-        )
+        return isinstance(error, OperationalError) and _busy(error.orig)
+    if isinstance(error, sqlite3.OperationalError):  # from the driver itself
+        return _busy(error)
     return isinstance(error, (OSError, TimeoutError))
+
+
+def _busy(error: object) -> bool:
+    message = str(error).lower()
+    return any(word in message for word in _TRANSIENT_WORDS)
 
 
 _TRANSIENT_WORDS = ("locked", "busy", "connection", "timeout", "timed out")
@@ -123,17 +142,25 @@ class Batch:
             self._first = self.current
         self._pending.append(row)
 
-    async def flush(self) -> None:
-        """Send the buffered upserts. A row the database refuses is blamed on the
-        first event in the buffer: the projector then commits the events before it
-        and retries it alone, where the blame is exact."""
-        if not self._pending:
-            return
+    async def flush(self, then: _RawStep | None = None) -> None:
+        """Send the buffered upserts (and on SQLite run ``then`` after them in the same
+        thread hand-off). A row the database refuses is blamed on the first event in
+        the buffer: the projector then commits the events before it and retries it
+        alone, where the blame is exact; what ``then`` fails at is no event's fault."""
         rows, self._pending = self._pending, []
+        upsert = _sqlite_upsert(self.database, self.projection.table, rows)
         try:
-            await self._send(rows)
+            if upsert is not None or (then is not None and not rows):
+                await run_on_driver(self.connection, partial(_run, upsert, then))
+                return
+            if rows:
+                await self._send(rows)
+            if then is not None:
+                await run_on_driver(self.connection, then)
+        except _AfterRows as failure:
+            raise failure.error from None
         except Exception as error:
-            if is_transient(error) or self._first is None:
+            if is_transient(error) or self._first is None or not rows:
                 raise
             raise HandlerError(*self._first, error) from error
 
@@ -150,3 +177,75 @@ class Batch:
         else:
             statement = statement.on_conflict_do_nothing(index_elements=keys)
         await self.connection.execute(statement, rows)
+
+
+_RawStep = Callable[[sqlite3.Connection], None]
+_PLAIN_TYPES = (String, Integer, Float, Boolean)
+
+
+class _AfterRows(Exception):
+    """What a step run after the rows failed at (not the rows' fault)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _run(
+    upsert: tuple[str, list[tuple[Any, ...]]] | None,
+    then: _RawStep | None,
+    raw: sqlite3.Connection,
+) -> None:
+    if upsert is not None:
+        raw.executemany(*upsert)
+    if then is not None:
+        try:
+            then(raw)
+        except Exception as error:
+            raise _AfterRows(error) from error
+
+
+def _sqlite_upsert(
+    database: Database, table: Table, rows: list[dict[str, Any]]
+) -> tuple[str, list[tuple[Any, ...]]] | None:
+    """The buffered rows as one statement for SQLite's driver, with the values as
+    SQLAlchemy would bind them, when the table's columns are plain (text, numbers,
+    booleans, JSON) and have no Python-side defaults; else None (SQLAlchemy sends
+    them). Through SQLAlchemy's adapter the statement takes four thread hand-offs."""
+    if database.postgres or not rows:
+        return None
+    columns = [table.c[name] for name in rows[0]]
+    if any(
+        column.default is not None
+        or column.onupdate is not None
+        or not isinstance(column.type, (*_PLAIN_TYPES, JSON))
+        or isinstance(column.type, Enum)  # a String with checks of its own
+        for column in table.columns
+    ):
+        return None
+    quote = database.engine.dialect.identifier_preparer.quote
+    names = [column.name for column in columns]
+    keys = [column.name for column in table.primary_key.columns]
+    others = [name for name in names if name not in keys]
+    conflict = (
+        "DO UPDATE SET "
+        + ", ".join(f"{quote(n)} = excluded.{quote(n)}" for n in others)
+        if others
+        else "DO NOTHING"
+    )
+    statement = (
+        f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)})"
+        f" VALUES ({', '.join('?' * len(names))})"
+        f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) {conflict}"
+    )
+    as_json = [isinstance(column.type, JSON) for column in columns]
+    if not any(as_json):
+        return statement, [tuple(row[name] for name in names) for row in rows]
+    # JSON as SQLAlchemy writes it: json.dumps of the value (None too: "null").
+    return statement, [
+        tuple(
+            json.dumps(row[name]) if encode else row[name]
+            for name, encode in zip(names, as_json, strict=True)
+        )
+        for row in rows
+    ]

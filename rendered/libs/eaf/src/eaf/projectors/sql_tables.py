@@ -3,6 +3,9 @@ ids, dead letters and the remembered shape of each read model."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
+
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -17,7 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from eaf.eventsourcing.sql.database import Database
+from eaf.eventsourcing.sql.database import Database, run_on_driver
 
 metadata = MetaData()
 checkpoints = Table(
@@ -60,6 +63,11 @@ async def locked_checkpoint(
 ) -> int | None:
     """The projection's checkpoint, its row locked for this write transaction (``FOR
     UPDATE`` on PostgreSQL; SQLite's write lock is held already); None if missing."""
+    if not database.postgres:
+        row = await run_on_driver(
+            connection, lambda raw: raw.execute(SQLITE_CHECKPOINT, (name,)).fetchone()
+        )
+        return None if row is None else int(row[0])
     query = select(checkpoints.c.position).where(checkpoints.c.projection == name)
     if database.postgres:
         query = query.with_for_update()
@@ -70,6 +78,9 @@ async def locked_checkpoint(
 async def save_checkpoint(
     connection: AsyncConnection, name: str, position: int
 ) -> None:
+    if connection.dialect.name == "sqlite":
+        await run_on_driver(connection, sqlite_checkpoint_saver(name, position))
+        return
     await connection.execute(
         update(checkpoints)
         .where(checkpoints.c.projection == name)
@@ -84,3 +95,23 @@ async def reset_bookkeeping(connection: AsyncConnection, name: str) -> None:
         delete(dead_letters).where(dead_letters.c.projection == name)
     )
     await save_checkpoint(connection, name, 0)
+
+
+# On SQLite, each statement in one thread hand-off of its own (through SQLAlchemy's
+# adapter a statement takes four: cursor, execute, fetch, close).
+SQLITE_CHECKPOINT = f"SELECT position FROM {checkpoints.name} WHERE projection = ?"  # noqa: S608
+_SQLITE_SAVE_CHECKPOINT = (
+    f"UPDATE {checkpoints.name} SET position = ? WHERE projection = ?"  # noqa: S608
+)
+
+
+def sqlite_checkpoint_saver(
+    name: str, position: int
+) -> Callable[[sqlite3.Connection], None]:
+    """What saves the checkpoint on a SQLite driver connection (to run after a batch's
+    last rows, in the same hand-off)."""
+
+    def save(raw: sqlite3.Connection) -> None:
+        raw.execute(_SQLITE_SAVE_CHECKPOINT, (position, name))
+
+    return save

@@ -6,14 +6,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, Float, Integer, MetaData, String, Table
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    MetaData,
+    String,
+    Table,
+)
 
 from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors.projection import TENANT_COLUMN
 
 COLUMN_TYPES: Mapping[str, Any] = {
     "str": String,
-    "int": Integer,
+    "int": BigInteger,  # 64 bits on every database (PostgreSQL's integer has 32)
     "float": Float,
     "bool": Boolean,
     "json": JSON,

@@ -25,7 +25,7 @@ from eaf.eventsourcing.sql.schema import Tables, build_tables
 
 _T = TypeVar("_T")
 
-__all__ = ["Database"]
+__all__ = ["Database", "run_on_driver"]
 
 _SET_SCOPE = text(
     "SELECT set_config('eaf.tenant_id', :tenant, true), set_config('eaf.platform', :platform, true)"
@@ -108,11 +108,7 @@ class Database:
         call, each about as long as a simple query). For reads: ``function`` runs no
         BEGIN, so each statement reads one consistent snapshot of its own."""
         async with self.engine.connect() as connection:
-            raw = await connection.get_raw_connection()
-            # aiosqlite's (private) _execute takes the function to run on its thread.
-            driver: Any = raw.driver_connection
-            result: _T = await driver._execute(function, driver._conn)
-            return result
+            return await run_on_driver(connection, function)
 
     def connect_sqlite(self) -> sqlite3.Connection:
         """A new driver connection to the SQLite file, set up as the pool's are (the
@@ -154,6 +150,19 @@ class Database:
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+
+async def run_on_driver(
+    connection: AsyncConnection, function: Callable[[sqlite3.Connection], _T]
+) -> _T:
+    """Run ``function`` with the SQLite driver connection under ``connection`` on that
+    connection's thread, in one hand-off, within whatever transaction ``connection``
+    has begun."""
+    raw = await connection.get_raw_connection()
+    # aiosqlite's (private) _execute takes the function to run on its thread.
+    driver: Any = raw.driver_connection
+    result: _T = await driver._execute(function, driver._conn)
+    return result
 
 
 def _sqlite_pragmas(busy_timeout: float, synchronous: str) -> list[str]:

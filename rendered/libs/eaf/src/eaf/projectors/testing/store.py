@@ -13,8 +13,10 @@ from eaf.eventsourcing.records import NewEvent, StoredEvent
 from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.follow import StoreFollower
 from eaf.projectors.ports import ProjectionStore, ReadModelWriter
+from eaf.projectors.projection import Projection, upsert
 from eaf.projectors.projector import Projector
 from eaf.projectors.query import ReadModel
+from eaf.projectors.tables import read_model_table
 from eaf.projectors.testing.helpers import (
     FAST_RETRY,
     account_projection,
@@ -275,3 +277,63 @@ class ProjectionStoreContract(QueryContract, SchemaContract):
         [letter] = await projector.store.dead_letters("accounts")
         assert "cannot write a row of 'globex'" in letter.reason
         assert await projector.store.find(projection, "globex", {}) == []
+
+    async def test_every_column_type_reads_back_as_written(
+        self, projection_store: ProjectionStore
+    ) -> None:
+        """Text, integers, floats, booleans and JSON (null, nesting, lists) come back
+        as the handler wrote them, however the store sends its rows."""
+        table = read_model_table(
+            "kinds_read_model",
+            {
+                "id": "str",
+                "name": "str",
+                "count": "int",
+                "ratio": "float",
+                "flag": "bool",
+                "doc": "json",
+            },
+        )
+        projection = Projection("kinds", table)
+        projection.on("Put", upsert(lambda event: dict(event.payload)))
+        rows: list[dict[str, object]] = [
+            {
+                "id": "a",
+                "name": "ann",
+                "count": 3,
+                "ratio": 0.25,
+                "flag": True,
+                "doc": {"tags": ["x", "y"], "nested": {"deep": None}},
+            },
+            {
+                "id": "b",
+                "name": None,
+                "count": None,
+                "ratio": None,
+                "flag": False,
+                "doc": None,
+            },
+            {
+                "id": "c",
+                "name": "\u00e9 \u2713 ' \"",
+                "count": -(2**40),
+                "ratio": 1e300,
+                "flag": None,
+                "doc": [1, "two", 3.5, True],
+            },
+        ]
+        projector = Projector(projection, projection_store, retry=FAST_RETRY)
+        await projector.start()
+        events = [
+            stored("Put", "acme", index, row) for index, row in enumerate(rows, 1)
+        ]
+        await projector.project(events, dedup="position")
+        assert await projection_store.dead_letters("kinds") == []
+        found = await projection_store.find(projection, "acme", {})
+        assert (
+            sorted(
+                ({k: v for k, v in row.items() if k != "tenant_id"} for row in found),
+                key=lambda row: str(row["id"]),
+            )
+            == rows
+        )
