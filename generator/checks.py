@@ -4,6 +4,7 @@ requirements and scripts written into pyproject.toml."""
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 import sys
@@ -22,6 +23,16 @@ from generator.values import Catalog
 Finding = tuple[Loc, str]
 SCRIPT_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 SCRIPT_TARGET = r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$"
+COMPONENT_NAME = r"^[a-z][a-z0-9_]{0,39}$"
+COMPONENT_TYPE = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+BOOTSTRAP_NAMES = frozenset(
+    {"settings", "store", "transactions", "clock", "read_models", "queries", "relay",
+     "publisher", "workers", "reactions", "consumers", "projectors", "policies", "iam",
+     "services", "worker", "overrides", "app", "flags", "feature_flags", "iam_client",
+     "dataclass", "field", "open_event_store", "policy_runner", "store_transactions",
+     "projection_store", "default_reactions", "bootstrap", "eaf"}
+)  # fmt: skip
+"""Names the composition root uses for its own parts: a component may not take one."""
 
 
 def semantic_problems(spec: Spec) -> list[Finding]:
@@ -36,6 +47,8 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_scripts(spec),
         *_adapter_imports(spec),
         *_system_packages(spec),
+        *_components(spec),
+        *_services(spec),
     ]
     if not problems:
         cycle = reference_cycle(domain)
@@ -175,3 +188,67 @@ def _scripts(spec: Spec) -> Iterator[Finding]:
             yield ("scripts", name), f"{name[:40]!r} is not a script name ({SCRIPT_NAME})"
         if not re.fullmatch(SCRIPT_TARGET, target) or len(target) > 200:
             yield ("scripts", name), f"{target[:60]!r} is not module:function"
+
+
+def _own_code(spec: Spec, target: str, where: Loc, form: str) -> Iterator[Finding]:
+    """``target`` names ``form`` (module:Class or module:function) in a hand-written module
+    of the service's package."""
+    package = naming.package(spec.name)
+    module, _, _ = target.partition(":")
+    pattern = SCRIPT_TARGET if form == "module:function" else COMPONENT_TYPE
+    if not re.fullmatch(pattern, target):
+        yield where, f"{target[:60]!r} is not {form}"
+    elif not module.startswith(f"{package}."):
+        yield where, f"it is hand-written code of this service: a module of {package!r}"
+    elif module in (f"{package}.bootstrap", f"{package}.main"):
+        yield where, f"{module!r} is rendered and imports the factories"
+
+
+def _services(spec: Spec) -> Iterator[Finding]:
+    for name, aggregate in spec.aggregates.items():
+        if aggregate.service is not None:
+            yield from _own_code(
+                spec, aggregate.service, ("aggregates", name, "service"), "module:Class"
+            )
+
+
+def _components(spec: Spec) -> Iterator[Finding]:
+    if spec.kind == "lib" and spec.components:
+        yield ("components",), "components are wired by an app's composition root (use kind: app)"
+        return
+    package = naming.package(spec.name)
+    aggregates = {naming.snake(name) for name in spec.aggregates}
+    available = {"settings", "store", "transactions", "clock", "relay"} | aggregates
+    if spec.read_models:
+        available |= {"read_models", "queries"}
+    if spec.consumes:
+        available.add("reactions")
+    taken = BOOTSTRAP_NAMES | aggregates | {package} | set(dir(builtins))
+    taken |= {
+        target.split(".", 1)[0]
+        for component in spec.components.values()
+        for target in (component.type, component.factory)
+    }  # the modules the composition root imports
+    for name, component in spec.components.items():
+        where = ("components", name)
+        if not re.fullmatch(COMPONENT_NAME, name) or keyword.iskeyword(name):
+            yield where, f"{name[:50]!r} is not a component name (snake_case, {COMPONENT_NAME})"
+            continue
+        if name in taken:
+            yield where, f"{name!r} is a name the composition root uses already; choose another"
+            continue
+        if not re.fullmatch(COMPONENT_TYPE, component.type):
+            yield (*where, "type"), f"{component.type[:60]!r} is not module:Class"
+        yield from _own_code(spec, component.factory, (*where, "factory"), "module:function")
+        seen: set[str] = set()
+        for index, need in enumerate(component.needs):
+            if need in seen:
+                yield (*where, "needs", index), f"{need!r} is listed twice"
+            elif need not in available:
+                yield (
+                    (*where, "needs", index),
+                    f"{need[:50]!r} is none of the parts the composition root has before this"
+                    f" component: {', '.join(sorted(available))}",
+                )
+            seen.add(need)
+        available.add(name)

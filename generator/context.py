@@ -5,7 +5,7 @@ context through JSON)."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from generator import context_domain as d
@@ -18,7 +18,7 @@ from generator.reserved import python_attribute
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
 from generator.resolved import Domain
-from generator.spec import Spec
+from generator.spec import ComponentSpec, Spec
 from generator.values import Catalog
 
 
@@ -62,6 +62,20 @@ class PolicyCtx:
 
 
 @dataclass
+class ComponentCtx:
+    """A hand-written service the composition root builds (spec ``components``)."""
+
+    name: str
+    type_module: str
+    type_name: str
+    factory_module: str
+    factory_name: str
+    needs: list[str]
+    worker: bool
+    description: str
+
+
+@dataclass
 class ServiceCtx:
     name: str
     kind: str
@@ -93,6 +107,7 @@ class ServiceCtx:
     has_read_models: bool
     uses_pattern: bool
     has_use_cases: bool = True
+    components: list[ComponentCtx] = field(default_factory=list)
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -274,6 +289,8 @@ def _reach(
         served = set(aggregates)
     else:
         served = set(exposed) | {p.aggregate for p in policies}
+        needed = {need for component in spec.components.values() for need in component.needs}
+        served |= {a.name for a in aggregates.values() if a.snake in needed}
         served |= {a.name for a in aggregates.values() if a.snake in _triggers(policies)}
         pending = list(served)
         while pending:
@@ -294,6 +311,21 @@ def _triggers(policies: list[PolicyCtx]) -> set[str]:
     return {p.tests.trigger for p in policies}
 
 
+def _component(name: str, spec: ComponentSpec) -> ComponentCtx:
+    type_module, _, type_name = spec.type.partition(":")
+    factory_module, _, factory_name = spec.factory.partition(":")
+    return ComponentCtx(
+        name=name,
+        type_module=type_module,
+        type_name=type_name,
+        factory_module=factory_module,
+        factory_name=factory_name,
+        needs=list(spec.needs),
+        worker=spec.worker,
+        description=spec.description or f"Built by {spec.factory}",
+    )
+
+
 def build(spec: Spec) -> ServiceCtx:
     """The typed render context of ``spec`` (which must be valid)."""
     domain = resolve(spec)
@@ -304,6 +336,10 @@ def build(spec: Spec) -> ServiceCtx:
     for read_model in read_models:
         if read_model.of is not None:
             by_name[read_model.of].read_model = {"name": read_model.name, "table": read_model.table}
+    for name, declared in spec.aggregates.items():
+        if declared.service and name in by_name:
+            module, _, cls = declared.service.partition(":")
+            by_name[name].service_module, by_name[name].service_class = module, cls
     values = d.values(domain, catalog)
     endpoints = h.endpoints(domain, catalog, by_name)
     _use_cases(endpoints, by_name)
@@ -341,6 +377,7 @@ def build(spec: Spec) -> ServiceCtx:
         permissions=sorted({e.permission for e in spec.endpoints if e.permission}),
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),
+        components=[_component(name, c) for name, c in spec.components.items()],
         uses_pattern=any(c.kind == "pattern" for v in values for f in v.fields for c in f.checks)
         or any(c.kind == "pattern" for a in aggregates for f in a.fields for c in f.checks)
         or any(

@@ -282,6 +282,9 @@ class AggregateCtx:
     stream: str = ""
     getters: list[GetterCtx] = field(default_factory=list)
     extra: AggregateTests = field(default_factory=AggregateTests)
+    service_module: str = ""
+    service_class: str = ""
+    """A hand-written subclass of the generated service that bootstrap builds instead."""
 
 
 def catalog_of(domain: Domain) -> Catalog:

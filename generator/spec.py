@@ -165,6 +165,12 @@ class AggregateSpec(_Strict):
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",
     )
+    service: Annotated[StrictStr, Field(max_length=200)] | None = Field(
+        default=None,
+        description="a hand-written subclass of the generated <Aggregate>Service, as"
+        " module:Class of this service's package, that bootstrap() builds instead (with the"
+        " same arguments) for every endpoint, policy and component",
+    )
 
 
 class ValueSpec(_Strict):
@@ -285,6 +291,32 @@ class ConsumeSpec(_Strict):
     fields: Fields = Field(default={}, description="the payload fields this service reads")
 
 
+class ComponentSpec(_Strict):
+    """A hand-written service the composition root builds, after the generated ones, by
+    calling its factory with the parts it needs (by keyword): ``bootstrap()`` returns it
+    as a field of ``Services``, takes an override of it, and the application keeps it on
+    ``app.state``."""
+
+    type: Annotated[StrictStr, Field(max_length=200)] = Field(
+        description="what the factory returns, as module:Class (iam.application.signin:SignIn)"
+    )
+    factory: Annotated[StrictStr, Field(max_length=200)] = Field(
+        description="a function of this service's package that builds it, as module:function"
+    )
+    needs: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+        default=[],
+        description="keyword arguments of the factory: settings, store, transactions, clock,"
+        " read_models, queries, relay, a served aggregate's use cases, or a component"
+        " listed before this one",
+    )
+    worker: StrictBool = Field(
+        default=False,
+        description="it has start() and stop(): started after the generated workers, stopped"
+        " before them",
+    )
+    description: Text | None = None
+
+
 class EndpointSpec(_Strict):
     """An HTTP endpoint bound to a command or a query."""
 
@@ -385,6 +417,10 @@ class Spec(_Strict):
     system_packages: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],
         description="Debian packages the service's image installs, e.g. 'xmlsec1'",
+    )
+    components: Annotated[dict[StrictStr, ComponentSpec], Field(max_length=50)] = Field(
+        default={},
+        description="apps only: hand-written services the composition root wires, in order",
     )
     layers: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],

@@ -150,3 +150,49 @@ def test_adapter_imports_and_system_packages_are_checked(
         "specs/x.yaml:3:26: adapter_imports.1: 'not a module' is not a module name",
         "specs/x.yaml:4:28: system_packages.1: 'Bad_Package' is not a Debian package name",
     ]
+
+
+COMPONENTS = """\
+version: 2
+name: acme-orders
+components:
+  pricing: {type: "acme_orders.pricing:Pricing", factory: "acme_orders.wiring:pricing",
+            needs: [settings, store, order, billing]}
+  billing: {type: "not a type", factory: "other.wiring:billing"}
+  store: {type: "acme_orders.x:X", factory: "acme_orders.wiring:x"}
+  Bad-Name: {type: "acme_orders.x:X", factory: "acme_orders.wiring:x"}
+  cycle: {type: "acme_orders.x:X", factory: "acme_orders.bootstrap:x", needs: [clock, clock]}
+aggregates:
+  Order:
+    service: "other.orders:Orders"
+    fields: {total: {type: int}}
+    commands: {place: {creates: true, params: [total], emits: Placed}}
+"""
+
+
+def test_components_are_checked(workspace: Path, generate: Generate) -> None:
+    """A component names a hand-written factory of the service's own package and needs
+    only parts the composition root has built before it; an aggregate's hand-written
+    service is the service's own code too."""
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(COMPONENTS)
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    known = "clock, order, relay, settings, store, transactions"
+    assert result.err.splitlines() == [
+        f"specs/x.yaml:5:45: components.pricing.needs.3: 'billing' is none of the parts"
+        f" the composition root has before this component: {known}",
+        "specs/x.yaml:6:19: components.billing.type: 'not a type' is not module:Class",
+        "specs/x.yaml:6:42: components.billing.factory: it is hand-written code"
+        " of this service: a module of 'acme_orders'",
+        "specs/x.yaml:7:10: components.store: 'store' is a name the composition root uses"
+        " already; choose another",
+        "specs/x.yaml:8:13: components.Bad-Name: 'Bad-Name' is not a component name"
+        " (snake_case, ^[a-z][a-z0-9_]{0,39}$)",
+        "specs/x.yaml:9:45: components.cycle.factory: 'acme_orders.bootstrap' is rendered"
+        " and imports the factories",
+        "specs/x.yaml:9:87: components.cycle.needs.1: 'clock' is listed twice",
+        "specs/x.yaml:12:14: aggregates.Order.service: it is hand-written code of this"
+        " service: a module of 'acme_orders'",
+    ]

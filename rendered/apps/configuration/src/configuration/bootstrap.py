@@ -9,6 +9,9 @@ from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
 
+import configuration.application.configurations
+import configuration.application.watch
+import configuration.wiring
 from configuration.application.ports.inbound import (
     ConfigSchemaUseCases,
     PropertySetUseCases,
@@ -47,6 +50,10 @@ class Services:
     property_set: PropertySetUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    changes: configuration.application.watch.Changes
+    """The changes of property sets this instance has seen (watch)"""
+    configurations: configuration.application.configurations.Configurations
+    """Layered configuration, schema validation, secrets, versions and watch"""
     workers: tuple[Worker, ...] = ()
     """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
@@ -62,8 +69,12 @@ async def bootstrap(
     property_set: PropertySetUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
+    changes: configuration.application.watch.Changes | None = None,
+    configurations: configuration.application.configurations.Configurations
+    | None = None,
 ) -> Services:
-    """Build the use cases and the background workers from real adapters, or from the ones
+    """Build the use cases, the hand-written components (each by its factory, given the
+    parts it needs) and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
@@ -96,6 +107,16 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    if changes is None:
+        changes = configuration.wiring.changes()
+    if configurations is None:
+        configurations = configuration.wiring.configurations(
+            settings=settings,
+            store=store,
+            property_set=property_set,
+            config_schema=config_schema,
+            changes=changes,
+        )
     return Services(
         store=store,
         transactions=transactions,
@@ -106,4 +127,6 @@ async def bootstrap(
         queries=queries,
         config_schema=config_schema,
         property_set=property_set,
+        changes=changes,
+        configurations=configurations,
     )

@@ -9,8 +9,8 @@ import argparse
 from pathlib import Path
 
 from configuration.application.secrets import SecretBox
-from configuration.extensions import keys_file
 from configuration.infrastructure.config import load_settings
+from configuration.wiring import keys_file
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -40,6 +40,8 @@ def create_app(
         app.state.queries = services.queries
         app.state.config_schema = services.config_schema
         app.state.property_set = services.property_set
+        app.state.changes = services.changes
+        app.state.configurations = services.configurations
         for worker in services.workers:
             await worker.start()
         revocation_feed = RevocationFeed(

@@ -9,6 +9,9 @@ from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
 
+import feature_flags.application.evaluation
+import feature_flags.application.usage
+import feature_flags.wiring
 from feature_flags.application.ports.inbound import (
     FlagUseCases,
     ProjectUseCases,
@@ -58,6 +61,10 @@ class Services:
     usage_report: UsageReportUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    evaluations: feature_flags.application.evaluation.Evaluations
+    """Evaluation of a tenant's flags over the flag and segment read models"""
+    ofrep_usage: feature_flags.application.usage.OfrepUsage
+    """The OFREP evaluations counted in memory, written as usage reports"""
     workers: tuple[Worker, ...] = ()
     """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
@@ -75,8 +82,11 @@ async def bootstrap(
     usage_report: UsageReportUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
+    evaluations: feature_flags.application.evaluation.Evaluations | None = None,
+    ofrep_usage: feature_flags.application.usage.OfrepUsage | None = None,
 ) -> Services:
-    """Build the use cases and the background workers from real adapters, or from the ones
+    """Build the use cases, the hand-written components (each by its factory, given the
+    parts it needs) and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
@@ -121,6 +131,10 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    if evaluations is None:
+        evaluations = feature_flags.wiring.evaluations(queries=queries)
+    if ofrep_usage is None:
+        ofrep_usage = feature_flags.wiring.ofrep_usage(usage_report=usage_report)
     return Services(
         store=store,
         transactions=transactions,
@@ -133,4 +147,6 @@ async def bootstrap(
         segment=segment,
         flag=flag,
         usage_report=usage_report,
+        evaluations=evaluations,
+        ofrep_usage=ofrep_usage,
     )

@@ -9,20 +9,17 @@ its code after ``yield`` at shutdown."""
 import asyncio
 import contextlib
 import logging
-import os
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from feature_flags.application.evaluation import Evaluations
-from feature_flags.application.usage import OfrepUsage
 from feature_flags.bootstrap import Services
 from feature_flags.infrastructure import evaluation_http
 from feature_flags.infrastructure.config import Settings
 
-# Evaluation over OFREP and the Unleash client API, on the flag-engine library.
+# Evaluation over OFREP and the Unleash client API, on the flag-engine library: the spec's
+# components (evaluations, ofrep_usage), built by bootstrap() from feature_flags.wiring.
 routers: list[APIRouter] = [evaluation_http.router, evaluation_http.reports]
 
 log = logging.getLogger("feature_flags.usage")
@@ -32,12 +29,9 @@ log = logging.getLogger("feature_flags.usage")
 async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
-    """Start-up work before ``yield``, shutdown work after it."""
-    app.state.evaluations = Evaluations(
-        services.queries["Flags"], services.queries["Segments"]
-    )
-    usage = OfrepUsage(services.usage_report, f"{socket.gethostname()}-{os.getpid()}")
-    app.state.ofrep_usage = usage
+    """Write the OFREP usage counted in memory every ``flags.usage_flush_seconds``, and
+    what is left at shutdown."""
+    usage = services.ofrep_usage
     # How often the OFREP evaluations counted in memory are written as a usage report.
     flush_every = float(settings.get("flags.usage_flush_seconds", 10))
 

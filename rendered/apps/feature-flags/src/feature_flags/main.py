@@ -42,6 +42,8 @@ def create_app(
         app.state.segment = services.segment
         app.state.flag = services.flag
         app.state.usage_report = services.usage_report
+        app.state.evaluations = services.evaluations
+        app.state.ofrep_usage = services.ofrep_usage
         for worker in services.workers:
             await worker.start()
         revocation_feed = RevocationFeed(

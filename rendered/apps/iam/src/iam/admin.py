@@ -20,7 +20,6 @@ from iam.application.identity import check_password
 from iam.bootstrap import bootstrap
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import User
-from iam.extensions import access_control, password_hasher, wire_directory
 from iam.infrastructure.config import Settings, load_settings
 
 BAD_INPUT = 2
@@ -68,13 +67,7 @@ async def set_platform_admin(
     created."""
     services = await bootstrap(settings)
     try:
-        clock = services.clock
-        directory: Directory = wire_directory(
-            services,
-            access_control(services.store, clock),
-            password_hasher(settings),
-            clock,
-        )
+        directory: Directory = services.directory
         return await directory.set_platform_admin(
             username=username, password=password, email=email
         )

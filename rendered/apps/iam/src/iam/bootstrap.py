@@ -9,6 +9,15 @@ from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
 
+import iam.application.access
+import iam.application.brokering
+import iam.application.directory
+import iam.application.federation
+import iam.application.ldap
+import iam.infrastructure.api_saml_providers
+import iam.infrastructure.broker_store
+import iam.infrastructure.http
+import iam.wiring
 from iam.application.ports.outbound import Clock
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
@@ -40,6 +49,22 @@ class Services:
     read_models: ProjectionStore
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    access: iam.application.access.AccessControl
+    """Roles, ABAC policies and access decisions"""
+    directory: iam.application.directory.Directory
+    """Tenants, users and service accounts"""
+    federation: iam.application.federation.Federation
+    """The first sign-in of an external identity (created or linked)"""
+    ldap: iam.application.ldap.LdapProviders
+    """The tenants' LDAP / Active Directory providers"""
+    oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
+    """The tenants' external OpenID providers"""
+    identity: iam.infrastructure.http.Identity
+    """Tokens, registered clients and the realms' browser sign-in"""
+    saml: iam.infrastructure.api_saml_providers.SamlFederation
+    """The tenants' SAML identity providers and logins"""
+    brokering: iam.application.brokering.Brokering
+    """Sign-in through the tenants' external OpenID providers"""
     workers: tuple[Worker, ...] = ()
     """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
@@ -53,8 +78,18 @@ async def bootstrap(
     transactions: Transactions | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
+    access: iam.application.access.AccessControl | None = None,
+    directory: iam.application.directory.Directory | None = None,
+    federation: iam.application.federation.Federation | None = None,
+    ldap: iam.application.ldap.LdapProviders | None = None,
+    oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
+    | None = None,
+    identity: iam.infrastructure.http.Identity | None = None,
+    saml: iam.infrastructure.api_saml_providers.SamlFederation | None = None,
+    brokering: iam.application.brokering.Brokering | None = None,
 ) -> Services:
-    """Build the use cases and the background workers from real adapters, or from the ones
+    """Build the use cases, the hand-written components (each by its factory, given the
+    parts it needs) and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
@@ -77,6 +112,56 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    if access is None:
+        access = iam.wiring.access(store=store, clock=clock)
+    if directory is None:
+        directory = iam.wiring.directory(
+            settings=settings,
+            store=store,
+            clock=clock,
+            read_models=read_models,
+            access=access,
+        )
+    if federation is None:
+        federation = iam.wiring.federation(
+            store=store, clock=clock, read_models=read_models, access=access
+        )
+    if ldap is None:
+        ldap = iam.wiring.ldap(
+            settings=settings,
+            store=store,
+            clock=clock,
+            access=access,
+            federation=federation,
+        )
+    if oidc_providers is None:
+        oidc_providers = iam.wiring.oidc_providers(store=store)
+    if identity is None:
+        identity = iam.wiring.identity(
+            settings=settings,
+            store=store,
+            clock=clock,
+            access=access,
+            directory=directory,
+            ldap=ldap,
+            oidc_providers=oidc_providers,
+        )
+    if saml is None:
+        saml = iam.wiring.saml(
+            settings=settings,
+            store=store,
+            clock=clock,
+            identity=identity,
+            federation=federation,
+        )
+    if brokering is None:
+        brokering = iam.wiring.brokering(
+            settings=settings,
+            clock=clock,
+            identity=identity,
+            federation=federation,
+            oidc_providers=oidc_providers,
+        )
     return Services(
         store=store,
         transactions=transactions,
@@ -85,4 +170,12 @@ async def bootstrap(
         workers=tuple(workers),
         read_models=read_models,
         queries=queries,
+        access=access,
+        directory=directory,
+        federation=federation,
+        ldap=ldap,
+        oidc_providers=oidc_providers,
+        identity=identity,
+        saml=saml,
+        brokering=brokering,
     )

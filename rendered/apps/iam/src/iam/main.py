@@ -31,6 +31,14 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.access = services.access
+        app.state.directory = services.directory
+        app.state.federation = services.federation
+        app.state.ldap = services.ldap
+        app.state.oidc_providers = services.oidc_providers
+        app.state.identity = services.identity
+        app.state.saml = services.saml
+        app.state.brokering = services.brokering
         for worker in services.workers:
             await worker.start()
         try:

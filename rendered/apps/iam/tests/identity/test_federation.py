@@ -17,7 +17,6 @@ from iam.application.identity import in_tenant
 from iam.bootstrap import bootstrap
 from iam.domain.federation import CREATE, LINK_BY_EMAIL
 from iam.domain.model import User
-from iam.extensions import access_control, wire_identity
 from iam.infrastructure.federation_store import EventSourcedFederatedIdentities
 from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import EventSourcedUserRepository
@@ -56,13 +55,13 @@ class Listing:
 async def wired(tmp_path: Path) -> tuple[Identity, Federation, Listing, str]:
     settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
     services = await bootstrap(settings)
-    identity = wire_identity(services, settings)
+    identity = services.identity
     listing = Listing(services.store)
     federation = Federation(
         users=EventSourcedUserRepository(services.store),
         user_listing=listing,
         identities=EventSourcedFederatedIdentities(services.store),
-        access=access_control(services.store, services.clock),
+        access=services.access,
         clock=services.clock,
     )
     tenant, _ = await identity.directory.create_tenant(

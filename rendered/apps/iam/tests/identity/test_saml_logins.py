@@ -24,7 +24,6 @@ from iam.application.saml_providers import (
 )
 from iam.bootstrap import bootstrap
 from iam.domain.model import SamlIdentityProvider
-from iam.extensions import wire_identity
 from iam.infrastructure.persistence import (
     EventSourcedSamlAssertionUseRepository,
     EventSourcedSamlIdentityProviderRepository,
@@ -101,7 +100,7 @@ async def world(tmp_path: Path) -> World:
     settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
     clock = MovableClock()
     services = await bootstrap(settings, clock=clock)
-    identity = wire_identity(services, settings)
+    identity = services.identity
     tenant, _ = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",

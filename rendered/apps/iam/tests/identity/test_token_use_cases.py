@@ -7,7 +7,6 @@ import pytest
 
 from iam.application.oauth import ClientCredentials, OAuthError, TokenResponse
 from iam.bootstrap import bootstrap
-from iam.extensions import wire_identity
 from iam.infrastructure.http import Identity
 from tests.identity.conftest import ADMIN_PASSWORD, settings_for
 
@@ -15,7 +14,7 @@ from tests.identity.conftest import ADMIN_PASSWORD, settings_for
 @pytest.fixture
 async def identity(tmp_path: Path) -> Identity:
     settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
-    return wire_identity(await bootstrap(settings), settings)
+    return (await bootstrap(settings)).identity
 
 
 async def test_a_concurrent_double_refresh_revokes_the_family(

@@ -9,6 +9,10 @@ from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
 
+import licensing.application.issuing
+import licensing.application.signing
+import licensing.application.validation
+import licensing.wiring
 from licensing.application.ports.inbound import (
     LicenseUseCases,
     MachineUseCases,
@@ -17,7 +21,6 @@ from licensing.application.ports.inbound import (
 )
 from licensing.application.ports.outbound import Clock
 from licensing.application.services import (
-    LicenseService,
     MachineService,
     PolicyService,
     ProductService,
@@ -58,6 +61,12 @@ class Services:
     machine: MachineUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    license_keys: licensing.application.signing.LicenseKeyRing
+    """The Ed25519 keys signing license files"""
+    validator: licensing.application.validation.Validator
+    """License validation by key or id, with its scope and machine checks"""
+    check_outs: licensing.application.signing.CheckOuts
+    """Signed offline license files"""
     workers: tuple[Worker, ...] = ()
     """What runs in the background, in start order (the relay first): stopped in reverse."""
     queries: dict[str, Any] = field(default_factory=dict)
@@ -75,8 +84,12 @@ async def bootstrap(
     machine: MachineUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
+    license_keys: licensing.application.signing.LicenseKeyRing | None = None,
+    validator: licensing.application.validation.Validator | None = None,
+    check_outs: licensing.application.signing.CheckOuts | None = None,
 ) -> Services:
-    """Build the use cases and the background workers from real adapters, or from the ones
+    """Build the use cases, the hand-written components (each by its factory, given the
+    parts it needs) and the background workers from real adapters, or from the ones
     given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
     ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
@@ -99,7 +112,7 @@ async def bootstrap(
         clock,
         queries["Policies"],
     )
-    license = license or LicenseService(
+    license = license or licensing.application.issuing.IssuingLicenseService(
         transactions,
         clock,
         queries["Licenses"],
@@ -121,6 +134,20 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    if license_keys is None:
+        license_keys = licensing.wiring.license_keys(settings=settings)
+    if validator is None:
+        validator = licensing.wiring.validator(
+            license=license, policy=policy, machine=machine, clock=clock
+        )
+    if check_outs is None:
+        check_outs = licensing.wiring.check_outs(
+            license=license,
+            policy=policy,
+            queries=queries,
+            license_keys=license_keys,
+            clock=clock,
+        )
     return Services(
         store=store,
         transactions=transactions,
@@ -133,4 +160,7 @@ async def bootstrap(
         policy=policy,
         license=license,
         machine=machine,
+        license_keys=license_keys,
+        validator=validator,
+        check_outs=check_outs,
     )

@@ -42,6 +42,9 @@ def create_app(
         app.state.policy = services.policy
         app.state.license = services.license
         app.state.machine = services.machine
+        app.state.license_keys = services.license_keys
+        app.state.validator = services.validator
+        app.state.check_outs = services.check_outs
         for worker in services.workers:
             await worker.start()
         revocation_feed = RevocationFeed(

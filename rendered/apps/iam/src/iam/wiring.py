@@ -1,0 +1,339 @@
+"""Factories of the IAM's hand-written services. The composition root (``bootstrap``)
+calls them in the order ``specs/iam.yaml`` lists its ``components``, each with the
+parts it names under ``needs``, and returns what they build as fields of ``Services``;
+a test overrides any of them with a keyword of ``bootstrap`` or ``create_app``."""
+
+from datetime import timedelta
+from functools import cache
+from pathlib import Path
+
+from eaf.eventsourcing import EventStore
+from eaf.projectors import ProjectionStore
+from eaf.security import (
+    KeyRing,
+    KeyRingJwks,
+    LoginThrottle,
+    PasswordHasher,
+    SecretBox,
+    TokenIssuer,
+    TokenVerifier,
+)
+
+from iam.application.access import AccessControl
+from iam.application.brokering import Brokering, OidcProviderListing
+from iam.application.clients import ClientRegistrations
+from iam.application.directory import Directory
+from iam.application.federation import Federation
+from iam.application.ldap import LdapProviders
+from iam.application.ldap_client import Ldap3Directory
+from iam.application.ports.outbound import Clock
+from iam.application.saml_login import SamlLogins
+from iam.application.saml_providers import SamlProviders
+from iam.application.saml_signin import SamlExternalProviders, SamlSignIn
+from iam.application.signin import SignIn
+from iam.application.tokens import TokenService
+from iam.infrastructure.access_rules import StoredAccessRules
+from iam.infrastructure.api_saml_providers import SamlFederation
+from iam.infrastructure.broker_store import EventSourcedOidcProviders
+from iam.infrastructure.client_registry import StoredClientRegistry
+from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
+from iam.infrastructure.config import Settings
+from iam.infrastructure.federation_store import (
+    EventSourcedFederatedIdentities,
+    EventSourcedLdapProviderRepository,
+)
+from iam.infrastructure.http import Identity
+from iam.infrastructure.openid_client import UrllibOpenIdProviderClient
+from iam.infrastructure.persistence import (
+    EventSourcedAccessTokenRevocationRepository,
+    EventSourcedPolicyRepository,
+    EventSourcedRefreshTokenFamilyRepository,
+    EventSourcedRoleRepository,
+    EventSourcedSamlAssertionUseRepository,
+    EventSourcedSamlIdentityProviderRepository,
+    EventSourcedSamlLoginRequestRepository,
+    EventSourcedServiceAccountRepository,
+    EventSourcedTenantRepository,
+    EventSourcedUserRepository,
+)
+from iam.infrastructure.projections import ReadModelUserListing
+from iam.infrastructure.saml_keys import SamlKeyPair
+from iam.infrastructure.saml_protocol import Pysaml2Protocol
+from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
+from iam.infrastructure.service_account_listing import StoredServiceAccountListing
+from iam.infrastructure.signin_state import ExternalProviderSources, MemoryExpiring
+from iam.infrastructure.tenant_catalog import StoredTenantCatalog
+
+DEFAULT_ISSUER = "http://127.0.0.1:8081"
+
+
+def access(store: EventStore, clock: Clock) -> AccessControl:
+    """Roles, policies and decisions on the event store."""
+    return AccessControl(
+        roles=EventSourcedRoleRepository(store),
+        policies=EventSourcedPolicyRepository(store),
+        users=EventSourcedUserRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        rules=StoredAccessRules(store),
+        clock=clock,
+    )
+
+
+def directory(
+    settings: Settings,
+    store: EventStore,
+    clock: Clock,
+    read_models: ProjectionStore,
+    access: AccessControl,
+) -> Directory:
+    """Tenants, users and service accounts on the event store and its read models."""
+    return Directory(
+        tenants=EventSourcedTenantRepository(store),
+        tenant_catalog=StoredTenantCatalog(store),
+        users=EventSourcedUserRepository(store),
+        user_listing=ReadModelUserListing(read_models),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        service_account_listing=StoredServiceAccountListing(store),
+        access=access,
+        hasher=password_hasher(settings),
+        clock=clock,
+    )
+
+
+def federation(
+    store: EventStore,
+    clock: Clock,
+    read_models: ProjectionStore,
+    access: AccessControl,
+) -> Federation:
+    """The first sign-in of external identities (LDAP, SAML, OpenID providers)."""
+    return Federation(
+        users=EventSourcedUserRepository(store),
+        user_listing=ReadModelUserListing(read_models),
+        identities=EventSourcedFederatedIdentities(store),
+        access=access,
+        clock=clock,
+    )
+
+
+def ldap(
+    settings: Settings,
+    store: EventStore,
+    clock: Clock,
+    access: AccessControl,
+    federation: Federation,
+) -> LdapProviders:
+    """The tenants' LDAP providers, their bind credentials sealed with the key ring of
+    ``security.secrets_file``."""
+    return LdapProviders(
+        providers=EventSourcedLdapProviderRepository(store),
+        directory=Ldap3Directory(),
+        federation=federation,
+        access=access,
+        secrets=secret_box(settings),
+        clock=clock,
+    )
+
+
+def oidc_providers(store: EventStore) -> EventSourcedOidcProviders:
+    """The tenants' external OpenID providers, on the event store."""
+    return EventSourcedOidcProviders(store)
+
+
+def identity(
+    settings: Settings,
+    store: EventStore,
+    clock: Clock,
+    access: AccessControl,
+    directory: Directory,
+    ldap: LdapProviders,
+    oidc_providers: EventSourcedOidcProviders,
+) -> Identity:
+    """Tokens, registered clients and browser sign-in with the key ring of
+    ``settings``; users no local password knows are checked by the tenant's LDAP
+    providers, and the sign-in page offers its OpenID and SAML providers."""
+    access_ttl = timedelta(
+        seconds=int(settings.get("security.access_token_ttl_seconds", 900))
+    )
+    keys_file = Path(str(settings.get("security.keys_file", "data/keys.json")))
+    keys = KeyRing.load_or_create(
+        keys_file if keys_file.is_absolute() else settings.service_dir / keys_file,
+        max_token_lifetime=access_ttl,
+    )
+    issuer_url = str(settings.get("security.issuer") or DEFAULT_ISSUER)
+    audience = str(settings.get("security.audience") or "eaf")
+    hasher = password_hasher(settings)
+    throttle = LoginThrottle(
+        max_failures=int(settings.get("security.login_throttle.max_failures", 5)),
+        base_delay=float(
+            settings.get("security.login_throttle.base_delay_seconds", 1.0)
+        ),
+        max_delay=float(
+            settings.get("security.login_throttle.max_delay_seconds", 900.0)
+        ),
+    )
+    registry = StoredClientRegistry(store)
+    clients = ClientRegistrations(
+        clients=EventSourcedRegisteredClientRepository(store),
+        registry=registry,
+        tenants=EventSourcedTenantRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        hasher=hasher,
+        clock=clock,
+    )
+
+    @cache
+    def issuer_at(url: str) -> TokenIssuer:
+        return TokenIssuer(
+            keys, issuer=url, default_audience=audience, access_ttl=access_ttl
+        )
+
+    tokens = TokenService(
+        keys=keys,
+        issuer=issuer_at(issuer_url),
+        issuer_at=issuer_at,
+        registrations=clients,
+        verifier=TokenVerifier(
+            KeyRingJwks(keys), issuer=issuer_url, audience=audience, realms=True
+        ),
+        hasher=hasher,
+        throttle=throttle,
+        access=access,
+        tenants=EventSourcedTenantRepository(store),
+        users=EventSourcedUserRepository(store),
+        service_accounts=EventSourcedServiceAccountRepository(store),
+        families=EventSourcedRefreshTokenFamilyRepository(store),
+        revocations=EventSourcedAccessTokenRevocationRepository(store),
+        clock=clock,
+        clients=registry,
+        refresh_ttl=timedelta(
+            seconds=int(settings.get("security.refresh_token_ttl_seconds", 2592000))
+        ),
+        external_passwords=ldap,
+    )
+    signin = SignIn(
+        tokens=tokens,
+        registrations=clients,
+        tenants=EventSourcedTenantRepository(store),
+        keys=keys,
+        codes=MemoryExpiring(),
+        sessions=MemoryExpiring(),
+        forms=MemoryExpiring(),
+        providers=ExternalProviderSources(
+            [
+                OidcProviderListing(oidc_providers),
+                SamlExternalProviders(StoredSamlProviderListing(store)),
+            ]
+        ),
+        base_issuer=issuer_url,
+        session_ttl=timedelta(
+            seconds=int(settings.get("security.browser_session_ttl_seconds", 28800))
+        ),
+    )
+    return Identity(
+        directory=directory,
+        access=access,
+        tokens=tokens,
+        issuer=issuer_url,
+        clients=clients,
+        signin=signin,
+    )
+
+
+def saml(
+    settings: Settings,
+    store: EventStore,
+    clock: Clock,
+    identity: Identity,
+    federation: Federation,
+) -> SamlFederation:
+    """The tenants' SAML identity providers and logins, with the service provider's key
+    pair beside the token keys (``security.saml.*`` settings)."""
+    protocol = Pysaml2Protocol(
+        SamlKeyPair.load_or_create(
+            saml_keys_dir(settings),
+            common_name=f"{settings.name} SAML service provider",
+        ),
+        clock_skew_seconds=int(settings.get("security.saml.clock_skew_seconds", 60)),
+    )
+    request_ttl = timedelta(
+        seconds=int(settings.get("security.saml.request_ttl_seconds", 600))
+    )
+    providers = SamlProviders(
+        providers=EventSourcedSamlIdentityProviderRepository(store),
+        listing=StoredSamlProviderListing(store),
+        protocol=protocol,
+        access=identity.access,
+        clock=clock,
+    )
+    logins = SamlLogins(
+        providers=providers,
+        requests=EventSourcedSamlLoginRequestRepository(store),
+        assertion_uses=EventSourcedSamlAssertionUseRepository(store),
+        tenants=EventSourcedTenantRepository(store),
+        protocol=protocol,
+        clock=clock,
+        public_url=str(settings.get("security.saml.public_url") or identity.issuer),
+        request_ttl=request_ttl,
+    )
+    signin = SamlSignIn(
+        logins=logins,
+        providers=providers,
+        federation=federation,
+        continuations=MemoryExpiring(),
+        arrivals=MemoryExpiring(),
+        request_ttl=request_ttl,
+    )
+    return SamlFederation(providers=providers, logins=logins, signin=signin)
+
+
+def brokering(
+    settings: Settings,
+    clock: Clock,
+    identity: Identity,
+    federation: Federation,
+    oidc_providers: EventSourcedOidcProviders,
+) -> Brokering:
+    """Sign-in through the tenants' external OpenID providers, their client secrets
+    sealed with the key ring of ``security.secrets_file``."""
+    return Brokering(
+        providers=oidc_providers,
+        client=UrllibOpenIdProviderClient(),
+        logins=MemoryExpiring(),
+        signin=identity.signin,
+        federation=federation,
+        access=identity.access,
+        secrets=secret_box(settings),
+        clock=clock,
+    )
+
+
+def secret_box(settings: Settings) -> SecretBox:
+    """The key ring sealing stored provider secrets (``security.secrets_file``)."""
+    secrets_file = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+    return SecretBox.load_or_create(
+        secrets_file
+        if secrets_file.is_absolute()
+        else settings.service_dir / secrets_file
+    )
+
+
+def saml_keys_dir(settings: Settings) -> Path:
+    """``security.saml.keys_dir``, else the directory of the token key ring's file."""
+    configured = settings.get("security.saml.keys_dir")
+    path = Path(
+        str(
+            configured
+            or Path(str(settings.get("security.keys_file", "data/keys.json"))).parent
+        )
+    )
+    return path if path.is_absolute() else settings.service_dir / path
+
+
+def password_hasher(settings: Settings) -> PasswordHasher:
+    """The argon2id hasher with the costs of ``security.password_hashing``."""
+    return PasswordHasher(
+        time_cost=int(settings.get("security.password_hashing.time_cost", 3)),
+        memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
+        parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
+    )
