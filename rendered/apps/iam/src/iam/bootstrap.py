@@ -22,11 +22,7 @@ from iam.application.ports.outbound import Clock
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
-from iam.infrastructure.projections import (
-    PROJECTIONS,
-    ReadModelServiceAccountListing,
-    ReadModelUserListing,
-)
+from iam.infrastructure.projections import PROJECTIONS, ReadModelUserListing
 
 
 class Worker(Protocol):
@@ -98,7 +94,6 @@ async def bootstrap(
     read_models = projection_store(store)
     queries: dict[str, Any] = {
         "UserList": ReadModelUserListing(read_models),
-        "ServiceAccountList": ReadModelServiceAccountListing(read_models),
     }
     publisher = relay or EventRelay(
         store,

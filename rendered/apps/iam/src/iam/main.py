@@ -68,7 +68,6 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
     )
     install_http_guards(app, RequestLimits.from_settings(settings))
     web.install_error_handlers(app)
-    app.include_router(web.router)
     for router in extensions.routers:
         app.include_router(router)
     return app

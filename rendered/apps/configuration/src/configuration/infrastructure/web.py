@@ -40,11 +40,12 @@ from configuration.infrastructure.projections import (
     ReadModelPropertySetListing,
 )
 
-LIST_LIMIT = 10_000
+# The problem answers a route documents (hand-written routers use it too).
 PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 412, 422)
 }
+LIST_LIMIT = 10_000
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     401: {
         "model": Problem,

@@ -25,10 +25,9 @@ from iam.application.identity import (
     tenant_id_for,
     user_id_for,
 )
-from iam.application.ports.access import TenantCatalog
+from iam.application.ports.access import ServiceAccountListing, TenantCatalog
 from iam.application.ports.outbound import (
     Clock,
-    ServiceAccountListing,
     ServiceAccountRepository,
     TenantRepository,
     UserListing,

@@ -17,16 +17,13 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
-    ServiceAccountCreated,
-    ServiceAccountSecretChanged,
-    ServiceAccountStatusChanged,
     UserAttributesChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import ServiceAccount, User
+from iam.domain.model import User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
@@ -146,85 +143,4 @@ class ReadModelUserListing(RowQueries[User]):
         super().__init__(store, USER_LIST, User)
 
 
-SERVICE_ACCOUNT_LIST_TABLE = read_model_table(
-    "service_account_list",
-    {
-        "id": "str",
-        "client_id": "str",
-        "secret_hash": "str",
-        "roles": "json",
-        "status": "str",
-        "created_at": "str",
-        "updated_at": "str",
-    },
-    key=("id",),
-)
-SERVICE_ACCOUNT_LIST = Projection(
-    "ServiceAccountList", SERVICE_ACCOUNT_LIST_TABLE, version="5a30f8f1b4d3"
-)
-
-
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountCreated", writer_only=True)
-async def _service_account_created_service_account_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, ServiceAccountCreated)
-    key = {
-        "id": key_value(event.service_account_id),
-    }
-    await writer.upsert(
-        {
-            **key,
-            "client_id": encode_value(event.client_id),
-            "secret_hash": encode_value(event.secret_hash),
-            "roles": encode_value(event.roles),
-            "updated_at": encode_value(event.occurred_at),
-            "created_at": encode_value(event.occurred_at),
-            "status": encode_value("ACTIVE"),
-        }
-    )
-
-
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountStatusChanged", writer_only=True)
-async def _service_account_status_changed_service_account_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, ServiceAccountStatusChanged)
-    key = {
-        "id": key_value(event.service_account_id),
-    }
-    await writer.update(
-        key,
-        {
-            "status": encode_value(event.status),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-@SERVICE_ACCOUNT_LIST.handles("ServiceAccountSecretChanged", writer_only=True)
-async def _service_account_secret_changed_service_account_list(
-    writer: ReadModelWriter, stored: StoredEvent
-) -> None:
-    event = _EVENT_TYPES.decode_as(stored, ServiceAccountSecretChanged)
-    key = {
-        "id": key_value(event.service_account_id),
-    }
-    await writer.update(
-        key,
-        {
-            "secret_hash": encode_value(event.secret_hash),
-            "updated_at": encode_value(event.occurred_at),
-        },
-    )
-
-
-class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
-    """Reads the tenant's rows of ServiceAccountList (eventually consistent: as of the projector's
-    last batch)."""
-
-    def __init__(self, store: ProjectionStore) -> None:
-        super().__init__(store, SERVICE_ACCOUNT_LIST, ServiceAccount)
-
-
-PROJECTIONS = [USER_LIST, SERVICE_ACCOUNT_LIST]
+PROJECTIONS = [USER_LIST]

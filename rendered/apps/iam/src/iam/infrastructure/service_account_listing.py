@@ -1,9 +1,8 @@
 """The current tenant's service accounts, folded from its stored events.
 
-Read from the event store rather than the ServiceAccountList read model: a tenant has
-few clients, and an administrator who creates, disables or rotates one sees the change
-in the next listing. (The generated read model also leaves ``status`` unset until the
-first status change.)"""
+Read from the event store rather than a read model: a tenant has few clients, and an
+administrator who creates, disables or rotates one sees the change in the next
+listing."""
 
 from eaf.eventsourcing import EventStore
 
@@ -19,7 +18,7 @@ PAGE = 500
 
 
 class StoredServiceAccountListing:
-    """A :class:`~iam.application.ports.outbound.ServiceAccountListing` on the event
+    """A :class:`~iam.application.ports.access.ServiceAccountListing` on the event
     store, for the tenant of the security context."""
 
     def __init__(self, store: EventStore) -> None:

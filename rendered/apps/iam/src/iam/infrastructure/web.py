@@ -1,16 +1,12 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""The HTTP adapter: routes to the use cases and read models, versions as ETags, errors as
-RFC 9457 problem bodies listing every broken rule."""
+"""The HTTP adapter's error handling: domain failures answered as RFC 9457 problem bodies
+listing every broken rule (the spec declares no endpoint; hand-written routers get it)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import replace
-from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Any
 
-from eaf import context
 from eaf.web import (
     PROBLEM_TYPE,
     DomainErrors,
@@ -18,7 +14,7 @@ from eaf.web import (
     RuleCheck,
     install_domain_problems,
 )
-from fastapi import APIRouter, Depends, FastAPI, Header
+from fastapi import FastAPI
 
 from iam.domain.errors import (
     ConcurrencyError,
@@ -27,34 +23,11 @@ from iam.domain.errors import (
     NotFoundError,
 )
 
-LIST_LIMIT = 10_000
+# The problem answers a route documents (hand-written routers use it too).
 PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 412, 422)
 }
-DEFAULT_TENANT = "default"
-TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
-
-
-async def tenant_scope(
-    x_tenant_id: Annotated[
-        str, Header(alias="X-Tenant-Id", pattern=TENANT_PATTERN)
-    ] = DEFAULT_TENANT,
-) -> AsyncIterator[None]:
-    """Run the request in its tenant's security context (``X-Tenant-Id``, else the
-    default tenant); every read and write of the event store is scoped to it. Declare
-    a ``permission`` on the spec's endpoints to take the tenant from bearer tokens."""
-    current = context.current_or_none() or context.SecurityContext()
-    with context.use(replace(current, tenant_id=x_tenant_id)):
-        yield
-
-
-router = APIRouter(dependencies=[Depends(tenant_scope)])
-
-
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

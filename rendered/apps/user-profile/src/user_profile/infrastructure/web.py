@@ -34,11 +34,12 @@ from user_profile.domain.model import SampleUserProfile
 from user_profile.infrastructure import schemas
 from user_profile.infrastructure.projections import ReadModelSampleUserProfileListing
 
-LIST_LIMIT = 10_000
+# The problem answers a route documents (hand-written routers use it too).
 PROBLEM: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
     for status in (404, 409, 412, 422)
 }
+LIST_LIMIT = 10_000
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     401: {
         "model": Problem,

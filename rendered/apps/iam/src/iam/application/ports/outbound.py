@@ -9,7 +9,6 @@ from typing import Protocol
 from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
-    ServiceAccount,
     User,
 )
 from iam.domain.ports import (
@@ -36,7 +35,6 @@ __all__ = [
     "RoleRepository",
     "PolicyRepository",
     "ServiceAccountRepository",
-    "ServiceAccountListing",
     "RefreshTokenFamilyRepository",
     "AccessTokenRevocationRepository",
     "SamlIdentityProviderRepository",
@@ -58,12 +56,4 @@ class UserListing(Protocol):
 
     async def list(self) -> list[User]:
         """Every user of the tenant, as of the projection's last batch."""
-        ...
-
-
-class ServiceAccountListing(Protocol):
-    """The read side of ServiceAccount: a projection of its events, for the current tenant."""
-
-    async def list(self) -> list[ServiceAccount]:
-        """Every service account of the tenant, as of the projection's last batch."""
         ...
