@@ -20,7 +20,12 @@ from eaf.web._limits import (
     RequestBodyTooLarge,
     RequestLimits,
 )
-from eaf.web._openapi import add_body_problems, decimal_schema
+from eaf.web._openapi import (
+    add_body_problems,
+    auth_problem_responses,
+    decimal_schema,
+    problem_responses,
+)
 from eaf.web._problems import PROBLEM_TYPE, problem_response
 from eaf.web._types import JsonBool, JsonDate, JsonDateTime, patch_field
 
@@ -45,6 +50,7 @@ __all__ = [
     "RuleCheck",
     "UnhandledErrorMiddleware",
     "add_body_problems",
+    "auth_problem_responses",
     "allowed_methods",
     "check_json",
     "decimal_schema",
@@ -53,4 +59,5 @@ __all__ = [
     "nesting_depth",
     "problem",
     "problem_response",
+    "problem_responses",
 ]

@@ -5,6 +5,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from eaf.web._bodies import Problem
 from eaf.web._problems import PROBLEM_TYPE
 
 PROBLEM_SCHEMA: dict[str, Any] = {
@@ -24,6 +25,29 @@ _BODY_PROBLEMS = {
     "413": "The request body is too large (problem body)",
 }
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+_AUTH = {
+    401: "No valid bearer token (see WWW-Authenticate)",
+    403: "The token lacks the permission",
+}
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that answers ``statuses`` with problem bodies, for
+    its OpenAPI document (``APIRouter(responses=...)`` or a route's)."""
+    return {
+        status: {"model": Problem, "content": {PROBLEM_TYPE: {}}} for status in statuses
+    }
+
+
+def auth_problem_responses() -> dict[int | str, dict[str, Any]]:
+    """The 401 and 403 problem answers of a route that needs a bearer token with a
+    permission, described."""
+    responses = problem_responses(*_AUTH)
+    for status, description in _AUTH.items():
+        responses[status]["description"] = description
+    return responses
 
 
 def document_body_problems(app: FastAPI) -> None:

@@ -1,0 +1,69 @@
+"""The helpers of the rendered services' API tests (``eaf.web.testing``) and the problem
+answers routes document (``problem_responses``)."""
+
+import itertools
+
+import pytest
+from fastapi import APIRouter, FastAPI
+from fastapi.testclient import TestClient
+
+from eaf.web import (
+    PROBLEM_TYPE,
+    auth_problem_responses,
+    problem_response,
+    problem_responses,
+)
+from eaf.web.testing import errors_of, eventually, next_of, sent
+
+
+def test_next_of_cycles_through_the_values_of_a_key() -> None:
+    values = ["a", "b", "c"]
+    taken = [next_of("test.cycle", values) for _ in range(4)]
+    assert taken == ["a", "b", "c", "a"]
+    assert next_of("test.other", values) == "a"
+
+
+def test_sent_keeps_only_what_the_body_had_at_every_level() -> None:
+    answer = {"id": "1", "name": "x", "address": {"city": "Oslo", "zip": None}}
+    body = {"name": "x", "address": {"city": "Oslo"}}
+    assert sent(answer, body) == body
+    assert sent([{"a": 1, "b": 2}], [{"a": 1}]) == [{"a": 1}]
+    assert sent([1, 2], [1]) == [1, 2]  # lists of other lengths are compared whole
+
+
+def test_errors_of_reads_a_422_problem_and_refuses_anything_else() -> None:
+    app = FastAPI()
+
+    @app.get("/bad")
+    async def bad() -> object:
+        return problem_response(422, "broken", errors=[{"field": "x", "message": "m"}])
+
+    @app.get("/good")
+    async def good() -> dict[str, str]:
+        return {"ok": "yes"}
+
+    with TestClient(app) as client:
+        assert errors_of(client.get("/bad")) == [{"field": "x", "message": "m"}]
+        with pytest.raises(AssertionError):
+            errors_of(client.get("/good"))
+
+
+def test_eventually_reads_until_done_or_gives_the_last_answer() -> None:
+    counter = itertools.count()
+    assert eventually(lambda: next(counter), lambda value: value >= 3) == 3
+    assert eventually(lambda: 0, lambda value: value == 1, timeout=0.1) == 0
+
+
+def test_routes_document_their_problem_answers() -> None:
+    app = FastAPI()
+    router = APIRouter(responses=auth_problem_responses())
+
+    @router.get("/thing", responses=problem_responses(404, 409))
+    async def thing() -> dict[str, str]:
+        return {}
+
+    app.include_router(router)
+    responses = app.openapi()["paths"]["/thing"]["get"]["responses"]
+    assert set(responses) >= {"401", "403", "404", "409"}
+    assert responses["401"]["description"].startswith("No valid bearer token")
+    assert PROBLEM_TYPE in responses["404"]["content"]
