@@ -5,14 +5,11 @@ listing every broken rule (the spec declares no endpoint; hand-written routers g
 
 from __future__ import annotations
 
-from typing import Any
-
 from eaf.web import (
-    PROBLEM_TYPE,
     DomainErrors,
-    Problem,
     RuleCheck,
     install_domain_problems,
+    problem_responses,
 )
 from fastapi import FastAPI
 
@@ -24,10 +21,7 @@ from iam.domain.errors import (
 )
 
 # The problem answers a route documents (hand-written routers use it too).
-PROBLEM: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
-    for status in (404, 409, 412, 422)
-}
+PROBLEM = problem_responses(404, 409, 412, 422)
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

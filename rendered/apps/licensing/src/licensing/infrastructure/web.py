@@ -6,18 +6,18 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from uuid import UUID
 
 from eaf.eventsourcing import Idempotency
 from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
-    PROBLEM_TYPE,
     DomainErrors,
-    Problem,
     RuleCheck,
+    auth_problem_responses,
     install_domain_problems,
     problem,
+    problem_responses,
 )
 from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
@@ -46,23 +46,9 @@ from licensing.infrastructure.projections import (
 )
 
 # The problem answers a route documents (hand-written routers use it too).
-PROBLEM: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem, "content": {PROBLEM_TYPE: {}}}
-    for status in (404, 409, 412, 422)
-}
+PROBLEM = problem_responses(404, 409, 412, 422)
 LIST_LIMIT = 10_000
-AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {
-        "model": Problem,
-        "content": {PROBLEM_TYPE: {}},
-        "description": "No valid bearer token (see WWW-Authenticate)",
-    },
-    403: {
-        "model": Problem,
-        "content": {PROBLEM_TYPE: {}},
-        "description": "The token lacks the permission",
-    },
-}
+AUTH_PROBLEMS = auth_problem_responses()
 
 # Every route needs a bearer token from IAM: the request runs in the token's security
 # context (tenant, user, permissions), and the tenant comes from the token only.
