@@ -56,6 +56,8 @@ from eaf.eventsourcing.transactions import (
     StoreTransactions,
     Transaction,
     Transactions,
+    change_one,
+    make_one,
 )
 
 __all__ = [
@@ -96,6 +98,8 @@ __all__ = [
     "StreamAppend",
     "Transaction",
     "Transactions",
+    "change_one",
+    "make_one",
     "StoreUnavailableError",
     "UnknownEventTypeError",
     "UpcastError",

@@ -44,6 +44,8 @@ __all__ = [
     "StoreTransactions",
     "Transaction",
     "Transactions",
+    "change_one",
+    "make_one",
 ]
 
 T = TypeVar("T")
@@ -135,6 +137,62 @@ class Transactions(Protocol):
     async def load_by(self, kind: type[A], field: str, value: object) -> A | None:
         """The aggregate whose unique ``field`` has ``value``."""
         ...
+
+
+class Now(Protocol):
+    """A clock (each service's ``Clock`` port)."""
+
+    def now(self) -> datetime: ...
+
+
+async def make_one(
+    transactions: Transactions,
+    kind: type[A],
+    build: Callable[[datetime], A],
+    *,
+    clock: Now,
+    idempotency: Idempotency | None = None,
+    request: object = None,
+) -> A:
+    """The use case that creates one aggregate of ``kind`` and nothing else: ``build``
+    given the clock's time, saved in one transaction (rerun on a conflict)."""
+
+    async def work(tx: Transaction) -> A:
+        return tx.save(build(clock.now()))
+
+    return await transactions.run(
+        work, idempotency=idempotency, request=request, kind=kind
+    )
+
+
+async def change_one(
+    transactions: Transactions,
+    kind: type[A],
+    id: str,
+    command: Callable[[A, datetime], A],
+    *,
+    clock: Now,
+    missing: Callable[[], Exception],
+    expected_version: int | None = None,
+    idempotency: Idempotency | None = None,
+    request: object = None,
+) -> A:
+    """The use case that changes one aggregate and nothing else: the aggregate of
+    ``kind`` with ``id`` (``missing()`` is raised when there is none), refused unless at
+    ``expected_version``, changed by ``command`` at the clock's time and saved in one
+    transaction (rerun from the read on a conflict)."""
+
+    async def work(tx: Transaction) -> A:
+        now = clock.now()
+        current = await tx.get(kind, id)
+        if current is None:
+            raise missing()
+        tx.expect(current, expected_version)
+        return tx.save(command(current, now))
+
+    return await transactions.run(
+        work, idempotency=idempotency, request=request, kind=kind
+    )
 
 
 def _command_name(request: object, kind: type[Sourced] | None) -> str:
