@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Self
 
 import pytest
@@ -15,8 +16,11 @@ from eaf.eventsourcing import (
     EventStore,
     Idempotency,
     InMemoryEventStore,
+    PreconditionFailedError,
     StoreTransactions,
     Transaction,
+    change_one,
+    make_one,
 )
 from eaf.eventsourcing.testing import as_tenant
 
@@ -281,3 +285,81 @@ def test_a_unique_combination_is_a_tuple_of_its_values_and_none_with_a_null_part
     # combinations' texts meet ("a+b", "c" against "a", "b+c")
     assert key_text(("Blue", Decimal("10.50"))) == key_text(("Blue", Decimal("10.5")))
     assert key_text(("a+b", "c")) != key_text(("a", "b+c"))
+
+
+class FixedClock:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def now(self) -> datetime:
+        self.calls += 1
+        return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class MissingShelfError(Exception):
+    """No shelf has the id."""
+
+
+async def test_make_one_and_change_one_run_a_use_case_on_one_aggregate(
+    store: EventStore,
+) -> None:
+    """The runtime's use case of one aggregate: created, or read, checked against the
+    version the caller saw, changed and saved; a missing one is the caller's error; an
+    idempotency key answers a replay with the first result."""
+    transactions = StoreTransactions(store, EVENTS)
+    clock = FixedClock()
+    with as_tenant("acme"):
+        made = await make_one(
+            transactions,
+            Shelf,
+            lambda now: Shelf.stock("s1", "A-1", 2),
+            clock=clock,
+            request=("stock", "s1"),
+        )
+        assert (made.version, made.available) == (1, 2)
+        key = Idempotency("k-1")
+        taken = await change_one(
+            transactions,
+            Shelf,
+            "s1",
+            lambda shelf, now: shelf.take(),
+            clock=clock,
+            missing=lambda: MissingShelfError("s1"),
+            expected_version=1,
+            idempotency=key,
+            request=("take", "s1"),
+        )
+        assert (taken.version, taken.available) == (2, 1)
+        again = await change_one(
+            transactions,
+            Shelf,
+            "s1",
+            lambda shelf, now: shelf.take(),
+            clock=clock,
+            missing=lambda: MissingShelfError("s1"),
+            idempotency=Idempotency("k-1"),
+            request=("take", "s1"),
+        )
+        assert (again.version, again.available) == (2, 1)  # the first answer
+        with pytest.raises(PreconditionFailedError):
+            await change_one(
+                transactions,
+                Shelf,
+                "s1",
+                lambda shelf, now: shelf.take(),
+                clock=clock,
+                missing=lambda: MissingShelfError("s1"),
+                expected_version=1,  # a version the shelf has left
+            )
+        with pytest.raises(MissingShelfError):
+            await change_one(
+                transactions,
+                Shelf,
+                "nope",
+                lambda shelf, now: shelf.take(),
+                clock=clock,
+                missing=lambda: MissingShelfError("nope"),
+            )
+        stored = await transactions.load(Shelf, "s1")
+    assert stored is not None and stored.available == 1
+    assert clock.calls >= 3

@@ -6,12 +6,13 @@ a concurrent writer got there first."""
 
 from __future__ import annotations
 
+from eaf.eventsourcing import change_one, make_one
+
 from configuration.application.ports.outbound import (
     Clock,
     ConfigSchemaListing,
     Idempotency,
     PropertySetListing,
-    Transaction,
     Transactions,
 )
 from configuration.domain.errors import NotFoundError
@@ -35,22 +36,19 @@ class ConfigSchemaService:
     async def define(
         self, *, application: str, document: str, idempotency: Idempotency | None = None
     ) -> ConfigSchema:
-        async def work(tx: Transaction) -> ConfigSchema:
-            now = self._clock.now()
-            created = ConfigSchema.define(
+        return await make_one(
+            self._transactions,
+            ConfigSchema,
+            lambda now: ConfigSchema.define(
                 application=application, document=document, now=now
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "define",
                 application,
                 document,
             ),
-            kind=ConfigSchema,
         )
 
     async def revise(
@@ -61,24 +59,20 @@ class ConfigSchemaService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ConfigSchema:
-        async def work(tx: Transaction) -> ConfigSchema:
-            now = self._clock.now()
-            current = await tx.get(ConfigSchema, id)
-            if current is None:
-                raise NotFoundError("Schema not found")
-            tx.expect(current, expected_version)
-            changed = current.revise(document=document, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            ConfigSchema,
+            id,
+            lambda current, now: current.revise(document=document, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Schema not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "revise",
                 id,
                 document,
             ),
-            kind=ConfigSchema,
         )
 
     async def remove(
@@ -88,23 +82,19 @@ class ConfigSchemaService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ConfigSchema:
-        async def work(tx: Transaction) -> ConfigSchema:
-            now = self._clock.now()
-            current = await tx.get(ConfigSchema, id)
-            if current is None:
-                raise NotFoundError("Schema not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            ConfigSchema,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Schema not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=ConfigSchema,
         )
 
     async def get(self, id: str) -> ConfigSchema | None:
@@ -142,20 +132,18 @@ class PropertySetService:
         properties: dict[str, Property],
         idempotency: Idempotency | None = None,
     ) -> PropertySet:
-        async def work(tx: Transaction) -> PropertySet:
-            now = self._clock.now()
-            created = PropertySet.create(
+        return await make_one(
+            self._transactions,
+            PropertySet,
+            lambda now: PropertySet.create(
                 key_=key_,
                 application=application,
                 profile=profile,
                 label=label,
                 properties=properties,
                 now=now,
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
@@ -165,7 +153,6 @@ class PropertySetService:
                 label,
                 properties,
             ),
-            kind=PropertySet,
         )
 
     async def change(
@@ -177,19 +164,16 @@ class PropertySetService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> PropertySet:
-        async def work(tx: Transaction) -> PropertySet:
-            now = self._clock.now()
-            current = await tx.get(PropertySet, id)
-            if current is None:
-                raise NotFoundError("Property set not found")
-            tx.expect(current, expected_version)
-            changed = current.change(
+        return await change_one(
+            self._transactions,
+            PropertySet,
+            id,
+            lambda current, now: current.change(
                 properties=properties, rolled_back_to=rolled_back_to, now=now
-            )
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Property set not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "change",
@@ -197,7 +181,6 @@ class PropertySetService:
                 properties,
                 rolled_back_to,
             ),
-            kind=PropertySet,
         )
 
     async def remove(
@@ -207,23 +190,19 @@ class PropertySetService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> PropertySet:
-        async def work(tx: Transaction) -> PropertySet:
-            now = self._clock.now()
-            current = await tx.get(PropertySet, id)
-            if current is None:
-                raise NotFoundError("Property set not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            PropertySet,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Property set not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=PropertySet,
         )
 
     async def get(self, id: str) -> PropertySet | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from eaf.eventsourcing import change_one, make_one
+
 from feature_flags.application.ports.outbound import (
     Clock,
     FlagListing,
@@ -53,19 +55,17 @@ class ProjectService:
         environments: list[str],
         idempotency: Idempotency | None = None,
     ) -> Project:
-        async def work(tx: Transaction) -> Project:
-            now = self._clock.now()
-            created = Project.create(
+        return await make_one(
+            self._transactions,
+            Project,
+            lambda now: Project.create(
                 key_=key_,
                 name=name,
                 description=description,
                 environments=environments,
                 now=now,
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
@@ -74,7 +74,6 @@ class ProjectService:
                 description,
                 environments,
             ),
-            kind=Project,
         )
 
     async def update(
@@ -87,19 +86,16 @@ class ProjectService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Project:
-        async def work(tx: Transaction) -> Project:
-            now = self._clock.now()
-            current = await tx.get(Project, id)
-            if current is None:
-                raise NotFoundError("Project not found")
-            tx.expect(current, expected_version)
-            changed = current.update(
+        return await change_one(
+            self._transactions,
+            Project,
+            id,
+            lambda current, now: current.update(
                 name=name, description=description, environments=environments, now=now
-            )
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Project not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "update",
@@ -108,7 +104,6 @@ class ProjectService:
                 description,
                 environments,
             ),
-            kind=Project,
         )
 
     async def remove(
@@ -118,23 +113,19 @@ class ProjectService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Project:
-        async def work(tx: Transaction) -> Project:
-            now = self._clock.now()
-            current = await tx.get(Project, id)
-            if current is None:
-                raise NotFoundError("Project not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Project,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Project not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=Project,
         )
 
     async def get(self, id: str) -> Project | None:
@@ -168,15 +159,13 @@ class SegmentService:
         constraints: list[Constraint],
         idempotency: Idempotency | None = None,
     ) -> Segment:
-        async def work(tx: Transaction) -> Segment:
-            now = self._clock.now()
-            created = Segment.create(
+        return await make_one(
+            self._transactions,
+            Segment,
+            lambda now: Segment.create(
                 name=name, description=description, constraints=constraints, now=now
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
@@ -184,7 +173,6 @@ class SegmentService:
                 description,
                 constraints,
             ),
-            kind=Segment,
         )
 
     async def update(
@@ -197,19 +185,16 @@ class SegmentService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Segment:
-        async def work(tx: Transaction) -> Segment:
-            now = self._clock.now()
-            current = await tx.get(Segment, id)
-            if current is None:
-                raise NotFoundError("Segment not found")
-            tx.expect(current, expected_version)
-            changed = current.update(
+        return await change_one(
+            self._transactions,
+            Segment,
+            id,
+            lambda current, now: current.update(
                 name=name, description=description, constraints=constraints, now=now
-            )
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Segment not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "update",
@@ -218,7 +203,6 @@ class SegmentService:
                 description,
                 constraints,
             ),
-            kind=Segment,
         )
 
     async def remove(
@@ -228,23 +212,19 @@ class SegmentService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Segment:
-        async def work(tx: Transaction) -> Segment:
-            now = self._clock.now()
-            current = await tx.get(Segment, id)
-            if current is None:
-                raise NotFoundError("Segment not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Segment,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Segment not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=Segment,
         )
 
     async def get(self, id: str) -> Segment | None:
@@ -336,22 +316,19 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.describe(
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.describe(
                 description=description,
                 type_=type_,
                 impression_data=impression_data,
                 now=now,
-            )
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "describe",
@@ -360,7 +337,6 @@ class FlagService:
                 type_,
                 impression_data,
             ),
-            kind=Flag,
         )
 
     async def configure(
@@ -371,24 +347,20 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.configure(environments=environments, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.configure(environments=environments, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "configure",
                 id,
                 environments,
             ),
-            kind=Flag,
         )
 
     async def set_variants(
@@ -399,24 +371,20 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.set_variants(variants=variants, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.set_variants(variants=variants, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "setVariants",
                 id,
                 variants,
             ),
-            kind=Flag,
         )
 
     async def set_dependencies(
@@ -427,24 +395,22 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.set_dependencies(dependencies=dependencies, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.set_dependencies(
+                dependencies=dependencies, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "setDependencies",
                 id,
                 dependencies,
             ),
-            kind=Flag,
         )
 
     async def mark_stale(
@@ -455,24 +421,20 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.mark_stale(stale=stale, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.mark_stale(stale=stale, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "markStale",
                 id,
                 stale,
             ),
-            kind=Flag,
         )
 
     async def archive(
@@ -482,23 +444,19 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.archive(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.archive(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "archive",
                 id,
             ),
-            kind=Flag,
         )
 
     async def revive(
@@ -508,23 +466,19 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.revive(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.revive(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "revive",
                 id,
             ),
-            kind=Flag,
         )
 
     async def remove(
@@ -534,23 +488,19 @@ class FlagService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Flag:
-        async def work(tx: Transaction) -> Flag:
-            now = self._clock.now()
-            current = await tx.get(Flag, id)
-            if current is None:
-                raise NotFoundError("Flag not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Flag,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Flag not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=Flag,
         )
 
     async def get(self, id: str) -> Flag | None:
@@ -587,9 +537,10 @@ class UsageReportService:
         toggles: dict[str, ToggleUsage],
         idempotency: Idempotency | None = None,
     ) -> UsageReport:
-        async def work(tx: Transaction) -> UsageReport:
-            now = self._clock.now()
-            created = UsageReport.submit(
+        return await make_one(
+            self._transactions,
+            UsageReport,
+            lambda now: UsageReport.submit(
                 app_name=app_name,
                 instance_id=instance_id,
                 environment=environment,
@@ -597,11 +548,8 @@ class UsageReportService:
                 stop=stop,
                 toggles=toggles,
                 now=now,
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "submit",
@@ -612,7 +560,6 @@ class UsageReportService:
                 stop,
                 toggles,
             ),
-            kind=UsageReport,
         )
 
     async def get(self, id: str) -> UsageReport | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from eaf.eventsourcing import change_one, make_one
+
 from licensing.application.ports.outbound import (
     Clock,
     Idempotency,
@@ -45,15 +47,13 @@ class ProductService:
         metadata: dict[str, str],
         idempotency: Idempotency | None = None,
     ) -> Product:
-        async def work(tx: Transaction) -> Product:
-            now = self._clock.now()
-            created = Product.create(
+        return await make_one(
+            self._transactions,
+            Product,
+            lambda now: Product.create(
                 code=code, name=name, url=url, metadata=metadata, now=now
-            )
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
@@ -62,7 +62,6 @@ class ProductService:
                 url,
                 metadata,
             ),
-            kind=Product,
         )
 
     async def update(
@@ -75,17 +74,16 @@ class ProductService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Product:
-        async def work(tx: Transaction) -> Product:
-            now = self._clock.now()
-            current = await tx.get(Product, id)
-            if current is None:
-                raise NotFoundError("Product not found")
-            tx.expect(current, expected_version)
-            changed = current.update(name=name, url=url, metadata=metadata, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Product,
+            id,
+            lambda current, now: current.update(
+                name=name, url=url, metadata=metadata, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Product not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "update",
@@ -94,7 +92,6 @@ class ProductService:
                 url,
                 metadata,
             ),
-            kind=Product,
         )
 
     async def remove(
@@ -104,23 +101,19 @@ class ProductService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Product:
-        async def work(tx: Transaction) -> Product:
-            now = self._clock.now()
-            current = await tx.get(Product, id)
-            if current is None:
-                raise NotFoundError("Product not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Product,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Product not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=Product,
         )
 
     async def get(self, id: str) -> Product | None:
@@ -216,13 +209,11 @@ class PolicyService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Policy:
-        async def work(tx: Transaction) -> Policy:
-            now = self._clock.now()
-            current = await tx.get(Policy, id)
-            if current is None:
-                raise NotFoundError("Policy not found")
-            tx.expect(current, expected_version)
-            changed = current.update(
+        return await change_one(
+            self._transactions,
+            Policy,
+            id,
+            lambda current, now: current.update(
                 name=name,
                 duration_days=duration_days,
                 max_machines=max_machines,
@@ -231,11 +222,10 @@ class PolicyService:
                 grace_period_days=grace_period_days,
                 heartbeat_interval_seconds=heartbeat_interval_seconds,
                 now=now,
-            )
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Policy not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "update",
@@ -248,7 +238,6 @@ class PolicyService:
                 grace_period_days,
                 heartbeat_interval_seconds,
             ),
-            kind=Policy,
         )
 
     async def remove(
@@ -258,23 +247,19 @@ class PolicyService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Policy:
-        async def work(tx: Transaction) -> Policy:
-            now = self._clock.now()
-            current = await tx.get(Policy, id)
-            if current is None:
-                raise NotFoundError("Policy not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Policy,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Policy not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=Policy,
         )
 
     async def get(self, id: str) -> Policy | None:
@@ -373,17 +358,16 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.update(name=name, owner=owner, metadata=metadata, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.update(
+                name=name, owner=owner, metadata=metadata, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "update",
@@ -392,7 +376,6 @@ class LicenseService:
                 owner,
                 metadata,
             ),
-            kind=License,
         )
 
     async def suspend(
@@ -402,23 +385,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.suspend(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.suspend(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "suspend",
                 id,
             ),
-            kind=License,
         )
 
     async def reinstate(
@@ -428,23 +407,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.reinstate(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.reinstate(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "reinstate",
                 id,
             ),
-            kind=License,
         )
 
     async def revoke(
@@ -454,23 +429,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.revoke(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.revoke(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "revoke",
                 id,
             ),
-            kind=License,
         )
 
     async def renew(
@@ -480,23 +451,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.renew(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.renew(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "renew",
                 id,
             ),
-            kind=License,
         )
 
     async def claim_machine(
@@ -506,23 +473,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.claim_machine(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.claim_machine(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "claimMachine",
                 id,
             ),
-            kind=License,
         )
 
     async def release_machine(
@@ -532,23 +495,19 @@ class LicenseService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> License:
-        async def work(tx: Transaction) -> License:
-            now = self._clock.now()
-            current = await tx.get(License, id)
-            if current is None:
-                raise NotFoundError("License not found")
-            tx.expect(current, expected_version)
-            changed = current.release_machine(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            License,
+            id,
+            lambda current, now: current.release_machine(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("License not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "releaseMachine",
                 id,
             ),
-            kind=License,
         )
 
     async def get(self, id: str) -> License | None:
@@ -625,23 +584,19 @@ class MachineService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Machine:
-        async def work(tx: Transaction) -> Machine:
-            now = self._clock.now()
-            current = await tx.get(Machine, id)
-            if current is None:
-                raise NotFoundError("Machine not found")
-            tx.expect(current, expected_version)
-            changed = current.heartbeat(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            Machine,
+            id,
+            lambda current, now: current.heartbeat(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Machine not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "heartbeat",
                 id,
             ),
-            kind=Machine,
         )
 
     async def deactivate(

@@ -6,11 +6,12 @@ a concurrent writer got there first."""
 
 from __future__ import annotations
 
+from eaf.eventsourcing import change_one, make_one
+
 from user_profile.application.ports.outbound import (
     Clock,
     Idempotency,
     SampleUserProfileListing,
-    Transaction,
     Transactions,
 )
 from user_profile.domain.errors import NotFoundError
@@ -33,20 +34,17 @@ class SampleUserProfileService:
     async def create(
         self, *, name: str, email: str, idempotency: Idempotency | None = None
     ) -> SampleUserProfile:
-        async def work(tx: Transaction) -> SampleUserProfile:
-            now = self._clock.now()
-            created = SampleUserProfile.create(name=name, email=email, now=now)
-            return tx.save(created)
-
-        return await self._transactions.run(
-            work,
+        return await make_one(
+            self._transactions,
+            SampleUserProfile,
+            lambda now: SampleUserProfile.create(name=name, email=email, now=now),
+            clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
                 name,
                 email,
             ),
-            kind=SampleUserProfile,
         )
 
     async def update_profile(
@@ -58,17 +56,16 @@ class SampleUserProfileService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> SampleUserProfile:
-        async def work(tx: Transaction) -> SampleUserProfile:
-            now = self._clock.now()
-            current = await tx.get(SampleUserProfile, id)
-            if current is None:
-                raise NotFoundError("Profile not found")
-            tx.expect(current, expected_version)
-            changed = current.update_profile(name=name, email=email, now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            SampleUserProfile,
+            id,
+            lambda current, now: current.update_profile(
+                name=name, email=email, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Profile not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "updateProfile",
@@ -76,7 +73,6 @@ class SampleUserProfileService:
                 name,
                 email,
             ),
-            kind=SampleUserProfile,
         )
 
     async def remove(
@@ -86,23 +82,19 @@ class SampleUserProfileService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> SampleUserProfile:
-        async def work(tx: Transaction) -> SampleUserProfile:
-            now = self._clock.now()
-            current = await tx.get(SampleUserProfile, id)
-            if current is None:
-                raise NotFoundError("Profile not found")
-            tx.expect(current, expected_version)
-            changed = current.remove(now=now)
-            return tx.save(changed)
-
-        return await self._transactions.run(
-            work,
+        return await change_one(
+            self._transactions,
+            SampleUserProfile,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Profile not found"),
+            expected_version=expected_version,
             idempotency=idempotency,
             request=(
                 "remove",
                 id,
             ),
-            kind=SampleUserProfile,
         )
 
     async def get(self, id: str) -> SampleUserProfile | None:
