@@ -145,6 +145,16 @@ def service(
         spec_path.parent.mkdir(parents=True, exist_ok=True)
         spec_path.write_text(text, encoding="utf-8")
     typer.echo(f"Service {name} generated at {workspace.relative(target)}")
+    _report_own_code(spec, target)
+
+
+def _report_own_code(spec: Spec, project: Path) -> None:
+    """Name the hand-written code the spec refers to that the project lacks (a component's
+    factory, an aggregate's service): the rendered bootstrap imports it."""
+    from generator.own_code import missing
+
+    for line in missing(spec, project):
+        typer.echo(f"  hand-written code to write: {line}")
 
 
 def _read(path: Path) -> str:
@@ -325,6 +335,7 @@ def _regenerate(
                 f"  yours, not re-rendered: {relative} (the blueprint now renders it "
                 f"differently; `generate diff {project.directory.name}` shows how)"
             )
+        _report_own_code(load_spec_text(spec_text, project.name), project.directory)
         conflicted += [f"{where}/{relative}" for relative in merge.conflicts]
     if conflicted:
         typer.echo("conflicts (resolve the inline markers, then commit):", err=True)

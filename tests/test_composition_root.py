@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from eaf.security import KeyRing
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from helpers import REPO
+from helpers import REPO, Result
 from iam_client import IamClient
 from user_profile.infrastructure.config import load_settings
 from user_profile.main import create_app
@@ -191,3 +192,43 @@ def test_components_are_built_by_their_factories_and_can_be_overridden(
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
+
+
+def test_render_names_the_hand_written_code_the_spec_refers_to(
+    workspace: Path, generate: Callable[..., Result]
+) -> None:
+    """After a render, each factory or service the spec names that the project lacks is
+    listed, with the signature to write (read with ast, never imported)."""
+    (workspace / "specs").mkdir()
+    (workspace / "specs/shelf.yaml").write_text(COMPONENT_SPEC)
+    made = generate("service", "shelf", cwd=workspace)
+    assert made.code == 0, made.err
+    assert made.out.splitlines()[-3:] == [
+        "  hand-written code to write: components.catalog.factory: write "
+        "src/shelf/wiring.py with def catalog(settings, store, book)",
+        "  hand-written code to write: components.indexer.factory: write "
+        "src/shelf/wiring.py with def indexer(catalog, relay)",
+        "  hand-written code to write: aggregates.Book.service: write "
+        "src/shelf/wiring.py with class Books",
+    ]
+    project = workspace / "apps/shelf"
+    (project / "src/shelf/wiring.py").write_text(
+        "from shelf.application.services import BookService as Books\n\n\n"
+        "def catalog(settings, store, *, shelves):\n    return None\n"
+    )
+    spec = workspace / "specs/shelf.yaml"
+    spec.write_text(COMPONENT_SPEC.replace("by hand", "written by hand"))
+    rendered = generate("render", "shelf", "--allow-dirty", cwd=workspace)
+    assert rendered.code == 0, rendered.err
+    assert [line for line in rendered.out.splitlines() if "hand-written" in line] == [
+        "  hand-written code to write: components.catalog.factory: "
+        "src/shelf/wiring.py: catalog() needs shelves, which the spec's `needs` does not "
+        "list",
+        "  hand-written code to write: components.indexer.factory: "
+        "src/shelf/wiring.py has no 'indexer': add def indexer(catalog, relay)",
+    ]
+    (project / "src/shelf/wiring.py").write_text(WIRING)
+    spec.write_text(COMPONENT_SPEC)
+    again = generate("render", "shelf", "--allow-dirty", cwd=workspace)
+    assert again.code == 0, again.err
+    assert "hand-written code" not in again.out

@@ -1,0 +1,130 @@
+"""The hand-written code a spec names (a component's factory, an aggregate's service):
+after a render, what of it the project does not have yet, read from its source with
+``ast`` (never imported or run)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.spec import Spec
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A function or class the spec names at ``key`` (``components.mailer.factory``),
+    with the keyword parameters a factory is called with."""
+
+    key: str
+    target: str
+    kind: str  # "function" or "class"
+    needs: tuple[str, ...] = ()
+
+    @property
+    def module(self) -> str:
+        return self.target.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.target.partition(":")[2]
+
+
+def expected(spec: Spec) -> list[Expected]:
+    """What hand-written code the spec names, in spec order."""
+    found = [
+        Expected(f"components.{name}.factory", c.factory, "function", tuple(c.needs))
+        for name, c in spec.components.items()
+    ]
+    found += [
+        Expected(f"aggregates.{name}.service", a.service, "class")
+        for name, a in spec.aggregates.items()
+        if a.service
+    ]
+    return found
+
+
+def missing(spec: Spec, project: Path) -> list[str]:
+    """One line per named function or class the project's ``src`` lacks, or whose
+    parameters are not those the composition root passes; nothing for what is there."""
+    lines = []
+    for item in expected(spec):
+        relative = Path("src", *item.module.split("."))
+        file = next(
+            (
+                project / path
+                for path in (relative.with_suffix(".py"), relative / "__init__.py")
+                if (project / path).is_file()
+            ),
+            None,
+        )
+        shown = f"{relative.with_suffix('.py')}"
+        if file is None:
+            lines.append(f"{item.key}: write {shown} with {_stub(item)}")
+            continue
+        try:
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue  # the project's own checks report it
+        shown = str(file.relative_to(project))
+        definition = _defined(tree, item.name)
+        if definition is None:
+            lines.append(f"{item.key}: {shown} has no {item.name!r}: add {_stub(item)}")
+        elif item.kind == "function" and isinstance(
+            definition, ast.FunctionDef | ast.AsyncFunctionDef
+        ):
+            problem = _call_problem(definition, item.needs)
+            if problem:
+                lines.append(f"{item.key}: {shown}: {item.name}() {problem}")
+    return lines
+
+
+def _stub(item: Expected) -> str:
+    if item.kind == "class":
+        return f"class {item.name}"
+    return f"def {item.name}({', '.join(item.needs)})"
+
+
+def _defined(tree: ast.Module, name: str) -> ast.stmt | None:
+    """The module-level statement that defines ``name`` (a def, class, assignment or
+    import), or None."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return node
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return node
+        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
+            (alias.asname or alias.name.split(".")[0]) == name for alias in node.names
+        ):
+            return node
+    return None
+
+
+def _call_problem(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, needs: tuple[str, ...]
+) -> str | None:
+    """Why a call of ``function`` with the keywords ``needs`` fails, or None."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = len(arguments.defaults)
+    required = {a.arg for a in positional[: len(positional) - defaults]}
+    required -= {a.arg for a in arguments.posonlyargs}  # reported below
+    required |= {
+        a.arg
+        for a, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        if default is None
+    }
+    accepted = {a.arg for a in [*arguments.args, *arguments.kwonlyargs]}
+    if arguments.posonlyargs and any(a.arg in needs for a in arguments.posonlyargs):
+        return "takes positional-only parameters; the composition root passes keywords"
+    unfilled = sorted(required - set(needs))
+    if unfilled:
+        return f"needs {', '.join(unfilled)}, which the spec's `needs` does not list"
+    if arguments.kwarg is None:
+        unknown = [need for need in needs if need not in accepted]
+        if unknown:
+            return f"takes no {', '.join(unknown)}, which the spec's `needs` lists"
+    return None
