@@ -308,6 +308,19 @@ async def test_make_one_and_change_one_run_a_use_case_on_one_aggregate(
     idempotency key answers a replay with the first result."""
     transactions = StoreTransactions(store, EVENTS)
     clock = FixedClock()
+
+    def take(shelf_id: str = "s1", **options: Any) -> Awaitable[Shelf]:
+        return change_one(
+            transactions,
+            Shelf,
+            shelf_id,
+            lambda shelf, now: shelf.take(),
+            clock=clock,
+            missing=lambda: MissingShelfError(shelf_id),
+            request=("take", shelf_id),
+            **options,
+        )
+
     with as_tenant("acme"):
         made = await make_one(
             transactions,
@@ -317,49 +330,14 @@ async def test_make_one_and_change_one_run_a_use_case_on_one_aggregate(
             request=("stock", "s1"),
         )
         assert (made.version, made.available) == (1, 2)
-        key = Idempotency("k-1")
-        taken = await change_one(
-            transactions,
-            Shelf,
-            "s1",
-            lambda shelf, now: shelf.take(),
-            clock=clock,
-            missing=lambda: MissingShelfError("s1"),
-            expected_version=1,
-            idempotency=key,
-            request=("take", "s1"),
-        )
+        taken = await take(expected_version=1, idempotency=Idempotency("k-1"))
         assert (taken.version, taken.available) == (2, 1)
-        again = await change_one(
-            transactions,
-            Shelf,
-            "s1",
-            lambda shelf, now: shelf.take(),
-            clock=clock,
-            missing=lambda: MissingShelfError("s1"),
-            idempotency=Idempotency("k-1"),
-            request=("take", "s1"),
-        )
+        again = await take(idempotency=Idempotency("k-1"))
         assert (again.version, again.available) == (2, 1)  # the first answer
         with pytest.raises(PreconditionFailedError):
-            await change_one(
-                transactions,
-                Shelf,
-                "s1",
-                lambda shelf, now: shelf.take(),
-                clock=clock,
-                missing=lambda: MissingShelfError("s1"),
-                expected_version=1,  # a version the shelf has left
-            )
+            await take(expected_version=1)  # a version the shelf has left
         with pytest.raises(MissingShelfError):
-            await change_one(
-                transactions,
-                Shelf,
-                "nope",
-                lambda shelf, now: shelf.take(),
-                clock=clock,
-                missing=lambda: MissingShelfError("nope"),
-            )
+            await take("nope")
         stored = await transactions.load(Shelf, "s1")
     assert stored is not None and stored.available == 1
     assert clock.calls >= 3
