@@ -337,7 +337,7 @@ def build(spec: Spec) -> ServiceCtx:
         if read_model.of is not None:
             by_name[read_model.of].read_model = {"name": read_model.name, "table": read_model.table}
     for name, declared in spec.aggregates.items():
-        if declared.service and name in by_name:
+        if declared.service:
             module, _, cls = declared.service.partition(":")
             by_name[name].service_module, by_name[name].service_class = module, cls
     values = d.values(domain, catalog)

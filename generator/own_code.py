@@ -58,9 +58,8 @@ def missing(spec: Spec, project: Path) -> list[str]:
             ),
             None,
         )
-        shown = f"{relative.with_suffix('.py')}"
         if file is None:
-            lines.append(f"{item.key}: write {shown} with {_stub(item)}")
+            lines.append(f"{item.key}: write {relative.with_suffix('.py')} with {_stub(item)}")
             continue
         try:
             tree = ast.parse(file.read_text(encoding="utf-8"))

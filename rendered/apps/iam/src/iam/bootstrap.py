@@ -5,6 +5,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import eaf.security
 from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
@@ -51,6 +52,8 @@ class Services:
     """Tenants, users and service accounts"""
     federation: iam.application.federation.Federation
     """The first sign-in of an external identity (created or linked)"""
+    secret_box: eaf.security.SecretBox
+    """The key ring sealing stored provider secrets (security.secrets_file)"""
     ldap: iam.application.ldap.LdapProviders
     """The tenants' LDAP / Active Directory providers"""
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
@@ -77,6 +80,7 @@ async def bootstrap(
     access: iam.application.access.AccessControl | None = None,
     directory: iam.application.directory.Directory | None = None,
     federation: iam.application.federation.Federation | None = None,
+    secret_box: eaf.security.SecretBox | None = None,
     ldap: iam.application.ldap.LdapProviders | None = None,
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
     | None = None,
@@ -121,13 +125,15 @@ async def bootstrap(
         federation = iam.wiring.federation(
             store=store, clock=clock, read_models=read_models, access=access
         )
+    if secret_box is None:
+        secret_box = iam.wiring.secret_box(settings=settings)
     if ldap is None:
         ldap = iam.wiring.ldap(
-            settings=settings,
             store=store,
             clock=clock,
             access=access,
             federation=federation,
+            secret_box=secret_box,
         )
     if oidc_providers is None:
         oidc_providers = iam.wiring.oidc_providers(store=store)
@@ -151,11 +157,11 @@ async def bootstrap(
         )
     if brokering is None:
         brokering = iam.wiring.brokering(
-            settings=settings,
             clock=clock,
             identity=identity,
             federation=federation,
             oidc_providers=oidc_providers,
+            secret_box=secret_box,
         )
     return Services(
         store=store,
@@ -168,6 +174,7 @@ async def bootstrap(
         access=access,
         directory=directory,
         federation=federation,
+        secret_box=secret_box,
         ldap=ldap,
         oidc_providers=oidc_providers,
         identity=identity,

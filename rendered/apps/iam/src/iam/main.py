@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         app.state.access = services.access
         app.state.directory = services.directory
         app.state.federation = services.federation
+        app.state.secret_box = services.secret_box
         app.state.ldap = services.ldap
         app.state.oidc_providers = services.oidc_providers
         app.state.identity = services.identity

@@ -117,20 +117,19 @@ def federation(
 
 
 def ldap(
-    settings: Settings,
     store: EventStore,
     clock: Clock,
     access: AccessControl,
     federation: Federation,
+    secret_box: SecretBox,
 ) -> LdapProviders:
-    """The tenants' LDAP providers, their bind credentials sealed with the key ring of
-    ``security.secrets_file``."""
+    """The tenants' LDAP providers, their bind credentials sealed with ``secret_box``."""
     return LdapProviders(
         providers=EventSourcedLdapProviderRepository(store),
         directory=Ldap3Directory(),
         federation=federation,
         access=access,
-        secrets=secret_box(settings),
+        secrets=secret_box,
         clock=clock,
     )
 
@@ -288,14 +287,14 @@ def saml(
 
 
 def brokering(
-    settings: Settings,
     clock: Clock,
     identity: Identity,
     federation: Federation,
     oidc_providers: EventSourcedOidcProviders,
+    secret_box: SecretBox,
 ) -> Brokering:
     """Sign-in through the tenants' external OpenID providers, their client secrets
-    sealed with the key ring of ``security.secrets_file``."""
+    sealed with ``secret_box``."""
     return Brokering(
         providers=oidc_providers,
         client=UrllibOpenIdProviderClient(),
@@ -303,7 +302,7 @@ def brokering(
         signin=identity.signin,
         federation=federation,
         access=identity.access,
-        secrets=secret_box(settings),
+        secrets=secret_box,
         clock=clock,
     )
 

@@ -15,6 +15,7 @@ are one statement (rows with a window count), so rows and total agree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -35,7 +36,6 @@ from eaf.projectors.sql_batch import Batch, SqlWriter, is_transient
 from eaf.projectors.sql_query import TOTAL, count_query, key_order, page_query
 from eaf.projectors.sql_schema import prepare_table
 from eaf.projectors.sql_tables import (
-    SQLITE_CHECKPOINT,
     checkpoints,
     dead_letters,
     locked_checkpoint,
@@ -43,6 +43,7 @@ from eaf.projectors.sql_tables import (
     processed,
     reset_bookkeeping,
     save_checkpoint,
+    sqlite_checkpoint,
     sqlite_checkpoint_saver,
 )
 
@@ -80,12 +81,10 @@ class SqlProjectionStore:
 
     async def checkpoint(self, projection: str) -> int:
         if not self.database.postgres:  # asked before every batch: one thread hand-off
-            row = await self.database.sqlite_call(
-                lambda connection: connection.execute(
-                    SQLITE_CHECKPOINT, (projection,)
-                ).fetchone()
+            position = await self.database.sqlite_call(
+                partial(sqlite_checkpoint, name=projection)
             )
-            return int(row[0]) if row else 0
+            return position or 0
         async with self.database.transaction(platform=True) as connection:
             position = await connection.scalar(
                 select(checkpoints.c.position).where(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import (
@@ -22,6 +22,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -150,13 +151,10 @@ class Batch:
         rows, self._pending = self._pending, []
         upsert = _sqlite_upsert(self.database, self.projection.table, rows)
         try:
-            if upsert is not None or (then is not None and not rows):
-                await run_on_driver(self.connection, partial(_run, upsert, then))
-                return
-            if rows:
+            if rows and upsert is None:
                 await self._send(rows)
-            if then is not None:
-                await run_on_driver(self.connection, then)
+            if upsert is not None or then is not None:
+                await run_on_driver(self.connection, partial(_run, upsert, then))
         except _AfterRows as failure:
             raise failure.error from None
         except Exception as error:
@@ -214,7 +212,29 @@ def _sqlite_upsert(
     them). Through SQLAlchemy's adapter the statement takes four thread hand-offs."""
     if database.postgres or not rows:
         return None
-    columns = [table.c[name] for name in rows[0]]
+    plan = _sqlite_statement(table, tuple(rows[0]))
+    if plan is None:
+        return None
+    statement, as_json = plan
+    names = tuple(rows[0])
+    if not any(as_json):
+        return statement, [tuple(row[name] for name in names) for row in rows]
+    # JSON as SQLAlchemy writes it: json.dumps of the value (None too: "null").
+    return statement, [
+        tuple(
+            json.dumps(row[name]) if encode else row[name]
+            for name, encode in zip(names, as_json, strict=True)
+        )
+        for row in rows
+    ]
+
+
+@lru_cache(maxsize=256)
+def _sqlite_statement(
+    table: Table, names: tuple[str, ...]
+) -> tuple[str, tuple[bool, ...]] | None:
+    """The upsert of ``names`` into ``table`` and which of them are JSON, worked out once
+    per table and row shape; None when a column needs SQLAlchemy's own binding."""
     if any(
         column.default is not None
         or column.onupdate is not None
@@ -223,8 +243,7 @@ def _sqlite_upsert(
         for column in table.columns
     ):
         return None
-    quote = database.engine.dialect.identifier_preparer.quote
-    names = [column.name for column in columns]
+    quote = _SQLITE_QUOTE
     keys = [column.name for column in table.primary_key.columns]
     others = [name for name in names if name not in keys]
     conflict = (
@@ -238,14 +257,7 @@ def _sqlite_upsert(
         f" VALUES ({', '.join('?' * len(names))})"
         f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) {conflict}"
     )
-    as_json = [isinstance(column.type, JSON) for column in columns]
-    if not any(as_json):
-        return statement, [tuple(row[name] for name in names) for row in rows]
-    # JSON as SQLAlchemy writes it: json.dumps of the value (None too: "null").
-    return statement, [
-        tuple(
-            json.dumps(row[name]) if encode else row[name]
-            for name, encode in zip(names, as_json, strict=True)
-        )
-        for row in rows
-    ]
+    return statement, tuple(isinstance(table.c[name].type, JSON) for name in names)
+
+
+_SQLITE_QUOTE = sqlite_dialect().identifier_preparer.quote

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from functools import partial
 
 from sqlalchemy import (
     BigInteger,
@@ -64,14 +65,12 @@ async def locked_checkpoint(
     """The projection's checkpoint, its row locked for this write transaction (``FOR
     UPDATE`` on PostgreSQL; SQLite's write lock is held already); None if missing."""
     if not database.postgres:
-        row = await run_on_driver(
-            connection, lambda raw: raw.execute(SQLITE_CHECKPOINT, (name,)).fetchone()
-        )
-        return None if row is None else int(row[0])
-    query = select(checkpoints.c.position).where(checkpoints.c.projection == name)
-    if database.postgres:
-        query = query.with_for_update()
-    position = await connection.scalar(query)
+        return await run_on_driver(connection, partial(sqlite_checkpoint, name=name))
+    position = await connection.scalar(
+        select(checkpoints.c.position)
+        .where(checkpoints.c.projection == name)
+        .with_for_update()
+    )
     return None if position is None else int(position)
 
 
@@ -99,10 +98,16 @@ async def reset_bookkeeping(connection: AsyncConnection, name: str) -> None:
 
 # On SQLite, each statement in one thread hand-off of its own (through SQLAlchemy's
 # adapter a statement takes four: cursor, execute, fetch, close).
-SQLITE_CHECKPOINT = f"SELECT position FROM {checkpoints.name} WHERE projection = ?"  # noqa: S608
+_SQLITE_CHECKPOINT = f"SELECT position FROM {checkpoints.name} WHERE projection = ?"  # noqa: S608
 _SQLITE_SAVE_CHECKPOINT = (
     f"UPDATE {checkpoints.name} SET position = ? WHERE projection = ?"  # noqa: S608
 )
+
+
+def sqlite_checkpoint(raw: sqlite3.Connection, name: str) -> int | None:
+    """The projection's checkpoint read on a SQLite driver connection; None if missing."""
+    row = raw.execute(_SQLITE_CHECKPOINT, (name,)).fetchone()
+    return None if row is None else int(row[0])
 
 
 def sqlite_checkpoint_saver(
