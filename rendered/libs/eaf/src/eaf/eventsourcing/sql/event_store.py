@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -121,10 +121,11 @@ class SqlEventStore:
                 *self._writer.encode_events(events),
                 json.dumps(metadata.as_dict()),
             )
-            appended = await self._append((request,))
-        return _stored(
-            request, events, metadata, appended.first_positions[0], appended.recorded_at
-        )
+            stored = _Stored()
+            appended = await self._append(
+                (request,), lambda: stored.prepare(request, events, metadata)
+            )
+        return stored.finish(0, appended)
 
     async def append_streams(
         self, appends: Sequence[StreamAppend]
@@ -150,20 +151,23 @@ class SqlEventStore:
                 )
                 for entry in appends
             ]
-            appended = await self._append(unit)
-        return [
-            _stored(request, entry.events, metadata, first, appended.recorded_at)
-            for request, entry, first in zip(
-                unit, appends, appended.first_positions, strict=True
-            )
-        ]
+            stored = [_Stored() for _ in unit]
 
-    async def _append(self, unit: Sequence[AppendRequest]) -> Appended:
-        """Append ``unit`` through the writer; a storage fault is a
-        :class:`StoreUnavailableError` (nothing was stored)."""
+            def prepare() -> None:
+                for part, request, entry in zip(stored, unit, appends, strict=True):
+                    part.prepare(request, entry.events, metadata)
+
+            appended = await self._append(unit, prepare)
+        return [part.finish(index, appended) for index, part in enumerate(stored)]
+
+    async def _append(
+        self, unit: Sequence[AppendRequest], meanwhile: Callable[[], None]
+    ) -> Appended:
+        """Append ``unit`` through the writer, calling ``meanwhile`` while it writes; a
+        storage fault is a :class:`StoreUnavailableError` (nothing was stored)."""
         started = time.perf_counter()
         try:
-            appended = await self._writer.append(unit)
+            appended = await self._writer.append(unit, meanwhile)
         except Exception as error:
             if not is_storage_fault(error):
                 raise
@@ -272,35 +276,52 @@ class SqlEventStore:
         return [row_to_event(row) for row in rows]
 
 
-def _stored(
-    request: AppendRequest,
-    events: Sequence[NewEvent],
-    metadata: EventMetadata,
-    first: int,
-    recorded_at: datetime,
-) -> list[StoredEvent]:
-    """The stored events of ``request``, payloads decoded from what was stored."""
-    if not events:
-        return []
-    # The caller's copies of the payloads, decoded in one call (not one per event).
-    decoded = json.loads(request.events_json)
-    stored: list[StoredEvent] = []
-    for offset, (event, row) in enumerate(zip(events, decoded, strict=True)):
-        # What StoredEvent(...) makes, at a third of the cost of its frozen dataclass
-        # __init__ (one object.__setattr__ per field).
-        made = _new(StoredEvent)
-        made.__dict__.update(
-            position=first + offset,
-            event_id=event.event_id,
-            tenant_id=request.tenant,
-            stream_type=request.stream_type,
-            stream_id=request.stream_id,
-            stream_version=request.expected + offset + 1,
-            event_type=event.event_type,
-            schema_version=event.schema_version,
-            payload=row[-1],
-            metadata=metadata,
-            recorded_at=recorded_at,
-        )
-        stored.append(made)
-    return stored
+class _Stored:
+    """The stored events of one append, made while the writer writes it (payloads
+    decoded from what is stored: the caller's own copies), then given the positions
+    and the time the writer gives back."""
+
+    def __init__(self) -> None:
+        self.events: list[StoredEvent] = []
+
+    def prepare(
+        self,
+        request: AppendRequest,
+        events: Sequence[NewEvent],
+        metadata: EventMetadata,
+    ) -> None:
+        if not events:
+            return
+        # The payloads decoded in one call (not one per event).
+        decoded = json.loads(request.events_json)
+        made_events = self.events
+        for offset, (event, row) in enumerate(zip(events, decoded, strict=True)):
+            # What StoredEvent(...) makes, at a third of the cost of its frozen
+            # dataclass __init__ (one object.__setattr__ per field).
+            made = _new(StoredEvent)
+            made.__dict__.update(
+                event_id=event.event_id,
+                tenant_id=request.tenant,
+                stream_type=request.stream_type,
+                stream_id=request.stream_id,
+                stream_version=request.expected + offset + 1,
+                event_type=event.event_type,
+                schema_version=event.schema_version,
+                payload=row[-1],
+                metadata=metadata,
+            )
+            made_events.append(made)
+
+    def finish(self, index: int, appended: Appended) -> list[StoredEvent]:
+        """The events, at the positions ``appended`` gives the unit's ``index``-th
+        append."""
+        if not self.events:
+            return []
+        position = appended.first_positions[index]
+        recorded_at = appended.recorded_at
+        for event in self.events:
+            fields = event.__dict__
+            fields["position"] = position
+            fields["recorded_at"] = recorded_at
+            position += 1
+        return self.events

@@ -96,17 +96,24 @@ class SqliteWriter:
         self._thread: _Thread | None = None
         self._connection: sqlite3.Connection | None = None
 
-    async def append(self, unit: Unit) -> Appended:
+    async def append(
+        self, unit: Unit, meanwhile: Callable[[], object] | None = None
+    ) -> Appended:
+        """Append ``unit``; ``meanwhile`` (if given) is called once the unit is on its
+        way, so that the caller's own work overlaps the transaction (and its fsync,
+        during which the writer's thread does not hold the GIL)."""
         if self._busy:  # a transaction is in flight: join the next one
             future: asyncio.Future[Appended | Exception] = (
                 asyncio.get_running_loop().create_future()
             )
             self._queue.append((unit, future))
+            if meanwhile is not None:
+                meanwhile()
             result = await future
         else:  # none is: this one leaves at once, from the caller's task
             self._busy = True
             try:
-                result = (await self._send([unit]))[0]
+                result = (await self._send([unit], meanwhile))[0]
             finally:
                 self._hand_over()
         if isinstance(result, Exception):
@@ -167,15 +174,22 @@ class SqliteWriter:
             self._connection = self._database.connect_sqlite()
         return self._connection
 
-    async def _send(self, batch: list[Unit]) -> list[Appended | Exception]:
+    async def _send(
+        self, batch: list[Unit], meanwhile: Callable[[], object] | None = None
+    ) -> list[Appended | Exception]:
         async with self._database.sqlite_writer():
             recorded_at = utc_now()
             if self._database.sqlite_file is None:
+                if meanwhile is not None:
+                    meanwhile()
                 return await self._send_on_pool(batch, recorded_at)
             if self._thread is None:
                 self._thread = _Thread()
             return await self._thread.run(
-                self._commit_on_own_connection, batch, recorded_at
+                self._commit_on_own_connection,
+                batch,
+                recorded_at,
+                meanwhile=meanwhile,
             )
 
     async def _send_on_pool(
@@ -298,9 +312,18 @@ class _Thread:
             target=self._serve, name="eaf-sqlite-writer", daemon=True
         ).start()
 
-    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
+    async def run(
+        self,
+        function: Callable[..., _T],
+        *args: Any,
+        meanwhile: Callable[[], object] | None = None,
+    ) -> _T:
+        """``function(*args)`` on the thread; ``meanwhile()`` on the caller's, while
+        the thread runs it."""
         future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
         self._calls.put((future, partial(function, *args)))
+        if meanwhile is not None:
+            meanwhile()
         return await future
 
     def stop(self) -> None:

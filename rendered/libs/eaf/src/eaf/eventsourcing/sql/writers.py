@@ -12,7 +12,7 @@ one thread handoff rather than one per statement (as awaiting aiosqlite would).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -116,7 +116,13 @@ class PostgresWriter:
             self._send, max_batch=max_batch, parallel=parallel
         )
 
-    async def append(self, unit: Unit) -> Appended:
+    async def append(
+        self, unit: Unit, meanwhile: Callable[[], object] | None = None
+    ) -> Appended:
+        """Append ``unit``; ``meanwhile`` (if given) is called once, before the result
+        (the round trip is on this loop: there is no thread to overlap)."""
+        if meanwhile is not None:
+            meanwhile()
         result = await self._batcher.submit(unit)
         if isinstance(result, Exception):
             raise result
