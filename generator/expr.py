@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import io
+import keyword as python_keyword
 import math
+import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,16 +92,58 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
         if text.strip() in scope.enums.get(enum.name, []) and text.strip() not in scope.names:
             return Node("member", enum, value=text.strip())
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
+        tree = ast.parse(_keywords_as_names(text.strip()), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError, tokenize.TokenError) as error:
         reason = getattr(error, "msg", None) or "not an expression"
-        raise ExprError(f"cannot read expression {_show(text)}: {reason}") from None
+        raise ExprError(
+            f"cannot read expression {_show(text)}{_keyword_hint(text, scope)}: {reason}"
+        ) from None
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise ExprError(f"an expression has at most {MAX_NODES} parts")
+    _restore_keyword_names(tree)
     node = _Checker(scope).check(tree.body, expected)
     if expected is not None:
         node = coerce(node, expected, text)
     return node
+
+
+# Python keywords that expressions never use as keywords may name a field (``class``,
+# ``from``): they are read as names, parsed under a stand-in and given back their own.
+_EXPRESSION_KEYWORDS = frozenset(
+    {"and", "or", "not", "in", "is", "if", "else", "for", "None", "True", "False"}
+)
+_NAME_KEYWORDS = frozenset(python_keyword.kwlist) - _EXPRESSION_KEYWORDS
+_STAND_IN = "__keyword_name"
+
+
+def _keywords_as_names(text: str) -> str:
+    if not any(word in text for word in _NAME_KEYWORDS):
+        return text
+    tokens = [
+        (
+            kind,
+            f"{value}{_STAND_IN}" if kind == tokenize.NAME and value in _NAME_KEYWORDS else value,
+        )
+        for kind, value, *_ in tokenize.generate_tokens(io.StringIO(text).readline)
+    ]
+    return tokenize.untokenize(tokens).strip()
+
+
+def _restore_keyword_names(tree: ast.AST) -> None:
+    for node in ast.walk(tree):
+        for attribute in ("id", "arg", "attr"):
+            name = getattr(node, attribute, None)
+            if isinstance(name, str) and name.endswith(_STAND_IN):
+                setattr(node, attribute, name.removesuffix(_STAND_IN))
+
+
+def _keyword_hint(text: str, scope: Scope) -> str:
+    """Why a name of the scope cannot be read here: it is a keyword of expressions."""
+    words = set(text.replace("(", " ").replace(")", " ").split())
+    clashes = sorted(words & _EXPRESSION_KEYWORDS & set(scope.names))
+    if not clashes:
+        return ""
+    return f" ({clashes[0]!r} names a field but is a keyword of expressions: rename the field)"
 
 
 def _literal_text(value: Any) -> str:
@@ -516,7 +561,15 @@ def _dotted(node: ast.AST) -> str | None:
 
 
 def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
-    """Names known not to be null after ``operand`` is true (``when``) or false."""
+    """Names known not to be null after ``operand`` is true (``when``) or false: each
+    test of an ``and`` that is true (of an ``or`` that is false), through ``not``."""
+    if operand.op == ("and" if when else "or"):
+        narrowed: dict[str, TypeRef] = {}
+        for part in operand.args:
+            narrowed.update(_narrowing(part, when=when))
+        return narrowed
+    if operand.op == "not":
+        return _narrowing(operand.args[0], when=not when)
     if operand.op != "compare" or len(operand.args) != 2:
         return {}
     left, right = operand.args

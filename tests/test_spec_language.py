@@ -4,6 +4,7 @@ reports for each way of getting it wrong."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -422,6 +423,47 @@ def test_a_conditional_narrows_an_optional_value_in_its_branch() -> None:
     assert node.type == TypeRef.scalar("date")
     with pytest.raises(ExprError, match=r"or null"):
         parse("due if due is None else today", LIST_SCOPE, TypeRef.scalar("date"))
+
+
+TWO_OPTIONALS = Scope(
+    {
+        "started": TypeRef.scalar("datetime").optional(),
+        "ended": TypeRef.scalar("datetime").optional(),
+        "class": TypeRef.scalar("str"),
+        "from": TypeRef.scalar("str").optional(),
+        "in": TypeRef.scalar("int"),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(ended - started) // hours(1) if ended is not None and started is not None else 0",
+        "0 if ended is None or started is None else (ended - started) // hours(1)",
+        "(ended - started) // hours(1) if not (ended is None or started is None) else 0",
+    ],
+)
+def test_every_test_of_an_and_narrows_in_the_branch_it_leads_to(text: str) -> None:
+    node = parse(text, TWO_OPTIONALS)
+    assert node.type == TypeRef.scalar("int")
+    start = datetime(2026, 1, 1, 8, tzinfo=UTC)
+    values = {"started": start, "ended": start + timedelta(hours=5)}
+    assert evaluate(node, values) == 5
+    assert evaluate(node, {"started": start, "ended": None}) == 0
+
+
+def test_a_field_named_like_a_keyword_expressions_do_not_use_is_read_as_a_name() -> None:
+    node = parse("upper(class) if from is None else from + class", TWO_OPTIONALS)
+    assert node.type == TypeRef.scalar("str")
+    code = to_python(node, {"class": "self.class_", "from": "self.from_"})
+    assert "self.class_" in code.source and "self.from_" in code.source
+    assert evaluate(node, {"class": "van", "from": None}) == "VAN"
+    assert evaluate(node, {"class": "van", "from": "x-"}) == "x-van"
+    assert parse("'from class' == class", TWO_OPTIONALS).type == TypeRef.scalar("bool")
+    # A field named like a keyword of expressions cannot be read in one: said so.
+    with pytest.raises(ExprError, match="'in' names a field but is a keyword of expressions"):
+        parse("in + 1", TWO_OPTIONALS)
 
 
 @pytest.mark.parametrize(
