@@ -226,7 +226,12 @@ def _nested_check(
     route: Any, path: list[Any], errors: DomainErrors
 ) -> RuleCheck | None:
     """The check of a field of a value object inside a request body (``lines.0.sku``)."""
-    model: Any = getattr(getattr(route, "body_field", None), "type_", None)
+    body = getattr(route, "body_field", None)
+    # The body's model: FastAPI's field keeps it as its annotation (``type_`` before).
+    model: Any = _inner_model(
+        getattr(body, "type_", None)
+        or getattr(getattr(body, "field_info", None), "annotation", None)
+    )
     for part in path[:-1]:
         if isinstance(part, int) or model is None:
             continue

@@ -1,0 +1,80 @@
+"""Broken rules answered with the domain's own messages: a body's fields, and the fields of
+value objects inside it (in a list, or nested in another value object)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pydantic import BaseModel, Field
+
+from eaf.web import DomainErrors, install_domain_problems
+
+
+@dataclass(frozen=True)
+class Broken:
+    field: str
+    message: str
+
+
+def _rule(message: str, ok: Any) -> Any:
+    return lambda value: [] if ok(value) else [Broken("", message)]
+
+
+class OriginBody(BaseModel):
+    country: str = Field(pattern="^[A-Z]{2}$")
+
+
+class PartBody(BaseModel):
+    sku: str = Field(min_length=3)
+    origin: OriginBody
+
+
+class OrderBody(BaseModel):
+    name: str = Field(min_length=1)
+    parts: list[PartBody] = []
+    spare: PartBody | None = None
+
+
+def _app() -> FastAPI:
+    app = FastAPI()
+
+    @app.post("/orders", name="open_order")
+    async def open_order(body: OrderBody) -> dict[str, str]:
+        return {"name": body.name}
+
+    install_domain_problems(
+        app,
+        DomainErrors(
+            validation=ValueError,
+            not_found=LookupError,
+            conflict=RuntimeError,
+            refused=PermissionError,
+            service="shop",
+            rules={"open_order": {"name": _rule("Name is required", bool)}},
+            nested_rules={
+                "Part.sku": _rule("SKU is 3 characters or more", lambda v: len(v) >= 3),
+                "Origin.country": _rule("Country is two capitals", lambda v: False),
+            },
+            unique_fields={},
+        ),
+    )
+    return app
+
+
+def test_the_rules_of_value_objects_in_a_body_answer_with_their_own_messages() -> None:
+    bad_part = {"sku": "a", "origin": {"country": "x"}}
+    with TestClient(_app()) as client:
+        answer = client.post(
+            "/orders", json={"name": "", "parts": [bad_part], "spare": bad_part}
+        )
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "name", "message": "Name is required"},
+        {"field": "parts.0.sku", "message": "SKU is 3 characters or more"},
+        {"field": "parts.0.origin.country", "message": "Country is two capitals"},
+        {"field": "spare.sku", "message": "SKU is 3 characters or more"},
+        {"field": "spare.origin.country", "message": "Country is two capitals"},
+    ]
