@@ -5,12 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator import naming
 from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code
 from generator.context_fields import FieldCtx, field_ctx
 from generator.literals import python_literal
 from generator.resolved import Domain, REndpoint, RReadModel
+from generator.typeref import TypeRef
 from generator.values import Catalog
 
 RANGE_KINDS = frozenset({"int", "float", "date", "datetime"})
@@ -122,6 +124,17 @@ def read_models(
     return result
 
 
+def _holds_datetime(type_: TypeRef, catalog: Catalog, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a value of ``type_`` holds a datetime (in a value object, list or map too)."""
+    type_ = type_.required()
+    if type_.is_collection:
+        return _holds_datetime(type_.element, catalog, seen)
+    if type_.kind == "value" and type_.name not in seen:
+        fields = catalog.values.get(type_.name or "", [])
+        return any(_holds_datetime(f.type, catalog, seen | {type_.name or ""}) for f in fields)
+    return type_.is_scalar("datetime")
+
+
 def _read_model(
     read_model: RReadModel, domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
 ) -> ReadModelCtx:
@@ -175,14 +188,17 @@ def _read_model(
         ]
     )
     snake = naming.snake(read_model.name)
-    definition = json.dumps(
-        [
-            [(c.name, c.type) for c in columns],
-            [(h.event, h.action, h.key, h.columns) for h in handlers],
-        ],
-        default=str,
-        sort_keys=True,
-    )
+    shape: list[Any] = [
+        [(c.name, c.type) for c in columns],
+        [(h.event, h.action, h.key, h.columns) for h in handlers],
+    ]
+    # (An aggregate's createdAt and updatedAt are the events' own times: UTC always.)
+    stamps = ("createdAt", "updatedAt") if read_model.of else ()
+    if any(_holds_datetime(c.type, catalog) for c in read_model.columns if c.name not in stamps):
+        # Instants are stored in UTC since this mark (so they sort and filter as text):
+        # a read model holding them is rebuilt once, its rows written before in UTC too.
+        shape.append("datetimes in UTC")
+    definition = json.dumps(shape, default=str, sort_keys=True)
     return ReadModelCtx(
         name=read_model.name,
         snake=snake,

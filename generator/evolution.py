@@ -1,18 +1,56 @@
-"""Spec changes that would break a service's stored events: an event that gains a required
+"""Spec changes that would break a service's stored data: an event that gains a required
 field, changes a field's type or disappears at the same schema version cannot be read
 back from data written before (and neither can the aggregates and read models built from
-it). `generate render` refuses them, saying how to evolve the event instead."""
+it); an upcast from the stored version that renames or removes a field that version does
+not have fails on every stored event; a unique value or combination that is new (a new
+rule, or a renamed field) holds nothing for the values already stored, which were never
+claimed. `generate render` refuses them, saying how to evolve the spec instead."""
 
 from __future__ import annotations
 
 from generator.resolve import resolve
-from generator.resolved import Loc, REvent
+from generator.resolved import Domain, Loc, RAggregate, REvent
 from generator.spec import Spec
 
 
 def breaking_changes(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
-    """What in ``after`` cannot read the events ``before`` may have stored."""
-    old, new = resolve(before).events, resolve(after).events
+    """What in ``after`` cannot read (or keep the rules of) the data ``before`` stored."""
+    old_domain, new_domain = resolve(before), resolve(after)
+    problems = _events(old_domain, new_domain)
+    for name, aggregate in new_domain.aggregates.items():
+        stored = old_domain.aggregates.get(name)
+        if stored is not None:
+            problems.extend(_new_unique_rules(name, stored, aggregate))
+    return problems
+
+
+def _unique_keys(aggregate: RAggregate) -> dict[tuple[str, ...], Loc]:
+    keys: dict[tuple[str, ...], Loc] = {
+        (f.name,): ("aggregates", aggregate.name, "fields", f.name, "unique")
+        for f in aggregate.unique
+    }
+    for index, combination in enumerate(aggregate.unique_together):
+        keys[tuple(f.name for f in combination)] = ("aggregates", aggregate.name, "unique", index)
+    return keys
+
+
+def _new_unique_rules(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[Loc, str]]:
+    before = _unique_keys(stored)
+    return [
+        (
+            loc,
+            f"{name}'s {' + '.join(key)} is unique now, but the values stored before were "
+            "never claimed (a unique rule holds only what is written after it; a renamed "
+            "field's claims stay under its old name), so duplicates would pass: keep the "
+            "rule as it was, or render with --allow-breaking for a service without data",
+        )
+        for key, loc in _unique_keys(current).items()
+        if key not in before
+    ]
+
+
+def _events(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+    old, new = old_domain.events, new_domain.events
     problems: list[tuple[Loc, str]] = []
     for name, stored in old.items():
         current = new.get(name)
@@ -36,7 +74,29 @@ def breaking_changes(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
             )
         elif current.version == stored.version:
             problems.extend(_same_version(name, stored, current))
+        else:
+            problems.extend(_upcast_from_stored(name, stored, current))
     return problems
+
+
+def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[tuple[Loc, str]]:
+    """The step from the stored version renames and removes only fields it has."""
+    fields = {f.name for f in stored.fields}
+    step = next((u for u in current.upcasts if u["from"] == stored.version), None)
+    if step is None:
+        return []
+    loc: Loc = ("events", name, "upcasts", stored.version)
+    named = [("rename", old) for old, _ in step["rename"]]
+    named += [("remove", gone) for gone in step["remove"]]
+    return [
+        (
+            (*loc, key),
+            f"stored {name} events (v{stored.version}) have no {field!r} to {key} "
+            f"(their fields: {', '.join(sorted(fields))})",
+        )
+        for key, field in named
+        if field not in fields
+    ]
 
 
 def _same_version(name: str, stored: REvent, current: REvent) -> list[tuple[Loc, str]]:

@@ -575,8 +575,8 @@ def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
     left, right = operand.args
     (op,) = operand.value
     positive = "is not" if when else "is"
-    narrowed = op == positive and right.type == NONE and left.op == "name"
-    if narrowed and left.type.kind == "optional":
+    tested = op == positive and right.type == NONE and left.op == "name"
+    if tested and left.type.kind == "optional":
         return {left.value: left.type.required()}
     return {}
 

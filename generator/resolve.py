@@ -414,7 +414,33 @@ class _Resolver:
                     "compute": computed,
                 }
             )
+        self._upcast_outputs(name, version, upcasts, by_name)
         return resolved
+
+    def _upcast_outputs(
+        self, name: str, version: int, upcasts: dict[int, Any], fields: dict[str, RField]
+    ) -> None:
+        """Each upcast step gives only fields its next version has: walked back from the
+        current version, whose fields the spec declares (the names of an older version
+        are those the next one has, less what the step made, plus what it renamed away
+        or removed)."""
+        later = set(fields)
+        for from_version in sorted(upcasts, reverse=True):
+            upcast = upcasts[from_version]
+            where: Loc = ("events", name, "upcasts", from_version)
+            made = [
+                *((("rename", old), new) for old, new in upcast.rename.items()),
+                *((("add", new), new) for new in upcast.add),
+                *((("compute", new), new) for new in upcast.compute or {}),
+            ]
+            for (key, entry), new in made:
+                if new not in later:
+                    self.domain.problem(
+                        (*where, key, entry),
+                        f"gives {new!r}, which version {from_version + 1} of {name} does "
+                        f"not have (its fields: {', '.join(sorted(later)) or 'none'})",
+                    )
+            later = (later - {new for _, new in made}) | set(upcast.rename) | set(upcast.remove)
 
     def _computed_upcast(
         self, compute: dict[str, str], fields: dict[str, RField], loc: Loc

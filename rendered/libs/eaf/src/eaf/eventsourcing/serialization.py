@@ -1,7 +1,7 @@
 """Dataclasses to JSON and back, guided by their type hints.
 
 Supported: str, int, float, bool, None, Decimal (as a string), UUID, datetime and date
-(ISO 8601), Enum (by value), list/tuple/set/frozenset, dict with str keys, ``X | None``,
+(ISO 8601; an aware datetime in UTC), Enum (by value), list/tuple/set/frozenset, dict with str keys, ``X | None``,
 ``Any`` (kept as is) and nested dataclasses. Unknown keys in the data are ignored (a
 tolerant reader); missing keys fall back to field defaults.
 """
@@ -14,7 +14,7 @@ import types
 import typing
 import uuid
 from collections.abc import Callable, Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import partial
 from typing import Any, TypeVar, cast
@@ -36,7 +36,9 @@ def encode_value(value: Any) -> Any:
         return value
     if isinstance(value, Decimal | uuid.UUID):
         return str(value)
-    if isinstance(value, date):  # datetime is a date too
+    if isinstance(value, datetime):
+        return _instant(value)
+    if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, enum.Enum):
         return encode_value(value.value)
@@ -236,10 +238,20 @@ _CONVERSIONS: dict[type[Any], _Decode] = {
 
 
 _AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
+def _instant(value: datetime) -> str:
+    """An aware datetime in UTC (``...+00:00``), so that stored instants compare and sort
+    as text whatever offset they were given with; a naive one as it is."""
+    if value.tzinfo is not None and value.utcoffset():
+        value = value.astimezone(UTC)
+    return value.isoformat()
+
+
 _ENCODERS: dict[type[Any], _Decode] = {
     uuid.UUID: str,
     Decimal: str,
-    datetime: datetime.isoformat,
+    datetime: _instant,
     date: date.isoformat,
 }
 """Exact types only: subclasses (an enum of str, say) take the checks below."""
