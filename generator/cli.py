@@ -372,9 +372,13 @@ def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_tex
         return  # the spec's own problems are reported by the render itself
     problems = breaking_changes(before, after)
     if problems:
+        from generator.loading import parse_yaml
+        from generator.problems import Problem
+
         where = f"{workspace.specs.name}/{project.name}.yaml"
+        _, marks = parse_yaml(spec_text, where)
         for loc, message in problems:
-            typer.echo(f"{where}: {'.'.join(map(str, loc))}: {message}", err=True)
+            typer.echo(str(Problem(where, *marks.find(loc), loc, message)), err=True)
         fail(
             f"{project.name}: the spec cannot read the events stored before; nothing was "
             "written (--allow-breaking renders anyway, for a service without data)"

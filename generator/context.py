@@ -5,14 +5,14 @@ context through JSON)."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from generator import context_domain as d
 from generator import context_http as h
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx
-from generator.context_tests import add_scenarios
+from generator.context_tests import add_scenarios, unmade_references
 from generator.expr_code import to_python
 from generator.reserved import python_attribute
 from generator.resolve import resolve
@@ -329,10 +329,13 @@ def _component(name: str, spec: ComponentSpec) -> ComponentCtx:
 def build(spec: Spec) -> ServiceCtx:
     """The typed render context of ``spec`` (which must be valid)."""
     domain = resolve(spec)
-    catalog = d.catalog_of(domain)
+    # the commands' samples of references the tests cannot make first are null; the
+    # read models' (a path or a filter names a value) are not
+    plain = d.catalog_of(domain)
+    catalog = replace(plain, unmade_references=unmade_references(domain))
     aggregates = d.aggregates(domain, catalog)
     by_name = {a.name: a for a in aggregates}
-    read_models = h.read_models(domain, catalog, by_name)
+    read_models = h.read_models(domain, plain, by_name)
     for read_model in read_models:
         if read_model.of is not None:
             by_name[read_model.of].read_model = {"name": read_model.name, "table": read_model.table}
@@ -341,7 +344,7 @@ def build(spec: Spec) -> ServiceCtx:
             module, _, cls = declared.service.partition(":")
             by_name[name].service_module, by_name[name].service_class = module, cls
     values = d.values(domain, catalog)
-    endpoints = h.endpoints(domain, catalog, by_name)
+    endpoints = h.endpoints(domain, plain, by_name)
     _use_cases(endpoints, by_name)
     add_scenarios(domain, catalog, by_name)
     _http_makers(endpoints, by_name)

@@ -4,6 +4,8 @@ commands to run before one so that its guard holds, or fails."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from generator import naming
 from generator.context_domain import (
     AggregateCtx,
@@ -14,28 +16,51 @@ from generator.context_domain import (
 )
 from generator.context_fields import FieldCtx
 from generator.expr_code import today_and_now
-from generator.resolved import Domain, RAggregate
-from generator.scenarios import ScenarioError, Simulator
+from generator.resolved import Domain, Loc, RAggregate, RCommand
+from generator.scenarios import Prepared, ScenarioError, Simulator
 from generator.values import Catalog, Invalid
 
 
+@dataclass
+class PreparedReference(ReferenceSample):
+    """A referenced aggregate as the tests make it for one command: ``new_<maker>`` (the
+    services' tests) or ``create_<maker>`` (the HTTP tests) makes it and runs ``steps``
+    on it (the methods of its commands), so that the command's ``also`` accepts it, which
+    then changes its fields ``changes`` (attributes). Without steps, ``maker`` is
+    ``snake``: the aggregate as the examples make it."""
+
+    maker: str = ""
+    steps: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+
+
 def argument(
-    field_: FieldCtx, aggregates: dict[str, AggregateCtx], made: bool = True
+    field_: FieldCtx,
+    aggregates: dict[str, AggregateCtx],
+    made: bool = True,
+    prepared: Prepared | None = None,
+    maker: str = "",
 ) -> ArgumentSample:
     """A sample argument: its Python and JSON values, and the aggregate it references
     (``made``: the tests make one first, which an optional reference gets only when making
-    it cannot lead back to its owner)."""
+    it cannot lead back to its owner; ``prepared``: the commands an ``also`` of the command
+    needs run on it first, in a helper named after ``maker``)."""
     reference = None
     if field_.references and field_.references in aggregates:
         target = aggregates[field_.references]
         convert = "UUID({})" if field_.element == "uuid" else "{}"
-        reference = ReferenceSample(
+        made = made or not field_.optional
+        ready = prepared is not None and made and field_.kind != "list"
+        reference = PreparedReference(
             target=target.name,
             snake=target.snake,
             many=field_.kind == "list",
             optional=field_.optional,
-            made=made or not field_.optional,
+            made=made,
             convert=convert,
+            maker=maker if ready and maker else target.snake,
+            steps=_methods(target, prepared.steps) if ready and prepared else [],
+            changes=_attrs(target, prepared.changed) if ready and prepared else [],
         )
     return ArgumentSample(
         name=field_.name,
@@ -88,6 +113,21 @@ def _reachable(domain: Domain, start: str) -> set[str]:
     return seen
 
 
+def unmade_references(domain: Domain) -> frozenset[Loc]:
+    """The optional references of commands that the tests do not make first (its own
+    aggregate, or one whose making may lead back to it; ``made`` is False for them), by
+    location: their sample is null unless the spec gives an example (Catalog)."""
+    return frozenset(
+        f.loc
+        for name, aggregate in domain.aggregates.items()
+        for command in aggregate.commands
+        for f in command.arguments
+        if f.optional
+        and f.references in domain.aggregates
+        and (name == f.references or name in _reachable(domain, f.references or ""))
+    )
+
+
 def reference_cycle(domain: Domain) -> list[str] | None:
     """A cycle of creating commands that each need the next to exist, if any."""
     needs = creation_order(domain)
@@ -119,6 +159,7 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
         for command_ctx in ctx.commands:
             command = aggregate.command(command_ctx.name)
             assert command is not None
+            prepared = _prepared(simulator, aggregate, command)
             command_ctx.tests = CommandTests(
                 args=[
                     argument(
@@ -127,6 +168,8 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                         made=bool(f.references)
                         and name != f.references
                         and name not in _reachable(domain, f.references or ""),
+                        prepared=prepared.get(f.name),
+                        maker=_maker(f, ctx, command, prepared),
                     )
                     for f in command_ctx.arguments
                 ],
@@ -137,6 +180,53 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                 error=command_ctx.guard_error or "CommandNotAllowedError",
             )
         ctx.extra.replay = _replayable(simulator, aggregate, ctx)
+
+
+def _prepared(
+    simulator: Simulator, aggregate: RAggregate, command: RCommand
+) -> dict[str, Prepared]:
+    """What the ``also`` of ``command`` need of the aggregates its parameters name, as the
+    command runs after the commands that make it allowed (by parameter name)."""
+    prepared: dict[str, Prepared] = {}
+    if not command.also:
+        return prepared
+    try:
+        if command.creates:
+            simulator.run(aggregate, None, command, prepared=prepared)
+            return prepared
+        steps = simulator.path(aggregate, command)
+        if steps is None:
+            return {}
+        state = simulator.initial(aggregate)
+        for step in steps:
+            change = aggregate.command(step)
+            assert change is not None
+            state = simulator.run(aggregate, state, change)
+        simulator.run(aggregate, state, command, prepared=prepared)
+    except (ScenarioError, Invalid):
+        return {}
+    return prepared
+
+
+def _maker(
+    field_: FieldCtx, ctx: AggregateCtx, command: RCommand, prepared: dict[str, Prepared]
+) -> str:
+    """The name (after ``new_`` / ``create_``) of the helper making the aggregate
+    ``field_`` references for ``command``."""
+    if field_.name not in prepared or not field_.references:
+        return ""
+    maker = f"{naming.snake(field_.references)}_for_{ctx.snake}_{command.method}"
+    return f"{maker}_{field_.attr.rstrip('_')}" if len(prepared) > 1 else maker
+
+
+def _methods(target: AggregateCtx, names: list[str]) -> list[str]:
+    methods = {c.name: c.method for c in target.commands}
+    return [methods[name] for name in names]
+
+
+def _attrs(target: AggregateCtx, names: list[str]) -> list[str]:
+    attrs = {f.name: f.attr for f in target.fields}
+    return [attrs[name] for name in names if name in attrs]
 
 
 def _path(
@@ -175,4 +265,4 @@ def _replayable(simulator: Simulator, aggregate: RAggregate, ctx: AggregateCtx) 
     return done
 
 
-__all__ = ["add_scenarios", "argument", "naming", "reference_cycle"]
+__all__ = ["add_scenarios", "argument", "naming", "reference_cycle", "unmade_references"]

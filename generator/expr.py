@@ -89,8 +89,19 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
         raise ExprError("an expression is one line without control characters")
     if expected is not None and expected.required().kind == "enum":
         enum = expected.required()
-        if text.strip() in scope.enums.get(enum.name, []) and text.strip() not in scope.names:
-            return Node("member", enum, value=text.strip())
+        members = scope.enums.get(enum.name, [])
+        bare = text.strip()
+        if bare in members and bare not in scope.names:
+            return Node("member", enum, value=bare)
+        if (
+            bare.isidentifier()
+            and not python_keyword.iskeyword(bare)
+            and bare not in scope.names
+            and bare not in FUNCTIONS
+        ):
+            raise ExprError(
+                f"{bare!r} is not a {enum.name} (expected one of: {', '.join(members)})"
+            )
     try:
         tree = ast.parse(_keywords_as_names(text.strip()), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError, tokenize.TokenError) as error:

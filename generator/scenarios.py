@@ -6,6 +6,7 @@ spec whose own examples break its guards or invariants."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -13,11 +14,12 @@ from typing import Any
 
 from generator.expr import Node
 from generator.expr_code import EvalError, evaluate
-from generator.resolved import Domain, RAggregate, RCommand, RField
+from generator.resolved import Domain, RAggregate, RAlso, RCommand, RField
 from generator.typeref import TypeRef
 from generator.values import Catalog, Invalid, sample
 
 MAX_STEPS = 4
+MAX_STATES = 200
 State = dict[str, Any]
 
 
@@ -58,6 +60,16 @@ class Step:
 
 
 @dataclass
+class Prepared:
+    """What a command's ``also`` needed of the other aggregate, made from the examples:
+    the commands run on it first (``steps``) so that the ``also`` command is accepted, and
+    the fields that command then changes (``changed``)."""
+
+    steps: list[str]
+    changed: list[str]
+
+
+@dataclass
 class Simulator:
     domain: Domain
     catalog: Catalog
@@ -65,6 +77,7 @@ class Simulator:
     now: datetime
     bodies: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     ticks: int = 0
+    preparations: dict[tuple[str, str, str], list[str] | None] = field(default_factory=dict)
 
     def body(self, aggregate: RAggregate, command: RCommand) -> dict[str, Any]:
         """The sample arguments of ``command`` (JSON); raises Invalid naming the field
@@ -110,12 +123,17 @@ class Simulator:
         state: State | None,
         command: RCommand,
         given: State | None = None,
+        prepared: dict[str, Prepared] | None = None,
     ) -> State:
         """The state after ``command`` with its sample arguments (``given`` replaces some,
         as an ``also`` passes them); ScenarioError when its guard, an invariant or another
         aggregate's command (``also``) refuses it. The aggregates an ``also`` changed are
         kept in the state, under ``@<Aggregate>:<id field>``, so that a later command's
-        ``also`` meets them as they are (the equipment a reservation took is taken)."""
+        ``also`` meets them as they are (the equipment a reservation took is taken).
+        An aggregate a parameter names is one the tests make for the command: made from
+        the examples, and when that one refuses the ``also`` command, taken through some of
+        its own commands first (a show put on sale before a seat of it is reserved), which
+        ``prepared`` gets by the parameter's name."""
         body = self.body(aggregate, command)
         scope = self._scope(state, command, body, aggregate)
         scope.update(given or {})
@@ -138,19 +156,70 @@ class Simulator:
             other_aggregate = self.domain.aggregates[also.aggregate]
             other = other_aggregate.command(also.command)
             assert other is not None
-            key = f"@{also.aggregate}:{also.id.value if also.id.op == 'name' else also.id}"
-            linked = new.get(key)
-            target_state = linked if isinstance(linked, dict) else self.initial(other_aggregate)
-            args = {name: self._value(node, scope) for name, node in also.args.items()}
+            name = str(also.id.value) if also.id.op == "name" else str(also.id)
+            key = f"@{also.aggregate}:{name}"
+            args = {arg: self._value(node, scope) for arg, node in also.args.items()}
+            # a parameter names one the tests make for the command, a field the one kept
+            made = any(p.name == name for p in command.params)
+            linked = None if made else new.get(key)
+            steps: list[str] = []
+            if isinstance(linked, dict):
+                target_state = linked
+            else:
+                target_state = self.initial(other_aggregate)
+                if made:
+                    target_state, steps = self._prepare(other_aggregate, target_state, also, args)
             try:
                 new[key] = self.run(other_aggregate, target_state, other, args)
             except ScenarioError as error:
-                made = "as the earlier commands left it" if linked else "made from the examples"
+                how = "as the earlier commands left it" if linked else "made from the examples"
                 raise ScenarioError(
                     f"{also.aggregate}.{also.command} is refused for the {also.aggregate} "
-                    f"{made}: {error}"
+                    f"{how}: {error}"
                 ) from None
+            if steps and prepared is not None:
+                changed = [
+                    f.name
+                    for f in other_aggregate.fields
+                    if target_state.get(f.name) != new[key].get(f.name)
+                ]
+                prepared[name] = Prepared(steps, changed)
         return new
+
+    def _prepare(
+        self, aggregate: RAggregate, start: State, also: RAlso, args: State
+    ) -> tuple[State, list[str]]:
+        """``start`` after the commands of ``aggregate`` that make the ``also`` command
+        accept it (with ``args``), and their names; ``start`` unchanged when it accepts it
+        already, or when no few commands do (the ``also`` is then refused as it is)."""
+        goal = aggregate.command(also.command)
+        assert goal is not None
+        if self._accepts(aggregate, start, goal, args):
+            return start, []
+        key = (aggregate.name, goal.name, repr(sorted(args.items(), key=lambda item: item[0])))
+        if key not in self.preparations:
+            # commands with an `also` of their own are left out: no preparation prepares
+            changes = [
+                c for c in aggregate.commands if not c.creates and not c.deletes and not c.also
+            ]
+            self.preparations[key] = self._search(
+                aggregate,
+                start,
+                changes,
+                lambda state: self._accepts(aggregate, state, goal, args),
+            )
+        steps = self.preparations[key]
+        if not steps:
+            return start, []
+        state = start
+        try:
+            for step in steps:
+                command = aggregate.command(step)
+                assert command is not None
+                state = self.run(aggregate, state, command)
+        except (ScenarioError, Invalid):
+            return start, []
+        return state, list(steps)
 
     def initial(self, aggregate: RAggregate) -> State:
         """The state the first creating command makes from the examples."""
@@ -164,13 +233,28 @@ class Simulator:
         refused by its guard (not ``allowed``); None when none within a few steps."""
         start = self.initial(aggregate)
         changes = [c for c in aggregate.commands if not c.creates and not c.deletes]
+
+        def reached(state: State) -> bool:
+            matches = self._accepts(aggregate, state, goal) == allowed
+            return matches and (allowed or self._guard_false(aggregate, state, goal))
+
+        return self._search(aggregate, start, changes, reached)
+
+    def _search(
+        self,
+        aggregate: RAggregate,
+        start: State,
+        changes: list[RCommand],
+        reached: Callable[[State], bool],
+    ) -> list[str] | None:
+        """The fewest of ``changes`` (at most MAX_STEPS) that take ``start`` to a state
+        ``reached`` holds of; None when none do among the first MAX_STATES states."""
         queue: deque[tuple[State, list[str]]] = deque([(start, [])])
         seen = 0
-        while queue and seen < 200:
+        while queue and seen < MAX_STATES:
             state, steps = queue.popleft()
             seen += 1
-            matches = self._accepts(aggregate, state, goal) == allowed
-            if matches and (allowed or self._guard_false(aggregate, state, goal)):
+            if reached(state):
                 return steps
             if len(steps) >= MAX_STEPS:
                 continue
@@ -181,9 +265,11 @@ class Simulator:
                     continue
         return None
 
-    def _accepts(self, aggregate: RAggregate, state: State, command: RCommand) -> bool:
+    def _accepts(
+        self, aggregate: RAggregate, state: State, command: RCommand, given: State | None = None
+    ) -> bool:
         try:
-            self.run(aggregate, state, command)
+            self.run(aggregate, state, command, given)
         except (ScenarioError, Invalid):
             return False
         return True

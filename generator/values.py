@@ -20,10 +20,14 @@ from generator.typeref import TypeRef
 
 @dataclass(frozen=True)
 class Catalog:
-    """The named types of a spec: each value object's fields, each enum's members."""
+    """The named types of a spec: each value object's fields, each enum's members; and
+    the optional references the generated tests cannot satisfy by making the aggregate
+    they name first (a reference to its own aggregate, or along a cycle), by location:
+    no fixed id names an existing aggregate, so their sample is null."""
 
     values: Mapping[str, list[RField]]
     enums: Mapping[str, list[str]]
+    unmade_references: frozenset[tuple[str | int, ...]] = frozenset()
 
 
 SAMPLE_UUID = "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"
@@ -229,9 +233,12 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
 def sample(field: RField, types: Catalog) -> Any:
     """A JSON value of ``field`` meeting all its rules: its example, else one derived from
     the rules; raises Invalid when none can be derived (a pattern the sampler cannot
-    satisfy together with the lengths): then the field needs an ``example``."""
+    satisfy together with the lengths): then the field needs an ``example``. An optional
+    reference the tests cannot make first is null unless it has an example (Catalog)."""
     if field.has_example:
         return field.example
+    if field.optional and field.references and field.loc in types.unmade_references:
+        return None
     return sample_of(field.type, field.rules, types, field.name)
 
 
@@ -357,6 +364,8 @@ def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any
     tests can make several aggregates without breaking uniqueness."""
     first = sample(field, types)
     found = [first]
+    if first is None:
+        return found
     if field.type.is_scalar("uuid"):
         return [first, *(f"00000000-0000-4000-8000-{n:012d}" for n in range(1, count))]
     if field.type.kind == "enum":

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -196,3 +199,112 @@ def test_components_are_checked(workspace: Path, generate: Generate) -> None:
         "specs/x.yaml:12:14: aggregates.Order.service: it is hand-written code of this"
         " service: a module of 'acme_orders'",
     ]
+
+
+TICKETING = """\
+version: 2
+name: ticketing
+kind: app
+enums:
+  ShowStatus: [draft, onSale, cancelled]
+errors:
+  SoldOut: {status: 409, title: Sold out}
+aggregates:
+  Show:
+    fields:
+      title: {type: str}
+      status: {type: ShowStatus, default: draft}
+      available: {type: int, min: 0, example: 10}
+    commands:
+      schedule: {creates: true, params: [title, available], emits: ShowScheduled}
+      openSales: {when: "status == 'draft'", set: {status: onSale}, emits: SalesOpened}
+      allocateSeat:
+        when: "status == 'onSale' and available > 0"
+        error: SoldOut
+        set: {available: available - 1}
+        emits: SeatAllocated
+  Reservation:
+    fields:
+      showId: {type: uuid, references: Show}
+      seatLabel: {type: str}
+    commands:
+      reserve:
+        creates: true
+        params: [showId, seatLabel]
+        emits: SeatReserved
+        also: [{command: Show.allocateSeat, id: showId}]
+endpoints:
+  - {method: POST, path: /api/v1/shows, command: Show.schedule}
+  - {method: POST, path: "/api/v1/shows/{id}/open", command: Show.openSales}
+  - {method: POST, path: /api/v1/reservations, command: Reservation.reserve}
+"""
+
+
+def test_an_also_on_an_aggregate_that_needs_its_own_commands_first_is_valid(
+    workspace: Path, generate: Generate
+) -> None:
+    """A reservation allocates a seat of a show on sale: the show the examples make is a
+    draft, and its own openSales puts it on sale; without such a command, the examples
+    cannot make a reservation."""
+    spec = workspace / "specs/ticketing.yaml"
+    spec.parent.mkdir()
+    spec.write_text(TICKETING)
+    result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
+    assert result.code == 0, result.err
+    # the show's only other command needs it on sale already
+    spec.write_text(TICKETING.replace("status == 'draft'", "status == 'onSale'"))
+    result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
+    assert result.code == 1
+    assert (
+        "aggregates.Reservation.commands.reserve: with the examples, Reservation.reserve is "
+        "refused: Show.allocateSeat is refused for the Show made from the examples: its guard "
+        "is false with the examples (allocateSeat)" in result.err
+    )
+
+
+def test_the_tests_of_a_command_with_an_also_get_its_aggregate_ready_first(
+    workspace: Path, generate: Generate
+) -> None:
+    """The generated tests put the show on sale (over the use cases, and over HTTP) before
+    they reserve a seat of it, and pass: the reservation is made and the show has one
+    seat less."""
+    spec = workspace / "specs/ticketing.yaml"
+    spec.parent.mkdir()
+    spec.write_text(TICKETING)
+    result = generate("service", "ticketing", cwd=workspace)
+    assert result.code == 0, result.err
+    project = workspace / "apps/ticketing"
+    services = (project / "tests/test_services.py").read_text()
+    assert "show_id=UUID((await new_show_for_reservation_reserve(cases)).id)" in services
+    helper = services[services.index("async def new_show_for_reservation_reserve") :]
+    assert helper.index("await new_show(cases)") < helper.index("await cases.show.open_sales(")
+    test = services[services.index("async def test_reserve_of_a_reservation_changes_the_show") :]
+    assert "assert changed.version == show.version + 1" in test
+    assert "assert changed.available != show.available" in test
+    api = (project / "tests/test_api.py").read_text()
+    assert '"showId": create_show_for_reservation_reserve(client, headers)["id"]' in api
+    helper = api[api.index("def create_show_for_reservation_reserve") :]
+    assert helper.index("create_show(client, headers)") < helper.index("call_open_sales_show(")
+    env = {**os.environ, "PYTHONPATH": "src"}
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_services.py",
+            "tests/test_api.py",
+            "-k",
+            "reservation or reserve",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    assert " passed" in ran.stdout and "skipped" not in ran.stdout
