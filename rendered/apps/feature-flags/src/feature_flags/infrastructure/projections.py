@@ -54,7 +54,7 @@ USAGE_REPORTS_TABLE = read_model_table(
     },
     key=("id",),
 )
-USAGE_REPORTS = Projection("UsageReports", USAGE_REPORTS_TABLE, version="50a3ae9c2030")
+USAGE_REPORTS = Projection("UsageReports", USAGE_REPORTS_TABLE, version="b0b20e097b5b")
 
 
 @USAGE_REPORTS.handles("UsageRecorded", writer_only=True)

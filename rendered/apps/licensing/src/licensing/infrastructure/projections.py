@@ -226,7 +226,7 @@ LICENSES_TABLE = read_model_table(
     },
     key=("id",),
 )
-LICENSES = Projection("Licenses", LICENSES_TABLE, version="9ac922b11e0c")
+LICENSES = Projection("Licenses", LICENSES_TABLE, version="35c3f901417a")
 
 
 @LICENSES.handles("LicenseCreated", writer_only=True)
@@ -400,7 +400,7 @@ MACHINES_TABLE = read_model_table(
     },
     key=("id",),
 )
-MACHINES = Projection("Machines", MACHINES_TABLE, version="5b38aa7179d4")
+MACHINES = Projection("Machines", MACHINES_TABLE, version="39ba126e74f5")
 
 
 @MACHINES.handles("MachineActivated", writer_only=True)
