@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Literal
 from uuid import UUID
 
-from eaf.eventsourcing import Idempotency
+from eaf.eventsourcing import Idempotency, PreconditionFailedError
 from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     DomainErrors,
@@ -723,6 +723,13 @@ async def update_license(
     if current_state is None:
         raise NotFoundError("License not found")
     given = body.model_fields_set
+    if not given:
+        # An empty merge patch changes nothing: no command runs, no event is stored, the
+        # version stays (If-Match still has to name it).
+        if if_match is not None and if_match != current_state.version:
+            raise PreconditionFailedError(if_match, current_state.version)
+        response.headers["ETag"] = etag(current_state.version)
+        return license_view(current_state, utc_now())
     license_ = await use_cases.update(
         id,
         name=body.name if "name" in given else current_state.name,
