@@ -324,7 +324,7 @@ def values(domain: Domain, catalog: Catalog) -> list[ValueCtx]:
         result.append(
             ValueCtx(
                 value.name,
-                value.description or f"A {' '.join(naming.words(value.name))}.",
+                value.description or f"{naming.a_noun(value.name)}.",
                 [field_ctx(f, catalog) for f in value.fields],
                 [_check(i.check, names, i.message, i.field) for i in value.invariants],
             )

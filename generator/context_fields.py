@@ -211,10 +211,10 @@ def _nested(type_: TypeRef) -> str | None:
 
 def _checks(field_: RField, valid: Any, catalog: Catalog) -> list[Check]:
     checks = []
-    unit = "characters" if field_.type.is_scalar("str") else "items"
+    unit = "character" if field_.type.is_scalar("str") else "item"
     for kind, value in field_.rules:
         message = field_.messages.get(kind) or _DEFAULT_MESSAGES[kind].format(
-            title=title(field_.name), value=value, unit=unit
+            title=title(field_.name), value=value, unit=unit if value == 1 else f"{unit}s"
         )
         invalid = None if valid is None else breaking(kind, value, valid, field_.type)
         exact = (

@@ -54,3 +54,9 @@ def consumer_durable(service_name: str, consumed: str, declared: str | None) -> 
     """The consumer group of a consumed event: ``user-profile-iam-tenant-created-event``."""
     producer, _, event = consumed.rpartition(".")
     return declared or f"{service_name}-{producer}-{kebab(event)}"
+
+
+def a_noun(name: str) -> str:
+    """``name`` as a noun phrase with its article: ``A book``, ``An order line``."""
+    phrase = " ".join(words(name))
+    return f"{'An' if phrase[:1] in tuple('aeiou') else 'A'} {phrase}"

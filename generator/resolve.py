@@ -305,7 +305,7 @@ class _Resolver:
             event_id=event_id,
             event_id_type="uuid",
             not_found=spec.not_found or f"{' '.join(words).capitalize()} not found",
-            description=spec.description or f"A {' '.join(words)}.",
+            description=spec.description or f"{naming.a_noun(name)}.",
         )
         self.domain.aggregates[name] = aggregate
         aggregate.unique_together = self._combinations(spec.unique, aggregate, (*loc, "unique"))

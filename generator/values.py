@@ -209,7 +209,7 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
         return f"must match {bound}" if re.search(anchored(bound), value) is None else None
     if key in ("min_length", "max_length"):
         size = len(value)
-        unit = "characters" if isinstance(value, str) else "items"
+        unit = ("character" if isinstance(value, str) else "item") + ("" if bound == 1 else "s")
         if key == "min_length" and size < bound:
             return f"needs at least {bound} {unit}"
         if key == "max_length" and size > bound:
