@@ -59,4 +59,10 @@ def consumer_durable(service_name: str, consumed: str, declared: str | None) -> 
 def a_noun(name: str) -> str:
     """``name`` as a noun phrase with its article: ``A book``, ``An order line``."""
     phrase = " ".join(words(name))
-    return f"{'An' if phrase[:1] in tuple('aeiou') else 'A'} {phrase}"
+    first = phrase.lower()
+    # a vowel letter that sounds like a consonant takes "a": a user, a unit, a European one
+    vowel = first[:1] in tuple("aeiou") and not first.startswith(_YOU_SOUNDS)
+    return f"{'An' if vowel else 'A'} {phrase}"
+
+
+_YOU_SOUNDS = ("uni", "use", "usa", "usu", "uti", "ure", "uro", "eu", "one", "once")
