@@ -281,6 +281,12 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
         literal = python_literal(field_.default, field_.full_type, {})
         if field_.default is None:
             args.append("default=None")
+        elif field_.type.is_collection and _holds_value(field_.type):
+            # value objects inside: made from the JSON default as the body's own models
+            args.append(
+                f"default_factory=lambda: TypeAdapter({api_type(field_.type)})"
+                f".validate_python({json_literal(field_.default)})"
+            )
         elif field_.type.is_collection:
             args.append(f"default_factory=lambda: {json_literal(field_.default)}")
         elif field_.type.kind == "value":
@@ -298,6 +304,9 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
     for kind, keyword in (("min", "ge"), ("max", "le")):
         if kind in rules:
             args.append(f"{keyword}={_rule_value(kind, rules[kind], field_.type)}")
+        elif field_.type.is_scalar("int"):
+            # what the stores hold (64-bit integers): a larger value is refused, 422
+            args.append(f"{keyword}={INT64[0] if kind == 'min' else INT64[1]}")
     if "scale" in rules:
         args.append(f"decimal_places={rules['scale']}")
     if _holds(field_.type, "decimal"):
@@ -305,6 +314,15 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
     if field_.description:
         args.append(f"description={field_.description!r}")
     return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"
+
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def _holds_value(type_: TypeRef) -> bool:
+    if type_.kind in ("optional", "list", "map"):
+        return _holds_value(type_.element)
+    return type_.kind == "value"
 
 
 def _holds(type_: TypeRef, *names: str) -> bool:

@@ -724,3 +724,57 @@ def test_a_misspelt_enum_member_in_set_is_named_with_the_members() -> None:
         "shop.yaml:29:69: aggregates.Order.commands.pay.set.status: 'payed' is not a"
         " Status (expected one of: open, paid, cancelled)"
     ]
+
+
+def test_request_models_hold_their_defaults_and_the_stores_integers() -> None:
+    """A datetime default and a default list of value objects render as values the
+    models take (the imports they need, the bodies' own models), and an int without
+    bounds is bounded by what the stores hold (64 bits)."""
+    from generator.blueprint_ext import format_source, ruff_binary
+
+    text = """\
+version: 2
+name: school
+values:
+  Prerequisite:
+    fields:
+      code: {type: str, example: CS-100}
+aggregates:
+  Course:
+    fields:
+      title: {type: str, example: x}
+      firstLectureAt: {type: datetime, default: "2099-09-01T08:00:00Z"}
+      prerequisites: {type: "list[Prerequisite]", default: [{code: CS-100}]}
+      seats: {type: int, default: 1}
+      credits: {type: int, min: 1}
+    commands:
+      create:
+        creates: true
+        params: [title, firstLectureAt, prerequisites, seats, credits]
+        emits: CourseCreated
+endpoints:
+  - {method: POST, path: /api/v1/courses, command: Course.create}
+"""
+    assert problems(text) == []
+    name = "src/school/infrastructure/schemas.py"
+    schemas = format_source(_rendered(text)[name], "school", name)
+    checked = subprocess.run(
+        [ruff_binary(), "check", "--isolated", "--select", "F", "--stdin-filename", name, "-"],
+        input=schemas,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
+    namespace: dict[str, Any] = {}
+    exec(compile(schemas, name, "exec"), namespace)  # the module as rendered: its own code
+    request = namespace["CreateCourseRequest"]
+    for model in (namespace["PrerequisiteBody"], request):
+        model.model_rebuild(_types_namespace=namespace)
+    body = request.model_validate({"title": "x", "credits": 2})
+    assert body.first_lecture_at == datetime(2099, 9, 1, 8, tzinfo=UTC)
+    assert [p.code for p in body.prerequisites] == ["CS-100"]
+    assert type(body.prerequisites[0]).__name__ == "PrerequisiteBody"
+    fields = request.model_json_schema()["properties"]
+    assert (fields["seats"]["minimum"], fields["seats"]["maximum"]) == (-(2**63), 2**63 - 1)
+    assert (fields["credits"]["minimum"], fields["credits"]["maximum"]) == (1, 2**63 - 1)

@@ -154,7 +154,17 @@ async def test_a_body_without_content_type_is_checked_as_json() -> None:
 
 
 @pytest.mark.parametrize(
-    "body", [b"{", b'{"a": 1,}', b'{"a": "unterminated', b"[1, 2", b"\xff\xfe{"]
+    "body",
+    [
+        b"{",
+        b'{"a": 1,}',
+        b'{"a": "unterminated',
+        b"[1, 2",
+        b"\xff\xfe{",
+        # Python's reader takes these; JSON has no such values
+        b'{"a": NaN}',
+        b'{"a": -Infinity}',
+    ],
 )
 async def test_malformed_json_is_a_400_problem(body: bytes) -> None:
     app, seen = limited_app()

@@ -4,13 +4,15 @@ value objects inside it (in a list, or nested in another value object)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from eaf.web import DomainErrors, install_domain_problems
+from eaf.web import Body, DomainErrors, install_domain_problems
 
 
 @dataclass(frozen=True)
@@ -78,3 +80,18 @@ def test_the_rules_of_value_objects_in_a_body_answer_with_their_own_messages() -
         {"field": "spare.sku", "message": "SKU is 3 characters or more"},
         {"field": "spare.origin.country", "message": "Country is two capitals"},
     ]
+
+
+class Reading(Body):
+    value: float
+    exact: Decimal
+
+
+def test_a_body_refuses_numbers_that_are_not_finite() -> None:
+    for value in ("NaN", "inf", "-Infinity", 1e400):
+        with pytest.raises(ValidationError) as raised:
+            Reading.model_validate({"value": value, "exact": "1"})
+        assert raised.value.errors()[0]["type"] == "finite_number"
+    with pytest.raises(ValidationError):
+        Reading.model_validate({"value": 1.0, "exact": "NaN"})
+    assert Reading.model_validate({"value": 1.5, "exact": "2.25"}).value == 1.5

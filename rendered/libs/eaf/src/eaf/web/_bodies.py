@@ -14,6 +14,9 @@ class Body(BaseModel):
         extra="forbid",
         regex_engine="python-re",
         from_attributes=True,
+        # NaN and infinities (which a string such as "NaN" or an overflowing 1e400 would
+        # give) are no numbers a service can store or compare: refused, 422
+        allow_inf_nan=False,
     )
 
 

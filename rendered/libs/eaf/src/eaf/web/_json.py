@@ -23,9 +23,14 @@ def check_json(body: bytes, *, max_depth: int) -> None:
             f"the JSON body is nested more than {max_depth} levels deep"
         )
     try:
-        json.loads(body)
+        json.loads(body, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         raise JsonBodyError(f"the body is not valid JSON: {error}") from None
+
+
+def _no_constant(name: str) -> object:
+    # Python's reader takes NaN and Infinity, which JSON (RFC 8259) does not have.
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def nesting_depth(body: bytes, *, limit: int) -> int | None:
