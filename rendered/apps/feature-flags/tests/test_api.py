@@ -510,7 +510,7 @@ def test_create_project_rejects_environments_breaking_min_length(
     errors = errors_of(client.post("/api/v1/projects", json=body))
     assert {
         "field": "environments",
-        "message": "Environments needs at least 1 items",
+        "message": "Environments needs at least 1 item",
     } in errors
 
 
@@ -683,7 +683,7 @@ def test_update_project_rejects_environments_breaking_min_length(
     )
     assert {
         "field": "environments",
-        "message": "Environments needs at least 1 items",
+        "message": "Environments needs at least 1 item",
     } in errors
 
 

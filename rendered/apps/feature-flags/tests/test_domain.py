@@ -132,7 +132,7 @@ def test_create_project_rejects_environments_breaking_min_length() -> None:
             now=NOW,
         )
     assert (
-        Violation("environments", "Environments needs at least 1 items")
+        Violation("environments", "Environments needs at least 1 item")
         in error.value.violations
     )
 
@@ -174,7 +174,7 @@ def test_update_project_rejects_environments_breaking_min_length() -> None:
             name="name", description="description", environments=[], now=NOW
         )
     assert (
-        Violation("environments", "Environments needs at least 1 items")
+        Violation("environments", "Environments needs at least 1 item")
         in error.value.violations
     )
 

@@ -180,7 +180,7 @@ class Project(AggregateRoot[DomainEvent]):
         """The rules of ``environments`` that ``value`` breaks."""
         found: list[Violation] = []
         if len(value) < 1:
-            found.append(Violation(path, "Environments needs at least 1 items"))
+            found.append(Violation(path, "Environments needs at least 1 item"))
         if len(value) > 20:
             found.append(Violation(path, "Environments allows at most 20 items"))
         return found

@@ -329,7 +329,7 @@ class ToggleUsage:
 
 @dataclass(frozen=True, kw_only=True)
 class EnvironmentConfig:
-    """A environment config."""
+    """An environment config."""
 
     enabled: bool = False
     strategies: list[Strategy] = field(default_factory=list)

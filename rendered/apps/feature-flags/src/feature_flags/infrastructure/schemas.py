@@ -15,7 +15,7 @@ from eaf.web import (
     View,
     patch_field,
 )
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, TypeAdapter
 
 from feature_flags.domain.types import FlagType, Operator, PayloadType
 
@@ -63,13 +63,17 @@ class StrategyBody(Body):
         alias="parameters", default_factory=lambda: {}, max_length=50
     )
     constraints: list[ConstraintBody] = Field(
-        alias="constraints", default_factory=lambda: [], max_length=100
+        alias="constraints",
+        default_factory=lambda: TypeAdapter(list[ConstraintBody]).validate_python([]),
+        max_length=100,
     )
     segments: list[UUID] = Field(
         alias="segments", default_factory=lambda: [], max_length=50
     )
     variants: list[VariantBody] = Field(
-        alias="variants", default_factory=lambda: [], max_length=100
+        alias="variants",
+        default_factory=lambda: TypeAdapter(list[VariantBody]).validate_python([]),
+        max_length=100,
     )
 
 
@@ -88,19 +92,21 @@ class DependencyBody(Body):
 class ToggleUsageBody(Body):
     """A toggle usage."""
 
-    yes: int = Field(alias="yes", default=0, ge=0)
-    no: int = Field(alias="no", default=0, ge=0)
+    yes: int = Field(alias="yes", default=0, ge=0, le=9223372036854775807)
+    no: int = Field(alias="no", default=0, ge=0, le=9223372036854775807)
     variants: dict[str, int] = Field(
         alias="variants", default_factory=lambda: {}, max_length=100
     )
 
 
 class EnvironmentConfigBody(Body):
-    """A environment config."""
+    """An environment config."""
 
     enabled: JsonBool = Field(alias="enabled", default=False)
     strategies: list[StrategyBody] = Field(
-        alias="strategies", default_factory=lambda: [], max_length=100
+        alias="strategies",
+        default_factory=lambda: TypeAdapter(list[StrategyBody]).validate_python([]),
+        max_length=100,
     )
 
 
@@ -149,7 +155,9 @@ class CreateSegmentRequest(Body):
     )
     description: str = Field(alias="description", default="", max_length=1000)
     constraints: list[ConstraintBody] = Field(
-        alias="constraints", default_factory=lambda: [], max_length=100
+        alias="constraints",
+        default_factory=lambda: TypeAdapter(list[ConstraintBody]).validate_python([]),
+        max_length=100,
     )
 
 
@@ -163,7 +171,9 @@ class UpdateSegmentRequest(Body):
     )
     description: str = Field(alias="description", default="", max_length=1000)
     constraints: list[ConstraintBody] = Field(
-        alias="constraints", default_factory=lambda: [], max_length=100
+        alias="constraints",
+        default_factory=lambda: TypeAdapter(list[ConstraintBody]).validate_python([]),
+        max_length=100,
     )
 
 
@@ -176,13 +186,21 @@ class CreateFlagRequest(Body):
     type_: FlagType = Field(alias="type", default=FlagType.RELEASE)
     impression_data: JsonBool = Field(alias="impressionData", default=False)
     environments: dict[str, EnvironmentConfigBody] = Field(
-        alias="environments", default_factory=lambda: {}, max_length=20
+        alias="environments",
+        default_factory=lambda: TypeAdapter(
+            dict[str, EnvironmentConfigBody]
+        ).validate_python({}),
+        max_length=20,
     )
     variants: list[VariantBody] = Field(
-        alias="variants", default_factory=lambda: [], max_length=100
+        alias="variants",
+        default_factory=lambda: TypeAdapter(list[VariantBody]).validate_python([]),
+        max_length=100,
     )
     dependencies: list[DependencyBody] = Field(
-        alias="dependencies", default_factory=lambda: [], max_length=20
+        alias="dependencies",
+        default_factory=lambda: TypeAdapter(list[DependencyBody]).validate_python([]),
+        max_length=20,
     )
 
 
@@ -199,7 +217,11 @@ class ConfigureFlagRequest(Body):
     """The body of PUT /api/v1/flags/{id}/environments."""
 
     environments: dict[str, EnvironmentConfigBody] = Field(
-        alias="environments", default_factory=lambda: {}, max_length=20
+        alias="environments",
+        default_factory=lambda: TypeAdapter(
+            dict[str, EnvironmentConfigBody]
+        ).validate_python({}),
+        max_length=20,
     )
 
 
@@ -207,7 +229,9 @@ class SetVariantsFlagRequest(Body):
     """The body of PUT /api/v1/flags/{id}/variants."""
 
     variants: list[VariantBody] = Field(
-        alias="variants", default_factory=lambda: [], max_length=100
+        alias="variants",
+        default_factory=lambda: TypeAdapter(list[VariantBody]).validate_python([]),
+        max_length=100,
     )
 
 
@@ -215,7 +239,9 @@ class SetDependenciesFlagRequest(Body):
     """The body of PUT /api/v1/flags/{id}/dependencies."""
 
     dependencies: list[DependencyBody] = Field(
-        alias="dependencies", default_factory=lambda: [], max_length=20
+        alias="dependencies",
+        default_factory=lambda: TypeAdapter(list[DependencyBody]).validate_python([]),
+        max_length=20,
     )
 
 
@@ -242,7 +268,11 @@ class SubmitUsageReportRequest(Body):
     start: JsonDateTime = Field(alias="start")
     stop: JsonDateTime = Field(alias="stop")
     toggles: dict[str, ToggleUsageBody] = Field(
-        alias="toggles", default_factory=lambda: {}, max_length=5000
+        alias="toggles",
+        default_factory=lambda: TypeAdapter(dict[str, ToggleUsageBody]).validate_python(
+            {}
+        ),
+        max_length=5000,
     )
 
 

@@ -616,7 +616,7 @@ class RefreshTokenFamily(AggregateRoot[DomainEvent]):
 
 @dataclass(frozen=True, kw_only=True)
 class AccessTokenRevocation(AggregateRoot[DomainEvent]):
-    """A access token revocation."""
+    """An access token revocation."""
 
     jti: str
     expires_at: datetime
