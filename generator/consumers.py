@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
-from generator.resolved import Domain, Loc, RField
+from generator.resolved import Domain, Loc, REvent, RField
 from generator.spec import Spec
 from generator.typeref import TypeRef
 
@@ -65,11 +65,45 @@ def contract_problems(specs: Mapping[str, Spec]) -> list[ContractProblem]:
                 )
                 continue
             fields = {f.name: f for f in event.fields}
+            always = _always_published(event)
             for read in resolver.fields(consumed.fields, (*loc, "fields"), rules=False):
                 problem = _field_problem(read, fields.get(read.name), key, domain)
+                if problem is None and read.required and read.name in fields:
+                    problem = _maybe_missing(read, fields[read.name], always, key, event)
                 if problem is not None:
                     problems.append(ContractProblem(consumer_name, read.loc, problem))
     return problems
+
+
+def _always_published(event: REvent) -> set[str]:
+    """The fields every published version of ``event`` carries: events are published as
+    they were stored, so a field added later (with a default, or by an upcast) is missing
+    from those written before."""
+    always = {f.name for f in event.fields if f.required}
+    for step in event.upcasts:
+        always -= {new for _, new in step["rename"]}
+        always -= {new for new, _ in step["add"]}
+        always -= {computed["field"] for computed in step["compute"]}
+    return always
+
+
+def _maybe_missing(
+    read: RField, sent: RField, always: set[str], key: str, event: REvent
+) -> str | None:
+    if read.name in always:
+        return None
+    why = (
+        "it has a default"
+        if sent.has_default
+        else f"an upcast of {event.name} makes it"
+        if not sent.optional
+        else "it is optional"
+    )
+    return (
+        f"{key}.{read.name} may be missing from events published before it was added "
+        f"({why}; events are published as they were stored): read it with a default or "
+        f"as optional"
+    )
 
 
 def _field_problem(read: RField, sent: RField | None, key: str, producer: Domain) -> str | None:

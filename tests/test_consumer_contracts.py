@@ -108,3 +108,47 @@ def test_a_nullable_field_must_be_read_as_optional_and_unknown_events_are_named(
         "consumes.shop.OrderShipped: shop publishes no OrderShipped (its events: OrderPlaced)"
         in (checked.err)
     )
+
+
+def test_a_field_added_later_must_be_read_with_a_default(
+    services: Path, generate: Generate
+) -> None:
+    # Events are published as they were stored: those written before `channel` was added
+    # (with a default) and before the upcast that adds `currency` carry neither.
+    shop = services / "specs/shop.yaml"
+    shop.write_text(
+        SHOP.replace(
+            "note: {type: str, optional: true}\n",
+            "note: {type: str, optional: true}\n      channel: {type: str, default: web}\n"
+            "      currency: {type: str}\n",
+        ).replace(
+            "params: [customer, total, note]", "params: [customer, total, note, channel, currency]"
+        )
+        + "events:\n  OrderPlaced:\n    version: 2\n"
+        "    fields: {orderId: uuid, customer: str, total: decimal, note: {type: str,"
+        " optional: true}, channel: {type: str, default: web}, currency: str,"
+        " occurredAt: datetime}\n"
+        "    upcasts: {1: {add: {currency: EUR}}}\n"
+    )
+    billing = services / "specs/billing.yaml"
+    billing.write_text(
+        BILLING.replace("customer: str}", "customer: str, channel: str, currency: str}")
+    )
+    checked = generate("check", "--all", cwd=services)
+    assert checked.code == 1
+    assert (
+        "fields.channel: shop.OrderPlaced.channel may be missing from events published before"
+        " it was added (it has a default;" in checked.err
+    )
+    assert "fields.currency: shop.OrderPlaced.currency may be missing" in checked.err
+    assert "an upcast of OrderPlaced makes it" in checked.err
+    # Read with a default (or as optional), both are fine.
+    billing.write_text(
+        BILLING.replace(
+            "customer: str}",
+            "customer: str, channel: {type: str, default: web},"
+            " currency: {type: str, optional: true}}",
+        )
+    )
+    checked = generate("check", "--all", cwd=services)
+    assert "may be missing" not in checked.err, checked.err
