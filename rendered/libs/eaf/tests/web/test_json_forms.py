@@ -3,7 +3,7 @@ in the OpenAPI document."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -38,6 +38,14 @@ def test_the_json_forms_are_read() -> None:
     assert body.day == date(2026, 1, 31)
     assert body.price == Decimal("12.50")
     assert body.prices == [Decimal(3), Decimal(4)]
+
+
+def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
+    body = Body.model_validate({**VALID, "at": "2026-02-01T02:00:00+05:00"})
+
+    assert body.at == datetime(2026, 1, 31, 21, tzinfo=UTC)
+    assert body.at.tzinfo is UTC
+    assert body.at.date() == date(2026, 1, 31)
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,10 @@ types refuse them, and keep the schema pydantic states for the plain types."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BeforeValidator, Field, Strict
+from pydantic import AfterValidator, AwareDatetime, BeforeValidator, Field, Strict
 from pydantic_core import PydanticCustomError
 
 
@@ -27,8 +27,16 @@ def _dated(kind: str, name: str) -> BeforeValidator:
 JsonDate = Annotated[date, _dated("date_type", "date")]
 """A date given as ISO 8601 text (``2026-01-31``)."""
 
-JsonDateTime = Annotated[AwareDatetime, _dated("datetime_type", "datetime")]
-"""A date and time with its offset, given as ISO 8601 text."""
+
+def _in_utc(value: datetime) -> datetime:
+    return value.astimezone(UTC)
+
+
+JsonDateTime = Annotated[
+    AwareDatetime, _dated("datetime_type", "datetime"), AfterValidator(_in_utc)
+]
+"""A date and time with its offset, given as ISO 8601 text, read as the instant in UTC
+(so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
 
 JsonBool = Annotated[bool, Strict()]
 """``true`` or ``false``, not 1 or "yes"."""
