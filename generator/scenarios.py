@@ -186,6 +186,38 @@ class Simulator:
                 prepared[name] = Prepared(steps, changed)
         return new
 
+    def again(self, aggregate: RAggregate, creator: RCommand, shared: set[str]) -> list[str]:
+        """Why a second ``creator`` cannot reach its unique check, as the uniqueness tests
+        run it: with the examples again, and the aggregates the parameters ``shared`` name
+        (the unique fields the second one repeats) those the first one's ``also`` left.
+        Each refusing ``also`` command gives a sentence; none when the first is refused
+        (that is reported on its own)."""
+        try:
+            first = self.run(aggregate, None, creator)
+            scope = self._scope(None, creator, self.body(aggregate, creator), aggregate)
+        except (ScenarioError, Invalid):
+            return []
+        refusals = []
+        for also in creator.also:
+            name = str(also.id.value) if also.id.op == "name" else str(also.id)
+            kept = first.get(f"@{also.aggregate}:{name}")
+            if name not in shared or not isinstance(kept, dict):
+                continue
+            other_aggregate = self.domain.aggregates[also.aggregate]
+            other = other_aggregate.command(also.command)
+            assert other is not None
+            try:
+                args = {arg: self._value(node, scope) for arg, node in also.args.items()}
+                self.run(other_aggregate, kept, other, args)
+            except (ScenarioError, Invalid) as error:
+                refusals.append(
+                    f"the uniqueness tests create a second {aggregate.name} with the "
+                    f"{also.aggregate} of the first ({name}), but {also.aggregate}."
+                    f"{also.command} refuses it: {error}; "
+                    f"{_allowing_two(other_aggregate, other)}"
+                )
+        return refusals
+
     def _prepare(
         self, aggregate: RAggregate, start: State, also: RAlso, args: State
     ) -> tuple[State, list[str]]:
@@ -311,9 +343,51 @@ def example_problems(
                         "give the fields examples that satisfy it (the generated tests use them)",
                     )
                 )
+        if creators:
+            problems.extend(_unique_problems(simulator, aggregate, creators[0]))
     for value in domain.values.values():
         problems.extend(_value_problems(value.name, value.fields, value.invariants, catalog))
     return problems
+
+
+def _unique_problems(
+    simulator: Simulator, aggregate: RAggregate, creator: RCommand
+) -> list[tuple[Any, str]]:
+    """The uniqueness tests make a second aggregate with the unique values of the first
+    (and, for a combination, one with all but one of them): an ``also`` refusing the
+    aggregate they share keeps it from the unique check, and the tests fail."""
+    given = {f.name for f in creator.params}
+    repeats = [[f.name] for f in aggregate.unique] + [
+        [f.name for f in combination]
+        for combination in aggregate.unique_together
+        if all(f.name in given and not f.optional for f in combination)
+    ]
+    found: list[str] = []
+    for names in repeats:
+        for refusal in simulator.again(aggregate, creator, set(names)):
+            if refusal not in found:
+                found.append(refusal)
+    return [(creator.loc, refusal) for refusal in found]
+
+
+def _allowing_two(aggregate: RAggregate, command: RCommand) -> str:
+    """What to change so that ``command`` accepts one aggregate twice: the examples of the
+    fields its guard reads that the tests make the aggregate with."""
+    creator = next((c for c in aggregate.commands if c.creates), None)
+    given = {f.name for f in creator.params} if creator else set()
+    read = _names(command.when) if command.when is not None else set()
+    fields = [f.name for f in aggregate.fields if f.name in read and f.name in given]
+    if fields:
+        return f"give {' and '.join(fields)} an example that allows two"
+    return f"give the fields of {aggregate.name} examples that allow two"
+
+
+def _names(node: Node) -> set[str]:
+    """The names an expression reads."""
+    found = {str(node.value)} if node.op == "name" else set()
+    for arg in node.args:
+        found |= _names(arg)
+    return found
 
 
 def _value_problems(

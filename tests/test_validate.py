@@ -308,3 +308,33 @@ def test_the_tests_of_a_command_with_an_also_get_its_aggregate_ready_first(
     )
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert " passed" in ran.stdout and "skipped" not in ran.stdout
+
+
+def test_a_unique_check_that_an_also_of_the_creating_command_keeps_it_from_is_reported(
+    workspace: Path, generate: Generate
+) -> None:
+    """The uniqueness tests make a second reservation of the first one's show and seat: with
+    one seat in the examples, allocating the show's seat refuses it before its uniqueness is
+    checked, so the examples must allow two; a unique field that does not name the show
+    gets a new show for the second reservation, and any example does."""
+    spec = workspace / "specs/ticketing.yaml"
+    spec.parent.mkdir()
+    unique = TICKETING.replace(
+        "  Reservation:\n", "  Reservation:\n    unique: [[showId, seatLabel]]\n"
+    )
+    spec.write_text(unique.replace("example: 10", "example: 1"))
+    result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/ticketing.yaml:29:9: aggregates.Reservation.commands.reserve: the uniqueness "
+        "tests create a second Reservation with the Show of the first (showId), but "
+        "Show.allocateSeat refuses it: its guard is false with the examples (allocateSeat); "
+        "give available an example that allows two"
+    ]
+    spec.write_text(unique.replace("example: 10", "example: 2"))
+    result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
+    assert result.code == 0, result.err
+    label = TICKETING.replace("seatLabel: {type: str}", "seatLabel: {type: str, unique: true}")
+    spec.write_text(label.replace("example: 10", "example: 1"))
+    result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
+    assert result.code == 0, result.err
