@@ -568,7 +568,6 @@ def test_a_required_reference_to_its_own_aggregate_is_refused() -> None:
 def test_a_policy_imports_what_its_expressions_need() -> None:
     """`sum` over decimals starts at Decimal(0), `days(...)` is a timedelta: policies.py
     imports both (ruff finds no undefined name)."""
-    from generator.blueprint_ext import format_source, ruff_binary
 
     text = """\
 version: 2
@@ -610,19 +609,27 @@ endpoints:
   - {method: POST, path: "/api/v1/claims/{id}/pay", command: Claim.pay}
 """
     assert problems(text) == []
-    name = "src/ledger/infrastructure/policies.py"
-    policies = format_source(_rendered(text)[name], "ledger", name)
+    policies = _rendered_module(text, "ledger", "src/ledger/infrastructure/policies.py")
     assert "Decimal(0)" in policies and "timedelta(days=30)" in policies
     assert "from decimal import Decimal\n" in policies
     assert "from datetime import timedelta\n" in policies
+
+
+def _rendered_module(spec: str, package: str, name: str) -> str:
+    """Module ``name`` of ``spec`` rendered and formatted, which ruff's F rules pass (no
+    undefined name, no unused import)."""
+    from generator.blueprint_ext import format_source, ruff_binary
+
+    module = format_source(_rendered(spec)[name], package, name)
     checked = subprocess.run(
         [ruff_binary(), "check", "--isolated", "--select", "F", "--stdin-filename", name, "-"],
-        input=policies,
+        input=module,
         capture_output=True,
         text=True,
         check=False,
     )
     assert checked.returncode == 0, checked.stdout
+    return module
 
 
 UPCAST_SPEC = """\
@@ -730,7 +737,6 @@ def test_request_models_hold_their_defaults_and_the_stores_integers() -> None:
     """A datetime default and a default list of value objects render as values the
     models take (the imports they need, the bodies' own models), and an int without
     bounds is bounded by what the stores hold (64 bits)."""
-    from generator.blueprint_ext import format_source, ruff_binary
 
     text = """\
 version: 2
@@ -757,15 +763,7 @@ endpoints:
 """
     assert problems(text) == []
     name = "src/school/infrastructure/schemas.py"
-    schemas = format_source(_rendered(text)[name], "school", name)
-    checked = subprocess.run(
-        [ruff_binary(), "check", "--isolated", "--select", "F", "--stdin-filename", name, "-"],
-        input=schemas,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert checked.returncode == 0, checked.stdout
+    schemas = _rendered_module(text, "school", name)
     namespace: dict[str, Any] = {}
     exec(compile(schemas, name, "exec"), namespace)  # the module as rendered: its own code
     request = namespace["CreateCourseRequest"]
