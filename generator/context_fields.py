@@ -305,8 +305,9 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
         if kind in rules:
             args.append(f"{keyword}={_rule_value(kind, rules[kind], field_.type)}")
         elif field_.type.is_scalar("int"):
-            # what the stores hold (64-bit integers): a larger value is refused, 422
-            args.append(f"{keyword}={INT64[0] if kind == 'min' else INT64[1]}")
+            # the integers JSON carries exactly (I-JSON, RFC 7493), which the stores hold
+            # too: a larger one is refused (422), as the document states
+            args.append(f"{keyword}={-JSON_INT if kind == 'min' else JSON_INT}")
     if "scale" in rules:
         args.append(f"decimal_places={rules['scale']}")
     if _holds(field_.type, "decimal"):
@@ -316,7 +317,7 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
     return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"
 
 
-INT64 = (-(2**63), 2**63 - 1)
+JSON_INT = 2**53 - 1
 
 
 def _holds_value(type_: TypeRef) -> bool:

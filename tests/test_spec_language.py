@@ -733,10 +733,10 @@ def test_a_misspelt_enum_member_in_set_is_named_with_the_members() -> None:
     ]
 
 
-def test_request_models_hold_their_defaults_and_the_stores_integers() -> None:
+def test_request_models_hold_their_defaults_and_bound_their_integers() -> None:
     """A datetime default and a default list of value objects render as values the
     models take (the imports they need, the bodies' own models), and an int without
-    bounds is bounded by what the stores hold (64 bits)."""
+    bounds is bounded by the integers JSON carries exactly."""
 
     text = """\
 version: 2
@@ -774,5 +774,5 @@ endpoints:
     assert [p.code for p in body.prerequisites] == ["CS-100"]
     assert type(body.prerequisites[0]).__name__ == "PrerequisiteBody"
     fields = request.model_json_schema()["properties"]
-    assert (fields["seats"]["minimum"], fields["seats"]["maximum"]) == (-(2**63), 2**63 - 1)
-    assert (fields["credits"]["minimum"], fields["credits"]["maximum"]) == (1, 2**63 - 1)
+    assert (fields["seats"]["minimum"], fields["seats"]["maximum"]) == (1 - 2**53, 2**53 - 1)
+    assert (fields["credits"]["minimum"], fields["credits"]["maximum"]) == (1, 2**53 - 1)
