@@ -92,8 +92,8 @@ class DependencyBody(Body):
 class ToggleUsageBody(Body):
     """A toggle usage."""
 
-    yes: int = Field(alias="yes", default=0, ge=0, le=9223372036854775807)
-    no: int = Field(alias="no", default=0, ge=0, le=9223372036854775807)
+    yes: int = Field(alias="yes", default=0, ge=0, le=9007199254740991)
+    no: int = Field(alias="no", default=0, ge=0, le=9007199254740991)
     variants: dict[str, int] = Field(
         alias="variants", default_factory=lambda: {}, max_length=100
     )
