@@ -338,3 +338,51 @@ def test_a_unique_check_that_an_also_of_the_creating_command_keeps_it_from_is_re
     spec.write_text(label.replace("example: 10", "example: 1"))
     result = generate("validate", "specs/ticketing.yaml", cwd=workspace)
     assert result.code == 0, result.err
+
+
+SYLLABI = """\
+version: 2
+name: syllabi
+aggregates:
+  Course:
+    fields:
+      title: {type: str}
+    commands:
+      open: {creates: true, params: [title], emits: CourseOpened}
+  Syllabus:
+    fields:
+      courseId: {type: uuid, references: Course, unique: true}
+      text: {type: str}
+    commands:
+      write: {creates: true, params: [courseId, text], emits: SyllabusWritten}
+endpoints:
+  - {method: POST, path: /api/v1/courses, command: Course.open}
+  - {method: POST, path: /api/v1/syllabi, command: Syllabus.write}
+  - {method: GET, path: "/api/v1/syllabi/{id}", query: Syllabus.get}
+"""
+
+
+def test_the_tests_of_a_unique_reference_make_the_aggregate_it_names(
+    workspace: Path, generate: Generate
+) -> None:
+    """A reference that is unique (one syllabus per course) takes a new Course in each
+    test, not a fixed id no Course has; its uniqueness is tested in the tenant only."""
+    spec = workspace / "specs/syllabi.yaml"
+    spec.parent.mkdir()
+    spec.write_text(SYLLABI)
+    assert generate("service", "syllabi", cwd=workspace).code == 0
+    project = workspace / "apps/syllabi"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    assert (
+        "test_course_id_of_a_syllabus_is_unique_in_the_tenant"
+        in (project / "tests/test_services.py").read_text()
+    )
