@@ -320,17 +320,20 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
 JSON_INT = 2**53 - 1
 
 
+def _innermost(type_: TypeRef) -> TypeRef:
+    """What an optional, list or map (nested ones too) holds; ``type_`` itself else."""
+    while type_.kind in ("optional", "list", "map"):
+        type_ = type_.element
+    return type_
+
+
 def _holds_value(type_: TypeRef) -> bool:
-    if type_.kind in ("optional", "list", "map"):
-        return _holds_value(type_.element)
-    return type_.kind == "value"
+    return _innermost(type_).kind == "value"
 
 
 def _holds(type_: TypeRef, *names: str) -> bool:
     """Whether ``type_`` is one of the scalars ``names``, or an optional, list or map of them."""
-    if type_.kind in ("optional", "list", "map"):
-        return _holds(type_.element, *names)
-    return type_.is_scalar(*names)
+    return _innermost(type_).is_scalar(*names)
 
 
 def decimal_text(value: Any) -> str:

@@ -99,9 +99,7 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
             and bare not in scope.names
             and bare not in FUNCTIONS
         ):
-            raise ExprError(
-                f"{bare!r} is not a {enum.name} (expected one of: {', '.join(members)})"
-            )
+            raise ExprError(_not_a_member(bare, enum.name, members))
     try:
         tree = ast.parse(_keywords_as_names(text.strip()), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError, tokenize.TokenError) as error:
@@ -155,6 +153,10 @@ def _keyword_hint(text: str, scope: Scope) -> str:
     if not clashes:
         return ""
     return f" ({clashes[0]!r} names a field but is a keyword of expressions: rename the field)"
+
+
+def _not_a_member(value: str, enum: str, members: list[str]) -> str:
+    return f"{value!r} is not a {enum} (expected one of: {', '.join(members)})"
 
 
 def _literal_text(value: Any) -> str:
@@ -298,11 +300,7 @@ class _Checker:
                 return member
             if expected is not None and expected.required().kind == "enum":
                 enum = expected.required().name
-                raise self.fail(
-                    node,
-                    f"{value!r} is not a {enum} (expected one of: "
-                    f"{', '.join(self.scope.enums.get(enum, []))})",
-                )
+                raise self.fail(node, _not_a_member(value, enum, self.scope.enums.get(enum, [])))
             return Node("literal", STR, value=value)
         raise self.fail(node, f"{type(value).__name__} literals are not allowed")
 

@@ -153,10 +153,7 @@ class Simulator:
             if not self._value(invariant.check, invariant_scope):
                 raise ScenarioError(f"the invariant {invariant.message!r} fails")
         for also in command.also:
-            other_aggregate = self.domain.aggregates[also.aggregate]
-            other = other_aggregate.command(also.command)
-            assert other is not None
-            name = str(also.id.value) if also.id.op == "name" else str(also.id)
+            name, other_aggregate, other = self._target(also)
             key = f"@{also.aggregate}:{name}"
             args = {arg: self._value(node, scope) for arg, node in also.args.items()}
             # a parameter names one the tests make for the command, a field the one kept
@@ -199,13 +196,10 @@ class Simulator:
             return []
         refusals = []
         for also in creator.also:
-            name = str(also.id.value) if also.id.op == "name" else str(also.id)
+            name, other_aggregate, other = self._target(also)
             kept = first.get(f"@{also.aggregate}:{name}")
             if name not in shared or not isinstance(kept, dict):
                 continue
-            other_aggregate = self.domain.aggregates[also.aggregate]
-            other = other_aggregate.command(also.command)
-            assert other is not None
             try:
                 args = {arg: self._value(node, scope) for arg, node in also.args.items()}
                 self.run(other_aggregate, kept, other, args)
@@ -217,6 +211,15 @@ class Simulator:
                     f"{_allowing_two(other_aggregate, other)}"
                 )
         return refusals
+
+    def _target(self, also: RAlso) -> tuple[str, RAggregate, RCommand]:
+        """What an ``also`` names: the id's name (a parameter or field of the command's
+        aggregate), the other aggregate and its command."""
+        name = str(also.id.value) if also.id.op == "name" else str(also.id)
+        aggregate = self.domain.aggregates[also.aggregate]
+        command = aggregate.command(also.command)
+        assert command is not None
+        return name, aggregate, command
 
     def _prepare(
         self, aggregate: RAggregate, start: State, also: RAlso, args: State

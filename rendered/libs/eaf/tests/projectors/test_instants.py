@@ -16,7 +16,7 @@ from eaf.projectors import (
     SqlProjectionStore,
     StoreFollower,
 )
-from eaf.projectors.paging import in_range, order_by
+from eaf.projectors.paging import Condition, in_range, order_by
 from eaf.projectors.query import ReadModel
 from eaf.projectors.tables import read_model_table
 from eaf.projectors.testing import FAST_RETRY, as_tenant
@@ -78,10 +78,10 @@ async def _sorts_and_filters_by_the_instant(store: SqlEventStore) -> None:
     await StoreFollower(projector, store).run_until_idle()
     model = ReadModel(projections, projection)
 
-    async def ids(*where: object, sort: list[str] | None = None) -> list[str]:
+    async def ids(*where: Condition, sort: list[str] | None = None) -> list[str]:
         with as_tenant("acme"):
             page = await model.page(
-                where=list(where),  # type: ignore[arg-type]
+                where=list(where),
                 order_by=order_by(sort, {"at": "at"}),
                 limit=10,
                 offset=0,
