@@ -48,6 +48,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_adapter_imports(spec),
         *_system_packages(spec),
         *_components(spec),
+        *_token_validator(spec),
         *_services(spec),
     ]
     if not problems:
@@ -210,6 +211,18 @@ def _services(spec: Spec) -> Iterator[Finding]:
             yield from _own_code(
                 spec, aggregate.service, ("aggregates", name, "service"), "module:Class"
             )
+
+
+def _token_validator(spec: Spec) -> Iterator[Finding]:
+    name = spec.token_validator
+    if name is None:
+        return
+    where = ("token_validator",)
+    if name not in spec.components:
+        listed = ", ".join(spec.components) or "none is listed"
+        yield where, f"{name[:40]!r} is no component of this spec (components: {listed})"
+    elif not any(endpoint.permission for endpoint in spec.endpoints):
+        yield where, "no endpoint has a permission: there is no bearer token to validate"
 
 
 def _components(spec: Spec) -> Iterator[Finding]:

@@ -108,6 +108,8 @@ class ServiceCtx:
     uses_pattern: bool
     has_use_cases: bool = True
     components: list[ComponentCtx] = field(default_factory=list)
+    token_validator: str | None = None
+    """The component that authenticates bearer tokens (else IAM's published keys)."""
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -381,6 +383,7 @@ def build(spec: Spec) -> ServiceCtx:
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),
         components=[_component(name, c) for name, c in spec.components.items()],
+        token_validator=spec.token_validator,
         uses_pattern=any(c.kind == "pattern" for v in values for f in v.fields for c in f.checks)
         or any(c.kind == "pattern" for a in aggregates for f in a.fields for c in f.checks)
         or any(

@@ -422,6 +422,11 @@ class Spec(_Strict):
         default={},
         description="apps only: hand-written services the composition root wires, in order",
     )
+    token_validator: Annotated[StrictStr, Field(max_length=40)] | None = Field(
+        default=None,
+        description="apps only: the component that authenticates the endpoints' bearer tokens"
+        " (an iam_client.TokenValidator) instead of IAM's published keys: the IAM itself",
+    )
     layers: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],
         description="libraries only: subpackages from highest to lowest, as a layers contract",

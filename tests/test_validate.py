@@ -201,6 +201,41 @@ def test_components_are_checked(workspace: Path, generate: Generate) -> None:
     ]
 
 
+def test_a_token_validator_is_a_component_with_tokens_to_validate(
+    workspace: Path, generate: Generate
+) -> None:
+    """``token_validator`` names a component of the spec, and only where an endpoint has
+    a permission (else there is no token to validate)."""
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    base = (
+        "version: 2\nname: desk\n{validator}\ncomponents:\n"
+        "  tokens: {{type: 'desk.wiring:Tokens', factory: 'desk.wiring:tokens'}}\n"
+        "aggregates:\n  Note:\n    fields: {{text: str}}\n"
+        "    commands: {{write: {{creates: true, params: [text], emits: NoteWritten}}}}\n"
+        "endpoints:\n  - {{method: POST, path: /api/v1/notes, command: Note.write{permission}}}\n"
+    )
+    spec.write_text(
+        base.format(validator="token_validator: tokenz", permission=", permission: 'desk:write'")
+    )
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/x.yaml:3:18: token_validator: 'tokenz' is no component of this spec"
+        " (components: tokens)"
+    ]
+    spec.write_text(base.format(validator="token_validator: tokens", permission=""))
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.err.splitlines() == [
+        "specs/x.yaml:3:18: token_validator: no endpoint has a permission: there is no"
+        " bearer token to validate"
+    ]
+    spec.write_text(
+        base.format(validator="token_validator: tokens", permission=", permission: 'desk:write'")
+    )
+    assert generate("validate", "specs/x.yaml", cwd=workspace).code == 0
+
+
 TICKETING = """\
 version: 2
 name: ticketing

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Annotated, Any
 
 import httpx
@@ -12,10 +12,12 @@ from eaf.security import KeyRing, TokenIssuer
 from fastapi import Depends, FastAPI
 
 from iam_client import (
+    AuthenticationError,
     IamClient,
     IamUnavailableError,
     PermissionDeniedError,
     RevocationList,
+    TokenValidator,
     User,
     install,
     require,
@@ -265,7 +267,7 @@ async def test_a_denied_token_is_401_invalid_token(
     )
 
 
-def tenant_path_app(client: IamClient) -> FastAPI:
+def tenant_path_app(client: TokenValidator | None) -> FastAPI:
     app = FastAPI()
     install(app, client)
 
@@ -353,3 +355,51 @@ async def test_a_tenant_path_still_needs_a_token_and_the_permission(
     ).token
     response = await tenants_http.get("/tenants/acme/profiles", headers=bearer(other))
     assert response.status_code == 403
+
+
+class OwnTokens:
+    """A service's own validator (as the IAM's is): it knows the tokens it issued and the
+    tenants that exist."""
+
+    def __init__(self, tokens: dict[str, User], tenants: set[str]) -> None:
+        self.tokens = tokens
+        self.tenants = tenants
+
+    async def validate(self, token: str, *, check_revocation: bool = False) -> User:
+        if token not in self.tokens:
+            raise AuthenticationError("unknown token")
+        return self.tokens[token]
+
+    def has_permission(
+        self, user: User, permission: str, resource: Mapping[str, Any] | None = None
+    ) -> bool:
+        return permission in user.permissions
+
+    async def knows_tenant(self, tenant_id: str) -> bool:
+        return tenant_id in self.tenants
+
+
+async def test_a_service_s_own_validator_set_at_start_up_authenticates_and_knows_its_tenants(
+    issuer: TokenIssuer, static_client: IamClient
+) -> None:
+    issued = issuer.issue(
+        subject="operator",
+        client_id="console",
+        tenant_id=None,
+        platform=True,
+        permissions=["user-profile:read"],
+    )
+    operator = await static_client.validate(issued.token)
+    app = tenant_path_app(None)  # the validator is a service built at start-up
+    app.state.iam_client = OwnTokens({"op": operator}, {"acme"})
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+        known = await http.get("/tenants/acme/profiles", headers=bearer("op"))
+        unknown = await http.get("/tenants/globex/profiles", headers=bearer("op"))
+        forged = await http.get("/tenants/acme/profiles", headers=bearer(issued.token))
+    assert known.status_code == 200
+    assert known.json() == {"tenant": "acme", "user": "operator", "platform": False}
+    assert unknown.status_code == 404
+    assert unknown.json()["detail"] == "Tenant not found"
+    assert forged.status_code == 401  # a well-signed token it did not issue
+    assert forged.headers["www-authenticate"].startswith('Bearer error="invalid_token"')

@@ -16,6 +16,7 @@ from iam_client.model import (
     IamDownError,
     IamUnavailableError,
     PermissionDeniedError,
+    TokenValidator,
     User,
 )
 from iam_client.revocation import RevocationList
@@ -30,6 +31,7 @@ __all__ = [
     "RemoteJwks",
     "RevocationFeed",
     "RevocationList",
+    "TokenValidator",
     "User",
     "authenticated",
     "bearer_token",

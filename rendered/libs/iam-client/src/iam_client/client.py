@@ -256,6 +256,12 @@ class IamClient:
             )
         return has_permission(user.permissions, permission)
 
+    async def knows_tenant(self, tenant_id: str) -> bool:
+        """Always true: which tenants exist is IAM's to know; a platform operator's path
+        may name any well-formed tenant id (its requests find nothing in a tenant that
+        does not exist)."""
+        return True
+
     def ensure_permission(self, user: User, permission: str) -> None:
         """Raise :class:`PermissionDeniedError` unless the token grants ``permission``."""
         if not self.has_permission(user, permission):

@@ -25,11 +25,11 @@ from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from iam_client.client import IamClient
 from iam_client.model import (
     AuthenticationError,
     IamUnavailableError,
     PermissionDeniedError,
+    TokenValidator,
     User,
 )
 
@@ -62,10 +62,13 @@ class ProblemError(HTTPException):
         }
 
 
-def install(app: FastAPI, client: IamClient) -> None:
-    """Make ``client`` the app's IamClient and render auth failures (401, 403) and an
-    unreachable IAM (503) as problem bodies."""
-    app.state.iam_client = client
+def install(app: FastAPI, client: TokenValidator | None) -> None:
+    """Make ``client`` what validates the app's bearer tokens (an :class:`IamClient`, or
+    the service's own :class:`TokenValidator`; ``None``: set ``app.state.iam_client``
+    later, at start-up) and render auth failures (401, 403) and an unreachable IAM (503)
+    as problem bodies."""
+    if client is not None:
+        app.state.iam_client = client
     app.add_exception_handler(ProblemError, _problem_response)
     app.add_exception_handler(AuthenticationError, _problem_response)
     app.add_exception_handler(PermissionDeniedError, _problem_response)
@@ -129,7 +132,7 @@ def security_context(
 def require(
     permission: str | None = None,
     *,
-    client: IamClient | None = None,
+    client: TokenValidator | None = None,
     check_revocation: bool = False,
     tenant_path: str | None = None,
 ) -> Callable[..., AsyncIterator[User]]:
@@ -148,7 +151,7 @@ def require(
         request: Request,
         _scheme: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER_SCHEME)],
     ) -> AsyncIterator[User]:
-        iam: IamClient = client or request.app.state.iam_client
+        iam: TokenValidator = client or request.app.state.iam_client
         token = bearer_token(request)
         if token is None:
             raise ProblemError(
@@ -163,7 +166,7 @@ def require(
             raise _invalid_token(error) from error
         tenant = None
         if tenant_path is not None:
-            tenant = _path_tenant(request, tenant_path, user)
+            tenant = await _path_tenant(iam, request, tenant_path, user)
         if permission is not None and not iam.has_permission(user, permission):
             raise _forbidden(permission)
         with use(security_context(user, request, tenant)):
@@ -172,11 +175,16 @@ def require(
     return authenticated_user
 
 
-def _path_tenant(request: Request, name: str, user: User) -> str:
-    """The tenant the path names, if ``user`` may act in it."""
+async def _path_tenant(
+    iam: TokenValidator, request: Request, name: str, user: User
+) -> str:
+    """The tenant the path names, if ``user`` may act in it: a tenant's own, or for a
+    platform operator one that ``iam`` knows."""
     tenant = str(request.path_params.get(name, ""))
     if not TENANT_PATTERN.fullmatch(tenant) or (
-        not user.platform and tenant != user.tenant_id
+        tenant != user.tenant_id
+        if not user.platform
+        else not await iam.knows_tenant(tenant)
     ):
         raise ProblemError(404, "Not found", "Tenant not found", {})
     return tenant

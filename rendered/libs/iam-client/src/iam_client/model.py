@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from eaf.security import AccessClaims
 
@@ -65,3 +67,24 @@ class IamUnavailableError(Exception):
 
 class IamDownError(IamUnavailableError):
     """IAM could not be reached, or failed (5xx): what the circuit breaker counts."""
+
+
+class TokenValidator(Protocol):
+    """What authenticates the bearer tokens of a service's requests (``require`` asks the
+    one on ``app.state.iam_client``): :class:`~iam_client.IamClient` against IAM's
+    published keys, or a service's own (the IAM validates the tokens it issued itself)."""
+
+    async def validate(self, token: str, *, check_revocation: bool = False) -> User:
+        """The user of a valid ``token``; :class:`AuthenticationError` otherwise."""
+        ...
+
+    def has_permission(
+        self, user: User, permission: str, resource: Mapping[str, Any] | None = None
+    ) -> bool:
+        """Whether ``user`` holds ``permission``."""
+        ...
+
+    async def knows_tenant(self, tenant_id: str) -> bool:
+        """Whether ``tenant_id`` is a tenant a platform operator's path may name (one that
+        does not exist answers 404, as another tenant's does for a tenant's token)."""
+        ...
