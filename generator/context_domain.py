@@ -264,6 +264,7 @@ class AggregateCtx:
     event_id: str
     id_attr: str
     id_is_uuid: bool
+    view_id: str
     fields: list[FieldCtx]
     computed: list[ComputedCtx]
     invariants: list[Code]
@@ -499,6 +500,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         event_id=aggregate.event_id,
         id_attr=naming.snake(aggregate.event_id),
         id_is_uuid=aggregate.event_id_type == "uuid",
+        view_id=aggregate.view_id,
         fields=fields,
         computed=[
             ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, state), c.description)

@@ -313,6 +313,19 @@ class _Resolver:
         aggregate.invariants = self._invariants(spec.invariants, state, aggregate.fields, loc)
         taken = {f.name for f in aggregate.fields}
         aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
+        if spec.view_id is not None:
+            aggregate.view_id = self._view_id(spec.view_id, aggregate, (*loc, "view_id"))
+
+    def _view_id(self, name: str, aggregate: RAggregate, loc: Loc) -> str:
+        """The name the aggregate's views give its id (``id`` when it cannot be one)."""
+        problem = camel_problem(name, "view_id")
+        taken = [f.name for f in aggregate.fields] + [c.name for c in aggregate.computed]
+        if problem is None and (name in taken or name in BUILT_IN_FIELDS[1:]):
+            problem = f"{name!r} names a value the view shows already"
+        if problem is not None:
+            self.domain.problem(loc, problem)
+            return "id"
+        return name
 
     def _combinations(
         self, combinations: list[list[str]], aggregate: RAggregate, loc: Loc

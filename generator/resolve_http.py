@@ -395,7 +395,7 @@ def _command_endpoint(
     if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind != "delete"):
         domain.problem((*loc, "method"), f"{endpoint.method} does not fit a {kind} command")
         return None
-    ids = [p for p in path_params if p in ("id", aggregate.event_id)]
+    ids = [p for p in path_params if p in aggregate.path_ids]
     others = [p for p in path_params if p not in ids]
     arguments = {f.name: f for f in command.arguments}
     if kind == "create" and ids:
@@ -549,7 +549,7 @@ def _get_aggregate(
         domain.problem((*loc, "path"), "a `get` query takes {id} or a unique field in its path")
         return None
     (param,) = path_params
-    if param not in ("id", aggregate.event_id):
+    if param not in aggregate.path_ids:
         field = aggregate.field(param)
         if field is None or not field.unique:
             domain.problem(
@@ -558,7 +558,7 @@ def _get_aggregate(
             return None
     if endpoint.filter or endpoint.sort or endpoint.page:
         domain.problem(loc, "filter, sort and page are for list queries")
-    by = [] if param in ("id", aggregate.event_id) else [param]
+    by = [] if param in aggregate.path_ids else [param]
     return _query(index, endpoint, "get", aggregate.name, path_params, by, [], [])
 
 

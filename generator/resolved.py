@@ -105,6 +105,13 @@ class RAggregate:
     not_found: str
     description: str
     unique_together: list[list[RField]] = field(default_factory=list)
+    view_id: str = "id"
+    """The name of the id in views and paths."""
+
+    @property
+    def path_ids(self) -> tuple[str, ...]:
+        """The path parameters that name the aggregate's id."""
+        return tuple(dict.fromkeys(("id", self.event_id, self.view_id)))
 
     def field(self, name: str) -> RField | None:
         return next((f for f in self.fields if f.name == name), None)

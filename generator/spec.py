@@ -165,6 +165,11 @@ class AggregateSpec(_Strict):
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",
     )
+    view_id: StrictStr | None = Field(
+        default=None,
+        description="the name of the id in the aggregate's views and paths (default id):"
+        " roleId answers {\"roleId\": ...} and paths name {roleId}",
+    )
     service: Annotated[StrictStr, Field(max_length=200)] | None = Field(
         default=None,
         description="a hand-written subclass of the generated <Aggregate>Service, as"

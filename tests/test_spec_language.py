@@ -138,6 +138,12 @@ CASES: list[tuple[str, str, str, str]] = [
     ("an unknown tenant source",
      "query: Order.get}", "query: Order.get, tenant: header}",
      "shop.yaml:33:74: endpoints.2.tenant: Input should be 'token' or 'path'"),
+    ("a view id named like a field", "  Order:\n", "  Order:\n    view_id: status\n",
+     "shop.yaml:19:14: aggregates.Order.view_id: 'status' names a value the view shows already"),
+    ("a view id named like a timestamp", "  Order:\n", "  Order:\n    view_id: createdAt\n",
+     "shop.yaml:19:14: aggregates.Order.view_id: 'createdAt' names a value the view shows"),
+    ("a view id that is not camelCase", "  Order:\n", "  Order:\n    view_id: order_id\n",
+     "shop.yaml:19:14: aggregates.Order.view_id: 'order_id' must be a camelCase view_id"),
 ]  # fmt: skip
 
 

@@ -421,3 +421,101 @@ def test_the_tests_of_a_unique_reference_make_the_aggregate_it_names(
         "test_course_id_of_a_syllabus_is_unique_in_the_tenant"
         in (project / "tests/test_services.py").read_text()
     )
+
+
+SHELVES = """\
+version: 2
+name: shelves
+aggregates:
+  Shelf:
+    view_id: shelfId
+    fields: {label: {type: str}}
+    commands:
+      build: {creates: true, params: [label], emits: ShelfBuilt}
+  Book:
+    view_id: bookId
+    fields:
+      shelfId: {type: uuid, references: Shelf}
+      title: {type: str}
+      pages: {type: int, min: 1, example: 100}
+    commands:
+      shelve: {creates: true, params: [shelfId, title, pages], emits: BookShelved}
+      retitle: {params: [title], emits: BookRetitled}
+      discard: {deletes: true, emits: BookDiscarded}
+read_models:
+  Books: {of: Book}
+endpoints:
+  - {method: POST, path: /api/v1/shelves, command: Shelf.build, permission: "shelves:write"}
+  - {method: GET, path: "/api/v1/shelves/{shelfId}", query: Shelf.get, permission: "shelves:read"}
+  - {method: POST, path: "/api/v1/tenants/{tenantId}/books", command: Book.shelve,
+     permission: "shelves:write", tenant: path}
+  - {method: GET, path: "/api/v1/tenants/{tenantId}/books/{bookId}", query: Book.get,
+     permission: "shelves:read", tenant: path}
+  - {method: PATCH, path: "/api/v1/tenants/{tenantId}/books/{bookId}", command: Book.retitle,
+     permission: "shelves:write", tenant: path}
+  - {method: DELETE, path: "/api/v1/tenants/{tenantId}/books/{bookId}", command: Book.discard,
+     permission: "shelves:write", tenant: path}
+  - {method: GET, path: /api/v1/books, query: Books.list, filter: [pages], sort: [pages],
+     page: true, permission: "shelves:read"}
+"""
+
+
+def test_a_view_names_its_id_as_the_spec_says(workspace: Path, generate: Generate) -> None:
+    """``view_id: bookId`` answers ``{"bookId": ...}`` in the aggregate's views and list
+    rows, paths name ``{bookId}``; the generated tests (references, tenant paths, PATCH,
+    DELETE, pages, filters) read the id by that name and pass."""
+    spec = workspace / "specs/shelves.yaml"
+    spec.parent.mkdir()
+    spec.write_text(SHELVES)
+    assert generate("service", "shelves", cwd=workspace).code == 0
+    project = workspace / "apps/shelves"
+    schemas = (project / "src/shelves/infrastructure/schemas.py").read_text()
+    assert 'id: str = Field(alias="bookId"' in schemas
+    assert 'id: str = Field(alias="shelfId"' in schemas
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    probe = """
+from fastapi.testclient import TestClient
+from eaf.security import KeyRing, TokenIssuer
+from iam_client import IamClient
+from shelves.infrastructure.config import load_settings
+from shelves.main import create_app
+import sys
+
+keys = KeyRing.generate()
+issuer = TokenIssuer(keys, issuer="https://iam.test", default_audience="eaf")
+token = issuer.issue(subject="u", client_id="c", tenant_id="acme",
+                     permissions=["shelves:read", "shelves:write"]).token
+iam = IamClient(jwks=keys.jwks(), issuer="https://iam.test", audience="eaf")
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/s.db",
+                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
+with TestClient(create_app(settings, iam=iam)) as client:
+    auth = {"Authorization": f"Bearer {token}"}
+    shelf = client.post("/api/v1/shelves", json={"label": "A"}, headers=auth).json()
+    assert "id" not in shelf and shelf["shelfId"], shelf
+    made = client.post("/api/v1/tenants/acme/books", headers=auth,
+                       json={"shelfId": shelf["shelfId"], "title": "T", "pages": 3})
+    book = made.json()
+    assert made.headers["Location"].endswith(book["bookId"]), made.headers
+    got = client.get(f"/api/v1/tenants/acme/books/{book['bookId']}", headers=auth).json()
+    assert got == book and "id" not in got
+print("ok")
+"""
+    checked = subprocess.run(
+        [sys.executable, "-c", probe, str(workspace)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert checked.stdout.strip() == "ok", checked.stderr[-3000:]
