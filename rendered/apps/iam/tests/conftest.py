@@ -1,31 +1,87 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""Fixtures: the application on a fresh SQLite file."""
+"""Fixtures: the application on a fresh SQLite file, and bearer tokens signed by a
+test key ring (the application validates them against its public keys, as it would IAM's)."""
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+from eaf.security import KeyRing, TokenIssuer
 from fastapi.testclient import TestClient
+from iam_client import IamClient
 
 from iam.infrastructure.config import load_settings
 from iam.main import create_app
 
 TenantHeaders = Callable[..., dict[str, str]]
+ISSUER = "https://iam.test"
+AUDIENCE = "eaf"
+PERMISSIONS = ["iam-roles:read"]
+
+
+@pytest.fixture(scope="session")
+def key_ring() -> KeyRing:
+    return KeyRing.generate()
 
 
 @pytest.fixture
-def as_tenant() -> TenantHeaders:
-    """Headers that put a request in ``tenant``."""
+def as_tenant(key_ring: KeyRing) -> TenantHeaders:
+    """Headers of a user of ``tenant`` holding ``permissions`` (all the spec's by default)."""
+    issuer = TokenIssuer(key_ring, issuer=ISSUER, default_audience=AUDIENCE)
 
-    def headers(tenant: str) -> dict[str, str]:
-        return {"X-Tenant-Id": tenant}
+    def headers(tenant: str, permissions: list[str] | None = None) -> dict[str, str]:
+        token = issuer.issue(
+            subject=f"user-of-{tenant}",
+            client_id="tests",
+            tenant_id=tenant,
+            permissions=PERMISSIONS if permissions is None else permissions,
+        ).token
+        TENANT_OF_TOKEN[token] = tenant
+        return {"Authorization": f"Bearer {token}"}
 
     return headers
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def as_platform(key_ring: KeyRing) -> Callable[[list[str]], dict[str, str]]:
+    """Headers of a platform operator holding ``permissions``: a token of no tenant, which
+    may name any tenant in a path."""
+    issuer = TokenIssuer(key_ring, issuer=ISSUER, default_audience=AUDIENCE)
+
+    def headers(permissions: list[str]) -> dict[str, str]:
+        token = issuer.issue(
+            subject="platform-operator",
+            client_id="tests",
+            tenant_id=None,
+            platform=True,
+            permissions=permissions,
+        ).token
+        return {"Authorization": f"Bearer {token}"}
+
+    return headers
+
+
+TENANT_OF_TOKEN: dict[str, str] = {}
+
+
+def fill_tenant(request: httpx.Request) -> None:
+    """A path's ``{tenantId}`` is the tenant of the request's bearer token: the tests
+    write the paths of the spec, each request names its own tenant."""
+    placeholder = b"%7BtenantId%7D"
+    if placeholder in request.url.raw_path:
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        tenant = TENANT_OF_TOKEN.get(token, "default").encode()
+        request.url = request.url.copy_with(
+            raw_path=request.url.raw_path.replace(placeholder, tenant)
+        )
+
+
+@pytest.fixture
+def client(
+    tmp_path: Path, key_ring: KeyRing, as_tenant: TenantHeaders
+) -> Iterator[TestClient]:
     settings = load_settings(
         {
             "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
@@ -33,5 +89,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             "BROKER_CONSUME": "false",
         }
     )
-    with TestClient(create_app(settings)) as test_client:
+    iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
+    app = create_app(settings, iam=iam)
+    with TestClient(app, headers=as_tenant("default")) as test_client:
+        test_client.event_hooks = {"request": [fill_tenant], "response": []}
         yield test_client

@@ -1,9 +1,14 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""The HTTP API the service always has: health, metrics and OpenAPI (the spec declares no
-endpoint)."""
+"""The HTTP API: every endpoint of the spec, with its rules, guards, versions, idempotency
+keys, pages and filters; health, metrics and OpenAPI."""
+
+from collections.abc import Callable
 
 from fastapi.testclient import TestClient
+
+TenantHeaders = Callable[..., dict[str, str]]
+Headers = dict[str, str] | None
 
 
 def test_service_health(client: TestClient) -> None:
@@ -32,3 +37,4 @@ def test_metrics_count_requests_by_route(client: TestClient) -> None:
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "the OpenAPI document lists the routes"
+    assert "get" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]

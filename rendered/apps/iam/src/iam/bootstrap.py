@@ -16,10 +16,13 @@ import iam.application.directory
 import iam.application.federation
 import iam.application.ldap
 import iam.infrastructure.api_saml_providers
+import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
 import iam.infrastructure.http
 import iam.wiring
+from iam.application.ports.inbound import RoleUseCases
 from iam.application.ports.outbound import Clock
+from iam.application.services import RoleService
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
@@ -44,6 +47,7 @@ class Services:
     transactions: Transactions
     clock: Clock
     read_models: ProjectionStore
+    role: RoleUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
     access: iam.application.access.AccessControl
@@ -62,6 +66,8 @@ class Services:
     """Tokens, registered clients and the realms' browser sign-in"""
     saml: iam.infrastructure.api_saml_providers.SamlFederation
     """The tenants' SAML identity providers and logins"""
+    bearer_tokens: iam.infrastructure.bearer.OwnBearerTokens
+    """The bearer tokens of the generated endpoints (the tokens the IAM issued)"""
     brokering: iam.application.brokering.Brokering
     """Sign-in through the tenants' external OpenID providers"""
     workers: tuple[Worker, ...] = ()
@@ -75,6 +81,7 @@ async def bootstrap(
     store: EventStore | None = None,
     clock: Clock | None = None,
     transactions: Transactions | None = None,
+    role: RoleUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
     access: iam.application.access.AccessControl | None = None,
@@ -86,6 +93,7 @@ async def bootstrap(
     | None = None,
     identity: iam.infrastructure.http.Identity | None = None,
     saml: iam.infrastructure.api_saml_providers.SamlFederation | None = None,
+    bearer_tokens: iam.infrastructure.bearer.OwnBearerTokens | None = None,
     brokering: iam.application.brokering.Brokering | None = None,
 ) -> Services:
     """Build the use cases, the hand-written components (each by its factory, given the
@@ -99,6 +107,10 @@ async def bootstrap(
     queries: dict[str, Any] = {
         "UserList": ReadModelUserListing(read_models),
     }
+    role = role or RoleService(
+        transactions,
+        clock,
+    )
     publisher = relay or EventRelay(
         store,
         service=settings.name,
@@ -155,6 +167,8 @@ async def bootstrap(
             identity=identity,
             federation=federation,
         )
+    if bearer_tokens is None:
+        bearer_tokens = iam.wiring.bearer_tokens(identity=identity, directory=directory)
     if brokering is None:
         brokering = iam.wiring.brokering(
             clock=clock,
@@ -171,6 +185,7 @@ async def bootstrap(
         workers=tuple(workers),
         read_models=read_models,
         queries=queries,
+        role=role,
         access=access,
         directory=directory,
         federation=federation,
@@ -179,5 +194,6 @@ async def bootstrap(
         oidc_providers=oidc_providers,
         identity=identity,
         saml=saml,
+        bearer_tokens=bearer_tokens,
         brokering=brokering,
     )

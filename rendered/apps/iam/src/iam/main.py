@@ -10,6 +10,7 @@ from eaf import observability
 from eaf.eventsourcing import close_event_store, event_store_ready
 from eaf.web import RequestLimits, install_http_guards
 from fastapi import FastAPI
+from iam_client import TokenValidator, install
 
 from iam import extensions
 from iam.bootstrap import bootstrap
@@ -19,8 +20,14 @@ from iam.infrastructure.config import Settings, load_settings
 HEALTH_PATH = "/api/v1/iams/health"
 
 
-def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
-    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters)."""
+def create_app(
+    settings: Settings | None = None,
+    *,
+    iam: TokenValidator | None = None,
+    **overrides: Any,
+) -> FastAPI:
+    """The application, wired by ``bootstrap`` at start-up (keywords override its adapters;
+    ``iam`` validates bearer tokens, by default the ``bearer_tokens`` component)."""
     settings = settings or load_settings()
     observability.configure_logging(
         settings.log_level, settings.log_format, settings.name
@@ -31,6 +38,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.role = services.role
         app.state.access = services.access
         app.state.directory = services.directory
         app.state.federation = services.federation
@@ -39,7 +47,10 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         app.state.oidc_providers = services.oidc_providers
         app.state.identity = services.identity
         app.state.saml = services.saml
+        app.state.bearer_tokens = services.bearer_tokens
         app.state.brokering = services.brokering
+        validator: TokenValidator = services.bearer_tokens
+        app.state.iam_client = iam or validator
         for worker in services.workers:
             await worker.start()
         try:
@@ -68,7 +79,9 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> FastAPI:
         health_path=HEALTH_PATH,
     )
     install_http_guards(app, RequestLimits.from_settings(settings))
+    install(app, iam)
     web.install_error_handlers(app)
+    app.include_router(web.router)
     for router in extensions.routers:
         app.include_router(router)
     return app

@@ -34,6 +34,7 @@ from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.api_saml_providers import SamlFederation
+from iam.infrastructure.bearer import OwnBearerTokens
 from iam.infrastructure.broker_store import EventSourcedOidcProviders
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
@@ -336,3 +337,8 @@ def password_hasher(settings: Settings) -> PasswordHasher:
         memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
         parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
     )
+
+
+def bearer_tokens(identity: Identity, directory: Directory) -> OwnBearerTokens:
+    """The bearer tokens of the generated endpoints: those the IAM issued."""
+    return OwnBearerTokens(identity.tokens, directory)

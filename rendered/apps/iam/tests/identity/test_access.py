@@ -247,3 +247,44 @@ def test_a_malformed_permission_is_422_for_every_caller(iam: Iam) -> None:
         )
         assert response.status_code == 422, response.text
         assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_a_role_is_read_in_the_tenant_the_path_names_with_the_iam_s_own_tokens(
+    acme: Tenant,
+) -> None:
+    """The generated GET of a role authenticates the tokens the IAM issued (a revoked
+    one is refused at once) and runs in the path's tenant: a tenant's own, or for a
+    platform administrator any tenant that exists."""
+    http, iam = acme.iam.http, acme.iam
+    roles = http.get(f"/api/v1/tenants/{acme.id}/roles", headers=bearer(acme.admin))
+    reader = next(role for role in roles.json() if role["name"] == "reader")
+    path = f"/api/v1/tenants/{acme.id}/roles/{reader['roleId']}"
+
+    mine = http.get(path, headers=bearer(acme.admin))
+    assert mine.status_code == 200, mine.text
+    assert mine.json() == reader
+    platform = iam.platform_token()
+    assert http.get(path, headers=bearer(platform)).json() == reader
+    ghost = path.replace(acme.id, "00000000-0000-4000-8000-000000000000")
+    missing = http.get(ghost, headers=bearer(platform))
+    assert (missing.status_code, missing.json()["detail"]) == (404, "Tenant not found")
+    globex_id, globex_admin = iam.tenant_admin("Globex")
+    other = http.get(path, headers=bearer(globex_admin))
+    assert (other.status_code, other.json()["detail"]) == (404, "Tenant not found")
+    none = http.get(
+        path.replace(reader["roleId"], "no-such-role"), headers=bearer(acme.admin)
+    )
+    assert (none.status_code, none.json()["detail"]) == (404, "Role not found")
+    # a user without iam-roles:read
+    assert http.get(path, headers=bearer(acme.alice)).status_code == 403
+
+    revoked = http.post(
+        "/api/v1/auth/revoke",
+        data={"token": acme.admin},
+    )
+    assert revoked.status_code == 200, revoked.text
+    refused = http.get(path, headers=bearer(acme.admin))
+    assert refused.status_code == 401
+    assert refused.headers["www-authenticate"] == (
+        'Bearer error="invalid_token", error_description="token revoked"'
+    )

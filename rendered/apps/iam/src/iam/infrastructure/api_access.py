@@ -154,13 +154,6 @@ async def list_roles(tenant_id: RolesReader, wired: IdentityCases) -> list[RoleV
     return [RoleView.of(role) for role in await wired.access.roles(tenant_id)]
 
 
-@router.get(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
-async def get_role(
-    tenant_id: RolesReader, roleId: str, wired: IdentityCases
-) -> RoleView:
-    return RoleView.of(await wired.access.role(tenant_id, roleId))
-
-
 @router.put(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
 @router.patch(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
 async def change_role(

@@ -1,27 +1,110 @@
 # Generated from spec iam by `generate`; edits are merged on re-render.
 
-"""The HTTP adapter's error handling: domain failures answered as RFC 9457 problem bodies
-listing every broken rule (the spec declares no endpoint; hand-written routers get it)."""
+"""The HTTP adapter: routes to the use cases and read models, versions as ETags, errors as
+RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
 
 from eaf.web import (
     DomainErrors,
     RuleCheck,
+    auth_problem_responses,
     install_domain_problems,
+    problem,
     problem_responses,
 )
-from fastapi import FastAPI
+from eaf.web.resources import IfNoneMatch, etag
+from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
+from iam_client import require
 
+from iam.application.ports.inbound import RoleUseCases
 from iam.domain.errors import (
     ConcurrencyError,
     DomainError,
     DomainValidationError,
     NotFoundError,
 )
+from iam.domain.model import Role
+from iam.infrastructure import schemas
 
 # The problem answers a route documents (hand-written routers use it too).
 PROBLEM = problem_responses(404, 409, 412, 422)
+LIST_LIMIT = 10_000
+AUTH_PROBLEMS = auth_problem_responses()
+
+# Every route needs a bearer token from IAM: the request runs in the token's security
+# context (tenant, user, permissions), and the tenant comes from the token only (or
+# from a path's {tenantId}: a tenant's token may name only its own, a platform operator's any).
+router = APIRouter(responses=AUTH_PROBLEMS)
+TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+def utc_now() -> datetime:
+    """The instant computed values are computed at."""
+    return datetime.now(UTC)
+
+
+async def role_use_cases(request: Request) -> RoleUseCases:
+    """The Role use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: RoleUseCases = request.app.state.role
+    return use_cases
+
+
+RoleCases = Annotated[RoleUseCases, Depends(role_use_cases)]
+
+
+def role_view(role: Role, now: datetime) -> schemas.Role:
+    """The HTTP body of a Role."""
+    return schemas.Role.model_validate(
+        {
+            "roleId": role.id,
+            "name": role.name,
+            "permissions": role.permissions,
+            "description": role.description,
+            "createdAt": role.created_at,
+            "updatedAt": role.updated_at,
+        }
+    )
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/roles/{roleId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-roles:read", tenant_path="tenantId"))],
+    response_model=schemas.Role,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_role(
+    use_cases: RoleCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    role_id: Annotated[str, Path(alias="roleId")],
+) -> schemas.Role | Response:
+    """The role with this id; 404 when there is none."""
+    role = await use_cases.get(role_id)
+    if role is None:
+        return problem(404, "Not found", "Role not found")
+    tag = etag(role.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return role_view(role, utc_now())
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

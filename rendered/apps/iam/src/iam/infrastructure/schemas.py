@@ -1,0 +1,21 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Request and response bodies of the HTTP API. Request models state every rule the domain
+enforces that JSON Schema can say (patterns, lengths, bounds, enums), so the OpenAPI
+document tells clients what the service accepts."""
+
+from __future__ import annotations
+
+from eaf.web import View
+from pydantic import AwareDatetime, Field
+
+
+class Role(View):
+    """A role."""
+
+    id: str = Field(alias="roleId", description="identifier")
+    name: str = Field(alias="name")
+    permissions: list[str] = Field(alias="permissions")
+    description: str = Field(alias="description")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")

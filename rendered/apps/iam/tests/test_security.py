@@ -1,0 +1,118 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Bearer tokens guard every endpoint: 401 without a valid one, 403 without the
+permission, and the tenant comes from the token only. Health, metrics and docs are public."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+TenantHeaders = Callable[..., dict[str, str]]
+PROBLEM_TYPE = "application/problem+json"
+PERMISSIONS = ["iam-roles:read"]
+UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
+# method, path (with an unknown id), body, permission
+ENDPOINTS = [
+    pytest.param(
+        "GET",
+        f"/api/v1/tenants/{{tenantId}}/roles/{UNKNOWN_ID}",
+        None,
+        "iam-roles:read",
+        id="get_role",
+    ),
+]
+ENDPOINT = ("method", "path", "body", "permission")
+
+
+@pytest.mark.parametrize(ENDPOINT, ENDPOINTS)
+def test_without_a_token_is_401(
+    client: TestClient, method: str, path: str, body: Any, permission: str | None
+) -> None:
+    response = client.request(method, path, json=body, headers={"Authorization": ""})
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+@pytest.mark.parametrize(ENDPOINT, ENDPOINTS)
+def test_with_a_bad_token_is_401(
+    client: TestClient, method: str, path: str, body: Any, permission: str | None
+) -> None:
+    response = client.request(
+        method, path, json=body, headers={"Authorization": "Bearer not-a-jwt"}
+    )
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"].startswith(
+        'Bearer error="invalid_token"'
+    )
+
+
+@pytest.mark.parametrize(ENDPOINT, [e for e in ENDPOINTS if e.values[3] is not None])
+def test_without_the_permission_is_403(
+    client: TestClient,
+    as_tenant: TenantHeaders,
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
+) -> None:
+    others = [p for p in PERMISSIONS if p != permission]
+    response = client.request(
+        method, path, json=body, headers=as_tenant("tenant-a", others)
+    )
+    assert response.status_code == 403
+    assert permission in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ENDPOINT, [e for e in ENDPOINTS if "{tenantId}" in str(e.values[1])]
+)
+def test_a_path_naming_another_tenant_is_404(
+    client: TestClient,
+    as_tenant: TenantHeaders,
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
+) -> None:
+    response = client.request(
+        method,
+        path.replace("{tenantId}", "tenant-b"),
+        json=body,
+        headers=as_tenant("tenant-a"),
+    )
+    assert response.status_code == 404
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+@pytest.mark.parametrize(
+    ENDPOINT, [e for e in ENDPOINTS if "{tenantId}" in str(e.values[1])]
+)
+def test_a_platform_operator_needs_the_permission_too(
+    client: TestClient,
+    as_platform: Callable[[list[str]], dict[str, str]],
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
+) -> None:
+    others = [p for p in PERMISSIONS if p != permission]
+    response = client.request(
+        method,
+        path.replace("{tenantId}", "tenant-b"),
+        json=body,
+        headers=as_platform(others),
+    )
+    assert response.status_code == 403
+
+
+def test_health_metrics_and_docs_are_public(client: TestClient) -> None:
+    for path in (
+        "/actuator/health",
+        "/api/v1/iams/health",
+        "/metrics",
+        "/openapi.json",
+    ):
+        assert client.get(path, headers={"Authorization": ""}).status_code == 200, path

@@ -1,0 +1,219 @@
+# Generated from spec iam by `generate`; edits are merged on re-render.
+
+"""Use cases on the in-memory and SQLite event stores: transactions, references, unique
+values, idempotency keys, guards and tenant isolation."""
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from eaf.context import SecurityContext, use
+from eaf.eventsourcing import (
+    EventStore,
+    Idempotency,
+    PreconditionFailedError,
+    close_event_store,
+    open_event_store,
+)
+
+from iam.application.services import RoleService
+from iam.domain.errors import (
+    ConcurrencyError,
+    NotFoundError,
+)
+from iam.domain.model import Role
+from iam.infrastructure.persistence import EventSourcedRoleRepository, transactions
+
+T = TypeVar("T")
+TENANT_A = SecurityContext(tenant_id="tenant-a")
+TENANT_B = SecurityContext(tenant_id="tenant-b")
+
+
+class TickingClock:
+    """A clock that moves on by a millisecond each time it is read: every command of a
+    test happens after the one before it, as on a real clock."""
+
+    def __init__(self) -> None:
+        self.start = datetime.now(UTC).replace(microsecond=0)
+        self.ticks = 0
+
+    def now(self) -> datetime:
+        self.ticks += 1
+        return self.start + timedelta(milliseconds=self.ticks)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[EventStore]:
+    url = (
+        None
+        if request.param == "memory"
+        else f"sqlite+aiosqlite:///{tmp_path / 'events.db'}"
+    )
+    opened = await open_event_store(url)
+    yield opened
+    await close_event_store(opened)
+
+
+@dataclass
+class Cases:
+    """The use cases of one store, and the examples of unique fields used so far."""
+
+    role: RoleService
+    used: dict[str, int] = field(default_factory=dict)
+
+    def next_of(self, key: str, values: list[T]) -> T:
+        """The next of ``values`` not used yet for ``key`` (unique values stay unique)."""
+        index = self.used.get(key, 0)
+        self.used[key] = index + 1
+        return values[index % len(values)]
+
+
+def use_cases(store: EventStore) -> Cases:
+    wired = transactions(store)
+    clock = TickingClock()
+    return Cases(
+        role=RoleService(
+            wired,
+            clock,
+        ),
+    )
+
+
+async def role_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of Role.create (the aggregates they reference made)."""
+    return dict(
+        name="editor",
+        permissions=["user-profile:read"],
+    )
+
+
+async def new_role(cases: Cases, **overrides: Any) -> Role:
+    """A new role from the examples."""
+    arguments = {**await role_arguments(cases), **overrides}
+    return await cases.role.create(**arguments)
+
+
+async def test_role_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_role(cases)
+        assert await cases.role.get(created.id) == created
+        assert await cases.role.get("no-such-id") is None
+
+
+async def test_role_of_one_tenant_is_invisible_to_another(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_role(cases)
+    with use(TENANT_B):
+        assert await cases.role.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_role(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await role_arguments(cases)
+        create = cases.role.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_change_permissions_of_a_missing_role_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.role.change_permissions(
+            "no-such-id",
+            permissions=["user-profile:read"],
+        )
+
+
+async def test_change_permissions_of_a_role_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        changed = await cases.role.change_permissions(
+            role.id,
+            permissions=["user-profile:read"],
+        )
+        assert changed.version == role.version + 1
+        assert await cases.role.get(role.id) == changed
+        stream = await store.read_stream("Role", role.id)
+    assert stream[-1].event_type == "RolePermissionsChanged"
+
+
+async def test_change_permissions_of_a_role_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.role.change_permissions(
+                role.id,
+                permissions=["user-profile:read"],
+                expected_version=role.version + 1,
+            )
+
+
+async def test_describe_of_a_missing_role_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.role.describe(
+            "no-such-id",
+            description="description",
+        )
+
+
+async def test_describe_of_a_role_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        changed = await cases.role.describe(
+            role.id,
+            description="description",
+        )
+        assert changed.version == role.version + 1
+        assert await cases.role.get(role.id) == changed
+        stream = await store.read_stream("Role", role.id)
+    assert stream[-1].event_type == "RoleDescribed"
+
+
+async def test_describe_of_a_role_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.role.describe(
+                role.id, description="description", expected_version=role.version + 1
+            )
+
+
+async def test_a_stale_role_is_not_saved_over_a_newer_one(store: EventStore) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedRoleRepository(store)
+    with use(TENANT_A):
+        created = await new_role(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(
+            created.change_permissions(permissions=["user-profile:read"], now=now)
+        )
+        with pytest.raises(ConcurrencyError):
+            await repository.save(
+                created.change_permissions(permissions=["user-profile:read"], now=now)
+            )
