@@ -12,7 +12,7 @@ from generator.context_fields import FieldCtx, field_ctx, title
 from generator.expr import Node
 from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
-from generator.reserved import ATTRIBUTES
+from generator.reserved import ATTRIBUTES, python_attribute
 from generator.resolved import Domain, RAggregate, RCommand, REvent, RField
 from generator.values import Catalog
 
@@ -265,6 +265,8 @@ class AggregateCtx:
     id_attr: str
     id_is_uuid: bool
     view_id: str
+    view_tenant: str | None
+    view_tenant_attr: str | None
     fields: list[FieldCtx]
     computed: list[ComputedCtx]
     invariants: list[Code]
@@ -501,6 +503,10 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         id_attr=naming.snake(aggregate.event_id),
         id_is_uuid=aggregate.event_id_type == "uuid",
         view_id=aggregate.view_id,
+        view_tenant=aggregate.view_tenant,
+        view_tenant_attr=python_attribute(naming.snake(aggregate.view_tenant))
+        if aggregate.view_tenant
+        else None,
         fields=fields,
         computed=[
             ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, state), c.description)

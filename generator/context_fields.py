@@ -98,6 +98,8 @@ class FieldCtx:
     distinct_py: list[str]
     distinct_json: list[str]
     alternative_json: str | None
+    hidden: bool = False
+    """An aggregate's field no view shows."""
 
 
 def title(name: str) -> str:
@@ -158,6 +160,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         distinct_py=[python_literal(v, field_.full_type, values) for v in distinct],
         distinct_json=[json_literal(v) for v in distinct],
         alternative_json=_alternative(field_, sample_value, catalog),
+        hidden=field_.hidden,
     )
 
 
@@ -312,6 +315,8 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
         args.append(f"decimal_places={rules['scale']}")
     if _holds(field_.type, "decimal"):
         args.append(f"json_schema_extra=decimal_schema({rules.get('scale')})")
+    elif field_.hidden:
+        args.append('json_schema_extra={"writeOnly": True}')  # never in a view
     if field_.description:
         args.append(f"description={field_.description!r}")
     return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"

@@ -278,7 +278,7 @@ class _Resolver:
     # aggregates
     def _aggregate(self, name: str, spec: AggregateSpec) -> None:
         loc: Loc = ("aggregates", name)
-        fields = self.fields.fields(spec.fields, (*loc, "fields"))
+        fields = self.fields.fields(spec.fields, (*loc, "fields"), shown=True)
         for field in fields:
             if field.name in BUILT_IN_FIELDS:
                 self.domain.problem(
@@ -287,6 +287,12 @@ class _Resolver:
             if field.unique and not _may_be_unique(field):
                 self.domain.problem(
                     (*field.loc, "unique"), f"a {field.type} field cannot be unique"
+                )
+            elif field.unique and field.hidden:
+                self.domain.problem(
+                    (*field.loc, "unique"),
+                    "a hidden field cannot be unique: its duplicate answer would tell a"
+                    " caller another aggregate's hidden value",
                 )
         event_id = naming.event_id_field(name, spec.event_id)
         problem = camel_problem(event_id, "event_id")
@@ -314,17 +320,29 @@ class _Resolver:
         taken = {f.name for f in aggregate.fields}
         aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
         if spec.view_id is not None:
-            aggregate.view_id = self._view_id(spec.view_id, aggregate, (*loc, "view_id"))
+            aggregate.view_id = self._view_name(spec.view_id, aggregate, (*loc, "view_id")) or "id"
+        if spec.view_tenant is not None:
+            aggregate.view_tenant = self._view_name(
+                spec.view_tenant, aggregate, (*loc, "view_tenant")
+            )
 
-    def _view_id(self, name: str, aggregate: RAggregate, loc: Loc) -> str:
-        """The name the aggregate's views give its id (``id`` when it cannot be one)."""
-        problem = camel_problem(name, "view_id")
-        taken = [f.name for f in aggregate.fields] + [c.name for c in aggregate.computed]
-        if problem is None and (name in taken or name in BUILT_IN_FIELDS[1:]):
+    def _view_name(self, name: str, aggregate: RAggregate, loc: Loc) -> str | None:
+        """``name`` as a name the aggregate's views give a value of their own (None when
+        it cannot be one)."""
+        key = loc[-1]
+        problem = camel_problem(name, str(key))
+        values = [*aggregate.fields, *aggregate.computed]
+        taken = {v.name for v in values} | set(BUILT_IN_FIELDS[1:])
+        attrs = {v.attr for v in values} | {"id", "created_at", "updated_at"}
+        if key == "view_tenant":
+            taken.add(aggregate.view_id)
+        if problem is None and (
+            name in taken or python_attribute(naming.snake(name)) in attrs
+        ):
             problem = f"{name!r} names a value the view shows already"
         if problem is not None:
             self.domain.problem(loc, problem)
-            return "id"
+            return None
         return name
 
     def _combinations(
@@ -352,6 +370,8 @@ class _Resolver:
                 problem = f"a {bad.type} field cannot be part of a unique combination"
             elif alone := next((f for f in fields if f.unique), None):
                 problem = f"{alone.name!r} is unique alone: the combination adds nothing"
+            elif secret := next((f for f in fields if f.hidden), None):
+                problem = f"{secret.name!r} is hidden: a duplicate answer would tell it"
             if problem is not None:
                 self.domain.problem(where, problem)
                 continue

@@ -93,13 +93,22 @@ class FieldResolver:
             self.domain.problem(loc, str(error))
             return None
 
-    def fields(self, fields: dict[str, FieldSpec], loc: Loc, *, rules: bool = True) -> list[RField]:
+    def fields(
+        self, fields: dict[str, FieldSpec], loc: Loc, *, rules: bool = True, shown: bool = False
+    ) -> list[RField]:
+        """The fields of ``fields``; ``shown``: an aggregate's, which a view shows unless
+        they are hidden."""
         resolved: list[RField] = []
         attrs: dict[str, str] = {}
         for name, spec in fields.items():
             field = self.field(name, spec, (*loc, name), rules=rules)
             if field is None:
                 continue
+            if spec.hidden and not shown:
+                self.domain.problem(
+                    (*loc, name, "hidden"), "hidden applies to an aggregate's fields (its views)"
+                )
+            field.hidden = spec.hidden and shown
             if field.attr in attrs:
                 self.domain.problem(
                     (*loc, name), f"{name!r} and {attrs[field.attr]!r} are the same name in Python"

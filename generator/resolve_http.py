@@ -492,7 +492,7 @@ def _query_endpoint(
         return _query(index, endpoint, "get", read_model.name, path_params, path_params, [], [])
     for param in path_params:
         column = read_model.column(param)
-        if column is None or not _filterable(column):
+        if column is None or column.hidden or not _filterable(column):
             domain.problem((*loc, "path"), f"{{{param}}} is not a column of {target} to filter on")
             return None
     filters = []
@@ -501,6 +501,8 @@ def _query_endpoint(
         where = (*loc, "filter", position)
         if column is None:
             domain.problem(where, f"unknown column {column_name!r} of {read_model.name}")
+        elif column.hidden:
+            domain.problem(where, f"{column_name!r} is hidden: no request may search by it")
         elif not _filterable(column):
             domain.problem(
                 where,
@@ -517,10 +519,12 @@ def _query_endpoint(
     sort = []
     for position, column_name in enumerate(endpoint.sort):
         column = read_model.column(column_name)
-        if column is None or not _sortable(column):
+        if column is None or column.hidden or not _sortable(column):
             why = (
                 f"no column {column_name!r}"
                 if column is None
+                else f"{column_name!r} is hidden: no request may search by it"
+                if column.hidden
                 else f"{column_name!r} is a {column.type}; sorts take str, int, float, date, "
                 "datetime and enum columns (a decimal is kept as text, exactly)"
             )
@@ -551,7 +555,7 @@ def _get_aggregate(
     (param,) = path_params
     if param not in aggregate.path_ids:
         field = aggregate.field(param)
-        if field is None or not field.unique:
+        if field is None or not field.unique or field.hidden:
             domain.problem(
                 (*loc, "path"), f"{{{param}}} is not the id or a unique field of {aggregate.name}"
             )

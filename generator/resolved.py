@@ -32,6 +32,7 @@ class RField:
     references: str | None = None
     description: str = ""
     varied: bool = False  # the generated tests give it distinct examples (a unique combination's)
+    hidden: bool = False  # never in a view (requests may set it)
 
     @property
     def full_type(self) -> TypeRef:
@@ -107,6 +108,8 @@ class RAggregate:
     unique_together: list[list[RField]] = field(default_factory=list)
     view_id: str = "id"
     """The name of the id in views and paths."""
+    view_tenant: str | None = None
+    """The name under which views show the request's tenant, if they do."""
 
     @property
     def path_ids(self) -> tuple[str, ...]:

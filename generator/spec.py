@@ -75,6 +75,11 @@ class FieldSpec(_Strict):
     references: StrictStr | None = Field(
         default=None, description="an aggregate of this spec whose id the field holds"
     )
+    hidden: StrictBool = Field(
+        default=False,
+        description="an aggregate's field its views never show (a password hash): requests"
+        " may still set it",
+    )
     messages: dict[StrictStr, Text] = Field(
         default={}, description="rule key -> the message a violation reports"
     )
@@ -165,10 +170,15 @@ class AggregateSpec(_Strict):
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",
     )
+    view_tenant: StrictStr | None = Field(
+        default=None,
+        description="a name under which the aggregate's views show the tenant the request"
+        " runs in (tenantId), for APIs that administer many tenants",
+    )
     view_id: StrictStr | None = Field(
         default=None,
         description="the name of the id in the aggregate's views and paths (default id):"
-        " roleId answers {\"roleId\": ...} and paths name {roleId}",
+        ' roleId answers {"roleId": ...} and paths name {roleId}',
     )
     service: Annotated[StrictStr, Field(max_length=200)] | None = Field(
         default=None,

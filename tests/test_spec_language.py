@@ -144,6 +144,15 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:19:14: aggregates.Order.view_id: 'createdAt' names a value the view shows"),
     ("a view id that is not camelCase", "  Order:\n", "  Order:\n    view_id: order_id\n",
      "shop.yaml:19:14: aggregates.Order.view_id: 'order_id' must be a camelCase view_id"),
+    ("a hidden field of a value object", "quantity: {type: int, min: 1}",
+     "quantity: {type: int, min: 1, hidden: true}",
+     "shop.yaml:9:45: values.Line.fields.quantity.hidden: hidden applies to an aggregate's"),
+    ("a hidden unique field", "email: {type: str, contains: \"@\", unique: true}",
+     "email: {type: str, contains: \"@\", unique: true, hidden: true}",
+     "shop.yaml:15:49: aggregates.Customer.fields.email.unique: a hidden field cannot be unique"),
+    ("a view tenant named like the view id", "  Order:\n",
+     "  Order:\n    view_id: ref\n    view_tenant: ref\n",
+     "shop.yaml:20:18: aggregates.Order.view_tenant: 'ref' names a value the view shows"),
 ]  # fmt: skip
 
 
@@ -782,3 +791,24 @@ endpoints:
     fields = request.model_json_schema()["properties"]
     assert (fields["seats"]["minimum"], fields["seats"]["maximum"]) == (1 - 2**53, 2**53 - 1)
     assert (fields["credits"]["minimum"], fields["credits"]["maximum"]) == (1, 2**53 - 1)
+
+
+def test_no_request_searches_by_a_hidden_field() -> None:
+    """A hidden field is neither filtered, sorted nor looked up by (each an oracle of
+    its value)."""
+    text = BASE.replace(
+        "note: {type: str, optional: true}", "note: {type: str, optional: true, hidden: true}"
+    ).replace(
+        "endpoints:\n",
+        "read_models:\n  Orders: {of: Order}\nendpoints:\n  - {method: GET, path: /api/v1/o,"
+        " query: Orders.list, filter: [customerId, note], sort: [note]}\n",
+    )
+    found = problems(text)
+    assert any(
+        "endpoints.0.filter.1: 'note' is hidden: no request may search by it" in line
+        for line in found
+    ), found
+    assert any(
+        "endpoints.0.sort.0: Orders cannot be sorted by 'note': 'note' is hidden" in line
+        for line in found
+    ), found

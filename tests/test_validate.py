@@ -39,7 +39,7 @@ def test_every_key_error_is_listed_with_its_place(workspace: Path, generate: Gen
         "specs/x.yaml:7:15: aggregates.Order.fields.total.type: Input should be a valid string",
         "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour' (expected "
         "one of: type, description, default, example, optional, not_blank, contains, pattern, "
-        "min, max, min_length, max_length, scale, unique, references, messages)",
+        "min, max, min_length, max_length, scale, unique, references, hidden, messages)",
     ]
 
 
@@ -434,13 +434,15 @@ aggregates:
       build: {creates: true, params: [label], emits: ShelfBuilt}
   Book:
     view_id: bookId
+    view_tenant: tenantId
     fields:
       shelfId: {type: uuid, references: Shelf}
       title: {type: str}
       pages: {type: int, min: 1, example: 100}
+      lockCode: {type: str, hidden: true, example: "1234"}
     commands:
-      shelve: {creates: true, params: [shelfId, title, pages], emits: BookShelved}
-      retitle: {params: [title], emits: BookRetitled}
+      shelve: {creates: true, params: [shelfId, title, pages, lockCode], emits: BookShelved}
+      retitle: {params: [title, lockCode], emits: BookRetitled}
       discard: {deletes: true, emits: BookDiscarded}
 read_models:
   Books: {of: Book}
@@ -460,10 +462,13 @@ endpoints:
 """
 
 
-def test_a_view_names_its_id_as_the_spec_says(workspace: Path, generate: Generate) -> None:
+def test_a_view_names_its_id_shows_its_tenant_and_hides_hidden_fields(
+    workspace: Path, generate: Generate
+) -> None:
     """``view_id: bookId`` answers ``{"bookId": ...}`` in the aggregate's views and list
-    rows, paths name ``{bookId}``; the generated tests (references, tenant paths, PATCH,
-    DELETE, pages, filters) read the id by that name and pass."""
+    rows, paths name ``{bookId}``; ``view_tenant: tenantId`` shows the request's tenant;
+    a ``hidden`` field is set by requests and never shown. The generated tests
+    (references, tenant paths, PATCH, DELETE, pages, filters) pass."""
     spec = workspace / "specs/shelves.yaml"
     spec.parent.mkdir()
     spec.write_text(SHELVES)
@@ -502,11 +507,21 @@ with TestClient(create_app(settings, iam=iam)) as client:
     shelf = client.post("/api/v1/shelves", json={"label": "A"}, headers=auth).json()
     assert "id" not in shelf and shelf["shelfId"], shelf
     made = client.post("/api/v1/tenants/acme/books", headers=auth,
-                       json={"shelfId": shelf["shelfId"], "title": "T", "pages": 3})
+                       json={"shelfId": shelf["shelfId"], "title": "T", "pages": 3,
+                             "lockCode": "s3cret"})
     book = made.json()
     assert made.headers["Location"].endswith(book["bookId"]), made.headers
+    assert book["tenantId"] == "acme" and "lockCode" not in book, book
     got = client.get(f"/api/v1/tenants/acme/books/{book['bookId']}", headers=auth).json()
     assert got == book and "id" not in got
+    import time
+    for _ in range(100):
+        rows = client.get("/api/v1/books", headers=auth).json()["items"]
+        if rows:
+            break
+        time.sleep(0.05)
+    assert rows == [book], rows
+    assert "s3cret" not in client.get("/openapi.json").text
 print("ok")
 """
     checked = subprocess.run(
