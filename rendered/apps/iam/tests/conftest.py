@@ -18,7 +18,7 @@ from iam.main import create_app
 TenantHeaders = Callable[..., dict[str, str]]
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
-PERMISSIONS = ["iam-roles:read"]
+PERMISSIONS = ["iam-roles:read", "iam-service-accounts:read"]
 
 
 @pytest.fixture(scope="session")

@@ -38,3 +38,6 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "the OpenAPI document lists the routes"
     assert "get" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
+    assert (
+        "get" in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]
+    )

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
-PERMISSIONS = ["iam-roles:read"]
+PERMISSIONS = ["iam-roles:read", "iam-service-accounts:read"]
 UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
@@ -21,6 +21,13 @@ ENDPOINTS = [
         None,
         "iam-roles:read",
         id="get_role",
+    ),
+    pytest.param(
+        "GET",
+        f"/api/v1/tenants/{{tenantId}}/service-accounts/{UNKNOWN_ID}",
+        None,
+        "iam-service-accounts:read",
+        id="get_service_account",
     ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")

@@ -19,13 +19,17 @@ from eaf.eventsourcing import (
     open_event_store,
 )
 
-from iam.application.services import RoleService
+from iam.application.services import RoleService, ServiceAccountService
 from iam.domain.errors import (
     ConcurrencyError,
     NotFoundError,
 )
-from iam.domain.model import Role
-from iam.infrastructure.persistence import EventSourcedRoleRepository, transactions
+from iam.domain.model import Role, ServiceAccount
+from iam.infrastructure.persistence import (
+    EventSourcedRoleRepository,
+    EventSourcedServiceAccountRepository,
+    transactions,
+)
 
 T = TypeVar("T")
 TENANT_A = SecurityContext(tenant_id="tenant-a")
@@ -64,6 +68,7 @@ class Cases:
     """The use cases of one store, and the examples of unique fields used so far."""
 
     role: RoleService
+    service_account: ServiceAccountService
     used: dict[str, int] = field(default_factory=dict)
 
     def next_of(self, key: str, values: list[T]) -> T:
@@ -78,6 +83,10 @@ def use_cases(store: EventStore) -> Cases:
     clock = TickingClock()
     return Cases(
         role=RoleService(
+            wired,
+            clock,
+        ),
+        service_account=ServiceAccountService(
             wired,
             clock,
         ),
@@ -217,3 +226,143 @@ async def test_a_stale_role_is_not_saved_over_a_newer_one(store: EventStore) -> 
             await repository.save(
                 created.change_permissions(permissions=["user-profile:read"], now=now)
             )
+
+
+async def service_account_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of ServiceAccount.create (the aggregates they reference made)."""
+    return dict(
+        client_id="billing-worker",
+        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["service"],
+    )
+
+
+async def new_service_account(cases: Cases, **overrides: Any) -> ServiceAccount:
+    """A new service account from the examples."""
+    arguments = {**await service_account_arguments(cases), **overrides}
+    return await cases.service_account.create(**arguments)
+
+
+async def test_service_account_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_service_account(cases)
+        assert await cases.service_account.get(created.id) == created
+        assert await cases.service_account.get("no-such-id") is None
+
+
+async def test_service_account_of_one_tenant_is_invisible_to_another(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_service_account(cases)
+    with use(TENANT_B):
+        assert await cases.service_account.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_service_account(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await service_account_arguments(cases)
+        create = cases.service_account.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_change_status_of_a_missing_service_account_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.service_account.change_status(
+            "no-such-id",
+            status="ACTIVE",
+        )
+
+
+async def test_change_status_of_a_service_account_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        changed = await cases.service_account.change_status(
+            account.id,
+            status="ACTIVE",
+        )
+        assert changed.version == account.version + 1
+        assert await cases.service_account.get(account.id) == changed
+        stream = await store.read_stream("ServiceAccount", account.id)
+    assert stream[-1].event_type == "ServiceAccountStatusChanged"
+
+
+async def test_change_status_of_a_service_account_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.service_account.change_status(
+                account.id, status="ACTIVE", expected_version=account.version + 1
+            )
+
+
+async def test_change_secret_of_a_missing_service_account_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.service_account.change_secret(
+            "no-such-id",
+            secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        )
+
+
+async def test_change_secret_of_a_service_account_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        changed = await cases.service_account.change_secret(
+            account.id,
+            secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        )
+        assert changed.version == account.version + 1
+        assert await cases.service_account.get(account.id) == changed
+        stream = await store.read_stream("ServiceAccount", account.id)
+    assert stream[-1].event_type == "ServiceAccountSecretChanged"
+
+
+async def test_change_secret_of_a_service_account_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.service_account.change_secret(
+                account.id,
+                secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+                expected_version=account.version + 1,
+            )
+
+
+async def test_a_stale_service_account_is_not_saved_over_a_newer_one(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedServiceAccountRepository(store)
+    with use(TENANT_A):
+        created = await new_service_account(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(created.change_status(status="ACTIVE", now=now))
+        with pytest.raises(ConcurrencyError):
+            await repository.save(created.change_status(status="ACTIVE", now=now))

@@ -20,9 +20,9 @@ import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
 import iam.infrastructure.http
 import iam.wiring
-from iam.application.ports.inbound import RoleUseCases
+from iam.application.ports.inbound import RoleUseCases, ServiceAccountUseCases
 from iam.application.ports.outbound import Clock
-from iam.application.services import RoleService
+from iam.application.services import RoleService, ServiceAccountService
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
@@ -48,6 +48,7 @@ class Services:
     clock: Clock
     read_models: ProjectionStore
     role: RoleUseCases
+    service_account: ServiceAccountUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
     access: iam.application.access.AccessControl
@@ -82,6 +83,7 @@ async def bootstrap(
     clock: Clock | None = None,
     transactions: Transactions | None = None,
     role: RoleUseCases | None = None,
+    service_account: ServiceAccountUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
     access: iam.application.access.AccessControl | None = None,
@@ -108,6 +110,10 @@ async def bootstrap(
         "UserList": ReadModelUserListing(read_models),
     }
     role = role or RoleService(
+        transactions,
+        clock,
+    )
+    service_account = service_account or ServiceAccountService(
         transactions,
         clock,
     )
@@ -186,6 +192,7 @@ async def bootstrap(
         read_models=read_models,
         queries=queries,
         role=role,
+        service_account=service_account,
         access=access,
         directory=directory,
         federation=federation,

@@ -39,6 +39,7 @@ def create_app(
         app.state.store = services.store
         app.state.queries = services.queries
         app.state.role = services.role
+        app.state.service_account = services.service_account
         app.state.access = services.access
         app.state.directory = services.directory
         app.state.federation = services.federation

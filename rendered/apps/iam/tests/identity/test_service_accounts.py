@@ -117,3 +117,29 @@ def test_a_bad_client_id_is_reported_as_client_id(iam: Iam, client_id: str) -> N
             "message": "A client id is 1-64 letters, digits or . _ @ -",
         }
     ]
+
+
+def test_a_service_account_is_read_with_its_tenant_and_never_its_secret(
+    iam: Iam,
+) -> None:
+    """The generated GET: the account as listed (with the time of its last change),
+    its tenant shown, its secret's hash never; another tenant's path is 404."""
+    tenant_id, admin = iam.tenant_admin("Acme")
+    create_client(iam, tenant_id, admin, ["user"])
+    listed = iam.http.get(accounts_of(tenant_id), headers=bearer(admin)).json()[0]
+    one = f"{accounts_of(tenant_id)}/{listed['serviceAccountId']}"
+
+    read = iam.http.get(one, headers=bearer(admin))
+
+    assert read.status_code == 200, read.text
+    account = read.json()
+    assert account == {**listed, "updatedAt": account["updatedAt"]}
+    assert account["tenantId"] == tenant_id
+    assert "secretHash" not in account and "clientSecret" not in account
+    assert read.headers["ETag"] == '"1"'
+    _, globex_admin = iam.tenant_admin("Globex")
+    assert iam.http.get(one, headers=bearer(globex_admin)).status_code == 404
+    missing = iam.http.get(f"{accounts_of(tenant_id)}/nope", headers=bearer(admin))
+    assert missing.json()["detail"] == "Service account not found"
+    schema = iam.http.get("/openapi.json").json()["components"]["schemas"]
+    assert "secretHash" not in schema["ServiceAccount"]["properties"]

@@ -83,18 +83,6 @@ async def create_service_account(
     return ServiceAccountView.of(tenant_id, created.account, created.secret)
 
 
-@router.get(
-    "/{tenantId}/service-accounts/{serviceAccountId}",
-    responses=AUTH_PROBLEMS,
-    response_model_exclude_none=True,
-)
-async def get_service_account(
-    tenant_id: ClientsReader, serviceAccountId: str, wired: IdentityCases
-) -> ServiceAccountView:
-    account = await wired.directory.service_account(tenant_id, serviceAccountId)
-    return ServiceAccountView.of(tenant_id, account)
-
-
 @router.delete(
     "/{tenantId}/service-accounts/{serviceAccountId}",
     status_code=204,

@@ -19,3 +19,15 @@ class Role(View):
     description: str = Field(alias="description")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class ServiceAccount(View):
+    """A service account."""
+
+    id: str = Field(alias="serviceAccountId", description="identifier")
+    tenant_id: str = Field(alias="tenantId", description="the tenant")
+    client_id: str = Field(alias="clientId")
+    roles: list[str] = Field(alias="roles")
+    status: str = Field(alias="status")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")

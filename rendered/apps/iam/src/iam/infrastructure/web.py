@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
+from eaf import context
 from eaf.web import (
     DomainErrors,
     RuleCheck,
@@ -20,14 +21,14 @@ from eaf.web.resources import IfNoneMatch, etag
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
-from iam.application.ports.inbound import RoleUseCases
+from iam.application.ports.inbound import RoleUseCases, ServiceAccountUseCases
 from iam.domain.errors import (
     ConcurrencyError,
     DomainError,
     DomainValidationError,
     NotFoundError,
 )
-from iam.domain.model import Role
+from iam.domain.model import Role, ServiceAccount
 from iam.infrastructure import schemas
 
 # The problem answers a route documents (hand-written routers use it too).
@@ -71,6 +72,35 @@ def role_view(role: Role, now: datetime) -> schemas.Role:
     )
 
 
+async def service_account_use_cases(request: Request) -> ServiceAccountUseCases:
+    """The ServiceAccount use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: ServiceAccountUseCases = request.app.state.service_account
+    return use_cases
+
+
+ServiceAccountCases = Annotated[
+    ServiceAccountUseCases, Depends(service_account_use_cases)
+]
+
+
+def service_account_view(
+    account: ServiceAccount, now: datetime
+) -> schemas.ServiceAccount:
+    """The HTTP body of a ServiceAccount."""
+    return schemas.ServiceAccount.model_validate(
+        {
+            "serviceAccountId": account.id,
+            "tenantId": context.require_tenant(),
+            "clientId": account.client_id,
+            "roles": account.roles,
+            "status": account.status,
+            "createdAt": account.created_at,
+            "updatedAt": account.updated_at,
+        }
+    )
+
+
 @router.get(
     "/api/v1/tenants/{tenantId}/roles/{roleId}",
     status_code=200,
@@ -105,6 +135,44 @@ async def get_role(
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
     return role_view(role, utc_now())
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}",
+    status_code=200,
+    dependencies=[
+        Depends(require("iam-service-accounts:read", tenant_path="tenantId"))
+    ],
+    response_model=schemas.ServiceAccount,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_service_account(
+    use_cases: ServiceAccountCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+) -> schemas.ServiceAccount | Response:
+    """The service account with this id; 404 when there is none."""
+    account = await use_cases.get(service_account_id)
+    if account is None:
+        return problem(404, "Not found", "Service account not found")
+    tag = etag(account.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return service_account_view(account, utc_now())
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

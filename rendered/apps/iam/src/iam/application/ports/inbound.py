@@ -8,7 +8,7 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency
 
-from iam.domain.model import Role
+from iam.domain.model import Role, ServiceAccount
 
 
 class RoleUseCases(Protocol):
@@ -48,4 +48,45 @@ class RoleUseCases(Protocol):
 
     async def get(self, id: str) -> Role | None:
         """The role with this id, or None."""
+        ...
+
+
+class ServiceAccountUseCases(Protocol):
+    """What callers can do with service account aggregates."""
+
+    async def create(
+        self,
+        *,
+        client_id: str,
+        secret_hash: str,
+        roles: list[str],
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        """Create a service account (create)."""
+        ...
+
+    async def change_status(
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        """Apply changeStatus to the service account with this id."""
+        ...
+
+    async def change_secret(
+        self,
+        id: str,
+        *,
+        secret_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        """Apply changeSecret to the service account with this id."""
+        ...
+
+    async def get(self, id: str) -> ServiceAccount | None:
+        """The service account with this id, or None."""
         ...
