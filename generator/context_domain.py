@@ -267,6 +267,9 @@ class AggregateCtx:
     view_id: str
     view_tenant: str | None
     view_tenant_attr: str | None
+    gone: str | None
+    """The condition (over ``self``) in which the aggregate counts as deleted."""
+    gone_when: str | None
     fields: list[FieldCtx]
     computed: list[ComputedCtx]
     invariants: list[Code]
@@ -504,6 +507,10 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         id_is_uuid=aggregate.event_id_type == "uuid",
         view_id=aggregate.view_id,
         view_tenant=aggregate.view_tenant,
+        gone=_code(aggregate.gone, _names(aggregate.fields, "self."))
+        if aggregate.gone is not None
+        else None,
+        gone_when=aggregate.gone_text,
         view_tenant_attr=python_attribute(naming.snake(aggregate.view_tenant))
         if aggregate.view_tenant
         else None,
@@ -589,7 +596,7 @@ def _command(
         use_case=command.method,
         aggregate=aggregate.name,
         creates=command.creates,
-        deletes=command.deletes,
+        deletes=aggregate.makes_gone(command),
         description=command.description,
         params=[field_ctx(f, catalog) for f in command.params],
         inputs=[field_ctx(f, catalog) for f in command.inputs],

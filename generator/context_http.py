@@ -27,6 +27,8 @@ class HandlerCtx:
     columns: list[dict[str, str]]
     uses_row: bool
     null_keys: list[str]  # key values that may be null: such an event changes no row
+    gone: str | None = None
+    """The condition on the event under which the aggregate is gone: its row goes."""
 
 
 @dataclass
@@ -171,6 +173,9 @@ def _read_model(
                 null_keys=[
                     _code(n, names) for n in handler.key.values() if n.type.kind == "optional"
                 ],
+                gone=_code(handler.gone, {f.name: f"event.{f.attr}" for f in event.fields})
+                if handler.gone is not None
+                else None,
             )
         )
     computed = (

@@ -257,7 +257,7 @@ def _replayable(simulator: Simulator, aggregate: RAggregate, ctx: AggregateCtx) 
         return []
     done = []
     for command in aggregate.commands:
-        if command.creates or command.deletes:
+        if command.creates or aggregate.makes_gone(command):
             continue
         try:
             state = simulator.run(aggregate, state, command)

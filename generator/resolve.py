@@ -325,20 +325,39 @@ class _Resolver:
             aggregate.view_tenant = self._view_name(
                 spec.view_tenant, aggregate, (*loc, "view_tenant")
             )
+        if spec.gone_when is not None:
+            self._gone(spec.gone_when, aggregate, state, (*loc, "gone_when"))
+
+    def _gone(self, text: str, aggregate: RAggregate, state: Scope, loc: Loc) -> None:
+        """The state ``text`` says the aggregate is gone in: a condition over one of its
+        fields (so that every event giving that field tells its read-model row too)."""
+        node = self.fields.expression(text, state, loc, BOOL)
+        if node is None:
+            return
+        fields = {f.name for f in aggregate.fields}
+        named = _names_in(node) & (fields | {"id", "now", "today"})
+        if len(named) != 1 or not named <= fields:
+            self.domain.problem(
+                loc,
+                "gone_when is a condition over one field of the aggregate"
+                f" (it names {', '.join(sorted(named)) or 'none'}), e.g. status == 'deleted'",
+            )
+            return
+        aggregate.gone, (aggregate.gone_field,) = node, named
+        aggregate.gone_text = " ".join(str(text).split())
 
     def _view_name(self, name: str, aggregate: RAggregate, loc: Loc) -> str | None:
         """``name`` as a name the aggregate's views give a value of their own (None when
         it cannot be one)."""
         key = loc[-1]
         problem = camel_problem(name, str(key))
-        values = [*aggregate.fields, *aggregate.computed]
-        taken = {v.name for v in values} | set(BUILT_IN_FIELDS[1:])
-        attrs = {v.attr for v in values} | {"id", "created_at", "updated_at"}
+        names = [(f.name, f.attr) for f in aggregate.fields]
+        names += [(c.name, c.attr) for c in aggregate.computed]
+        taken = {name for name, _ in names} | set(BUILT_IN_FIELDS[1:])
+        attrs = {attr for _, attr in names} | {"id", "created_at", "updated_at"}
         if key == "view_tenant":
             taken.add(aggregate.view_id)
-        if problem is None and (
-            name in taken or python_attribute(naming.snake(name)) in attrs
-        ):
+        if problem is None and (name in taken or python_attribute(naming.snake(name)) in attrs):
             problem = f"{name!r} names a value the view shows already"
         if problem is not None:
             self.domain.problem(loc, problem)
@@ -795,3 +814,11 @@ def _may_be_unique(field: RField) -> bool:
     """Whether the field's values may be kept unique (a scalar of a comparable kind, an
     enum)."""
     return field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))
+
+
+def _names_in(node: Node) -> set[str]:
+    """The names an expression reads (a comprehension's own variable included)."""
+    found = {str(node.value)} if node.op == "name" else set()
+    for arg in node.args:
+        found |= _names_in(arg)
+    return found

@@ -97,7 +97,9 @@ def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]
             action = "upsert"
         else:
             action = "delete" if command.deletes else "set"
-        handlers[command.event] = RHandler(command.event, action, key, values)
+        carried = {f.name for f in event.fields}
+        gone = aggregate.gone if aggregate.gone_field in carried and action != "delete" else None
+        handlers[command.event] = RHandler(command.event, action, key, values, gone)
     return list(handlers.values())
 
 
@@ -391,7 +393,7 @@ def _command_endpoint(
             f"{', '.join(c.name for c in aggregate.commands) or 'none declared'})",
         )
         return None
-    kind = "create" if command.creates else "delete" if command.deletes else "change"
+    kind = "create" if command.creates else "delete" if aggregate.makes_gone(command) else "change"
     if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind != "delete"):
         domain.problem((*loc, "method"), f"{endpoint.method} does not fit a {kind} command")
         return None

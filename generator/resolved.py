@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.expr import Node
+from generator.expr_code import EvalError, evaluate
 from generator.typeref import TypeRef
 
 Loc = tuple[str | int, ...]
@@ -110,6 +111,25 @@ class RAggregate:
     """The name of the id in views and paths."""
     view_tenant: str | None = None
     """The name under which views show the request's tenant, if they do."""
+    gone: Node | None = None
+    """The state in which the aggregate counts as deleted (over ``gone_field``)."""
+    gone_field: str | None = None
+    gone_text: str | None = None
+
+    def makes_gone(self, command: RCommand) -> bool:
+        """Whether ``command`` always leaves the aggregate gone: it deletes it, or its
+        ``set`` gives the field ``gone`` names a constant in that state."""
+        if command.deletes:
+            return True
+        for field_, node in command.sets:
+            if self.gone is not None and field_.name == self.gone_field:
+                if node.op not in ("literal", "member"):
+                    return False
+                try:
+                    return evaluate(self.gone, {field_.name: node.value}) is True
+                except EvalError:
+                    return False
+        return False
 
     @property
     def path_ids(self) -> tuple[str, ...]:
@@ -159,6 +179,8 @@ class RHandler:
     action: str
     key: dict[str, Node]
     values: dict[str, Node]
+    gone: Node | None = None
+    """Over the event's fields: when it holds, the aggregate is gone and so is its row."""
 
 
 @dataclass

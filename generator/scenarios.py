@@ -134,6 +134,9 @@ class Simulator:
         the examples, and when that one refuses the ``also`` command, taken through some of
         its own commands first (a show put on sale before a seat of it is reserved), which
         ``prepared`` gets by the parameter's name."""
+        gone = aggregate.gone
+        if state is not None and gone is not None and self._value(gone, state) is True:
+            raise ScenarioError(f"the {aggregate.name} is gone (deleted) before {command.name}")
         body = self.body(aggregate, command)
         scope = self._scope(state, command, body, aggregate)
         scope.update(given or {})
@@ -235,7 +238,9 @@ class Simulator:
         if key not in self.preparations:
             # commands with an `also` of their own are left out: no preparation prepares
             changes = [
-                c for c in aggregate.commands if not c.creates and not c.deletes and not c.also
+                c
+                for c in aggregate.commands
+                if not c.creates and not aggregate.makes_gone(c) and not c.also
             ]
             self.preparations[key] = self._search(
                 aggregate,
@@ -267,7 +272,7 @@ class Simulator:
         """Commands to run after creation so that ``goal`` is accepted (``allowed``) or
         refused by its guard (not ``allowed``); None when none within a few steps."""
         start = self.initial(aggregate)
-        changes = [c for c in aggregate.commands if not c.creates and not c.deletes]
+        changes = [c for c in aggregate.commands if not c.creates and not aggregate.makes_gone(c)]
 
         def reached(state: State) -> bool:
             matches = self._accepts(aggregate, state, goal) == allowed

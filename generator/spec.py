@@ -170,6 +170,12 @@ class AggregateSpec(_Strict):
         default=None,
         description="name of the identity field in this aggregate's events (default <aggregate>Id)",
     )
+    gone_when: Expression | None = Field(
+        default=None,
+        description="a state in which the aggregate counts as deleted, over one of its fields"
+        " (status == 'deleted'): get answers 404, lists leave it out, commands find none;"
+        " a command that sets that state may be served by DELETE",
+    )
     view_tenant: StrictStr | None = Field(
         default=None,
         description="a name under which the aggregate's views show the tenant the request"

@@ -150,6 +150,16 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a hidden unique field", "email: {type: str, contains: \"@\", unique: true}",
      "email: {type: str, contains: \"@\", unique: true, hidden: true}",
      "shop.yaml:15:49: aggregates.Customer.fields.email.unique: a hidden field cannot be unique"),
+    ("a gone state over two fields", "  Order:\n",
+     "  Order:\n    gone_when: \"status == 'cancelled' and note is None\"\n",
+     "shop.yaml:19:16: aggregates.Order.gone_when: gone_when is a condition over one field of"
+     " the aggregate (it names note, status)"),
+    ("a gone state over the time", "  Order:\n",
+     "  Order:\n    gone_when: \"now > now\"\n",
+     "shop.yaml:19:16: aggregates.Order.gone_when: gone_when is a condition over one field of"
+     " the aggregate (it names now)"),
+    ("a gone state that is no condition", "  Order:\n", "  Order:\n    gone_when: status\n",
+     "shop.yaml:19:16: aggregates.Order.gone_when: "),
     ("a view tenant named like the view id", "  Order:\n",
      "  Order:\n    view_id: ref\n    view_tenant: ref\n",
      "shop.yaml:20:18: aggregates.Order.view_tenant: 'ref' names a value the view shows"),

@@ -534,3 +534,92 @@ print("ok")
         timeout=300,
     )
     assert checked.stdout.strip() == "ok", checked.stderr[-3000:]
+
+
+MEMBERS = """\
+version: 2
+name: members
+enums:
+  MemberStatus: [active, suspended, deleted]
+aggregates:
+  Member:
+    gone_when: "status == 'deleted'"
+    fields:
+      email: {type: str, unique: true, example: a@example.com}
+      status: {type: MemberStatus, default: active}
+    commands:
+      join: {creates: true, params: [email], emits: MemberJoined}
+      suspend: {when: "status == 'active'", set: {status: suspended}, emits: MemberSuspended}
+      leave: {set: {status: deleted}, emits: MemberLeft}
+      changeStatus: {params: [status], emits: MemberStatusChanged}
+read_models:
+  Members: {of: Member}
+endpoints:
+  - {method: POST, path: /api/v1/members, command: Member.join}
+  - {method: GET, path: "/api/v1/members/{id}", query: Member.get}
+  - {method: POST, path: "/api/v1/members/{id}/suspend", command: Member.suspend}
+  - {method: DELETE, path: "/api/v1/members/{id}", command: Member.leave}
+  - {method: PATCH, path: "/api/v1/members/{id}", command: Member.changeStatus}
+  - {method: GET, path: /api/v1/members, query: Members.list}
+"""
+
+MEMBERS_PROBE = """
+import sys, time
+from fastapi.testclient import TestClient
+from members.infrastructure.config import load_settings
+from members.main import create_app
+
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/m.db", "BROKER_RELAY": "false"})
+
+
+def listed(client):
+    for _ in range(100):
+        rows = client.get("/api/v1/members").json()
+        if len(rows) == 1:
+            return rows
+        time.sleep(0.05)
+    return rows
+
+
+with TestClient(create_app(settings)) as client:
+    ann = client.post("/api/v1/members", json={"email": "ann@example.com"}).json()
+    bob = client.post("/api/v1/members", json={"email": "bob@example.com"}).json()
+    left = client.delete(f"/api/v1/members/{ann['id']}")
+    assert left.status_code == 204, left.text
+    assert client.get(f"/api/v1/members/{ann['id']}").status_code == 404
+    assert client.post(f"/api/v1/members/{ann['id']}/suspend").status_code == 404
+    assert client.delete(f"/api/v1/members/{ann['id']}").status_code == 404
+    # a state change that reaches the state makes it gone as well
+    gone = client.patch(f"/api/v1/members/{bob['id']}", json={"status": "deleted"})
+    assert gone.status_code == 200, gone.text
+    assert client.get(f"/api/v1/members/{bob['id']}").status_code == 404
+    # its unique email is free again
+    again = client.post("/api/v1/members", json={"email": "ann@example.com"})
+    assert again.status_code == 201, again.text
+    rows = listed(client)
+    assert [row["id"] for row in rows] == [again.json()["id"]], rows
+print("ok")
+"""
+
+
+def test_an_aggregate_in_its_gone_state_counts_as_deleted(
+    workspace: Path, generate: Generate
+) -> None:
+    """``gone_when`` (a state over one field): once there, get answers 404, commands find
+    no aggregate, its unique values are free again and the list leaves it out; a command
+    that sets that state is served by DELETE (204). The generated tests pass."""
+    spec = workspace / "specs/members.yaml"
+    spec.parent.mkdir()
+    spec.write_text(MEMBERS)
+    assert generate("service", "members", cwd=workspace).code == 0
+    project = workspace / "apps/members"
+    env = {**os.environ, "PYTHONPATH": "src"}
+    for command in (
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        [sys.executable, "-c", MEMBERS_PROBE, str(workspace)],
+        [sys.executable, "-m", "mypy", "--strict", "src"],
+    ):
+        ran = subprocess.run(
+            command, cwd=project, capture_output=True, text=True, env=env, check=False, timeout=300
+        )
+        assert ran.returncode == 0, (command[-1][:40], ran.stdout[-3000:], ran.stderr[-3000:])
