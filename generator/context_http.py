@@ -78,6 +78,8 @@ class EndpointTests:
     steps_ok: list[str] | None = None
     steps_refused: list[str] | None = None
     sort_names: list[str] = field(default_factory=list)
+    order_names: list[tuple[str, bool]] = field(default_factory=list)
+    """The list's default order by the columns' names (descending or not)."""
 
 
 @dataclass
@@ -105,6 +107,8 @@ class EndpointCtx:
     sort: list[str]
     page: bool
     extra: EndpointTests = field(default_factory=EndpointTests)
+    order: list[tuple[str, bool]] = field(default_factory=list)
+    """A list's order when the request asks for none: (column attribute, descending)."""
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
@@ -329,8 +333,9 @@ def _endpoint(
         by=by,
         filters=filters,
         sort=[_column_attr(read_model, s) for s in endpoint.sort],
+        order=[(_column_attr(read_model, name), down) for name, down in endpoint.order],
         page=endpoint.page,
-        extra=EndpointTests(sort_names=list(endpoint.sort)),
+        extra=EndpointTests(sort_names=list(endpoint.sort), order_names=list(endpoint.order)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
         flag=endpoint.flag,

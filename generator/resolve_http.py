@@ -422,8 +422,8 @@ def _command_endpoint(
     status = endpoint.status or default_status
     if status == 204 and kind == "create":
         domain.problem((*loc, "status"), "a creating command answers with the created resource")
-    if endpoint.filter or endpoint.sort or endpoint.page:
-        domain.problem(loc, "filter, sort and page are for list queries")
+    if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
+        domain.problem(loc, "filter, sort, order and page are for list queries")
     return REndpoint(
         index,
         endpoint.method,
@@ -489,8 +489,8 @@ def _query_endpoint(
                 (*loc, "path"), f"a `get` of {target} takes its key in the path: {read_model.keys}"
             )
             return None
-        if endpoint.filter or endpoint.sort or endpoint.page:
-            domain.problem(loc, "filter, sort and page are for list queries")
+        if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
+            domain.problem(loc, "filter, sort, order and page are for list queries")
         return _query(index, endpoint, "get", read_model.name, path_params, path_params, [], [])
     for param in path_params:
         column = read_model.column(param)
@@ -518,27 +518,18 @@ def _query_endpoint(
             )
         else:
             filters.append(column_name)
-    sort = []
-    for position, column_name in enumerate(endpoint.sort):
-        column = read_model.column(column_name)
-        if column is None or column.hidden or not _sortable(column):
-            why = (
-                f"no column {column_name!r}"
-                if column is None
-                else f"{column_name!r} is hidden: no request may search by it"
-                if column.hidden
-                else f"{column_name!r} is a {column.type}; sorts take str, int, float, date, "
-                "datetime and enum columns (a decimal is kept as text, exactly)"
-            )
-            domain.problem(
-                (*loc, "sort", position),
-                f"{read_model.name} cannot be sorted by {column_name!r}: {why}",
-            )
-        else:
-            sort.append(column_name)
+    sort = _sortable_columns(domain, read_model, endpoint.sort, (*loc, "sort"))
+    order: list[tuple[str, bool]] = []
+    for position, item in enumerate(endpoint.order):
+        name = item.removeprefix("-")
+        if _sortable_columns(domain, read_model, [name], (*loc, "order", position)):
+            if name in (n for n, _ in order):
+                domain.problem((*loc, "order", position), f"{name!r} is named twice")
+            order.append((name, item.startswith("-")))
     resolved = _query(
         index, endpoint, "list", read_model.name, path_params, path_params, filters, sort
     )
+    resolved.order = order
     resolved.page = endpoint.page
     return resolved
 
@@ -562,8 +553,8 @@ def _get_aggregate(
                 (*loc, "path"), f"{{{param}}} is not the id or a unique field of {aggregate.name}"
             )
             return None
-    if endpoint.filter or endpoint.sort or endpoint.page:
-        domain.problem(loc, "filter, sort and page are for list queries")
+    if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
+        domain.problem(loc, "filter, sort, order and page are for list queries")
     by = [] if param in aggregate.path_ids else [param]
     return _query(index, endpoint, "get", aggregate.name, path_params, by, [], [])
 
@@ -603,6 +594,29 @@ def _filterable(column: RField) -> bool:
     return column.type.kind == "enum" or column.type.is_scalar(
         "str", "int", "float", "bool", "uuid", "date", "datetime"
     )
+
+
+def _sortable_columns(
+    domain: Domain, read_model: RReadModel, names: list[str], loc: Loc
+) -> list[str]:
+    """Those of ``names`` a list may be sorted by; a problem for each other."""
+    sortable = []
+    for position, column_name in enumerate(names):
+        column = read_model.column(column_name)
+        if column is None or column.hidden or not _sortable(column):
+            why = (
+                f"no column {column_name!r}"
+                if column is None
+                else f"{column_name!r} is hidden: no request may search by it"
+                if column.hidden
+                else f"{column_name!r} is a {column.type}; sorts take str, int, float, date, "
+                "datetime and enum columns (a decimal is kept as text, exactly)"
+            )
+            where = (*loc, position) if len(names) > 1 or loc[-1] == "sort" else loc
+            domain.problem(where, f"{read_model.name} cannot be sorted by {column_name!r}: {why}")
+        else:
+            sortable.append(column_name)
+    return sortable
 
 
 def _sortable(column: RField) -> bool:

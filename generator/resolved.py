@@ -222,6 +222,8 @@ class REndpoint:
     """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
+    order: list[tuple[str, bool]] = field(default_factory=list)
+    """A list's order when the request asks for none: (column, descending)."""
 
 
 @dataclass

@@ -365,6 +365,11 @@ class EndpointSpec(_Strict):
     sort: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[], description="list: columns callers may sort by (?sort=col or -col)"
     )
+    order: Annotated[list[StrictStr], Field(max_length=10)] = Field(
+        default=[],
+        description="list: the rows' order when the request asks for none ([name], [-createdAt];"
+        " default: by id)",
+    )
     page: StrictBool = Field(default=False, description="list: limit/offset pages with a total")
     flag: StrictStr | None = Field(
         default=None,

@@ -150,6 +150,8 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a hidden unique field", "email: {type: str, contains: \"@\", unique: true}",
      "email: {type: str, contains: \"@\", unique: true, hidden: true}",
      "shop.yaml:15:49: aggregates.Customer.fields.email.unique: a hidden field cannot be unique"),
+    ("an order by an unknown column", "query: Order.get}", "query: Order.get, order: [x]}",
+     "shop.yaml:33:5: endpoints.2: filter, sort, order and page are for list queries"),
     ("a gone state over two fields", "  Order:\n",
      "  Order:\n    gone_when: \"status == 'cancelled' and note is None\"\n",
      "shop.yaml:19:16: aggregates.Order.gone_when: gone_when is a condition over one field of"
@@ -822,3 +824,19 @@ def test_no_request_searches_by_a_hidden_field() -> None:
         "endpoints.0.sort.0: Orders cannot be sorted by 'note': 'note' is hidden" in line
         for line in found
     ), found
+
+
+def test_a_list_is_ordered_by_sortable_columns_each_once() -> None:
+    text = BASE.replace(
+        "endpoints:\n",
+        "read_models:\n  Orders: {of: Order}\nendpoints:\n  - {method: GET, path: /api/v1/o,"
+        " query: Orders.list, order: [-status, lines, nope, status]}\n",
+    )
+    found = problems(text)
+    assert [line.split(": ", 1)[1] for line in found if "order" in line] == [
+        "endpoints.0.order.1: Orders cannot be sorted by 'lines': 'lines' is a list[Line];"
+        " sorts take str, int, float, date, datetime and enum columns (a decimal is kept as"
+        " text, exactly)",
+        "endpoints.0.order.2: Orders cannot be sorted by 'nope': no column 'nope'",
+        "endpoints.0.order.3: 'status' is named twice",
+    ], found

@@ -560,7 +560,7 @@ endpoints:
   - {method: POST, path: "/api/v1/members/{id}/suspend", command: Member.suspend}
   - {method: DELETE, path: "/api/v1/members/{id}", command: Member.leave}
   - {method: PATCH, path: "/api/v1/members/{id}", command: Member.changeStatus}
-  - {method: GET, path: /api/v1/members, query: Members.list}
+  - {method: GET, path: /api/v1/members, query: Members.list, order: [-email]}
 """
 
 MEMBERS_PROBE = """
@@ -572,10 +572,10 @@ from members.main import create_app
 settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/m.db", "BROKER_RELAY": "false"})
 
 
-def listed(client):
+def listed(client, count):
     for _ in range(100):
         rows = client.get("/api/v1/members").json()
-        if len(rows) == 1:
+        if len(rows) == count:
             return rows
         time.sleep(0.05)
     return rows
@@ -584,6 +584,8 @@ def listed(client):
 with TestClient(create_app(settings)) as client:
     ann = client.post("/api/v1/members", json={"email": "ann@example.com"}).json()
     bob = client.post("/api/v1/members", json={"email": "bob@example.com"}).json()
+    # the spec's order: by email, descending
+    assert [row["email"] for row in listed(client, 2)] == ["bob@example.com", "ann@example.com"]
     left = client.delete(f"/api/v1/members/{ann['id']}")
     assert left.status_code == 204, left.text
     assert client.get(f"/api/v1/members/{ann['id']}").status_code == 404
@@ -596,7 +598,7 @@ with TestClient(create_app(settings)) as client:
     # its unique email is free again
     again = client.post("/api/v1/members", json={"email": "ann@example.com"})
     assert again.status_code == 201, again.text
-    rows = listed(client)
+    rows = listed(client, 1)
     assert [row["id"] for row in rows] == [again.json()["id"]], rows
 print("ok")
 """
@@ -607,7 +609,8 @@ def test_an_aggregate_in_its_gone_state_counts_as_deleted(
 ) -> None:
     """``gone_when`` (a state over one field): once there, get answers 404, commands find
     no aggregate, its unique values are free again and the list leaves it out; a command
-    that sets that state is served by DELETE (204). The generated tests pass."""
+    that sets that state is served by DELETE (204). A list without ``?sort=`` is in its
+    ``order``. The generated tests pass."""
     spec = workspace / "specs/members.yaml"
     spec.parent.mkdir()
     spec.write_text(MEMBERS)
