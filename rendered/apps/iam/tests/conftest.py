@@ -18,7 +18,12 @@ from iam.main import create_app
 TenantHeaders = Callable[..., dict[str, str]]
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
-PERMISSIONS = ["iam-roles:read", "iam-service-accounts:read"]
+PERMISSIONS = [
+    "iam-roles:read",
+    "iam-service-accounts:read",
+    "iam-users:read",
+    "iam-users:write",
+]
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,39 @@
 keys, pages and filters; health, metrics and OpenAPI."""
 
 from collections.abc import Callable
+from typing import Any
 
+from eaf.web.testing import UNKNOWN_ID
 from fastapi.testclient import TestClient
+from httpx2 import Response
 
 TenantHeaders = Callable[..., dict[str, str]]
 Headers = dict[str, str] | None
+
+
+def call_remove_user(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """DELETE /api/v1/tenants/{tenantId}/users/{userId} with the examples' body."""
+    return client.request(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/users/{id}",
+        headers=headers,
+    )
+
+
+def test_list_user_list_answers_a_list(client: TestClient) -> None:
+    response = client.get("/api/v1/tenants/{tenantId}/users")
+    assert response.status_code == 200, response.text
+
+
+def test_remove_user_of_a_missing_user_is_404(client: TestClient) -> None:
+    response = call_remove_user(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "User not found"
 
 
 def test_service_health(client: TestClient) -> None:
@@ -41,3 +69,6 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert (
         "get" in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]
     )
+    assert "get" in paths["/api/v1/tenants/{tenantId}/users"]
+    assert "get" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
+    assert "delete" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]

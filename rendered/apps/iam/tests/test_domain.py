@@ -210,6 +210,16 @@ def test_change_password_user_returns_a_changed_copy_with_its_event() -> None:
     assert [type(event) for event in changed.changes] == [UserPasswordChanged]
 
 
+def test_remove_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
+    changed = original.remove(now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [UserStatusChanged]
+    assert changed.archived
+
+
 def new_role() -> Role:
     return Role.create(
         name="editor", permissions=["user-profile:read"], now=NOW

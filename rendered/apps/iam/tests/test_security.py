@@ -11,7 +11,12 @@ from fastapi.testclient import TestClient
 
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
-PERMISSIONS = ["iam-roles:read", "iam-service-accounts:read"]
+PERMISSIONS = [
+    "iam-roles:read",
+    "iam-service-accounts:read",
+    "iam-users:read",
+    "iam-users:write",
+]
 UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
@@ -28,6 +33,27 @@ ENDPOINTS = [
         None,
         "iam-service-accounts:read",
         id="get_service_account",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}/users",
+        None,
+        "iam-users:read",
+        id="list_user_list",
+    ),
+    pytest.param(
+        "GET",
+        f"/api/v1/tenants/{{tenantId}}/users/{UNKNOWN_ID}",
+        None,
+        "iam-users:read",
+        id="get_user",
+    ),
+    pytest.param(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/users/{UNKNOWN_ID}",
+        None,
+        "iam-users:write",
+        id="remove_user",
     ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")

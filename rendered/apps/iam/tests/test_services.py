@@ -18,18 +18,21 @@ from eaf.eventsourcing import (
     close_event_store,
     open_event_store,
 )
+from eaf.projectors import projection_store
 
-from iam.application.services import RoleService, ServiceAccountService
+from iam.application.services import RoleService, ServiceAccountService, UserService
 from iam.domain.errors import (
     ConcurrencyError,
     NotFoundError,
 )
-from iam.domain.model import Role, ServiceAccount
+from iam.domain.model import Role, ServiceAccount, User
 from iam.infrastructure.persistence import (
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
+    EventSourcedUserRepository,
     transactions,
 )
+from iam.infrastructure.projections import ReadModelUserListing
 
 T = TypeVar("T")
 TENANT_A = SecurityContext(tenant_id="tenant-a")
@@ -67,6 +70,7 @@ async def store(
 class Cases:
     """The use cases of one store, and the examples of unique fields used so far."""
 
+    user: UserService
     role: RoleService
     service_account: ServiceAccountService
     used: dict[str, int] = field(default_factory=dict)
@@ -82,6 +86,11 @@ def use_cases(store: EventStore) -> Cases:
     wired = transactions(store)
     clock = TickingClock()
     return Cases(
+        user=UserService(
+            wired,
+            clock,
+            ReadModelUserListing(projection_store(store)),
+        ),
         role=RoleService(
             wired,
             clock,
@@ -91,6 +100,247 @@ def use_cases(store: EventStore) -> Cases:
             clock,
         ),
     )
+
+
+async def user_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of User.create (the aggregates they reference made)."""
+    return dict(
+        username="alice",
+        email="email@x",
+        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        roles=["user"],
+        attributes={"department": "sales"},
+    )
+
+
+async def new_user(cases: Cases, **overrides: Any) -> User:
+    """A new user from the examples."""
+    arguments = {**await user_arguments(cases), **overrides}
+    return await cases.user.create(**arguments)
+
+
+async def test_user_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_user(cases)
+        assert await cases.user.get(created.id) == created
+        assert await cases.user.get("no-such-id") is None
+
+
+async def test_user_of_one_tenant_is_invisible_to_another(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_user(cases)
+    with use(TENANT_B):
+        assert await cases.user.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_user(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await user_arguments(cases)
+        create = cases.user.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_change_status_of_a_missing_user_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.change_status(
+            "no-such-id",
+            status="ACTIVE",
+        )
+
+
+async def test_change_status_of_a_user_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.change_status(
+            user.id,
+            status="ACTIVE",
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) == changed
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserStatusChanged"
+
+
+async def test_change_status_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.change_status(
+                user.id, status="ACTIVE", expected_version=user.version + 1
+            )
+
+
+async def test_change_roles_of_a_missing_user_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.change_roles(
+            "no-such-id",
+            roles=["user"],
+        )
+
+
+async def test_change_roles_of_a_user_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.change_roles(
+            user.id,
+            roles=["user"],
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) == changed
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserRolesChanged"
+
+
+async def test_change_roles_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.change_roles(
+                user.id, roles=["user"], expected_version=user.version + 1
+            )
+
+
+async def test_change_attributes_of_a_missing_user_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.change_attributes(
+            "no-such-id",
+            attributes={"department": "sales"},
+        )
+
+
+async def test_change_attributes_of_a_user_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.change_attributes(
+            user.id,
+            attributes={"department": "sales"},
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) == changed
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserAttributesChanged"
+
+
+async def test_change_attributes_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.change_attributes(
+                user.id,
+                attributes={"department": "sales"},
+                expected_version=user.version + 1,
+            )
+
+
+async def test_change_password_of_a_missing_user_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.change_password(
+            "no-such-id",
+            password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        )
+
+
+async def test_change_password_of_a_user_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.change_password(
+            user.id,
+            password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) == changed
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserPasswordChanged"
+
+
+async def test_change_password_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.change_password(
+                user.id,
+                password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+                expected_version=user.version + 1,
+            )
+
+
+async def test_remove_of_a_missing_user_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.remove(
+            "no-such-id",
+        )
+
+
+async def test_remove_of_a_user_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.remove(
+            user.id,
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) is None
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserStatusChanged"
+
+
+async def test_remove_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.remove(user.id, expected_version=user.version + 1)
+
+
+async def test_a_stale_user_is_not_saved_over_a_newer_one(store: EventStore) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedUserRepository(store)
+    with use(TENANT_A):
+        created = await new_user(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(created.change_status(status="ACTIVE", now=now))
+        with pytest.raises(ConcurrencyError):
+            await repository.save(created.change_status(status="ACTIVE", now=now))
 
 
 async def role_arguments(cases: Cases) -> dict[str, Any]:

@@ -20,9 +20,13 @@ import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
 import iam.infrastructure.http
 import iam.wiring
-from iam.application.ports.inbound import RoleUseCases, ServiceAccountUseCases
+from iam.application.ports.inbound import (
+    RoleUseCases,
+    ServiceAccountUseCases,
+    UserUseCases,
+)
 from iam.application.ports.outbound import Clock
-from iam.application.services import RoleService, ServiceAccountService
+from iam.application.services import RoleService, ServiceAccountService, UserService
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
@@ -47,6 +51,7 @@ class Services:
     transactions: Transactions
     clock: Clock
     read_models: ProjectionStore
+    user: UserUseCases
     role: RoleUseCases
     service_account: ServiceAccountUseCases
     relay: EventRelay
@@ -82,6 +87,7 @@ async def bootstrap(
     store: EventStore | None = None,
     clock: Clock | None = None,
     transactions: Transactions | None = None,
+    user: UserUseCases | None = None,
     role: RoleUseCases | None = None,
     service_account: ServiceAccountUseCases | None = None,
     relay: EventRelay | None = None,
@@ -109,6 +115,11 @@ async def bootstrap(
     queries: dict[str, Any] = {
         "UserList": ReadModelUserListing(read_models),
     }
+    user = user or UserService(
+        transactions,
+        clock,
+        queries["UserList"],
+    )
     role = role or RoleService(
         transactions,
         clock,
@@ -191,6 +202,7 @@ async def bootstrap(
         workers=tuple(workers),
         read_models=read_models,
         queries=queries,
+        user=user,
         role=role,
         service_account=service_account,
         access=access,

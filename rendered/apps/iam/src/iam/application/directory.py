@@ -304,13 +304,6 @@ class Directory:
         with in_tenant(tenant_id):
             return await self._users.save(user)
 
-    async def delete_user(self, tenant_id: str, user_id: str) -> None:
-        user = await self.user(tenant_id, user_id)
-        with in_tenant(tenant_id):
-            await self._users.save(
-                user.change_status(status=DELETED, now=self._clock.now())
-            )
-
     async def create_service_account(
         self, tenant_id: str, *, client_id: str, roles: list[str]
     ) -> NewServiceAccount:

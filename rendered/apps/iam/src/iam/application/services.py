@@ -8,9 +8,189 @@ from __future__ import annotations
 
 from eaf.eventsourcing import change_one, make_one
 
-from iam.application.ports.outbound import Clock, Idempotency, Transactions
+from iam.application.ports.outbound import (
+    Clock,
+    Idempotency,
+    Transactions,
+    UserListing,
+)
 from iam.domain.errors import NotFoundError
-from iam.domain.model import Role, ServiceAccount
+from iam.domain.model import Role, ServiceAccount, User
+
+
+class UserService:
+    """Runs the User use cases (implements ``UserUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: UserListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def create(
+        self,
+        *,
+        username: str,
+        email: str,
+        password_hash: str,
+        roles: list[str],
+        attributes: dict[str, str],
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await make_one(
+            self._transactions,
+            User,
+            lambda now: User.create(
+                username=username,
+                email=email,
+                password_hash=password_hash,
+                roles=roles,
+                attributes=attributes,
+                now=now,
+            ),
+            clock=self._clock,
+            idempotency=idempotency,
+            request=(
+                "create",
+                username,
+                email,
+                password_hash,
+                roles,
+                attributes,
+            ),
+        )
+
+    async def change_status(
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await change_one(
+            self._transactions,
+            User,
+            id,
+            lambda current, now: current.change_status(status=status, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("User not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+        )
+
+    async def change_roles(
+        self,
+        id: str,
+        *,
+        roles: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await change_one(
+            self._transactions,
+            User,
+            id,
+            lambda current, now: current.change_roles(roles=roles, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("User not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "changeRoles",
+                id,
+                roles,
+            ),
+        )
+
+    async def change_attributes(
+        self,
+        id: str,
+        *,
+        attributes: dict[str, str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await change_one(
+            self._transactions,
+            User,
+            id,
+            lambda current, now: current.change_attributes(
+                attributes=attributes, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("User not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "changeAttributes",
+                id,
+                attributes,
+            ),
+        )
+
+    async def change_password(
+        self,
+        id: str,
+        *,
+        password_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await change_one(
+            self._transactions,
+            User,
+            id,
+            lambda current, now: current.change_password(
+                password_hash=password_hash, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("User not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "changePassword",
+                id,
+                password_hash,
+            ),
+        )
+
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        return await change_one(
+            self._transactions,
+            User,
+            id,
+            lambda current, now: current.remove(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("User not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "remove",
+                id,
+            ),
+        )
+
+    async def get(self, id: str) -> User | None:
+        return await self._transactions.load(User, id)
+
+    async def list(self) -> list[User]:
+        return await self._listing.list()
 
 
 class RoleService:

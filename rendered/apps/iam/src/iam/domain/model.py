@@ -128,6 +128,11 @@ class User(AggregateRoot[DomainEvent]):
     attributes: dict[str, str]
     status: str = "ACTIVE"
 
+    def __post_init__(self) -> None:
+        # gone_when: status == 'DELETED' (then it counts as deleted, and stays so)
+        if self.status == "DELETED":
+            object.__setattr__(self, "archived", True)
+
     @classmethod
     def started_by(cls, event: DomainEvent) -> Self:
         match event:
@@ -234,6 +239,16 @@ class User(AggregateRoot[DomainEvent]):
         event = UserPasswordChanged(
             user_id=UUID(self.id),
             password_hash=password_hash,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+    def remove(self, *, now: datetime) -> Self:
+        """Apply remove to this user; fails when a value breaks a rule or its guard."""
+        status = "DELETED"
+        event = UserStatusChanged(
+            user_id=UUID(self.id),
+            status=status,
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from iam.application.directory import TENANT_STATUSES, USER_STATUSES, UserChanges
@@ -14,7 +14,6 @@ from iam.application.identity import (
     TENANTS_WRITE,
     USER_ROLE,
     USERNAME_PATTERN,
-    USERS_READ,
     USERS_WRITE,
 )
 from iam.domain.model import Tenant, User
@@ -117,7 +116,6 @@ class UserView(CamelModel):
 
 
 TenantReader = Annotated[str, Depends(in_path_tenant(TENANTS_READ))]
-UsersReader = Annotated[str, Depends(in_path_tenant(USERS_READ))]
 UsersWriter = Annotated[str, Depends(in_path_tenant(USERS_WRITE))]
 
 
@@ -185,21 +183,6 @@ async def create_user(
     return UserView.of(tenant_id, user)
 
 
-@router.get("/{tenantId}/users", responses=AUTH_PROBLEMS)
-async def list_users(tenant_id: UsersReader, wired: IdentityCases) -> list[UserView]:
-    """The tenant's users (from a read model: a new user appears within moments)."""
-    return [
-        UserView.of(tenant_id, user) for user in await wired.directory.users(tenant_id)
-    ]
-
-
-@router.get("/{tenantId}/users/{userId}", responses=AUTH_PROBLEMS)
-async def get_user(
-    tenant_id: UsersReader, userId: str, wired: IdentityCases
-) -> UserView:
-    return UserView.of(tenant_id, await wired.directory.user(tenant_id, userId))
-
-
 @router.patch("/{tenantId}/users/{userId}", responses=AUTH_PROBLEMS)
 async def change_user(
     tenant_id: UsersWriter, userId: str, body: UserPatch, wired: IdentityCases
@@ -212,11 +195,3 @@ async def change_user(
     )
     user = await wired.directory.change_user(tenant_id, userId, changes)
     return UserView.of(tenant_id, user)
-
-
-@router.delete("/{tenantId}/users/{userId}", status_code=204, responses=AUTH_PROBLEMS)
-async def delete_user(
-    tenant_id: UsersWriter, userId: str, wired: IdentityCases
-) -> Response:
-    await wired.directory.delete_user(tenant_id, userId)
-    return Response(status_code=204)

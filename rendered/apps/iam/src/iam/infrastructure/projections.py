@@ -75,6 +75,9 @@ async def _user_status_changed_user_list(
     key = {
         "id": key_value(event.user_id),
     }
+    if event.status == "DELETED":  # the User is gone (deleted): so is its row
+        await writer.delete(key)
+        return
     await writer.update(
         key,
         {

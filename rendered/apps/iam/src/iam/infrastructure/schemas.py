@@ -10,6 +10,20 @@ from eaf.web import View
 from pydantic import AwareDatetime, Field
 
 
+class User(View):
+    """A user."""
+
+    id: str = Field(alias="userId", description="identifier")
+    tenant_id: str = Field(alias="tenantId", description="the tenant")
+    username: str = Field(alias="username")
+    email: str = Field(alias="email")
+    roles: list[str] = Field(alias="roles")
+    attributes: dict[str, str] = Field(alias="attributes")
+    status: str = Field(alias="status")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
 class Role(View):
     """A role."""
 

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from eaf import context
+from eaf.eventsourcing import Idempotency
+from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
     RuleCheck,
@@ -17,19 +19,24 @@ from eaf.web import (
     problem,
     problem_responses,
 )
-from eaf.web.resources import IfNoneMatch, etag
+from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
-from iam.application.ports.inbound import RoleUseCases, ServiceAccountUseCases
+from iam.application.ports.inbound import (
+    RoleUseCases,
+    ServiceAccountUseCases,
+    UserUseCases,
+)
 from iam.domain.errors import (
     ConcurrencyError,
     DomainError,
     DomainValidationError,
     NotFoundError,
 )
-from iam.domain.model import Role, ServiceAccount
+from iam.domain.model import Role, ServiceAccount, User
 from iam.infrastructure import schemas
+from iam.infrastructure.projections import ReadModelUserListing
 
 # The problem answers a route documents (hand-written routers use it too).
 PROBLEM = problem_responses(404, 409, 412, 422)
@@ -46,6 +53,33 @@ TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 def utc_now() -> datetime:
     """The instant computed values are computed at."""
     return datetime.now(UTC)
+
+
+async def user_use_cases(request: Request) -> UserUseCases:
+    """The User use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: UserUseCases = request.app.state.user
+    return use_cases
+
+
+UserCases = Annotated[UserUseCases, Depends(user_use_cases)]
+
+
+def user_view(user: User, now: datetime) -> schemas.User:
+    """The HTTP body of a User."""
+    return schemas.User.model_validate(
+        {
+            "userId": user.id,
+            "tenantId": context.require_tenant(),
+            "username": user.username,
+            "email": user.email,
+            "roles": user.roles,
+            "attributes": user.attributes,
+            "status": user.status,
+            "createdAt": user.created_at,
+            "updatedAt": user.updated_at,
+        }
+    )
 
 
 async def role_use_cases(request: Request) -> RoleUseCases:
@@ -99,6 +133,15 @@ def service_account_view(
             "updatedAt": account.updated_at,
         }
     )
+
+
+async def user_list_queries(request: Request) -> ReadModelUserListing:
+    """The queries of the UserList read model (a coroutine, as the use cases')."""
+    queries: ReadModelUserListing = request.app.state.queries["UserList"]
+    return queries
+
+
+UserListReads = Annotated[ReadModelUserListing, Depends(user_list_queries)]
 
 
 @router.get(
@@ -173,6 +216,104 @@ async def get_service_account(
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
     return service_account_view(account, utc_now())
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/users",
+    status_code=200,
+    dependencies=[Depends(require("iam-users:read", tenant_path="tenantId"))],
+    response_model=list[schemas.User],
+    responses={404: PROBLEM[404], 422: PROBLEM[422]},
+    summary="The tenant's users, by username (from a read model: a new user appears within moments)",
+)
+async def list_user_list(
+    request: Request,
+    queries: UserListReads,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> list[schemas.User]:
+    """The tenant's users, by username (from a read model: a new user appears within moments)."""
+    where: list[Condition] = []
+    order: list[tuple[str, bool]] = [("username", False)]
+    now = utc_now()
+    rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    return [user_view(row, now) for row in rows]
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/users/{userId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-users:read", tenant_path="tenantId"))],
+    response_model=schemas.User,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_user(
+    use_cases: UserCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    user_id: Annotated[str, Path(alias="userId")],
+) -> schemas.User | Response:
+    """The user with this id; 404 when there is none."""
+    user = await use_cases.get(user_id)
+    if user is None:
+        return problem(404, "Not found", "User not found")
+    tag = etag(user.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return user_view(user, utc_now())
+
+
+@router.delete(
+    "/api/v1/tenants/{tenantId}/users/{userId}",
+    status_code=204,
+    dependencies=[Depends(require("iam-users:write", tenant_path="tenantId"))],
+    response_class=Response,
+    responses=PROBLEM,
+)
+async def remove_user(
+    use_cases: UserCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    user_id: Annotated[str, Path(alias="userId")],
+) -> Response:
+    """remove: changes the user."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    user = await use_cases.remove(
+        user_id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(user.version)})
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

@@ -8,7 +8,86 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency
 
-from iam.domain.model import Role, ServiceAccount
+from iam.domain.model import Role, ServiceAccount, User
+
+
+class UserUseCases(Protocol):
+    """What callers can do with user aggregates."""
+
+    async def create(
+        self,
+        *,
+        username: str,
+        email: str,
+        password_hash: str,
+        roles: list[str],
+        attributes: dict[str, str],
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Create a user (create)."""
+        ...
+
+    async def change_status(
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply changeStatus to the user with this id."""
+        ...
+
+    async def change_roles(
+        self,
+        id: str,
+        *,
+        roles: list[str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply changeRoles to the user with this id."""
+        ...
+
+    async def change_attributes(
+        self,
+        id: str,
+        *,
+        attributes: dict[str, str],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply changeAttributes to the user with this id."""
+        ...
+
+    async def change_password(
+        self,
+        id: str,
+        *,
+        password_hash: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply changePassword to the user with this id."""
+        ...
+
+    async def remove(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply remove to the user with this id."""
+        ...
+
+    async def get(self, id: str) -> User | None:
+        """The user with this id, or None."""
+        ...
+
+    async def list(self) -> list[User]:
+        """Every user of the tenant (from the read model: eventually consistent)."""
+        ...
 
 
 class RoleUseCases(Protocol):
