@@ -109,6 +109,8 @@ class EndpointCtx:
     extra: EndpointTests = field(default_factory=EndpointTests)
     order: list[tuple[str, bool]] = field(default_factory=list)
     """A list's order when the request asks for none: (column attribute, descending)."""
+    consistent: bool = False
+    """A read-model query that answers once the rows hold the tenant's stored events."""
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
@@ -334,6 +336,7 @@ def _endpoint(
         filters=filters,
         sort=[_column_attr(read_model, s) for s in endpoint.sort],
         order=[(_column_attr(read_model, name), down) for name, down in endpoint.order],
+        consistent=endpoint.consistent,
         page=endpoint.page,
         extra=EndpointTests(sort_names=list(endpoint.sort), order_names=list(endpoint.order)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",

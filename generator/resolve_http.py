@@ -371,6 +371,13 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
     if resolved is not None:
         resolved.tenant_path = endpoint.tenant == "path"
         resolved.flag = endpoint.flag
+        if endpoint.consistent and resolved.target not in domain.read_models:
+            domain.problem(
+                (*loc, "consistent"),
+                "consistent is for read-model queries: an aggregate is read from its events,"
+                " always current",
+            )
+        resolved.consistent = endpoint.consistent
     return resolved
 
 

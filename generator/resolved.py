@@ -224,6 +224,8 @@ class REndpoint:
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
     order: list[tuple[str, bool]] = field(default_factory=list)
     """A list's order when the request asks for none: (column, descending)."""
+    consistent: bool = False
+    """A read-model query answers once the rows hold the tenant's stored events."""
 
 
 @dataclass

@@ -371,6 +371,11 @@ class EndpointSpec(_Strict):
         " default: by id)",
     )
     page: StrictBool = Field(default=False, description="list: limit/offset pages with a total")
+    consistent: StrictBool = Field(
+        default=False,
+        description="read-model queries: answer once the read model holds every change the"
+        " caller's tenant had stored (read your writes; 503 with Retry-After past 5 s)",
+    )
     flag: StrictStr | None = Field(
         default=None,
         pattern=FLAG_KEY,

@@ -152,6 +152,8 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:15:49: aggregates.Customer.fields.email.unique: a hidden field cannot be unique"),
     ("an order by an unknown column", "query: Order.get}", "query: Order.get, order: [x]}",
      "shop.yaml:33:5: endpoints.2: filter, sort, order and page are for list queries"),
+    ("a consistent read of an aggregate", "query: Order.get}", "query: Order.get, consistent: true}",
+     "shop.yaml:33:78: endpoints.2.consistent: consistent is for read-model queries"),
     ("a gone state over two fields", "  Order:\n",
      "  Order:\n    gone_when: \"status == 'cancelled' and note is None\"\n",
      "shop.yaml:19:16: aggregates.Order.gone_when: gone_when is a condition over one field of"

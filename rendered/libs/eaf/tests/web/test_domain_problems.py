@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, ValidationError
 
+from eaf.eventsourcing import NotYetProjected
 from eaf.web import Body, DomainErrors, install_domain_problems
 
 
@@ -95,3 +96,30 @@ def test_a_body_refuses_numbers_that_are_not_finite() -> None:
     with pytest.raises(ValidationError):
         Reading.model_validate({"value": 1.0, "exact": "NaN"})
     assert Reading.model_validate({"value": 1.5, "exact": "2.25"}).value == 1.5
+
+
+def test_a_read_model_not_caught_up_in_time_answers_503_to_retry() -> None:
+    app = FastAPI()
+
+    @app.get("/orders")
+    async def orders() -> list[str]:
+        raise NotYetProjected("orders: at 3, not yet at 7")
+
+    install_domain_problems(
+        app,
+        DomainErrors(
+            validation=ValueError,
+            not_found=LookupError,
+            conflict=RuntimeError,
+            refused=PermissionError,
+            service="shop",
+            rules={},
+            nested_rules={},
+            unique_fields={},
+        ),
+    )
+    response = TestClient(app).get("/orders")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    assert response.json()["type"] == "urn:problem-type:not-yet-projected"
+    assert "7" not in response.json()["detail"]  # positions stay in the log

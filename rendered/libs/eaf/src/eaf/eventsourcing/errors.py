@@ -67,3 +67,8 @@ class IdempotencyKeyReusedError(EventSourcingError):
 class StoreUnavailableError(EventSourcingError):
     """The event store cannot write now (a read-only or full disk, an I/O error, a lost
     database connection): nothing was stored; the same request may succeed later."""
+
+
+class NotYetProjected(TimeoutError):
+    """A read model did not take in the tenant's stored events in time (a consistent
+    read, ``ReadModel.caught_up_with``): the same request may succeed a moment later."""

@@ -44,6 +44,7 @@ Stores: :class:`InMemoryProjectionStore` (tests) and :class:`SqlProjectionStore`
 (SQLite or PostgreSQL). Their contract tests are in :mod:`eaf.projectors.testing`.
 """
 
+from eaf.eventsourcing.errors import NotYetProjected
 from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.follow import StoreFollower
 from eaf.projectors.jetstream import JetStreamSource
@@ -103,6 +104,7 @@ __all__ = [
     "ProjectionStatus",
     "ProjectionStore",
     "Projector",
+    "NotYetProjected",
     "ReadModel",
     "ReadModelCache",
     "ReadModelWriter",

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
-from eaf.context import require_tenant
+from eaf.context import platform_context, require_tenant, use
+from eaf.eventsourcing.errors import NotYetProjected
+from eaf.eventsourcing.ports import EventStore
 from eaf.eventsourcing.serialization import encode_value, from_dict
 from eaf.projectors.cache import ReadModelCache
 from eaf.projectors.paging import Condition, OrderBy, Page
 from eaf.projectors.ports import ProjectionStore
 from eaf.projectors.projection import TENANT_COLUMN, Projection
+
+PENDING_LIMIT = 10_000
+"""How far behind (the tenant's events) a read model may be for a consistent read to wait."""
 
 
 class ReadModel:
@@ -43,6 +50,39 @@ class ReadModel:
         if self._cache is None:
             return await load()
         return await self._cache.get_or_load((tenant, values), load)
+
+    async def caught_up_with(
+        self, events: EventStore, *, timeout: float = 5.0, interval: float = 0.02
+    ) -> None:
+        """Return once the read model holds every event of the current tenant that
+        ``events`` held when called (the caller's own writes among them: read your
+        writes), whichever process projects it; :class:`NotYetProjected` after
+        ``timeout`` seconds, or at once when more than ``PENDING_LIMIT`` are pending."""
+        types = self._projection.event_types
+        deadline = time.monotonic() + timeout
+        checkpoint = await self._checkpoint()
+        target = checkpoint
+        while True:  # the last pending event of the tenant, page by page
+            pending = await events.read_all(
+                after=target, limit=1_000, event_types=types
+            )
+            if not pending:
+                break
+            target = pending[-1].position
+            if target - checkpoint > PENDING_LIMIT and len(pending) == 1_000:
+                raise NotYetProjected(f"{self._projection.name}: too far behind")
+        while checkpoint < target:
+            if time.monotonic() >= deadline:
+                raise NotYetProjected(
+                    f"{self._projection.name}: at {checkpoint}, not yet at {target}"
+                )
+            await asyncio.sleep(interval)
+            checkpoint = await self._checkpoint()
+
+    async def _checkpoint(self) -> int:
+        # the projection's own position, over every tenant's events
+        with use(platform_context()):
+            return await self._store.checkpoint(self._projection.name)
 
     async def find(
         self, *, limit: int | None = None, **where: Any
@@ -110,6 +150,11 @@ class RowQueries(Generic[R]):
             **{name: str(encode_value(v)) for name, v in key.items()}
         )
         return None if row is None else from_dict(self._row, row)
+
+    async def caught_up_with(self, events: EventStore, *, timeout: float = 5.0) -> None:
+        """See :meth:`ReadModel.caught_up_with`: once the rows hold every event of the
+        tenant that ``events`` held when called."""
+        await self._rows.caught_up_with(events, timeout=timeout)
 
     async def list(self) -> list[R]:
         """Every row of the tenant, by key."""

@@ -19,6 +19,7 @@ from eaf.eventsourcing.errors import ConcurrencyError as StreamConflict
 from eaf.eventsourcing.errors import (
     DuplicateKeyError,
     IdempotencyKeyReusedError,
+    NotYetProjected,
     PreconditionFailedError,
     StoreUnavailableError,
 )
@@ -166,6 +167,7 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
     app.add_exception_handler(IdempotencyKeyReusedError, key_reused)
     app.add_exception_handler(errors.refused, refused)
     app.add_exception_handler(StoreUnavailableError, store_unavailable)
+    app.add_exception_handler(NotYetProjected, not_yet_projected)
     app.add_exception_handler(sa.OperationalError, store_unavailable)
     app.add_exception_handler(sa.InterfaceError, store_unavailable)
 
@@ -186,6 +188,20 @@ async def store_unavailable(request: Request, error: Exception) -> JSONResponse:
         type="urn:problem-type:store-unavailable",
     )
     response.headers["Retry-After"] = str(STORE_RETRY_AFTER)
+    return response
+
+
+async def not_yet_projected(request: Request, error: Exception) -> JSONResponse:
+    """503 when a consistent read's read model has not caught up with the tenant's
+    changes in time: the same request may be sent again."""
+    log.warning("%s %s: %s", request.method, request.url.path, error)
+    response = problem(
+        503,
+        "Service unavailable",
+        "The list is still taking in the latest changes. Retry in a moment.",
+        type="urn:problem-type:not-yet-projected",
+    )
+    response.headers["Retry-After"] = "1"
     return response
 
 
