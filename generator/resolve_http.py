@@ -401,8 +401,18 @@ def _command_endpoint(
         )
         return None
     kind = "create" if command.creates else "delete" if aggregate.makes_gone(command) else "change"
-    if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind != "delete"):
+    if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind == "create"):
         domain.problem((*loc, "method"), f"{endpoint.method} does not fit a {kind} command")
+        return None
+    body = [f.name for f in command.arguments if f.name not in path_params]
+    if endpoint.method == "DELETE" and kind == "change" and body:
+        # a soft delete (a disabled account stays readable) takes nothing but the path
+        names = ", ".join(body)
+        domain.problem(
+            (*loc, "method"),
+            f"DELETE sends no body: {member!r} takes {names} (a command without"
+            " parameters, that deletes, or whose `set` makes the aggregate gone)",
+        )
         return None
     ids = [p for p in path_params if p in aggregate.path_ids]
     others = [p for p in path_params if p not in ids]
@@ -425,7 +435,8 @@ def _command_endpoint(
                 f"{{{param}}} is a parameter of {member!r} of type str, int, uuid, date or an enum",
             )
             return None
-    default_status = 201 if kind == "create" else 204 if kind == "delete" else 200
+    deleting = kind == "delete" or endpoint.method == "DELETE"
+    default_status = 201 if kind == "create" else 204 if deleting else 200
     status = endpoint.status or default_status
     if status == 204 and kind == "create":
         domain.problem((*loc, "status"), "a creating command answers with the created resource")

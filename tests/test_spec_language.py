@@ -152,6 +152,10 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:15:49: aggregates.Customer.fields.email.unique: a hidden field cannot be unique"),
     ("an order by an unknown column", "query: Order.get}", "query: Order.get, order: [x]}",
      "shop.yaml:33:5: endpoints.2: filter, sort, order and page are for list queries"),
+    ("a DELETE with a body", "path: \"/api/v1/orders/{id}/pay\", command: Order.pay}",
+     "path: \"/api/v1/orders/{id}/pay\", command: Order.pay}\n  - {method: DELETE,"
+     " path: \"/api/v1/orders/{id}\", command: Order.place}",
+     "shop.yaml:33:14: endpoints.2.method: DELETE does not fit a create command"),
     ("a consistent read of an aggregate", "query: Order.get}", "query: Order.get, consistent: true}",
      "shop.yaml:33:78: endpoints.2.consistent: consistent is for read-model queries"),
     ("a gone state over two fields", "  Order:\n",
@@ -841,4 +845,22 @@ def test_a_list_is_ordered_by_sortable_columns_each_once() -> None:
         " text, exactly)",
         "endpoints.0.order.2: Orders cannot be sorted by 'nope': no column 'nope'",
         "endpoints.0.order.3: 'status' is named twice",
+    ], found
+
+
+def test_a_delete_serves_a_command_that_takes_nothing_but_the_path() -> None:
+    """DELETE sends no body: it serves a command that deletes, makes the aggregate gone,
+    or takes no parameter (a soft delete, such as disabling)."""
+    text = BASE.replace(
+        "      pay: {",
+        "      annotate: {params: [note], emits: OrderAnnotated}\n      pay: {",
+    ).replace(
+        "endpoints:\n",
+        'endpoints:\n  - {method: DELETE, path: "/api/v1/orders/{id}/note", command: Order.annotate}\n'
+        '  - {method: DELETE, path: "/api/v1/orders/{id}/payment", command: Order.pay}\n',
+    )
+    found = problems(text)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "endpoints.0.method: DELETE sends no body: 'annotate' takes note (a command without"
+        " parameters, that deletes, or whose `set` makes the aggregate gone)"
     ], found
