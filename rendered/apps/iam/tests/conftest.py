@@ -21,6 +21,7 @@ AUDIENCE = "eaf"
 PERMISSIONS = [
     "iam-roles:read",
     "iam-service-accounts:read",
+    "iam-service-accounts:write",
     "iam-users:read",
     "iam-users:write",
 ]

@@ -28,6 +28,20 @@ def call_remove_user(
     )
 
 
+def call_disable_service_account(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """DELETE /api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId} with the examples' body."""
+    return client.request(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/service-accounts/{id}",
+        headers=headers,
+    )
+
+
 def test_list_user_list_answers_a_list(client: TestClient) -> None:
     response = client.get("/api/v1/tenants/{tenantId}/users")
     assert response.status_code == 200, response.text
@@ -37,6 +51,24 @@ def test_remove_user_of_a_missing_user_is_404(client: TestClient) -> None:
     response = call_remove_user(client, UNKNOWN_ID)
     assert response.status_code == 404
     assert response.json()["detail"] == "User not found"
+
+
+def test_list_roles_answers_a_list(client: TestClient) -> None:
+    response = client.get("/api/v1/tenants/{tenantId}/roles")
+    assert response.status_code == 200, response.text
+
+
+def test_list_service_accounts_answers_a_list(client: TestClient) -> None:
+    response = client.get("/api/v1/tenants/{tenantId}/service-accounts")
+    assert response.status_code == 200, response.text
+
+
+def test_disable_service_account_of_a_missing_service_account_is_404(
+    client: TestClient,
+) -> None:
+    response = call_disable_service_account(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "Service account not found"
 
 
 def test_service_health(client: TestClient) -> None:
@@ -72,3 +104,9 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "get" in paths["/api/v1/tenants/{tenantId}/users"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
     assert "delete" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
+    assert "get" in paths["/api/v1/tenants/{tenantId}/roles"]
+    assert "get" in paths["/api/v1/tenants/{tenantId}/service-accounts"]
+    assert (
+        "delete"
+        in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]
+    )

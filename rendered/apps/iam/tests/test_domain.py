@@ -370,6 +370,7 @@ def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
         secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
         now=LATER + timedelta(seconds=2),
     )
+    account = account.disable(now=LATER + timedelta(seconds=3))
     assert ServiceAccount.from_history(account.changes) == account.committed()
 
 
@@ -391,6 +392,15 @@ def test_change_secret_service_account_returns_a_changed_copy_with_its_event() -
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
     assert [type(event) for event in changed.changes] == [ServiceAccountSecretChanged]
+
+
+def test_disable_service_account_returns_a_changed_copy_with_its_event() -> None:
+    original = new_service_account()
+    changed = original.disable(now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [ServiceAccountStatusChanged]
 
 
 def new_refresh_token_family() -> RefreshTokenFamily:

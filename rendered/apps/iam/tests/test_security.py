@@ -14,6 +14,7 @@ PROBLEM_TYPE = "application/problem+json"
 PERMISSIONS = [
     "iam-roles:read",
     "iam-service-accounts:read",
+    "iam-service-accounts:write",
     "iam-users:read",
     "iam-users:write",
 ]
@@ -54,6 +55,27 @@ ENDPOINTS = [
         None,
         "iam-users:write",
         id="remove_user",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}/roles",
+        None,
+        "iam-roles:read",
+        id="list_roles",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}/service-accounts",
+        None,
+        "iam-service-accounts:read",
+        id="list_service_accounts",
+    ),
+    pytest.param(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/service-accounts/{UNKNOWN_ID}",
+        None,
+        "iam-service-accounts:write",
+        id="disable_service_account",
     ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")

@@ -32,7 +32,11 @@ from iam.infrastructure.persistence import (
     EventSourcedUserRepository,
     transactions,
 )
-from iam.infrastructure.projections import ReadModelUserListing
+from iam.infrastructure.projections import (
+    ReadModelRoleListing,
+    ReadModelServiceAccountListing,
+    ReadModelUserListing,
+)
 
 T = TypeVar("T")
 TENANT_A = SecurityContext(tenant_id="tenant-a")
@@ -94,10 +98,12 @@ def use_cases(store: EventStore) -> Cases:
         role=RoleService(
             wired,
             clock,
+            ReadModelRoleListing(projection_store(store)),
         ),
         service_account=ServiceAccountService(
             wired,
             clock,
+            ReadModelServiceAccountListing(projection_store(store)),
         ),
     )
 
@@ -600,6 +606,43 @@ async def test_change_secret_of_a_service_account_read_at_another_version_fails(
                 account.id,
                 secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
                 expected_version=account.version + 1,
+            )
+
+
+async def test_disable_of_a_missing_service_account_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.service_account.disable(
+            "no-such-id",
+        )
+
+
+async def test_disable_of_a_service_account_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        changed = await cases.service_account.disable(
+            account.id,
+        )
+        assert changed.version == account.version + 1
+        assert await cases.service_account.get(account.id) == changed
+        stream = await store.read_stream("ServiceAccount", account.id)
+    assert stream[-1].event_type == "ServiceAccountStatusChanged"
+
+
+async def test_disable_of_a_service_account_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.service_account.disable(
+                account.id, expected_version=account.version + 1
             )
 
 

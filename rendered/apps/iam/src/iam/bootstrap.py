@@ -30,7 +30,12 @@ from iam.application.services import RoleService, ServiceAccountService, UserSer
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
-from iam.infrastructure.projections import PROJECTIONS, ReadModelUserListing
+from iam.infrastructure.projections import (
+    PROJECTIONS,
+    ReadModelRoleListing,
+    ReadModelServiceAccountListing,
+    ReadModelUserListing,
+)
 
 
 class Worker(Protocol):
@@ -114,6 +119,8 @@ async def bootstrap(
     read_models = projection_store(store)
     queries: dict[str, Any] = {
         "UserList": ReadModelUserListing(read_models),
+        "Roles": ReadModelRoleListing(read_models),
+        "ServiceAccounts": ReadModelServiceAccountListing(read_models),
     }
     user = user or UserService(
         transactions,
@@ -123,10 +130,12 @@ async def bootstrap(
     role = role or RoleService(
         transactions,
         clock,
+        queries["Roles"],
     )
     service_account = service_account or ServiceAccountService(
         transactions,
         clock,
+        queries["ServiceAccounts"],
     )
     publisher = relay or EventRelay(
         store,

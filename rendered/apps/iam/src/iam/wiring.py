@@ -61,7 +61,6 @@ from iam.infrastructure.projections import ReadModelUserListing
 from iam.infrastructure.saml_keys import SamlKeyPair
 from iam.infrastructure.saml_protocol import Pysaml2Protocol
 from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
-from iam.infrastructure.service_account_listing import StoredServiceAccountListing
 from iam.infrastructure.signin_state import ExternalProviderSources, MemoryExpiring
 from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
@@ -94,7 +93,6 @@ def directory(
         users=EventSourcedUserRepository(store),
         user_listing=ReadModelUserListing(read_models),
         service_accounts=EventSourcedServiceAccountRepository(store),
-        service_account_listing=StoredServiceAccountListing(store),
         access=access,
         hasher=password_hasher(settings),
         clock=clock,

@@ -139,10 +139,6 @@ class AccessControl:
             except ConcurrencyError:
                 raise AlreadyExistsError(f"A role named {name} exists") from None
 
-    async def roles(self, tenant_id: str) -> list[Role]:
-        with in_tenant(tenant_id):
-            return sorted((await self._rules.roles()).values(), key=lambda r: r.name)
-
     async def role(self, tenant_id: str, role_id: str) -> Role:
         with in_tenant(tenant_id):
             role = await self._roles.get(role_id)

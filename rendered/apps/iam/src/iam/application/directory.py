@@ -25,7 +25,7 @@ from iam.application.identity import (
     tenant_id_for,
     user_id_for,
 )
-from iam.application.ports.access import ServiceAccountListing, TenantCatalog
+from iam.application.ports.access import TenantCatalog
 from iam.application.ports.outbound import (
     Clock,
     ServiceAccountRepository,
@@ -76,7 +76,6 @@ class Directory:
         users: UserRepository,
         user_listing: UserListing,
         service_accounts: ServiceAccountRepository,
-        service_account_listing: ServiceAccountListing,
         access: AccessControl,
         hasher: PasswordHasher,
         clock: Clock,
@@ -86,7 +85,6 @@ class Directory:
         self._users = users
         self._user_listing = user_listing
         self._service_accounts = service_accounts
-        self._service_account_listing = service_account_listing
         self._access = access
         self._hasher = hasher
         self._clock = clock
@@ -345,12 +343,6 @@ class Directory:
             raise NotFoundError("Service account not found")
         return account
 
-    async def service_accounts(self, tenant_id: str) -> list[ServiceAccount]:
-        """The tenant's service accounts, disabled ones too, by client id."""
-        with in_tenant(tenant_id):
-            accounts = await self._service_account_listing.list()
-        return sorted(accounts, key=lambda account: account.client_id)
-
     async def rotate_service_account_secret(
         self, tenant_id: str, service_account_id: str
     ) -> NewServiceAccount:
@@ -367,13 +359,3 @@ class Directory:
                 )
             )
         return NewServiceAccount(account, secret)
-
-    async def disable_service_account(
-        self, tenant_id: str, service_account_id: str
-    ) -> None:
-        account = await self.service_account(tenant_id, service_account_id)
-        if account.status != DISABLED:
-            with in_tenant(tenant_id):
-                await self._service_accounts.save(
-                    account.change_status(status=DISABLED, now=self._clock.now())
-                )

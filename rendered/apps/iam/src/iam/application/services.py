@@ -11,6 +11,8 @@ from eaf.eventsourcing import change_one, make_one
 from iam.application.ports.outbound import (
     Clock,
     Idempotency,
+    RoleListing,
+    ServiceAccountListing,
     Transactions,
     UserListing,
 )
@@ -200,9 +202,11 @@ class RoleService:
         self,
         transactions: Transactions,
         clock: Clock,
+        listing: RoleListing,
     ) -> None:
         self._transactions = transactions
         self._clock = clock
+        self._listing = listing
 
     async def create(
         self,
@@ -277,6 +281,9 @@ class RoleService:
     async def get(self, id: str) -> Role | None:
         return await self._transactions.load(Role, id)
 
+    async def list(self) -> list[Role]:
+        return await self._listing.list()
+
 
 class ServiceAccountService:
     """Runs the ServiceAccount use cases (implements ``ServiceAccountUseCases``)."""
@@ -285,9 +292,11 @@ class ServiceAccountService:
         self,
         transactions: Transactions,
         clock: Clock,
+        listing: ServiceAccountListing,
     ) -> None:
         self._transactions = transactions
         self._clock = clock
+        self._listing = listing
 
     async def create(
         self,
@@ -363,5 +372,30 @@ class ServiceAccountService:
             ),
         )
 
+    async def disable(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        return await change_one(
+            self._transactions,
+            ServiceAccount,
+            id,
+            lambda current, now: current.disable(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Service account not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "disable",
+                id,
+            ),
+        )
+
     async def get(self, id: str) -> ServiceAccount | None:
         return await self._transactions.load(ServiceAccount, id)
+
+    async def list(self) -> list[ServiceAccount]:
+        return await self._listing.list()

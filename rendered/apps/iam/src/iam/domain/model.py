@@ -535,6 +535,16 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
         )
         return self.apply(event).checked(now).record(event)
 
+    def disable(self, *, now: datetime) -> Self:
+        """Apply disable to this service account; fails when a value breaks a rule or its guard."""
+        status = "DISABLED"
+        event = ServiceAccountStatusChanged(
+            service_account_id=UUID(self.id),
+            status=status,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
 
 @dataclass(frozen=True, kw_only=True)
 class RefreshTokenFamily(AggregateRoot[DomainEvent]):

@@ -14,7 +14,6 @@ from iam.application.identity import (
     POLICIES_READ,
     POLICIES_WRITE,
     ROLE_NAME_PATTERN,
-    ROLES_READ,
     ROLES_WRITE,
     tenant_reference,
 )
@@ -36,7 +35,6 @@ from iam.infrastructure.http import (
 router = APIRouter(tags=["access"], route_class=ProblemRoute)
 TENANT = "/api/v1/tenants/{tenantId}"
 
-RolesReader = Annotated[str, Depends(in_path_tenant(ROLES_READ))]
 RolesWriter = Annotated[str, Depends(in_path_tenant(ROLES_WRITE))]
 PoliciesReader = Annotated[str, Depends(in_path_tenant(POLICIES_READ))]
 PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
@@ -147,11 +145,6 @@ async def create_role(
         description=body.description,
     )
     return RoleView.of(role)
-
-
-@router.get(f"{TENANT}/roles", responses=AUTH_PROBLEMS)
-async def list_roles(tenant_id: RolesReader, wired: IdentityCases) -> list[RoleView]:
-    return [RoleView.of(role) for role in await wired.access.roles(tenant_id)]
 
 
 @router.put(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)

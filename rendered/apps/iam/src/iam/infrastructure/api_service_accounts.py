@@ -4,11 +4,10 @@ grant."""
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from iam.application.identity import (
-    CLIENTS_READ,
     CLIENTS_WRITE,
     PUBLIC_CLIENT_ID,
     ROLE_NAME_PATTERN,
@@ -26,7 +25,6 @@ from iam.infrastructure.http import (
 
 router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
 
-ClientsReader = Annotated[str, Depends(in_path_tenant(CLIENTS_READ))]
 ClientsWriter = Annotated[str, Depends(in_path_tenant(CLIENTS_WRITE))]
 
 
@@ -81,36 +79,6 @@ async def create_service_account(
         tenant_id, client_id=body.client_id, roles=body.roles
     )
     return ServiceAccountView.of(tenant_id, created.account, created.secret)
-
-
-@router.delete(
-    "/{tenantId}/service-accounts/{serviceAccountId}",
-    status_code=204,
-    responses=AUTH_PROBLEMS,
-)
-async def disable_service_account(
-    tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
-) -> Response:
-    """Disable the service account: it stays readable, with status DISABLED, and its
-    client gets no token."""
-    await wired.directory.disable_service_account(tenant_id, serviceAccountId)
-    return Response(status_code=204)
-
-
-@router.get(
-    "/{tenantId}/service-accounts",
-    responses=AUTH_PROBLEMS,
-    response_model_exclude_none=True,
-)
-async def list_service_accounts(
-    tenant_id: ClientsReader, wired: IdentityCases
-) -> list[ServiceAccountView]:
-    """The tenant's service accounts, disabled ones too, by client id; secrets are
-    never shown here."""
-    return [
-        ServiceAccountView.of(tenant_id, account)
-        for account in await wired.directory.service_accounts(tenant_id)
-    ]
 
 
 @router.post(

@@ -17,13 +17,19 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
+    RoleCreated,
+    RoleDescribed,
+    RolePermissionsChanged,
+    ServiceAccountCreated,
+    ServiceAccountSecretChanged,
+    ServiceAccountStatusChanged,
     UserAttributesChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import User
+from iam.domain.model import Role, ServiceAccount, User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
@@ -146,4 +152,158 @@ class ReadModelUserListing(RowQueries[User]):
         super().__init__(store, USER_LIST, User)
 
 
-PROJECTIONS = [USER_LIST]
+ROLES_TABLE = read_model_table(
+    "roles",
+    {
+        "id": "str",
+        "name": "str",
+        "permissions": "json",
+        "description": "str",
+        "created_at": "str",
+        "updated_at": "str",
+    },
+    key=("id",),
+)
+ROLES = Projection("Roles", ROLES_TABLE, version="87fd82755070")
+
+
+@ROLES.handles("RoleCreated", writer_only=True)
+async def _role_created_roles(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _EVENT_TYPES.decode_as(stored, RoleCreated)
+    key = {
+        "id": key_value(event.role_id),
+    }
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "permissions": encode_value(event.permissions),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "description": encode_value(""),
+        }
+    )
+
+
+@ROLES.handles("RolePermissionsChanged", writer_only=True)
+async def _role_permissions_changed_roles(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, RolePermissionsChanged)
+    key = {
+        "id": key_value(event.role_id),
+    }
+    await writer.update(
+        key,
+        {
+            "permissions": encode_value(event.permissions),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@ROLES.handles("RoleDescribed", writer_only=True)
+async def _role_described_roles(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _EVENT_TYPES.decode_as(stored, RoleDescribed)
+    key = {
+        "id": key_value(event.role_id),
+    }
+    await writer.update(
+        key,
+        {
+            "description": encode_value(event.description),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelRoleListing(RowQueries[Role]):
+    """Reads the tenant's rows of Roles (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        super().__init__(store, ROLES, Role)
+
+
+SERVICE_ACCOUNTS_TABLE = read_model_table(
+    "service_accounts",
+    {
+        "id": "str",
+        "client_id": "str",
+        "secret_hash": "str",
+        "roles": "json",
+        "status": "str",
+        "created_at": "str",
+        "updated_at": "str",
+    },
+    key=("id",),
+)
+SERVICE_ACCOUNTS = Projection(
+    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="5a30f8f1b4d3"
+)
+
+
+@SERVICE_ACCOUNTS.handles("ServiceAccountCreated", writer_only=True)
+async def _service_account_created_service_accounts(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountCreated)
+    key = {
+        "id": key_value(event.service_account_id),
+    }
+    await writer.upsert(
+        {
+            **key,
+            "client_id": encode_value(event.client_id),
+            "secret_hash": encode_value(event.secret_hash),
+            "roles": encode_value(event.roles),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
+    )
+
+
+@SERVICE_ACCOUNTS.handles("ServiceAccountStatusChanged", writer_only=True)
+async def _service_account_status_changed_service_accounts(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountStatusChanged)
+    key = {
+        "id": key_value(event.service_account_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@SERVICE_ACCOUNTS.handles("ServiceAccountSecretChanged", writer_only=True)
+async def _service_account_secret_changed_service_accounts(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, ServiceAccountSecretChanged)
+    key = {
+        "id": key_value(event.service_account_id),
+    }
+    await writer.update(
+        key,
+        {
+            "secret_hash": encode_value(event.secret_hash),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
+    """Reads the tenant's rows of ServiceAccounts (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        super().__init__(store, SERVICE_ACCOUNTS, ServiceAccount)
+
+
+PROJECTIONS = [USER_LIST, ROLES, SERVICE_ACCOUNTS]

@@ -36,7 +36,11 @@ from iam.domain.errors import (
 )
 from iam.domain.model import Role, ServiceAccount, User
 from iam.infrastructure import schemas
-from iam.infrastructure.projections import ReadModelUserListing
+from iam.infrastructure.projections import (
+    ReadModelRoleListing,
+    ReadModelServiceAccountListing,
+    ReadModelUserListing,
+)
 
 # The problem answers a route documents (hand-written routers use it too).
 PROBLEM = problem_responses(404, 409, 412, 422)
@@ -142,6 +146,28 @@ async def user_list_queries(request: Request) -> ReadModelUserListing:
 
 
 UserListReads = Annotated[ReadModelUserListing, Depends(user_list_queries)]
+
+
+async def roles_queries(request: Request) -> ReadModelRoleListing:
+    """The queries of the Roles read model (a coroutine, as the use cases')."""
+    queries: ReadModelRoleListing = request.app.state.queries["Roles"]
+    return queries
+
+
+RolesReads = Annotated[ReadModelRoleListing, Depends(roles_queries)]
+
+
+async def service_accounts_queries(request: Request) -> ReadModelServiceAccountListing:
+    """The queries of the ServiceAccounts read model (a coroutine, as the use cases')."""
+    queries: ReadModelServiceAccountListing = request.app.state.queries[
+        "ServiceAccounts"
+    ]
+    return queries
+
+
+ServiceAccountsReads = Annotated[
+    ReadModelServiceAccountListing, Depends(service_accounts_queries)
+]
 
 
 @router.get(
@@ -314,6 +340,106 @@ async def remove_user(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return Response(status_code=204, headers={"ETag": etag(user.version)})
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/roles",
+    status_code=200,
+    dependencies=[Depends(require("iam-roles:read", tenant_path="tenantId"))],
+    response_model=list[schemas.Role],
+    responses={404: PROBLEM[404], 422: PROBLEM[422], **problem_responses(503)},
+)
+async def list_roles(
+    request: Request,
+    queries: RolesReads,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> list[schemas.Role]:
+    """The tenant's Roles, from the read model once it holds the tenant's changes."""
+    await queries.caught_up_with(
+        request.app.state.store
+    )  # read your writes (503 past 5 s)
+    where: list[Condition] = []
+    order: list[tuple[str, bool]] = [("name", False)]
+    now = utc_now()
+    rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    return [role_view(row, now) for row in rows]
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/service-accounts",
+    status_code=200,
+    dependencies=[
+        Depends(require("iam-service-accounts:read", tenant_path="tenantId"))
+    ],
+    response_model=list[schemas.ServiceAccount],
+    responses={404: PROBLEM[404], 422: PROBLEM[422], **problem_responses(503)},
+    summary="The tenant's service accounts, disabled ones too, by client id; secrets are never shown here",
+)
+async def list_service_accounts(
+    request: Request,
+    queries: ServiceAccountsReads,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> list[schemas.ServiceAccount]:
+    """The tenant's service accounts, disabled ones too, by client id; secrets are never shown here."""
+    await queries.caught_up_with(
+        request.app.state.store
+    )  # read your writes (503 past 5 s)
+    where: list[Condition] = []
+    order: list[tuple[str, bool]] = [("client_id", False)]
+    now = utc_now()
+    rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    return [service_account_view(row, now) for row in rows]
+
+
+@router.delete(
+    "/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}",
+    status_code=204,
+    dependencies=[
+        Depends(require("iam-service-accounts:write", tenant_path="tenantId"))
+    ],
+    response_class=Response,
+    responses=PROBLEM,
+    summary="Disable the service account: it stays readable, with status DISABLED, and its client gets no token",
+)
+async def disable_service_account(
+    use_cases: ServiceAccountCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+) -> Response:
+    """Disable the service account: it stays readable, with status DISABLED, and its client gets no token."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    account = await use_cases.disable(
+        service_account_id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return Response(status_code=204, headers={"ETag": etag(account.version)})
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

@@ -3,7 +3,7 @@
 from typing import Protocol
 
 from iam.domain.clients import RegisteredClient
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant
+from iam.domain.model import Policy, Role, Tenant
 
 
 class AccessRules(Protocol):
@@ -25,15 +25,6 @@ class TenantCatalog(Protocol):
 
     async def tenants(self) -> list[Tenant]:
         """All tenants, whatever their status."""
-        ...
-
-
-class ServiceAccountListing(Protocol):
-    """Every service account of the current tenant, as of the last stored event (a
-    tenant has few: an administrator sees a change in the next listing)."""
-
-    async def list(self) -> list[ServiceAccount]:
-        """The tenant's service accounts, whatever their status."""
         ...
 
 

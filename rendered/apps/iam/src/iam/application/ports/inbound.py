@@ -129,6 +129,10 @@ class RoleUseCases(Protocol):
         """The role with this id, or None."""
         ...
 
+    async def list(self) -> list[Role]:
+        """Every role of the tenant (from the read model: eventually consistent)."""
+        ...
+
 
 class ServiceAccountUseCases(Protocol):
     """What callers can do with service account aggregates."""
@@ -166,6 +170,20 @@ class ServiceAccountUseCases(Protocol):
         """Apply changeSecret to the service account with this id."""
         ...
 
+    async def disable(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        """Apply disable to the service account with this id."""
+        ...
+
     async def get(self, id: str) -> ServiceAccount | None:
         """The service account with this id, or None."""
+        ...
+
+    async def list(self) -> list[ServiceAccount]:
+        """Every service account of the tenant (from the read model: eventually consistent)."""
         ...

@@ -9,6 +9,8 @@ from typing import Protocol
 from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
+    Role,
+    ServiceAccount,
     User,
 )
 from iam.domain.ports import (
@@ -33,8 +35,10 @@ __all__ = [
     "UserRepository",
     "UserListing",
     "RoleRepository",
+    "RoleListing",
     "PolicyRepository",
     "ServiceAccountRepository",
+    "ServiceAccountListing",
     "RefreshTokenFamilyRepository",
     "AccessTokenRevocationRepository",
     "SamlIdentityProviderRepository",
@@ -56,4 +60,20 @@ class UserListing(Protocol):
 
     async def list(self) -> list[User]:
         """Every user of the tenant, as of the projection's last batch."""
+        ...
+
+
+class RoleListing(Protocol):
+    """The read side of Role: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[Role]:
+        """Every role of the tenant, as of the projection's last batch."""
+        ...
+
+
+class ServiceAccountListing(Protocol):
+    """The read side of ServiceAccount: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[ServiceAccount]:
+        """Every service account of the tenant, as of the projection's last batch."""
         ...
