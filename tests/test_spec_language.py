@@ -156,7 +156,8 @@ CASES: list[tuple[str, str, str, str]] = [
      "path: \"/api/v1/orders/{id}/pay\", command: Order.pay}\n  - {method: DELETE,"
      " path: \"/api/v1/orders/{id}\", command: Order.place}",
      "shop.yaml:33:14: endpoints.2.method: DELETE does not fit a create command"),
-    ("a consistent read of an aggregate", "query: Order.get}", "query: Order.get, consistent: true}",
+    ("a consistent read of an aggregate", "query: Order.get}",
+     "query: Order.get, consistent: true}",
      "shop.yaml:33:78: endpoints.2.consistent: consistent is for read-model queries"),
     ("a gone state over two fields", "  Order:\n",
      "  Order:\n    gone_when: \"status == 'cancelled' and note is None\"\n",
@@ -856,7 +857,8 @@ def test_a_delete_serves_a_command_that_takes_nothing_but_the_path() -> None:
         "      annotate: {params: [note], emits: OrderAnnotated}\n      pay: {",
     ).replace(
         "endpoints:\n",
-        'endpoints:\n  - {method: DELETE, path: "/api/v1/orders/{id}/note", command: Order.annotate}\n'
+        "endpoints:\n"
+        '  - {method: DELETE, path: "/api/v1/orders/{id}/note", command: Order.annotate}\n'
         '  - {method: DELETE, path: "/api/v1/orders/{id}/payment", command: Order.pay}\n',
     )
     found = problems(text)
