@@ -50,21 +50,29 @@ def _app() -> FastAPI:
 
     install_domain_problems(
         app,
-        DomainErrors(
-            validation=ValueError,
-            not_found=LookupError,
-            conflict=RuntimeError,
-            refused=PermissionError,
-            service="shop",
+        _errors(
             rules={"open_order": {"name": _rule("Name is required", bool)}},
             nested_rules={
                 "Part.sku": _rule("SKU is 3 characters or more", lambda v: len(v) >= 3),
                 "Origin.country": _rule("Country is two capitals", lambda v: False),
             },
-            unique_fields={},
         ),
     )
     return app
+
+
+def _errors(**rules: Any) -> DomainErrors:
+    """The shop's domain errors, with ``rules`` and ``nested_rules`` as given."""
+    return DomainErrors(
+        validation=ValueError,
+        not_found=LookupError,
+        conflict=RuntimeError,
+        refused=PermissionError,
+        service="shop",
+        rules=rules.get("rules", {}),
+        nested_rules=rules.get("nested_rules", {}),
+        unique_fields={},
+    )
 
 
 def test_the_rules_of_value_objects_in_a_body_answer_with_their_own_messages() -> None:
@@ -105,19 +113,7 @@ def test_a_read_model_not_caught_up_in_time_answers_503_to_retry() -> None:
     async def orders() -> list[str]:
         raise NotYetProjected("orders: at 3, not yet at 7")
 
-    install_domain_problems(
-        app,
-        DomainErrors(
-            validation=ValueError,
-            not_found=LookupError,
-            conflict=RuntimeError,
-            refused=PermissionError,
-            service="shop",
-            rules={},
-            nested_rules={},
-            unique_fields={},
-        ),
-    )
+    install_domain_problems(app, _errors())
     response = TestClient(app).get("/orders")
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "1"

@@ -181,27 +181,28 @@ async def store_unavailable(request: Request, error: Exception) -> JSONResponse:
     nothing was stored, the same request may be sent again; what the database said goes
     to the log, not to the client."""
     log.warning("storage fault on %s %s: %s", request.method, request.url.path, error)
-    response = problem(
-        503,
-        "Service unavailable",
+    return _retry_later(
         "The service cannot store data right now; nothing was stored. Retry later.",
-        type="urn:problem-type:store-unavailable",
+        "urn:problem-type:store-unavailable",
+        STORE_RETRY_AFTER,
     )
-    response.headers["Retry-After"] = str(STORE_RETRY_AFTER)
-    return response
 
 
 async def not_yet_projected(request: Request, error: Exception) -> JSONResponse:
     """503 when a consistent read's read model has not caught up with the tenant's
     changes in time: the same request may be sent again."""
     log.warning("%s %s: %s", request.method, request.url.path, error)
-    response = problem(
-        503,
-        "Service unavailable",
+    return _retry_later(
         "The list is still taking in the latest changes. Retry in a moment.",
-        type="urn:problem-type:not-yet-projected",
+        "urn:problem-type:not-yet-projected",
+        1,
     )
-    response.headers["Retry-After"] = "1"
+
+
+def _retry_later(detail: str, problem_type: str, seconds: int) -> JSONResponse:
+    """503 with ``Retry-After``: the same request may be sent again."""
+    response = problem(503, "Service unavailable", detail, type=problem_type)
+    response.headers["Retry-After"] = str(seconds)
     return response
 
 
