@@ -206,6 +206,16 @@ def _own_code(spec: Spec, target: str, where: Loc, form: str) -> Iterator[Findin
 
 
 def _services(spec: Spec) -> Iterator[Finding]:
+    package = naming.package(spec.name)
+    own_code = spec.components or any(a.service for a in spec.aggregates.values())
+    for name in spec.aggregates:
+        if own_code and naming.snake(name) == package:
+            yield (
+                ("aggregates", name),
+                f"{name}'s use cases would be named {package!r} in the composition root, which"
+                f" imports the hand-written code from the package {package!r}: rename the"
+                f" service (e.g. {spec.name}s) or the aggregate",
+            )
     for name, aggregate in spec.aggregates.items():
         if aggregate.service is not None:
             yield from _own_code(

@@ -65,6 +65,15 @@ class Node:
     value: Any = None  # a literal's value, a name, an operator, a function or an enum member
 
 
+def names_in(node: Node) -> set[str]:
+    """The names an expression reads (``event.x`` as such; a comprehension's own
+    variable included)."""
+    found = {str(node.value)} if node.op == "name" else set()
+    for arg in node.args:
+        found |= names_in(arg)
+    return found
+
+
 @dataclass
 class Scope:
     """The names an expression may use, with their types; ``values`` (enums and value

@@ -59,10 +59,15 @@ def consumer_durable(service_name: str, consumed: str, declared: str | None) -> 
 def a_noun(name: str) -> str:
     """``name`` as a noun phrase with its article: ``A book``, ``An order line``."""
     phrase = " ".join(words(name))
-    first = phrase.lower()
-    # a vowel letter that sounds like a consonant takes "a": a user, a unit, a European one
+    return f"{article(phrase).capitalize()} {phrase}"
+
+
+def article(text: str) -> str:
+    """``a`` or ``an`` before ``text``: a vowel letter that sounds like a consonant takes
+    "a" (a user, a unit, a European one)."""
+    first = text.lower()
     vowel = first[:1] in tuple("aeiou") and not first.startswith(_YOU_SOUNDS)
-    return f"{'An' if vowel else 'A'} {phrase}"
+    return "an" if vowel else "a"
 
 
 _YOU_SOUNDS = ("uni", "use", "usa", "usu", "uti", "ure", "uro", "eu", "one", "once")

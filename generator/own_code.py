@@ -8,6 +8,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import naming
 from generator.spec import Spec
 
 
@@ -31,11 +32,14 @@ class Expected:
 
 
 def expected(spec: Spec) -> list[Expected]:
-    """What hand-written code the spec names, in spec order."""
-    found = [
-        Expected(f"components.{name}.factory", c.factory, "function", tuple(c.needs))
-        for name, c in spec.components.items()
-    ]
+    """What hand-written code the spec names, in spec order (a component's type when it
+    is the service's own)."""
+    package = naming.package(spec.name)
+    found = []
+    for name, c in spec.components.items():
+        if c.type.startswith(f"{package}."):
+            found.append(Expected(f"components.{name}.type", c.type, "class"))
+        found.append(Expected(f"components.{name}.factory", c.factory, "function", tuple(c.needs)))
     found += [
         Expected(f"aggregates.{name}.service", a.service, "class")
         for name, a in spec.aggregates.items()

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import BOOL, DATE, DATETIME, Node, Scope
+from generator.expr import BOOL, DATE, DATETIME, Node, Scope, names_in
 from generator.reserved import class_name_problem, python_attribute
 from generator.resolve_fields import UNIQUE_TYPES, FieldResolver, camel_problem
 from generator.resolved import (
@@ -319,6 +319,13 @@ class _Resolver:
         aggregate.invariants = self._invariants(spec.invariants, state, aggregate.fields, loc)
         taken = {f.name for f in aggregate.fields}
         aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
+        hidden = {f.name for f in aggregate.fields if f.hidden}
+        for value in aggregate.computed:
+            if shown := sorted(names_in(value.value) & hidden):
+                self.domain.problem(
+                    (*loc, "computed", value.name, "value"),
+                    f"{shown[0]!r} is hidden: a computed value would show it",
+                )
         if spec.view_id is not None:
             aggregate.view_id = self._view_name(spec.view_id, aggregate, (*loc, "view_id")) or "id"
         if spec.view_tenant is not None:
@@ -335,7 +342,7 @@ class _Resolver:
         if node is None:
             return
         fields = {f.name for f in aggregate.fields}
-        named = _names_in(node) & (fields | {"id", "now", "today"})
+        named = names_in(node) & (fields | {"id", "now", "today"})
         if len(named) != 1 or not named <= fields:
             self.domain.problem(
                 loc,
@@ -814,11 +821,3 @@ def _may_be_unique(field: RField) -> bool:
     """Whether the field's values may be kept unique (a scalar of a comparable kind, an
     enum)."""
     return field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))
-
-
-def _names_in(node: Node) -> set[str]:
-    """The names an expression reads (a comprehension's own variable included)."""
-    found = {str(node.value)} if node.op == "name" else set()
-    for arg in node.args:
-        found |= _names_in(arg)
-    return found

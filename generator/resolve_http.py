@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import DATE, DATETIME, ExprError, Node, Scope, parse
+from generator.expr import DATE, DATETIME, ExprError, Node, Scope, names_in, parse
 from generator.reserved import python_attribute
 from generator.resolve_fields import FieldResolver, camel_problem
 from generator.resolved import (
@@ -176,8 +176,23 @@ def _declared(
                 )
                 if node is not None:
                     values[column_name] = node
+        _no_hidden_value(domain, event.aggregate, {**key_values, **values}, (*where, action))
         handlers.append(RHandler(event_name, action, key_values, values))
     return RReadModel(name, None, keys, columns, [], handlers, spec.description or "")
+
+
+def _no_hidden_value(domain: Domain, aggregate: str, values: dict[str, Node], loc: Loc) -> None:
+    """A read model's row shows what it holds: none of the values a hidden field of the
+    event's aggregate has (the event carries them)."""
+    found = domain.aggregates.get(aggregate)
+    hidden = {f"event.{f.name}" for f in found.fields if f.hidden} if found else set()
+    for column, node in values.items():
+        if shown := sorted(names_in(node) & hidden):
+            domain.problem(
+                (*loc, column),
+                f"{shown[0].removeprefix('event.')!r} is hidden in {aggregate}: a read model"
+                " would show it",
+            )
 
 
 def _key_values(
@@ -627,7 +642,8 @@ def _sortable_columns(
                 if column is None
                 else f"{column_name!r} is hidden: no request may search by it"
                 if column.hidden
-                else f"{column_name!r} is a {column.type}; sorts take str, int, float, date, "
+                else f"{column_name!r} is {naming.article(str(column.type))} {column.type};"
+                " sorts take str, int, float, date, "
                 "datetime and enum columns (a decimal is kept as text, exactly)"
             )
             where = (*loc, position) if len(names) > 1 or loc[-1] == "sort" else loc

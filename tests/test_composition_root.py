@@ -197,15 +197,20 @@ def test_components_are_built_by_their_factories_and_can_be_overridden(
 def test_render_names_the_hand_written_code_the_spec_refers_to(
     workspace: Path, generate: Callable[..., Result]
 ) -> None:
-    """After a render, each factory or service the spec names that the project lacks is
-    listed, with the signature to write (read with ast, never imported)."""
+    """After a render, each factory, component type (of the service's own package) or
+    service the spec names that the project lacks is listed, with the signature to write
+    (read with ast, never imported)."""
     (workspace / "specs").mkdir()
     (workspace / "specs/shelf.yaml").write_text(COMPONENT_SPEC)
     made = generate("service", "shelf", cwd=workspace)
     assert made.code == 0, made.err
-    assert made.out.splitlines()[-3:] == [
+    assert made.out.splitlines()[-5:] == [
+        "  hand-written code to write: components.catalog.type: write "
+        "src/shelf/wiring.py with class Catalog",
         "  hand-written code to write: components.catalog.factory: write "
         "src/shelf/wiring.py with def catalog(settings, store, book)",
+        "  hand-written code to write: components.indexer.type: write "
+        "src/shelf/wiring.py with class Indexer",
         "  hand-written code to write: components.indexer.factory: write "
         "src/shelf/wiring.py with def indexer(catalog, relay)",
         "  hand-written code to write: aggregates.Book.service: write "
@@ -221,9 +226,13 @@ def test_render_names_the_hand_written_code_the_spec_refers_to(
     rendered = generate("render", "shelf", "--allow-dirty", cwd=workspace)
     assert rendered.code == 0, rendered.err
     assert [line for line in rendered.out.splitlines() if "hand-written" in line] == [
+        "  hand-written code to write: components.catalog.type: "
+        "src/shelf/wiring.py has no 'Catalog': add class Catalog",
         "  hand-written code to write: components.catalog.factory: "
         "src/shelf/wiring.py: catalog() needs shelves, which the spec's `needs` does not "
         "list",
+        "  hand-written code to write: components.indexer.type: "
+        "src/shelf/wiring.py has no 'Indexer': add class Indexer",
         "  hand-written code to write: components.indexer.factory: "
         "src/shelf/wiring.py has no 'indexer': add def indexer(catalog, relay)",
     ]

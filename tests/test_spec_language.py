@@ -866,3 +866,32 @@ def test_a_delete_serves_a_command_that_takes_nothing_but_the_path() -> None:
         "endpoints.0.method: DELETE sends no body: 'annotate' takes note (a command without"
         " parameters, that deletes, or whose `set` makes the aggregate gone)"
     ], found
+
+
+def test_no_computed_value_or_read_model_shows_a_hidden_field() -> None:
+    """A hidden field is never shown: neither through a computed value nor through a read
+    model fed by the events that carry it."""
+    text = (
+        BASE.replace(
+            "note: {type: str, optional: true}",
+            "note: {type: str, optional: true, hidden: true}",
+        )
+        .replace(
+            "    invariants:\n",
+            "    computed:\n      hint: {type: bool, value: note is None}\n    invariants:\n",
+            1,
+        )
+        .replace(
+            "endpoints:\n",
+            "read_models:\n  Notes:\n    key: orderId\n"
+            "    fields: {orderId: {type: uuid}, note: {type: str, optional: true}}\n"
+            "    on: {OrderPlaced: upsert}\n"
+            "endpoints:\n",
+        )
+    )
+    found = problems(text)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "aggregates.Order.computed.hint.value: 'note' is hidden: a computed value would show it",
+        "read_models.Notes.on.OrderPlaced.upsert.note: 'note' is hidden in Order: a read model"
+        " would show it",
+    ], found

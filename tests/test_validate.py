@@ -608,3 +608,24 @@ def test_an_aggregate_in_its_gone_state_counts_as_deleted(
     _ran_in(project, *GENERATED_TESTS)
     _ran_in(project, "-c", MEMBERS_PROBE, str(workspace))
     _ran_in(project, "-m", "mypy", "--strict", "src")
+
+
+def test_an_aggregate_named_like_its_service_cannot_have_components(
+    workspace: Path, generate: Generate
+) -> None:
+    """The composition root names an aggregate's use cases by its snake name: one named
+    like the service's package would hide the package it imports components from."""
+    spec = workspace / "specs/kiosk.yaml"
+    spec.parent.mkdir()
+    spec.write_text(
+        "version: 2\nname: kiosk\n"
+        "components:\n  tokens: {type: 'kiosk.wiring:Tokens', factory: 'kiosk.wiring:tokens'}\n"
+        "aggregates:\n  Kiosk:\n    fields: {label: str}\n"
+        "    commands: {add: {creates: true, params: [label], emits: KioskAdded}}\n"
+    )
+    result = generate("validate", "specs/kiosk.yaml", cwd=workspace)
+    assert result.err.splitlines() == [
+        "specs/kiosk.yaml:7:5: aggregates.Kiosk: Kiosk's use cases would be named 'kiosk' in"
+        " the composition root, which imports the hand-written code from the package"
+        " 'kiosk': rename the service (e.g. kiosks) or the aggregate"
+    ]

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, ValidationError
 
+from eaf.context import MissingTenantError
 from eaf.eventsourcing import NotYetProjected
 from eaf.web import Body, DomainErrors, install_domain_problems
 
@@ -119,3 +120,16 @@ def test_a_read_model_not_caught_up_in_time_answers_503_to_retry() -> None:
     assert response.headers["Retry-After"] == "1"
     assert response.json()["type"] == "urn:problem-type:not-yet-projected"
     assert "7" not in response.json()["detail"]  # positions stay in the log
+
+
+def test_work_that_needs_a_tenant_answers_403_to_a_caller_without_one() -> None:
+    app = FastAPI()
+
+    @app.get("/orders")
+    async def orders() -> list[str]:
+        raise MissingTenantError("this operation is tenant-scoped")
+
+    install_domain_problems(app, _errors())
+    response = TestClient(app).get("/orders")
+    assert response.status_code == 403
+    assert response.json()["type"] == "urn:problem-type:tenant-required"

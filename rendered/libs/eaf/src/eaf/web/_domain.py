@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from sqlalchemy import exc as sa
 from starlette.responses import JSONResponse
 
+from eaf.context import MissingTenantError
 from eaf.eventsourcing.errors import ConcurrencyError as StreamConflict
 from eaf.eventsourcing.errors import (
     DuplicateKeyError,
@@ -168,6 +169,7 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
     app.add_exception_handler(errors.refused, refused)
     app.add_exception_handler(StoreUnavailableError, store_unavailable)
     app.add_exception_handler(NotYetProjected, not_yet_projected)
+    app.add_exception_handler(MissingTenantError, no_tenant)
     app.add_exception_handler(sa.OperationalError, store_unavailable)
     app.add_exception_handler(sa.InterfaceError, store_unavailable)
 
@@ -196,6 +198,19 @@ async def not_yet_projected(request: Request, error: Exception) -> JSONResponse:
         "The list is still taking in the latest changes. Retry in a moment.",
         "urn:problem-type:not-yet-projected",
         1,
+    )
+
+
+async def no_tenant(request: Request, error: Exception) -> JSONResponse:
+    """403 for a caller without a tenant (a platform operator's token) on an operation
+    that acts in one: it names the tenant in a path that takes one, if the service has
+    it (``/tenants/{tenantId}/...``)."""
+    return problem(
+        403,
+        "Forbidden",
+        "This operation acts in a tenant and the caller's token names none (a platform"
+        " token): use a path that names the tenant",
+        type="urn:problem-type:tenant-required",
     )
 
 
