@@ -43,6 +43,25 @@ def as_tenant(key_ring: KeyRing) -> TenantHeaders:
 
 
 @pytest.fixture
+def as_platform(key_ring: KeyRing) -> Callable[[list[str]], dict[str, str]]:
+    """Headers of a platform operator holding ``permissions``: a token of no tenant, which
+    may name any tenant in a path."""
+    issuer = TokenIssuer(key_ring, issuer=ISSUER, default_audience=AUDIENCE)
+
+    def headers(permissions: list[str]) -> dict[str, str]:
+        token = issuer.issue(
+            subject="platform-operator",
+            client_id="tests",
+            tenant_id=None,
+            platform=True,
+            permissions=permissions,
+        ).token
+        return {"Authorization": f"Bearer {token}"}
+
+    return headers
+
+
+@pytest.fixture
 def client(
     tmp_path: Path, key_ring: KeyRing, as_tenant: TenantHeaders
 ) -> Iterator[TestClient]:

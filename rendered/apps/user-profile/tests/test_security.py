@@ -100,6 +100,29 @@ def test_without_the_permission_is_403(
     assert permission in response.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    ENDPOINT,
+    [
+        e
+        for e in ENDPOINTS
+        if e.values[3] is not None and "{tenantId}" not in str(e.values[1])
+    ],
+)
+def test_a_platform_token_names_no_tenant_here_and_is_refused(
+    client: TestClient,
+    as_platform: Callable[[list[str]], dict[str, str]],
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
+) -> None:
+    """A platform operator's token has no tenant: where the tenant comes from the token,
+    it acts in none (403, never another tenant's data, never a 500)."""
+    response = client.request(method, path, json=body, headers=as_platform(PERMISSIONS))
+    assert response.status_code == 403, response.text
+    assert response.json()["type"] == "urn:problem-type:tenant-required"
+
+
 def test_a_tenant_header_does_not_choose_the_tenant(
     client: TestClient, as_tenant: TenantHeaders
 ) -> None:
