@@ -270,6 +270,7 @@ class AggregateCtx:
     gone: str | None
     """The condition (over ``self``) in which the aggregate counts as deleted."""
     gone_when: str | None
+    gone_field: str | None
     fields: list[FieldCtx]
     computed: list[ComputedCtx]
     invariants: list[Code]
@@ -511,6 +512,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         if aggregate.gone is not None
         else None,
         gone_when=aggregate.gone_text,
+        gone_field=aggregate.gone_field,
         view_tenant_attr=python_attribute(naming.snake(aggregate.view_tenant))
         if aggregate.view_tenant
         else None,
