@@ -296,6 +296,22 @@ def test_revise_config_schema_changes_the_stored_config_schema(
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_revise_config_schema_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_config_schema(client)
+    body = revise_config_schema_body(client)
+    path = "/api/v1/schemas/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_revise_config_schema_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_config_schema(client)
     stale = {"If-Match": '"5"'}
@@ -345,6 +361,21 @@ def test_remove_config_schema_changes_the_stored_config_schema(
         client.get("/api/v1/schemas/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_remove_config_schema(client, created["id"]).status_code == 404
+
+
+def test_remove_config_schema_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_config_schema(client)
+    path = "/api/v1/schemas/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_config_schema_of_a_version_not_read_is_412(client: TestClient) -> None:

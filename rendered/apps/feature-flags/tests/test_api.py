@@ -631,6 +631,22 @@ def test_update_project_changes_the_stored_project(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_project_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_project(client)
+    body = update_project_body(client)
+    path = "/api/v1/projects/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_project_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_project(client)
     stale = {"If-Match": '"5"'}
@@ -696,6 +712,21 @@ def test_remove_project_changes_the_stored_project(client: TestClient) -> None:
         client.get("/api/v1/projects/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_remove_project(client, created["id"]).status_code == 404
+
+
+def test_remove_project_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_project(client)
+    path = "/api/v1/projects/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_project_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -863,6 +894,22 @@ def test_update_segment_changes_the_stored_segment(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_segment_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_segment(client)
+    body = update_segment_body(client)
+    path = "/api/v1/segments/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_segment_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_segment(client)
     stale = {"If-Match": '"5"'}
@@ -915,6 +962,21 @@ def test_remove_segment_changes_the_stored_segment(client: TestClient) -> None:
         client.get("/api/v1/segments/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_remove_segment(client, created["id"]).status_code == 404
+
+
+def test_remove_segment_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_segment(client)
+    path = "/api/v1/segments/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_segment_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1130,6 +1192,22 @@ def test_describe_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_describe_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    body = describe_flag_body(client)
+    path = "/api/v1/flags/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PATCH", path, json=body, headers=key)
+    again = client.request("PATCH", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_describe_flag_keeps_what_the_patch_leaves_out(client: TestClient) -> None:
     created = create_flag(client)
     before = client.get("/api/v1/flags/{id}".format(id=created["id"])).json()
@@ -1203,6 +1281,22 @@ def test_configure_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_configure_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    body = configure_flag_body(client)
+    path = "/api/v1/flags/{id}/environments".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_configure_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_flag(client)
     stale = {"If-Match": '"5"'}
@@ -1233,6 +1327,22 @@ def test_set_variants_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert response.json()["updatedAt"] >= created["updatedAt"]
     assert response.json()["createdAt"] == created["createdAt"]
     assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_set_variants_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    body = set_variants_flag_body(client)
+    path = "/api/v1/flags/{id}/variants".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_set_variants_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1267,6 +1377,22 @@ def test_set_dependencies_flag_changes_the_stored_flag(client: TestClient) -> No
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_set_dependencies_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    body = set_dependencies_flag_body(client)
+    path = "/api/v1/flags/{id}/dependencies".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_set_dependencies_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_flag(client)
     stale = {"If-Match": '"5"'}
@@ -1299,6 +1425,22 @@ def test_mark_stale_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_mark_stale_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    body = mark_stale_flag_body(client)
+    path = "/api/v1/flags/{id}/stale".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_mark_stale_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_flag(client)
     stale = {"If-Match": '"5"'}
@@ -1320,6 +1462,21 @@ def test_archive_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert response.json()["updatedAt"] >= created["updatedAt"]
     assert response.json()["createdAt"] == created["createdAt"]
     assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_archive_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    path = "/api/v1/flags/{id}/archive".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_archive_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1355,6 +1512,22 @@ def test_revive_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 3
 
 
+def test_revive_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    assert call_archive_flag(client, created["id"]).status_code < 300
+    path = "/api/v1/flags/{id}/revive".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_revive_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_flag(client)
     assert call_archive_flag(client, created["id"]).status_code < 300
@@ -1388,6 +1561,22 @@ def test_remove_flag_changes_the_stored_flag(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 3
     assert client.get("/api/v1/flags/{id}".format(id=created["id"])).status_code == 404
     assert call_remove_flag(client, created["id"]).status_code == 404
+
+
+def test_remove_flag_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_flag(client)
+    assert call_archive_flag(client, created["id"]).status_code < 300
+    path = "/api/v1/flags/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_flag_of_a_version_not_read_is_412(client: TestClient) -> None:

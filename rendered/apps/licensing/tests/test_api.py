@@ -578,6 +578,22 @@ def test_update_product_changes_the_stored_product(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_product_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_product(client)
+    body = update_product_body(client)
+    path = "/api/v1/products/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_product_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_product(client)
     stale = {"If-Match": '"5"'}
@@ -625,6 +641,21 @@ def test_remove_product_changes_the_stored_product(client: TestClient) -> None:
         client.get("/api/v1/products/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_remove_product(client, created["id"]).status_code == 404
+
+
+def test_remove_product_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_product(client)
+    path = "/api/v1/products/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_product_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -864,6 +895,22 @@ def test_update_policy_changes_the_stored_policy(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_policy_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_policy(client)
+    body = update_policy_body(client)
+    path = "/api/v1/policies/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_policy_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_policy(client)
     stale = {"If-Match": '"5"'}
@@ -1003,6 +1050,21 @@ def test_remove_policy_changes_the_stored_policy(client: TestClient) -> None:
         client.get("/api/v1/policies/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_remove_policy(client, created["id"]).status_code == 404
+
+
+def test_remove_policy_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_policy(client)
+    path = "/api/v1/policies/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_policy_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1280,6 +1342,22 @@ def test_update_license_changes_the_stored_license(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_license_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_license(client)
+    body = update_license_body(client)
+    path = "/api/v1/licenses/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PATCH", path, json=body, headers=key)
+    again = client.request("PATCH", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_license_keeps_what_the_patch_leaves_out(client: TestClient) -> None:
     created = create_license(client)
     before = client.get("/api/v1/licenses/{id}".format(id=created["id"])).json()
@@ -1350,6 +1428,21 @@ def test_suspend_license_changes_the_stored_license(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_suspend_license_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_license(client)
+    path = "/api/v1/licenses/{id}/actions/suspend".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_suspend_license_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_license(client)
     stale = {"If-Match": '"5"'}
@@ -1381,6 +1474,22 @@ def test_reinstate_license_changes_the_stored_license(client: TestClient) -> Non
     assert response.json()["updatedAt"] >= created["updatedAt"]
     assert response.json()["createdAt"] == created["createdAt"]
     assert int(response.headers["ETag"].strip('"')) == 3
+
+
+def test_reinstate_license_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_license(client)
+    assert call_suspend_license(client, created["id"]).status_code < 300
+    path = "/api/v1/licenses/{id}/actions/reinstate".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_reinstate_license_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1415,6 +1524,21 @@ def test_revoke_license_changes_the_stored_license(client: TestClient) -> None:
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_revoke_license_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_license(client)
+    path = "/api/v1/licenses/{id}/actions/revoke".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_revoke_license_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_license(client)
     stale = {"If-Match": '"5"'}
@@ -1445,6 +1569,21 @@ def test_renew_license_changes_the_stored_license(client: TestClient) -> None:
     assert response.json()["updatedAt"] >= created["updatedAt"]
     assert response.json()["createdAt"] == created["createdAt"]
     assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_renew_license_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_license(client)
+    path = "/api/v1/licenses/{id}/actions/renew".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_renew_license_of_a_version_not_read_is_412(client: TestClient) -> None:
@@ -1661,6 +1800,21 @@ def test_heartbeat_machine_changes_the_stored_machine(client: TestClient) -> Non
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_heartbeat_machine_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_machine(client)
+    path = "/api/v1/machines/{id}/actions/ping".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("POST", path, headers=key)
+    again = client.request("POST", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_heartbeat_machine_of_a_version_not_read_is_412(client: TestClient) -> None:
     created = create_machine(client)
     stale = {"If-Match": '"5"'}
@@ -1684,6 +1838,21 @@ def test_deactivate_machine_changes_the_stored_machine(client: TestClient) -> No
         client.get("/api/v1/machines/{id}".format(id=created["id"])).status_code == 404
     )
     assert call_deactivate_machine(client, created["id"]).status_code == 404
+
+
+def test_deactivate_machine_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_machine(client)
+    path = "/api/v1/machines/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_deactivate_machine_of_a_version_not_read_is_412(client: TestClient) -> None:

@@ -214,6 +214,22 @@ def test_update_profile_sample_user_profile_changes_the_stored_sample_user_profi
     assert int(response.headers["ETag"].strip('"')) == 2
 
 
+def test_update_profile_sample_user_profile_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_sample_user_profile(client)
+    body = update_profile_sample_user_profile_body(client)
+    path = "/api/v1/user-profiles/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_update_profile_sample_user_profile_of_a_version_not_read_is_412(
     client: TestClient,
 ) -> None:
@@ -268,6 +284,21 @@ def test_remove_sample_user_profile_changes_the_stored_sample_user_profile(
         == 404
     )
     assert call_remove_sample_user_profile(client, created["id"]).status_code == 404
+
+
+def test_remove_sample_user_profile_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_sample_user_profile(client)
+    path = "/api/v1/user-profiles/{id}".format(
+        id=created["id"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 204, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
 
 
 def test_remove_sample_user_profile_of_a_version_not_read_is_412(

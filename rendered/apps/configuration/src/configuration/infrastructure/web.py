@@ -306,7 +306,10 @@ async def remove_config_schema(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(schema_.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(schema_.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.get(
@@ -413,7 +416,10 @@ async def remove_property_set(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(set_.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(set_.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

@@ -428,7 +428,10 @@ async def remove_project(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(project.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(project.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.post(
@@ -577,7 +580,10 @@ async def remove_segment(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(segment.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(segment.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.post(
@@ -1023,7 +1029,10 @@ async def remove_flag(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(flag.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(flag.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.post(

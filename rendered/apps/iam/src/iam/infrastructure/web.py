@@ -339,7 +339,10 @@ async def remove_user(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(user.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(user.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.get(
@@ -439,7 +442,10 @@ async def disable_service_account(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(account.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(account.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

@@ -357,7 +357,10 @@ async def remove_product(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(product.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(product.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.post(
@@ -533,7 +536,10 @@ async def remove_policy(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(policy.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(policy.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 @router.post(
@@ -1034,7 +1040,10 @@ async def deactivate_machine(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(machine.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(machine.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 # The rules of each request body, by route and field path, so that a request that breaks

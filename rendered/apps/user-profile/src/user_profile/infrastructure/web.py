@@ -221,7 +221,10 @@ async def remove_sample_user_profile(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return Response(status_code=204, headers={"ETag": etag(profile.version)})
+    answered = Response(status_code=204, headers={"ETag": etag(profile.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
 
 
 # The rules of each request body, by route and field path, so that a request that breaks
