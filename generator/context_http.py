@@ -111,6 +111,8 @@ class EndpointCtx:
     """A list's order when the request asks for none: (column attribute, descending)."""
     consistent: bool = False
     """A read-model query that answers once the rows hold the tenant's stored events."""
+    id_is_tenant: bool = False
+    """A get of the aggregate whose id is the path's tenant."""
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
@@ -283,6 +285,8 @@ def _endpoint(
             field_ = next(f for f in aggregate.fields if f.name == by)
             params.append(ParamCtx(by, field_.attr, field_.py, "by", field_.sample_json))
             function = f"{endpoint.use_case}_{aggregate.snake}_by_{field_.attr.rstrip('_')}"
+        elif endpoint.id_is_tenant:
+            function = f"{endpoint.use_case}_{aggregate.snake}_of_the_tenant"
         else:
             (name,) = endpoint.path_params
             params.append(ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id"))
@@ -337,6 +341,7 @@ def _endpoint(
         sort=[_column_attr(read_model, s) for s in endpoint.sort],
         order=[(_column_attr(read_model, name), down) for name, down in endpoint.order],
         consistent=endpoint.consistent,
+        id_is_tenant=endpoint.id_is_tenant,
         page=endpoint.page,
         extra=EndpointTests(sort_names=list(endpoint.sort), order_names=list(endpoint.order)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",

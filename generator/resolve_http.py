@@ -575,8 +575,19 @@ def _get_aggregate(
     path_params: list[str],
     loc: Loc,
 ) -> REndpoint | None:
+    if not path_params and endpoint.tenant == "path" and TENANT_PARAM in aggregate.path_ids:
+        # the aggregate whose id is the tenant (a tenant's own record): the path's tenant
+        if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
+            domain.problem(loc, "filter, sort, order and page are for list queries")
+        resolved = _query(index, endpoint, "get", aggregate.name, [], [], [], [])
+        resolved.id_is_tenant = True
+        return resolved
     if len(path_params) != 1:
-        domain.problem((*loc, "path"), "a `get` query takes {id} or a unique field in its path")
+        domain.problem(
+            (*loc, "path"),
+            "a `get` query takes {id} or a unique field in its path (or, on a tenant path,"
+            " is of the aggregate whose id is the tenant: its view_id or event_id tenantId)",
+        )
         return None
     (param,) = path_params
     if param not in aggregate.path_ids:

@@ -226,6 +226,8 @@ class REndpoint:
     """A list's order when the request asks for none: (column, descending)."""
     consistent: bool = False
     """A read-model query answers once the rows hold the tenant's stored events."""
+    id_is_tenant: bool = False
+    """A get of the aggregate whose id is the path's tenant (a tenant's own record)."""
 
 
 @dataclass

@@ -256,10 +256,17 @@ aggregates:
   Note:
     fields: {text: {type: str}}
     commands: {write: {creates: true, params: [text], emits: NoteWritten}}
+  # the tenant's own record: its id is the tenant (stored in the tenant's scope)
+  Office:
+    view_id: tenantId
+    fields: {label: {type: str}}
+    commands: {open: {creates: true, params: [label], emits: OfficeOpened}}
 endpoints:
   - {method: POST, path: "/api/v1/desks/{tenantId}/notes", command: Note.write,
      permission: "desk:write", tenant: path}
   - {method: GET, path: "/api/v1/desks/{tenantId}/notes/{id}", query: Note.get,
+     permission: "desk:read", tenant: path}
+  - {method: GET, path: "/api/v1/desks/{tenantId}", query: Office.get,
      permission: "desk:read", tenant: path}
 """
 
@@ -346,6 +353,12 @@ with TestClient(app) as client:
     assert ghost.status_code == 404 and ghost.json()["detail"] == "Tenant not found"
     other = client.get(path.replace("/acme/", "/globex/"), headers=as_("operator"))
     assert other.status_code == 404  # a tenant it knows, where this note is not
+    # the aggregate whose id is the tenant, read by the path's tenant alone: acme has
+    # no such record yet; ghost is no tenant
+    office = client.get("/api/v1/desks/acme", headers=as_("reader"))
+    assert (office.status_code, office.json()["detail"]) == (404, "Office not found")
+    ghost = client.get("/api/v1/desks/ghost", headers=as_("operator"))
+    assert (ghost.status_code, ghost.json()["detail"]) == (404, "Tenant not found")
 print("ok")
 """
 
