@@ -116,16 +116,23 @@ def _seed(api: httpx.Client) -> None:
     )
 
 
-def _until_projected(api: httpx.Client, count: int) -> None:
+def _until_projected(api: httpx.Client, count: int, segments: int = 1) -> None:
+    """Until the read models the evaluation reads hold the ``count`` flags and the
+    ``segments`` seeded (each read model follows the store on its own)."""
     import time
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        listed = api.get("/api/v1/flags")
-        if listed.status_code == 200 and listed.json()["total"] == count:
+        flags = api.get("/api/v1/flags")
+        held = api.get("/api/v1/segments")
+        if (
+            flags.status_code == held.status_code == 200
+            and flags.json()["total"] == count
+            and held.json()["total"] == segments
+        ):
             return
         time.sleep(0.1)
-    raise AssertionError("the flags never reached the read model")
+    raise AssertionError("the flags and segments never reached the read models")
 
 
 def test_openfeature_and_unleash_sdks_evaluate_the_service_s_flags(
@@ -381,7 +388,7 @@ def test_the_sample_s_flagged_endpoint_follows_the_flag_service(
                         },
                     )
                 )
-                _until_projected(api, 1)
+                _until_projected(api, 1, segments=0)
 
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:

@@ -249,8 +249,8 @@ async def get_service_account(
     status_code=200,
     dependencies=[Depends(require("iam-users:read", tenant_path="tenantId"))],
     response_model=list[schemas.User],
-    responses={404: PROBLEM[404], 422: PROBLEM[422]},
-    summary="The tenant's users, by username (from a read model: a new user appears within moments)",
+    responses={404: PROBLEM[404], 422: PROBLEM[422], **problem_responses(503)},
+    summary="The tenant's users, by username (every change made before the request shown)",
 )
 async def list_user_list(
     request: Request,
@@ -264,7 +264,10 @@ async def list_user_list(
         ),
     ],
 ) -> list[schemas.User]:
-    """The tenant's users, by username (from a read model: a new user appears within moments)."""
+    """The tenant's users, by username (every change made before the request shown)."""
+    await queries.caught_up_with(
+        request.app.state.store
+    )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("username", False)]
     now = utc_now()
