@@ -121,15 +121,15 @@ class RAggregate:
         ``set`` gives the field ``gone`` names a constant in that state."""
         if command.deletes:
             return True
-        for field_, node in command.sets:
-            if self.gone is not None and field_.name == self.gone_field:
-                if node.op not in ("literal", "member"):
-                    return False
-                try:
-                    return evaluate(self.gone, {field_.name: node.value}) is True
-                except EvalError:
-                    return False
-        return False
+        if self.gone is None:
+            return False
+        given = next((node for f, node in command.sets if f.name == self.gone_field), None)
+        if given is None or given.op not in ("literal", "member"):
+            return False
+        try:
+            return evaluate(self.gone, {str(self.gone_field): given.value}) is True
+        except EvalError:
+            return False
 
     @property
     def path_ids(self) -> tuple[str, ...]:
