@@ -281,6 +281,10 @@ class AggregateCtx:
     unique_together: list[UniqueCtx]
     deletable: bool
     creator: CommandCtx | None
+    key: UniqueCtx | None = None
+    """The natural key the id is derived from (``keyed_id(key_namespace, key_label, ...)``)."""
+    key_namespace: str = ""
+    key_label: str = ""
     read_model: dict[str, str] | None = None
     served: bool = True
     """Its use cases are rendered: an endpoint, policy, consumer or served command reaches it."""
@@ -530,6 +534,9 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         deletable=aggregate.deletable,
         creator=next((c for c in commands if c.creates), None),
         stream=aggregate.name,
+        key=_combination(aggregate.key, aggregate, fields) if aggregate.key else None,
+        key_namespace=aggregate.key_namespace,
+        key_label=aggregate.key_label,
     )
     return ctx
 

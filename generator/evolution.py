@@ -21,7 +21,26 @@ def breaking_changes(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
         stored = old_domain.aggregates.get(name)
         if stored is not None:
             problems.extend(_new_unique_rules(name, stored, aggregate))
+            problems.extend(_new_key(name, stored, aggregate))
     return problems
+
+
+def _new_key(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[Loc, str]]:
+    """A key (or another key) on an aggregate that has stored ones: their ids were not
+    derived from it, so a second aggregate with the same values would not be refused."""
+    before = ([f.name for f in stored.key], stored.key_namespace, stored.key_label)
+    after = ([f.name for f in current.key], current.key_namespace, current.key_label)
+    if not current.key or before == after:
+        return []
+    return [
+        (
+            ("aggregates", name, "key"),
+            f"{name}'s id is derived from {' + '.join(after[0])} now, but the ids stored before"
+            " were made otherwise, so a second one with the same values would pass: keep the"
+            " key as it was, or render with --allow-breaking for a service without data (or"
+            " whose ids were always made this way)",
+        )
+    ]
 
 
 def _unique_keys(aggregate: RAggregate) -> dict[tuple[str, ...], Loc]:

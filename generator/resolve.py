@@ -5,6 +5,7 @@ rendering needs none)."""
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from generator import naming
@@ -24,7 +25,7 @@ from generator.resolved import (
     RValue,
     listed,
 )
-from generator.spec import PASCAL, AggregateSpec, CommandSpec, InvariantSpec, Spec
+from generator.spec import PASCAL, AggregateSpec, CommandSpec, InvariantSpec, KeySpec, Spec
 from generator.typeref import TypeRef
 
 TIMESTAMP = "occurredAt"
@@ -90,6 +91,8 @@ class _Resolver:
         for name, aggregate in self.spec.aggregates.items():
             if name in self.domain.aggregates:
                 self._also(self.domain.aggregates[name], aggregate)
+                if aggregate.key is not None:
+                    self._key(self.domain.aggregates[name], aggregate.key)
         self._references()
         self._policies()
 
@@ -407,6 +410,73 @@ class _Resolver:
                 plain = [f for f in fields if f.type.kind != "enum" and not f.references]
                 (plain or fields)[-1].varied = True
         return resolved
+
+    def _key(self, aggregate: RAggregate, spec: KeySpec) -> None:
+        """The natural key: required fields of comparable scalars, each given by every
+        creating command and changed by none (so an aggregate keeps the id they make)."""
+        loc: Loc = (*aggregate.loc, "key")
+        names = ", ".join(f.name for f in aggregate.fields)
+        fields: list[RField] = []
+        for index, name in enumerate(spec.fields):
+            where = (*loc, "fields", index)
+            found = aggregate.field(name)
+            problem = None
+            if found is None:
+                problem = f"unknown field {name!r} (fields: {names})"
+            elif found in fields:
+                problem = f"{name!r} is named twice"
+            elif not _may_be_unique(found):
+                problem = f"a {found.type} field cannot be part of a key"
+            elif found.optional:
+                problem = f"{name!r} is optional: every aggregate needs its key"
+            elif found.hidden:
+                problem = f"{name!r} is hidden: a duplicate answer would tell it"
+            elif found.unique or any(found in c for c in aggregate.unique_together):
+                problem = f"{name!r} is unique already: the key keeps it unique"
+            if problem is None and found is not None:
+                problem = self._key_commands(aggregate, found)
+            if problem is not None:
+                self.domain.problem(where, problem)
+            elif found is not None:
+                fields.append(found)
+        if len(fields) != len(spec.fields):
+            return
+        if any(sorted(f.name for f in fields) == sorted(f.name for f in c)
+               for c in aggregate.unique_together):  # fmt: skip
+            self.domain.problem(loc, "the same fields are unique together: the key keeps them so")
+            return
+        namespace = spec.namespace or str(
+            uuid.uuid5(uuid.NAMESPACE_URL, f"urn:service:{self.spec.name}")
+        )
+        try:
+            namespace = str(uuid.UUID(namespace))
+        except ValueError:
+            self.domain.problem((*loc, "namespace"), f"{spec.namespace!r} is not a UUID")
+            return
+        label = spec.label if spec.label is not None else naming.kebab(aggregate.name)
+        if not re.fullmatch(KEY_LABEL, label):
+            self.domain.problem(
+                (*loc, "label"), f"{label!r} must be lower-case words with dashes ({KEY_LABEL})"
+            )
+            return
+        aggregate.key, aggregate.key_namespace, aggregate.key_label = fields, namespace, label
+        if not any(f.references and not f.optional for f in fields):
+            plain = [f for f in fields if f.type.kind != "enum" and not f.references]
+            (plain or fields)[-1].varied = True
+
+    @staticmethod
+    def _key_commands(aggregate: RAggregate, field: RField) -> str | None:
+        """Why ``field`` cannot be part of the key by the aggregate's commands, if so."""
+        for command in aggregate.commands:
+            changed = field in command.params or any(f is field for f, _ in command.sets)
+            if command.creates and field not in command.params:
+                return f"{command.name!r} creates a {aggregate.name} without {field.name!r}"
+            if not command.creates and changed:
+                return (
+                    f"{command.name!r} changes {field.name!r}: a key is never changed (the id"
+                    " is made of it)"
+                )
+        return None
 
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
@@ -815,6 +885,9 @@ def _json_literal(value: Any, depth: int = 0) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _json_literal(v, depth + 1) for k, v in value.items())
     return False
+
+
+KEY_LABEL = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
 
 def _may_be_unique(field: RField) -> bool:

@@ -111,6 +111,10 @@ class RAggregate:
     """The name of the id in views and paths."""
     view_tenant: str | None = None
     """The name under which views show the request's tenant, if they do."""
+    key: list[RField] = field(default_factory=list)
+    """The natural key: the fields the id is derived from (none: a random id)."""
+    key_namespace: str = ""
+    key_label: str = ""
     gone: Node | None = None
     """The state in which the aggregate counts as deleted (over ``gone_field``)."""
     gone_field: str | None = None

@@ -151,6 +151,28 @@ class CommandSpec(_Strict):
     also: Annotated[list[AlsoSpec], Field(max_length=20)] = []
 
 
+def _shorthand_key(value: Any) -> Any:
+    return {"fields": value} if isinstance(value, list) else value
+
+
+class KeySpec(_Strict):
+    """A natural key: the fields an aggregate's id is derived from, in its tenant."""
+
+    fields: Annotated[list[StrictStr], Field(min_length=1, max_length=5)] = Field(
+        description="the fields (set when it is created, never changed) the id is derived from"
+    )
+    namespace: StrictStr | None = Field(
+        default=None,
+        description="the UUID namespace of the ids (default: one derived from the service's"
+        " name); give it to keep the ids when the service is renamed",
+    )
+    label: StrictStr | None = Field(
+        default=None,
+        description="the word between the tenant and the values in the id's name (default:"
+        " the aggregate's name in kebab-case): <tenant>/<label>/<value>",
+    )
+
+
 class AggregateSpec(_Strict):
     """An aggregate: identity, fields with rules, invariants, commands."""
 
@@ -164,6 +186,11 @@ class AggregateSpec(_Strict):
     ] = Field(
         default=[],
         description="combinations of fields no two aggregates of a tenant share: [[venueId, name]]",
+    )
+    key: Annotated[KeySpec | None, BeforeValidator(_shorthand_key)] = Field(
+        default=None,
+        description="a natural key: the id is derived from these fields in the tenant"
+        " (a name-based UUID), so a second aggregate with the same values is refused (409)",
     )
     not_found: Text | None = Field(default=None, description="message when no aggregate has the id")
     event_id: StrictStr | None = Field(

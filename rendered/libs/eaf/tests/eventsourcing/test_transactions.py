@@ -3,6 +3,8 @@ decided on streams that changed meanwhile is decided again on what is stored now
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -10,6 +12,7 @@ from typing import Any, ClassVar, Self
 
 import pytest
 
+from eaf.context import MissingTenantError
 from eaf.eventsourcing import (
     DuplicateKeyError,
     EventRegistry,
@@ -20,6 +23,7 @@ from eaf.eventsourcing import (
     StoreTransactions,
     Transaction,
     change_one,
+    keyed_id,
     make_one,
 )
 from eaf.eventsourcing.testing import as_tenant
@@ -341,3 +345,71 @@ async def test_make_one_and_change_one_run_a_use_case_on_one_aggregate(
         stored = await transactions.load(Shelf, "s1")
     assert stored is not None and stored.available == 1
     assert clock.calls >= 3
+
+
+SHELVES = "6f1d0c52-6a5e-4f0b-9a7e-0f3c2b1d4e5a"
+
+
+@dataclass(frozen=True)
+class Bin(Shelf):
+    """A shelf identified by its code (no unique-value reservation)."""
+
+    UNIQUE: ClassVar[tuple[str, ...]] = ()
+
+
+def keyed_stock(transactions: StoreTransactions, code: str) -> Awaitable[Bin]:
+    """Stock a bin whose id is derived from its code (a natural key)."""
+    return make_one(
+        transactions,
+        Bin,
+        lambda now: Bin.stock(keyed_id(SHELVES, "shelf", [code]), code, 1),
+        clock=FixedClock(),
+        request=("stock", code),
+        key="code",
+    )
+
+
+async def test_a_keyed_create_derives_its_id_in_the_tenant_and_never_gives_it_twice(
+    store: EventStore,
+) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+    with as_tenant("acme"):
+        made = await keyed_stock(transactions, "A-1")
+        with pytest.raises(DuplicateKeyError) as error:
+            await keyed_stock(transactions, "A-1")
+    with as_tenant("globex"):
+        elsewhere = await keyed_stock(transactions, "A-1")
+
+    assert made.id == str(uuid.uuid5(uuid.UUID(SHELVES), "acme/shelf/A-1"))
+    assert elsewhere.id == str(uuid.uuid5(uuid.UUID(SHELVES), "globex/shelf/A-1"))
+    assert (error.value.kind, error.value.field) == ("Bin", "code")
+
+
+async def test_concurrent_keyed_creates_make_one_aggregate(store: EventStore) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+    with as_tenant("acme"):
+        results = await asyncio.gather(
+            *(keyed_stock(transactions, "B-2") for _ in range(6)),
+            return_exceptions=True,
+        )
+        stored = await store.read_stream("Bin", keyed_id(SHELVES, "shelf", ["B-2"]))
+
+    made = [r for r in results if isinstance(r, Bin)]
+    refused = [r for r in results if isinstance(r, DuplicateKeyError)]
+    assert (len(made), len(refused), len(stored)) == (1, 5, 1)
+
+
+def test_a_key_of_several_values_never_shares_a_name_with_another() -> None:
+    with as_tenant("acme"):
+        one = keyed_id(SHELVES, "slot", ["a/b", "c"])
+        other = keyed_id(SHELVES, "slot", ["a", "b/c"])
+        escaped = keyed_id(SHELVES, "slot", ["a%2Fb", "c"])
+        single = keyed_id(SHELVES, "slot", ["a/b"])
+
+    assert len({one, other, escaped}) == 3
+    assert single == str(uuid.uuid5(uuid.UUID(SHELVES), "acme/slot/a/b"))
+
+
+def test_a_keyed_id_needs_a_tenant() -> None:
+    with pytest.raises(MissingTenantError):
+        keyed_id(SHELVES, "shelf", ["A-1"])

@@ -58,6 +58,7 @@ from eaf.eventsourcing.transactions import (
     Transaction,
     Transactions,
     change_one,
+    keyed_id,
     make_one,
 )
 
@@ -100,6 +101,7 @@ __all__ = [
     "Transaction",
     "Transactions",
     "change_one",
+    "keyed_id",
     "make_one",
     "NotYetProjected",
     "StoreUnavailableError",

@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import random
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,7 +27,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
-from eaf.context import span
+from eaf.context import require_tenant, span
 from eaf.eventsourcing.errors import (
     ConcurrencyError,
     DuplicateKeyError,
@@ -45,6 +46,7 @@ __all__ = [
     "Transaction",
     "Transactions",
     "change_one",
+    "keyed_id",
     "make_one",
 ]
 
@@ -101,6 +103,11 @@ class Transaction(Protocol):
         """The aggregate of ``kind`` whose unique ``field`` has ``value``."""
         ...
 
+    async def exists(self, kind: type[Sourced], id: str) -> bool:
+        """Whether the tenant has stored an aggregate of ``kind`` with ``id``, deleted or
+        not (an id is never given twice)."""
+        ...
+
     def save(self, aggregate: A) -> A:
         """Store the aggregate's pending events at commit; returns it as committed."""
         ...
@@ -153,12 +160,20 @@ async def make_one(
     clock: Now,
     idempotency: Idempotency | None = None,
     request: object = None,
+    key: str | None = None,
 ) -> A:
     """The use case that creates one aggregate of ``kind`` and nothing else: ``build``
-    given the clock's time, saved in one transaction (rerun on a conflict)."""
+    given the clock's time, saved in one transaction (rerun on a conflict). With ``key``
+    (the fields its id is derived from, ``venue_id+name`` for several: see
+    :func:`keyed_id`), an id the tenant has stored already is refused with
+    :class:`DuplicateKeyError` naming ``key``; two concurrent creates of one id conflict,
+    and the rerun refuses the loser the same way."""
 
     async def work(tx: Transaction) -> A:
-        return tx.save(build(clock.now()))
+        made = build(clock.now())
+        if key is not None and await tx.exists(kind, made.id):
+            raise DuplicateKeyError(kind.__name__, key)
+        return tx.save(made)
 
     return await transactions.run(
         work, idempotency=idempotency, request=request, kind=kind
@@ -216,6 +231,19 @@ def key_text(value: object) -> str:
     if isinstance(value, Decimal):
         return format(value.normalize(), "f")
     return str(value)
+
+
+def keyed_id(namespace: str, label: str, values: Sequence[object]) -> str:
+    """The id an aggregate keyed by ``values`` (a natural key) has in the current tenant:
+    a name-based UUID (RFC 9562 version 5) in ``namespace`` of
+    ``<tenant>/<label>/<value>``; several values are each written with ``%`` and ``/``
+    percent-encoded, so that no two keys share a name. The same key in the same tenant
+    always gives the same id; in another tenant, another one."""
+    texts = [key_text(value) for value in values]
+    if len(texts) > 1:
+        texts = [text.replace("%", "%25").replace("/", "%2F") for text in texts]
+    name = "/".join([require_tenant(), label, *texts])
+    return str(uuid.uuid5(uuid.UUID(namespace), name))
 
 
 def key_stream(kind: str, field: str) -> str:
@@ -288,6 +316,11 @@ class _Work:
     async def get_by(self, kind: type[A], field: str, value: object) -> A | None:
         owner = (await self._reservation(kind.__name__, field, value)).owner
         return None if owner is None else await self.get(kind, owner)
+
+    async def exists(self, kind: type[Sourced], id: str) -> bool:
+        version = await self._store.stream_version(kind.__name__, id)
+        self.read(kind.__name__, id, version)
+        return version > 0
 
     def save(self, aggregate: A) -> A:
         key = (type(aggregate).__name__, aggregate.id)
