@@ -26,6 +26,7 @@ from iam.application.directory import Directory
 from iam.application.federation import Federation
 from iam.application.ldap import LdapProviders
 from iam.application.ldap_client import Ldap3Directory
+from iam.application.ports.inbound import RoleUseCases
 from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
@@ -85,6 +86,7 @@ def directory(
     clock: Clock,
     read_models: ProjectionStore,
     access: AccessControl,
+    role: RoleUseCases,
 ) -> Directory:
     """Tenants, users and service accounts on the event store and its read models."""
     return Directory(
@@ -94,6 +96,7 @@ def directory(
         user_listing=ReadModelUserListing(read_models),
         service_accounts=EventSourcedServiceAccountRepository(store),
         access=access,
+        roles=role,
         hasher=password_hasher(settings),
         clock=clock,
     )

@@ -1,7 +1,6 @@
 """Roles, attribute policies and authorization decisions, per tenant (RBAC + ABAC)."""
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -18,11 +17,9 @@ from eaf.security import Policy as EnginePolicy
 from iam.application.identity import (
     ACTIVE,
     DISABLED,
-    ROLE_NAME_PATTERN,
     AlreadyExistsError,
     in_tenant,
     policy_id_for,
-    role_id_for,
 )
 from iam.application.ports.access import AccessRules
 from iam.application.ports.outbound import (
@@ -33,7 +30,7 @@ from iam.application.ports.outbound import (
     UserRepository,
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
-from iam.domain.model import Policy, Role
+from iam.domain.model import Policy
 
 
 @dataclass(frozen=True)
@@ -117,52 +114,6 @@ class AccessControl:
         self._service_accounts = service_accounts
         self._rules = rules
         self._clock = clock
-
-    async def create_role(
-        self, tenant_id: str, *, name: str, permissions: list[str], description: str
-    ) -> Role:
-        if re.fullmatch(ROLE_NAME_PATTERN, name) is None:
-            raise DomainValidationError(
-                "name", "Role name is 1-64 printable ASCII characters"
-            )
-        role = Role.create(
-            name=name,
-            permissions=checked_permissions(permissions),
-            now=self._clock.now(),
-            id=role_id_for(tenant_id, name),
-        )
-        if description:
-            role = role.describe(description=description, now=self._clock.now())
-        with in_tenant(tenant_id):
-            try:
-                return await self._roles.save(role)
-            except ConcurrencyError:
-                raise AlreadyExistsError(f"A role named {name} exists") from None
-
-    async def role(self, tenant_id: str, role_id: str) -> Role:
-        with in_tenant(tenant_id):
-            role = await self._roles.get(role_id)
-        if role is None:
-            raise NotFoundError("Role not found")
-        return role
-
-    async def change_role(
-        self,
-        tenant_id: str,
-        role_id: str,
-        *,
-        permissions: list[str] | None,
-        description: str | None,
-    ) -> Role:
-        role = await self.role(tenant_id, role_id)
-        if permissions is not None:
-            role = role.change_permissions(
-                permissions=checked_permissions(permissions), now=self._clock.now()
-            )
-        if description is not None and description != role.description:
-            role = role.describe(description=description, now=self._clock.now())
-        with in_tenant(tenant_id):
-            return await self._roles.save(role)
 
     async def unknown_roles(self, tenant_id: str, names: Iterable[str]) -> list[str]:
         with in_tenant(tenant_id):

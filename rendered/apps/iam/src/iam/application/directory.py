@@ -26,6 +26,7 @@ from iam.application.identity import (
     user_id_for,
 )
 from iam.application.ports.access import TenantCatalog
+from iam.application.ports.inbound import RoleUseCases
 from iam.application.ports.outbound import (
     Clock,
     ServiceAccountRepository,
@@ -77,6 +78,7 @@ class Directory:
         user_listing: UserListing,
         service_accounts: ServiceAccountRepository,
         access: AccessControl,
+        roles: RoleUseCases,
         hasher: PasswordHasher,
         clock: Clock,
     ) -> None:
@@ -86,6 +88,7 @@ class Directory:
         self._user_listing = user_listing
         self._service_accounts = service_accounts
         self._access = access
+        self._roles = roles
         self._hasher = hasher
         self._clock = clock
 
@@ -115,10 +118,11 @@ class Directory:
                 tenant = await self._tenants.save(tenant)
             except ConcurrencyError:
                 raise AlreadyExistsError(f"A tenant named {name} exists") from None
-        for role, permissions in BUILT_IN_ROLES.items():
-            await self._access.create_role(
-                tenant_id, name=role, permissions=permissions, description="built-in"
-            )
+        with in_tenant(tenant_id):
+            for role, permissions in BUILT_IN_ROLES.items():
+                await self._roles.create(
+                    name=role, permissions=permissions, description="built-in"
+                )
         admin = await self._create_user(
             tenant_id,
             username=admin_username,

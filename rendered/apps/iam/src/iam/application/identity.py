@@ -27,7 +27,7 @@ MIN_PASSWORD_LENGTH = 8
 #: The rule of usernames and client ids (the spec's rule of ``User.username``).
 USERNAME_PATTERN = r"^[A-Za-z0-9._@-]{1,64}$"
 #: Role names: 1 to 64 printable ASCII characters.
-ROLE_NAME_PATTERN = r"^[ -~]{1,64}$"
+ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
 
 USERS_READ, USERS_WRITE = "iam-users:read", "iam-users:write"
 ROLES_READ, ROLES_WRITE = "iam-roles:read", "iam-roles:write"
@@ -70,10 +70,6 @@ def tenant_id_for(name: str) -> str:
 def user_id_for(tenant_id: str, username: str) -> str:
     """The id of ``username`` (case-insensitive) in ``tenant_id``."""
     return str(uuid5(NAMESPACE, f"{tenant_id}/{username.casefold()}"))
-
-
-def role_id_for(tenant_id: str, name: str) -> str:
-    return str(uuid5(NAMESPACE, f"{tenant_id}/role/{name}"))
 
 
 def policy_id_for(tenant_id: str, name: str) -> str:

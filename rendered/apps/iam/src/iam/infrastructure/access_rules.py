@@ -16,7 +16,7 @@ from iam.infrastructure.persistence import (
     EventSourcedRoleRepository,
 )
 
-ROLE_EVENTS = ("RoleCreated", "RolePermissionsChanged", "RoleDescribed")
+ROLE_EVENTS = ("RoleCreated", "RoleChanged", "RolePermissionsChanged", "RoleDescribed")
 POLICY_EVENTS = ("PolicyCreated", "PolicyChanged", "PolicyStatusChanged")
 PAGE = 500
 

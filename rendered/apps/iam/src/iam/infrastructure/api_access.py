@@ -1,4 +1,5 @@
-"""HTTP API of roles, attribute policies and authorization checks."""
+"""HTTP API of attribute policies and authorization checks (roles are served from the
+spec)."""
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -13,12 +14,10 @@ from iam.application.identity import (
     PLATFORM,
     POLICIES_READ,
     POLICIES_WRITE,
-    ROLE_NAME_PATTERN,
-    ROLES_WRITE,
     tenant_reference,
 )
 from iam.application.tokens import PLATFORM_PERMISSIONS
-from iam.domain.model import Policy, Role
+from iam.domain.model import Policy
 from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
@@ -35,7 +34,6 @@ from iam.infrastructure.http import (
 router = APIRouter(tags=["access"], route_class=ProblemRoute)
 TENANT = "/api/v1/tenants/{tenantId}"
 
-RolesWriter = Annotated[str, Depends(in_path_tenant(ROLES_WRITE))]
 PoliciesReader = Annotated[str, Depends(in_path_tenant(POLICIES_READ))]
 PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
 
@@ -43,39 +41,6 @@ PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
 # The rules the use cases enforce, stated for the OpenAPI document (the use cases answer
 # a request that breaks them with their own messages).
 PERMISSION: JsonSchema = {"type": "string", "pattern": PERMISSION_PATTERN}
-
-
-class NewRole(CamelModel):
-    name: str = Field(json_schema_extra={"pattern": ROLE_NAME_PATTERN})
-    permissions: list[str] = Field(json_schema_extra={"items": PERMISSION})
-    description: str = ""
-
-
-class RoleChange(CamelModel):
-    permissions: list[str] | None = Field(
-        default=None, json_schema_extra={"items": PERMISSION}
-    )
-    description: str | None = None
-
-
-class RoleView(CamelModel):
-    role_id: str = Field(serialization_alias="roleId")
-    name: str
-    permissions: list[str]
-    description: str
-    created_at: datetime = Field(serialization_alias="createdAt")
-    updated_at: datetime = Field(serialization_alias="updatedAt")
-
-    @classmethod
-    def of(cls, role: Role) -> "RoleView":
-        return cls(
-            role_id=role.id,
-            name=role.name,
-            permissions=role.permissions,
-            description=role.description,
-            created_at=role.created_at,
-            updated_at=role.updated_at,
-        )
 
 
 class PolicyRule(CamelModel):
@@ -132,30 +97,6 @@ class CheckRequest(CamelModel):
 class CheckAnswer(BaseModel):
     allowed: bool
     reason: str
-
-
-@router.post(f"{TENANT}/roles", status_code=201, responses=AUTH_PROBLEMS)
-async def create_role(
-    tenant_id: RolesWriter, body: NewRole, wired: IdentityCases
-) -> RoleView:
-    role = await wired.access.create_role(
-        tenant_id,
-        name=body.name,
-        permissions=body.permissions,
-        description=body.description,
-    )
-    return RoleView.of(role)
-
-
-@router.put(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
-@router.patch(f"{TENANT}/roles/{{roleId}}", responses=AUTH_PROBLEMS)
-async def change_role(
-    tenant_id: RolesWriter, roleId: str, body: RoleChange, wired: IdentityCases
-) -> RoleView:
-    role = await wired.access.change_role(
-        tenant_id, roleId, permissions=body.permissions, description=body.description
-    )
-    return RoleView.of(role)
 
 
 @router.post(f"{TENANT}/policies", status_code=201, responses=AUTH_PROBLEMS)
