@@ -27,6 +27,20 @@ class Result:
     err: str
 
 
+def ran_in(project: Path, *command: str, timeout: int = 600) -> None:
+    """Run ``command`` (after the interpreter) in a generated project, which must pass."""
+    ran = subprocess.run(
+        [sys.executable, *command],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=timeout,
+    )
+    assert ran.returncode == 0, (command[-1][:40], ran.stdout[-3000:], ran.stderr[-3000:])
+
+
 def tree_digest(root: Path) -> dict[str, str]:
     """Every file under ``root`` with the hash of its bytes (for byte-for-byte comparisons)."""
     return {

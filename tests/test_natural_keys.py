@@ -4,14 +4,11 @@ rendered service that keeps a key as a unique value is kept."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result
+from helpers import Result, ran_in
 
 from generator.evolution import breaking_changes
 from generator.loading import SpecError, load_spec_text
@@ -224,19 +221,6 @@ print("ok")
 """
 
 
-def _ran_in(project: Path, *command: str) -> None:
-    ran = subprocess.run(
-        [sys.executable, *command],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": "src"},
-        check=False,
-        timeout=600,
-    )
-    assert ran.returncode == 0, (command[-1][:40], ran.stdout[-3000:], ran.stderr[-3000:])
-
-
 def test_a_keyed_service_makes_each_key_once_per_tenant(
     workspace: Path, generate: Generate
 ) -> None:
@@ -251,6 +235,6 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     project = workspace / "apps/stock"
     tests = (project / "tests/test_api.py").read_text()
     assert "def test_register_product_refuses_a_second_product_with_the_same_key" in tests
-    _ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
-    _ran_in(project, "-m", "mypy", "--strict", "src", "tests")
-    _ran_in(project, "-c", PROBE, str(workspace))
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-c", PROBE, str(workspace))

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import REPO, Result
+from helpers import REPO, Result, ran_in
 
 Generate = Callable[..., Result]
 
@@ -375,20 +375,6 @@ def test_a_unique_check_that_an_also_of_the_creating_command_keeps_it_from_is_re
     assert result.code == 0, result.err
 
 
-def _ran_in(project: Path, *command: str) -> None:
-    """Run ``command`` (after the interpreter) in a generated project, which must pass."""
-    ran = subprocess.run(
-        [sys.executable, *command],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": "src"},
-        check=False,
-        timeout=300,
-    )
-    assert ran.returncode == 0, (command[-1][:40], ran.stdout[-3000:], ran.stderr[-3000:])
-
-
 GENERATED_TESTS = ("-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
 
@@ -424,7 +410,7 @@ def test_the_tests_of_a_unique_reference_make_the_aggregate_it_names(
     spec.write_text(SYLLABI)
     assert generate("service", "syllabi", cwd=workspace).code == 0
     project = workspace / "apps/syllabi"
-    _ran_in(project, *GENERATED_TESTS)
+    ran_in(project, *GENERATED_TESTS)
     assert (
         "test_course_id_of_a_syllabus_is_unique_in_the_tenant"
         in (project / "tests/test_services.py").read_text()
@@ -485,7 +471,7 @@ def test_a_view_names_its_id_shows_its_tenant_and_hides_hidden_fields(
     schemas = (project / "src/shelves/infrastructure/schemas.py").read_text()
     assert 'id: str = Field(alias="bookId"' in schemas
     assert 'id: str = Field(alias="shelfId"' in schemas
-    _ran_in(project, *GENERATED_TESTS)
+    ran_in(project, *GENERATED_TESTS)
     probe = """
 from fastapi.testclient import TestClient
 from eaf.security import KeyRing, TokenIssuer
@@ -523,7 +509,7 @@ with TestClient(create_app(settings, iam=iam)) as client:
     assert "s3cret" not in client.get("/openapi.json").text
 print("ok")
 """
-    _ran_in(project, "-c", probe, str(workspace))
+    ran_in(project, "-c", probe, str(workspace))
 
 
 MEMBERS = """\
@@ -605,9 +591,9 @@ def test_an_aggregate_in_its_gone_state_counts_as_deleted(
     spec.write_text(MEMBERS)
     assert generate("service", "members", cwd=workspace).code == 0
     project = workspace / "apps/members"
-    _ran_in(project, *GENERATED_TESTS)
-    _ran_in(project, "-c", MEMBERS_PROBE, str(workspace))
-    _ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, *GENERATED_TESTS)
+    ran_in(project, "-c", MEMBERS_PROBE, str(workspace))
+    ran_in(project, "-m", "mypy", "--strict", "src")
 
 
 def test_an_aggregate_named_like_its_service_cannot_have_components(

@@ -20,6 +20,7 @@ ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
 PERMISSIONS = [
     "iam-roles:read",
+    "iam-roles:write",
     "iam-service-accounts:read",
     "iam-service-accounts:write",
     "iam-users:read",

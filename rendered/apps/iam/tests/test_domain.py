@@ -5,6 +5,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from eaf.eventsourcing.serialization import from_dict
 
 from iam.domain.errors import (
     DomainValidationError,
@@ -18,6 +19,7 @@ from iam.domain.events import (
     RefreshTokenFamilyRevoked,
     RefreshTokenIssued,
     RefreshTokenRotated,
+    RoleChanged,
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
@@ -50,6 +52,7 @@ from iam.domain.model import (
     Tenant,
     User,
 )
+from iam.infrastructure.persistence import EVENTS
 
 # Now: the spec's examples are checked against the current date (a due date in 2099).
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -222,26 +225,56 @@ def test_remove_user_returns_a_changed_copy_with_its_event() -> None:
 
 def new_role() -> Role:
     return Role.create(
-        name="editor", permissions=["user-profile:read"], now=NOW
+        name="editor",
+        permissions=["user-profile:read"],
+        description="description",
+        now=NOW,
     ).committed()
 
 
 def test_create_role_sets_fields_and_records_role_created() -> None:
-    role = Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
+    role = Role.create(
+        name="editor",
+        permissions=["user-profile:read"],
+        description="description",
+        now=NOW,
+    )
     assert role.name == "editor"
     assert role.permissions == ["user-profile:read"]
+    assert role.description == "description"
     assert role.created_at == role.updated_at == NOW
     assert [type(event) for event in role.changes] == [RoleCreated]
     assert role.committed().version == 1
 
 
 def test_replaying_the_events_of_a_role_rebuilds_it() -> None:
-    role = Role.create(name="editor", permissions=["user-profile:read"], now=NOW)
-    role = role.change_permissions(
-        permissions=["user-profile:read"], now=LATER + timedelta(seconds=1)
+    role = Role.create(
+        name="editor",
+        permissions=["user-profile:read"],
+        description="description",
+        now=NOW,
     )
-    role = role.describe(description="description", now=LATER + timedelta(seconds=2))
+    role = role.change(
+        permissions=["user-profile:read"],
+        description="description",
+        now=LATER + timedelta(seconds=1),
+    )
+    role = role.change_permissions(
+        permissions=["user-profile:read"], now=LATER + timedelta(seconds=2)
+    )
+    role = role.describe(description="description", now=LATER + timedelta(seconds=3))
     assert Role.from_history(role.changes) == role.committed()
+
+
+def test_change_role_returns_a_changed_copy_with_its_event() -> None:
+    original = new_role()
+    changed = original.change(
+        permissions=["user-profile:read"], description="description", now=LATER
+    )
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [RoleChanged]
 
 
 def test_change_permissions_role_returns_a_changed_copy_with_its_event() -> None:
@@ -703,3 +736,31 @@ def test_replaying_the_events_of_a_saml_assertion_use_rebuilds_it() -> None:
         now=NOW,
     )
     assert SamlAssertionUse.from_history(use.changes) == use.committed()
+
+
+def test_a_stored_role_created_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "RoleCreated",
+        1,
+        {
+            "role_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "name": "name",
+            "permissions": [],
+            "occurred_at": "2030-01-02T03:04:05Z",
+        },
+    )
+    assert sorted(payload) == [
+        "description",
+        "name",
+        "occurred_at",
+        "permissions",
+        "role_id",
+    ]
+    assert payload == {
+        "role_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "name": "name",
+        "permissions": [],
+        "description": "",
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(RoleCreated, payload), RoleCreated)

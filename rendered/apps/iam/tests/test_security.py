@@ -13,6 +13,7 @@ TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
 PERMISSIONS = [
     "iam-roles:read",
+    "iam-roles:write",
     "iam-service-accounts:read",
     "iam-service-accounts:write",
     "iam-users:read",
@@ -62,6 +63,37 @@ ENDPOINTS = [
         None,
         "iam-roles:read",
         id="list_roles",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/tenants/{tenantId}/roles",
+        {
+            "name": "editor",
+            "permissions": ["user-profile:read"],
+            "description": "description",
+        },
+        "iam-roles:write",
+        id="create_role",
+    ),
+    pytest.param(
+        "PATCH",
+        f"/api/v1/tenants/{{tenantId}}/roles/{UNKNOWN_ID}",
+        {
+            "permissions": ["user-profile:read"],
+            "description": "description",
+        },
+        "iam-roles:write",
+        id="change_role",
+    ),
+    pytest.param(
+        "PUT",
+        f"/api/v1/tenants/{{tenantId}}/roles/{UNKNOWN_ID}",
+        {
+            "permissions": ["user-profile:read"],
+            "description": "description",
+        },
+        "iam-roles:write",
+        id="change_role_2",
     ),
     pytest.param(
         "GET",
@@ -161,6 +193,54 @@ def test_a_platform_operator_needs_the_permission_too(
         headers=as_platform(others),
     )
     assert response.status_code == 403
+
+
+def test_a_tenant_header_does_not_choose_the_tenant(
+    client: TestClient, as_tenant: TenantHeaders
+) -> None:
+    created = client.post(
+        "/api/v1/tenants/{tenantId}/roles",
+        json={
+            "name": "editor",
+            "permissions": ["user-profile:read"],
+            "description": "description",
+        },
+        headers={**as_tenant("tenant-a"), "X-Tenant-Id": "tenant-b"},
+    )
+    assert created.status_code == 201
+    path = "/api/v1/tenants/{{tenantId}}/roles/{roleId}".format(
+        roleId=created.json()["roleId"]
+    )
+    assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
+    assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
+
+
+def test_a_platform_operator_acts_in_the_tenant_the_path_names(
+    client: TestClient,
+    as_tenant: TenantHeaders,
+    as_platform: Callable[[list[str]], dict[str, str]],
+) -> None:
+    created = client.post(
+        "/api/v1/tenants/tenant-a/roles",
+        json={
+            "name": "editor",
+            "permissions": ["user-profile:read"],
+            "description": "description",
+        },
+        headers=as_platform(PERMISSIONS),
+    )
+    assert created.status_code == 201, created.text
+    path = "/api/v1/tenants/{tenantId}/roles/{roleId}".format(
+        tenantId="{tenantId}", roleId=created.json()["roleId"]
+    )
+    assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
+    assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
+    assert (
+        client.get(
+            path.replace("{tenantId}", "tenant-b"), headers=as_platform(PERMISSIONS)
+        ).status_code
+        == 404
+    )
 
 
 def test_health_metrics_and_docs_are_public(client: TestClient) -> None:

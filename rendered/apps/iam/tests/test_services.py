@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import pytest
 from eaf.context import SecurityContext, use
 from eaf.eventsourcing import (
+    DuplicateKeyError,
     EventStore,
     Idempotency,
     PreconditionFailedError,
@@ -352,8 +353,25 @@ async def test_a_stale_user_is_not_saved_over_a_newer_one(store: EventStore) -> 
 async def role_arguments(cases: Cases) -> dict[str, Any]:
     """The examples' arguments of Role.create (the aggregates they reference made)."""
     return dict(
-        name="editor",
+        name=cases.next_of(
+            "Role.name",
+            [
+                "editor",
+                "edito0",
+                "edito1",
+                "edito2",
+                "edito3",
+                "edito4",
+                "edito5",
+                "edito6",
+                "edito7",
+                "edito8",
+                "edito9",
+                "editoa",
+            ],
+        ),
         permissions=["user-profile:read"],
+        description="description",
     )
 
 
@@ -379,6 +397,20 @@ async def test_role_of_one_tenant_is_invisible_to_another(store: EventStore) -> 
         assert await cases.role.get(created.id) is None
 
 
+async def test_the_key_of_a_role_makes_its_id_once_in_the_tenant(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_role(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_role(cases, name=first.name)
+        assert await cases.role.get(first.id) == first
+    with use(TENANT_B):
+        elsewhere = await new_role(cases, name=first.name)
+    assert elsewhere.id != first.id
+
+
 async def test_an_idempotency_key_makes_one_role(store: EventStore) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
@@ -389,6 +421,46 @@ async def test_an_idempotency_key_makes_one_role(store: EventStore) -> None:
         repeated = await create(**arguments, idempotency=again)
         assert again.replayed
         assert repeated == first
+
+
+async def test_change_of_a_missing_role_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.role.change(
+            "no-such-id",
+            permissions=["user-profile:read"],
+            description="description",
+        )
+
+
+async def test_change_of_a_role_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        changed = await cases.role.change(
+            role.id,
+            permissions=["user-profile:read"],
+            description="description",
+        )
+        assert changed.version == role.version + 1
+        assert await cases.role.get(role.id) == changed
+        stream = await store.read_stream("Role", role.id)
+    assert stream[-1].event_type == "RoleChanged"
+
+
+async def test_change_of_a_role_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        role = await new_role(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.role.change(
+                role.id,
+                permissions=["user-profile:read"],
+                description="description",
+                expected_version=role.version + 1,
+            )
 
 
 async def test_change_permissions_of_a_missing_role_is_not_found(
@@ -476,11 +548,17 @@ async def test_a_stale_role_is_not_saved_over_a_newer_one(store: EventStore) -> 
             seconds=1
         )  # after every tick of the cases' clock
         await repository.save(
-            created.change_permissions(permissions=["user-profile:read"], now=now)
+            created.change(
+                permissions=["user-profile:read"], description="description", now=now
+            )
         )
         with pytest.raises(ConcurrencyError):
             await repository.save(
-                created.change_permissions(permissions=["user-profile:read"], now=now)
+                created.change(
+                    permissions=["user-profile:read"],
+                    description="description",
+                    now=now,
+                )
             )
 
 

@@ -158,6 +158,7 @@ async def bootstrap(
             clock=clock,
             read_models=read_models,
             access=access,
+            role=role,
         )
     if federation is None:
         federation = iam.wiring.federation(

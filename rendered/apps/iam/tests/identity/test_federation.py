@@ -14,7 +14,7 @@ from iam.application.federation import (
     FirstSignInRefusedError,
 )
 from iam.application.identity import in_tenant
-from iam.bootstrap import bootstrap
+from iam.bootstrap import Services, bootstrap
 from iam.domain.federation import CREATE, LINK_BY_EMAIL
 from iam.domain.model import User
 from iam.infrastructure.federation_store import EventSourcedFederatedIdentities
@@ -52,9 +52,12 @@ class Listing:
 
 
 @pytest.fixture
-async def wired(tmp_path: Path) -> tuple[Identity, Federation, Listing, str]:
-    settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
-    services = await bootstrap(settings)
+async def services(tmp_path: Path) -> Services:
+    return await bootstrap(settings_for(tmp_path, DATABASE_URL="sqlite://"))
+
+
+@pytest.fixture
+async def wired(services: Services) -> tuple[Identity, Federation, Listing, str]:
     identity = services.identity
     listing = Listing(services.store)
     federation = Federation(
@@ -92,13 +95,14 @@ async def test_the_first_sign_in_creates_the_user_and_later_ones_find_it(
 
 
 async def test_managed_roles_follow_the_source_and_the_others_stay(
-    wired: tuple[Identity, Federation, Listing, str],
+    wired: tuple[Identity, Federation, Listing, str], services: Services
 ) -> None:
     identity, federation, _, tenant_id = wired
     created = await federation.sign_in(tenant_id, ALICE, first_sign_in=CREATE)
-    await identity.access.create_role(
-        tenant_id, name="auditor", permissions=["iam-users:read"], description=""
-    )
+    with in_tenant(tenant_id):
+        await services.role.create(
+            name="auditor", permissions=["iam-users:read"], description=""
+        )
     await identity.directory.change_user(
         tenant_id,
         created.user.id,

@@ -6,7 +6,7 @@ a concurrent writer got there first."""
 
 from __future__ import annotations
 
-from eaf.eventsourcing import change_one, make_one
+from eaf.eventsourcing import change_one, keyed_id, make_one
 
 from iam.application.ports.outbound import (
     Clock,
@@ -213,18 +213,55 @@ class RoleService:
         *,
         name: str,
         permissions: list[str],
+        description: str,
         idempotency: Idempotency | None = None,
     ) -> Role:
         return await make_one(
             self._transactions,
             Role,
-            lambda now: Role.create(name=name, permissions=permissions, now=now),
+            lambda now: Role.create(
+                name=name,
+                permissions=permissions,
+                description=description,
+                now=now,
+                id=keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "role", [name]),
+            ),
             clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
                 name,
                 permissions,
+                description,
+            ),
+            key="name",
+        )
+
+    async def change(
+        self,
+        id: str,
+        *,
+        permissions: list[str],
+        description: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Role:
+        return await change_one(
+            self._transactions,
+            Role,
+            id,
+            lambda current, now: current.change(
+                permissions=permissions, description=description, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Role not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "change",
+                id,
+                permissions,
+                description,
             ),
         )
 

@@ -81,11 +81,22 @@ class UserPasswordChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class RoleCreated:
-    """Role created (v1)."""
+    """Role created (v2)."""
 
     role_id: UUID
     name: str
     permissions: list[str]
+    description: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoleChanged:
+    """Role changed (v1)."""
+
+    role_id: UUID
+    permissions: list[str]
+    description: str
     occurred_at: datetime
 
 
@@ -301,6 +312,7 @@ DomainEvent: TypeAlias = (
     | UserAttributesChanged
     | UserPasswordChanged
     | RoleCreated
+    | RoleChanged
     | RolePermissionsChanged
     | RoleDescribed
     | PolicyCreated
@@ -329,7 +341,8 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "UserRolesChanged": 1,
     "UserAttributesChanged": 1,
     "UserPasswordChanged": 1,
-    "RoleCreated": 1,
+    "RoleCreated": 2,
+    "RoleChanged": 1,
     "RolePermissionsChanged": 1,
     "RoleDescribed": 1,
     "PolicyCreated": 1,

@@ -26,6 +26,7 @@ from iam.domain.events import (
     RefreshTokenFamilyRevoked,
     RefreshTokenIssued,
     RefreshTokenRotated,
+    RoleChanged,
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
@@ -286,6 +287,7 @@ class Role(AggregateRoot[DomainEvent]):
                     id=str(event.role_id),
                     name=event.name,
                     permissions=event.permissions,
+                    description=event.description,
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
                 )
@@ -293,6 +295,13 @@ class Role(AggregateRoot[DomainEvent]):
 
     def apply(self, event: DomainEvent) -> Self:
         match event:
+            case RoleChanged():
+                return replace(
+                    self,
+                    permissions=event.permissions,
+                    description=event.description,
+                    updated_at=event.occurred_at,
+                )
             case RolePermissionsChanged():
                 return replace(
                     self,
@@ -309,20 +318,40 @@ class Role(AggregateRoot[DomainEvent]):
 
     def problems(self, now: datetime) -> list[Violation]:
         found: list[Violation] = []
+        found.extend(self.check_name(self.name))
         return found
 
     @classmethod
     def create(
-        cls, *, name: str, permissions: list[str], now: datetime, id: str | None = None
+        cls,
+        *,
+        name: str,
+        permissions: list[str],
+        description: str,
+        now: datetime,
+        id: str | None = None,
     ) -> Self:
         """create a new role; fails when a value breaks a rule."""
         event = RoleCreated(
             role_id=UUID(id) if id is not None else uuid4(),
             name=name,
             permissions=permissions,
+            description=description,
             occurred_at=now,
         )
         return cls.started_by(event).checked(now).record(event)
+
+    def change(
+        self, *, permissions: list[str], description: str, now: datetime
+    ) -> Self:
+        """Apply change to this role; fails when a value breaks a rule or its guard."""
+        event = RoleChanged(
+            role_id=UUID(self.id),
+            permissions=permissions,
+            description=description,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
 
     def change_permissions(self, *, permissions: list[str], now: datetime) -> Self:
         """Apply changePermissions to this role; fails when a value breaks a rule or its guard."""
@@ -341,6 +370,16 @@ class Role(AggregateRoot[DomainEvent]):
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)
+
+    @staticmethod
+    def check_name(value: str, path: str = "name") -> list[Violation]:
+        """The rules of ``name`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if re.search("^(?:[ -~]{1,64})$", value) is None:
+            found.append(
+                Violation(path, "Role name is 1-64 printable ASCII characters")
+            )
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,6 +5,8 @@ aggregate is the fold of its stream; a use case's changes are appended in one tr
 (with unique-value reservations and idempotency records); stored events of older schema
 versions are upcast on read."""
 
+from typing import Any
+
 from eaf.eventsourcing import (
     AggregateRepository,
     EventRegistry,
@@ -22,6 +24,7 @@ from iam.domain.events import (
     RefreshTokenFamilyRevoked,
     RefreshTokenIssued,
     RefreshTokenRotated,
+    RoleChanged,
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
@@ -65,6 +68,7 @@ for event_class in (
     UserAttributesChanged,
     UserPasswordChanged,
     RoleCreated,
+    RoleChanged,
     RolePermissionsChanged,
     RoleDescribed,
     PolicyCreated,
@@ -85,6 +89,15 @@ for event_class in (
     SamlAssertionConsumed,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
+
+
+def _role_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """RoleCreated v1 as v2."""
+    payload.setdefault("description", "")
+    return payload
+
+
+EVENTS.add_upcaster("RoleCreated", 1, _role_created_v1_to_v2)
 
 
 def transactions(store: EventStore) -> StoreTransactions:

@@ -17,6 +17,7 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
+    RoleChanged,
     RoleCreated,
     RoleDescribed,
     RolePermissionsChanged,
@@ -164,7 +165,7 @@ ROLES_TABLE = read_model_table(
     },
     key=("id",),
 )
-ROLES = Projection("Roles", ROLES_TABLE, version="87fd82755070")
+ROLES = Projection("Roles", ROLES_TABLE, version="1c520dc1bb7f")
 
 
 @ROLES.handles("RoleCreated", writer_only=True)
@@ -178,10 +179,26 @@ async def _role_created_roles(writer: ReadModelWriter, stored: StoredEvent) -> N
             **key,
             "name": encode_value(event.name),
             "permissions": encode_value(event.permissions),
+            "description": encode_value(event.description),
             "updated_at": encode_value(event.occurred_at),
             "created_at": encode_value(event.occurred_at),
-            "description": encode_value(""),
         }
+    )
+
+
+@ROLES.handles("RoleChanged", writer_only=True)
+async def _role_changed_roles(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _EVENT_TYPES.decode_as(stored, RoleChanged)
+    key = {
+        "id": key_value(event.role_id),
+    }
+    await writer.update(
+        key,
+        {
+            "permissions": encode_value(event.permissions),
+            "description": encode_value(event.description),
+            "updated_at": encode_value(event.occurred_at),
+        },
     )
 
 

@@ -6,8 +6,35 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
-from eaf.web import View
+from eaf.web import (
+    Body,
+    View,
+    patch_field,
+)
 from pydantic import AwareDatetime, Field
+
+
+class NewRole(Body):
+    """The body of POST /api/v1/tenants/{tenantId}/roles."""
+
+    name: str = Field(alias="name", pattern="^(?:[ -~]{1,64})$")
+    permissions: list[str] = Field(alias="permissions")
+    description: str = Field(alias="description", default="")
+
+
+class ChangeRolePatch(Body):
+    """The body of PATCH /api/v1/tenants/{tenantId}/roles/{roleId}: a merge patch, what it
+    leaves out keeps its value."""
+
+    permissions: list[str] = patch_field(alias="permissions")
+    description: str = patch_field(alias="description")
+
+
+class ChangeRoleRequest(Body):
+    """The body of PUT /api/v1/tenants/{tenantId}/roles/{roleId}."""
+
+    permissions: list[str] = Field(alias="permissions")
+    description: str = Field(alias="description", default="")
 
 
 class User(View):

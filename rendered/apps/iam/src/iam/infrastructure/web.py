@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from eaf import context
-from eaf.eventsourcing import Idempotency
+from eaf.eventsourcing import Idempotency, PreconditionFailedError
 from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
@@ -378,6 +378,140 @@ async def list_roles(
     return [role_view(row, now) for row in rows]
 
 
+@router.post(
+    "/api/v1/tenants/{tenantId}/roles",
+    status_code=201,
+    dependencies=[Depends(require("iam-roles:write", tenant_path="tenantId"))],
+    response_model=schemas.Role,
+    responses=PROBLEM,
+    summary="A new role of the tenant; its name is taken once (409 when a role has it)",
+)
+async def create_role(
+    use_cases: RoleCases,
+    response: Response,
+    body: schemas.NewRole,
+    idempotency_key: IdempotencyKey,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.Role:
+    """A new role of the tenant; its name is taken once (409 when a role has it)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    role = await use_cases.create(
+        name=body.name,
+        permissions=body.permissions,
+        description=body.description,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = (
+        "/api/v1/tenants/{tenantId}/roles/".replace("{tenantId}", path_tenant) + role.id
+    )
+    response.headers["ETag"] = etag(role.version)
+    return role_view(role, utc_now())
+
+
+@router.patch(
+    "/api/v1/tenants/{tenantId}/roles/{roleId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-roles:write", tenant_path="tenantId"))],
+    response_model=schemas.Role,
+    responses=PROBLEM,
+    summary="Change a role's permissions or description (what the body leaves out is kept)",
+)
+async def change_role(
+    use_cases: RoleCases,
+    response: Response,
+    body: schemas.ChangeRolePatch,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    role_id: Annotated[str, Path(alias="roleId")],
+) -> schemas.Role:
+    """Change a role's permissions or description (what the body leaves out is kept)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # A merge patch (RFC 7396): what the body leaves out keeps the value read here, and
+    # the command applies to the version read (unless If-Match names one).
+    current_state = await use_cases.get(role_id)
+    if current_state is None:
+        raise NotFoundError("Role not found")
+    given = body.model_fields_set
+    if not given:
+        # An empty merge patch changes nothing: no command runs, no event is stored, the
+        # version stays (If-Match still has to name it).
+        if if_match is not None and if_match != current_state.version:
+            raise PreconditionFailedError(if_match, current_state.version)
+        response.headers["ETag"] = etag(current_state.version)
+        return role_view(current_state, utc_now())
+    role = await use_cases.change(
+        role_id,
+        permissions=body.permissions
+        if "permissions" in given
+        else current_state.permissions,
+        description=body.description
+        if "description" in given
+        else current_state.description,
+        expected_version=current_state.version if if_match is None else if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(role.version)
+    return role_view(role, utc_now())
+
+
+@router.put(
+    "/api/v1/tenants/{tenantId}/roles/{roleId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-roles:write", tenant_path="tenantId"))],
+    response_model=schemas.Role,
+    responses=PROBLEM,
+    summary="Replace a role's permissions and description (no description: empty)",
+)
+async def change_role_2(
+    use_cases: RoleCases,
+    response: Response,
+    body: schemas.ChangeRoleRequest,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    role_id: Annotated[str, Path(alias="roleId")],
+) -> schemas.Role:
+    """Replace a role's permissions and description (no description: empty)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    role = await use_cases.change(
+        role_id,
+        permissions=body.permissions,
+        description=body.description,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(role.version)
+    return role_view(role, utc_now())
+
+
 @router.get(
     "/api/v1/tenants/{tenantId}/service-accounts",
     status_code=200,
@@ -453,9 +587,17 @@ async def disable_service_account(
 
 # The rules of each request body, by route and field path, so that a request that breaks
 # them is answered with the spec's messages (the models state the same rules to clients).
-RULES: dict[str, dict[str, RuleCheck]] = {}
+RULES: dict[str, dict[str, RuleCheck]] = {
+    "create_role": {
+        "name": lambda value: Role.check_name(value),
+    },
+    "change_role": {},
+    "change_role_2": {},
+}
 NESTED_RULES: dict[str, RuleCheck] = {}
-UNIQUE_FIELDS: dict[tuple[str, str], str] = {}
+UNIQUE_FIELDS: dict[tuple[str, str], str] = {
+    ("Role", "name"): "name",
+}
 
 
 def install_error_handlers(app: FastAPI) -> None:

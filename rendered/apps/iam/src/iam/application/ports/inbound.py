@@ -98,9 +98,22 @@ class RoleUseCases(Protocol):
         *,
         name: str,
         permissions: list[str],
+        description: str,
         idempotency: Idempotency | None = None,
     ) -> Role:
         """Create a role (create)."""
+        ...
+
+    async def change(
+        self,
+        id: str,
+        *,
+        permissions: list[str],
+        description: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Role:
+        """Apply change to the role with this id."""
         ...
 
     async def change_permissions(
