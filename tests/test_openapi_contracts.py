@@ -104,7 +104,7 @@ def contract_config(token: str, examples: int = MAX_EXAMPLES) -> schemathesis.Co
 
 # A dangling reference (the generated services' message) and the roles IAM does not
 # know: the schema states the form of an id or a name, not which exist.
-MISSING_REFERENCE = re.compile(r"No [a-z ]+ has this id|Unknown roles: .+")
+MISSING_REFERENCE = re.compile(r"No [a-z ]+ has this id|Unknown roles: .+", re.DOTALL)
 
 
 def _problem(response: Any) -> dict[str, Any]:
