@@ -27,8 +27,9 @@ aggregates:
       sku: {type: str, pattern: "^[A-Z]{3}-[0-9]{4}$", example: ABC-0001}
       title: {type: str, not_blank: true}
       price: {type: decimal, scale: 2, example: "9.50"}
+      bin: {type: int, min: 1, max: 500, example: 3}
     commands:
-      register: {creates: true, params: [sku, title, price], emits: ProductRegistered}
+      register: {creates: true, params: [sku, title, price, bin], emits: ProductRegistered}
       reprice: {params: [price], emits: ProductRepriced}
       retire: {deletes: true, emits: ProductRetired}
   Slot:
@@ -40,6 +41,9 @@ aggregates:
     commands:
       open: {creates: true, params: [aisle, position], emits: SlotOpened}
       fill: {params: [productId], emits: SlotFilled}
+# every product opens its bin's slot; a second product in the same bin finds it taken
+policies:
+  OpenTheBin: {on: ProductRegistered, run: {command: Slot.open, with: {aisle: "'north'", position: event.bin}}}
 read_models:
   Products: {of: Product}
 endpoints:
@@ -176,7 +180,7 @@ def test_render_refuses_a_key_the_stored_ids_were_not_made_by() -> None:
 
 
 PROBE = """
-import sys, uuid
+import sys, time, uuid
 from fastapi.testclient import TestClient
 from eaf.security import KeyRing, TokenIssuer
 from iam_client import IamClient
@@ -194,7 +198,7 @@ def auth(tenant):
                          permissions=["stock:read", "stock:write"]).token
     return {"Authorization": f"Bearer {token}"}
 
-product = {"sku": "ABC-0001", "title": "Bolt", "price": "9.50"}
+product = {"sku": "ABC-0001", "title": "Bolt", "price": "9.50", "bin": 3}
 with TestClient(create_app(settings, iam=iam)) as client:
     made = client.post("/api/v1/products", json=product, headers=auth("acme"))
     again = client.post("/api/v1/products", json={**product, "title": "Nut"}, headers=auth("acme"))
@@ -217,6 +221,19 @@ with TestClient(create_app(settings, iam=iam)) as client:
     twice = client.post("/api/v1/slots", json={"aisle": "north", "position": 7},
                         headers=auth("acme"))
     assert [e["field"] for e in twice.json()["errors"]] == ["aisle", "position"], twice.text
+    # the policy opened north/3 for the first product, is refused for the second one in
+    # bin 3 (the slot's key is taken: logged, not retried) and goes on to the next event
+    for sku, bin in (("ABC-0002", 3), ("ABC-0003", 4)):
+        answer = client.post("/api/v1/products", headers=auth("acme"),
+                             json={**product, "sku": sku, "bin": bin})
+        assert answer.status_code == 201, answer.text
+    slot_4 = "/api/v1/slots/" + str(uuid.uuid5(slots, "acme/slot/north/4"))
+    for _ in range(200):
+        found = client.get(slot_4, headers=auth("acme"))
+        if found.status_code == 200:
+            break
+        time.sleep(0.05)
+    assert found.status_code == 200, "the policy stopped at the taken key"
 print("ok")
 """
 
