@@ -380,8 +380,9 @@ def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_tex
         for loc, message in problems:
             typer.echo(str(Problem(where, *marks.find(loc), loc, message)), err=True)
         fail(
-            f"{project.name}: the spec cannot read (or keep its rules over) the data stored before; nothing was "
-            "written (--allow-breaking renders anyway, for a service without data)"
+            f"{project.name}: the spec cannot read (or keep its rules over) the data stored"
+            " before; nothing was written (--allow-breaking renders anyway, for a service"
+            " without data)"
         )
 
 

@@ -43,7 +43,9 @@ aggregates:
       fill: {params: [productId], emits: SlotFilled}
 # every product opens its bin's slot; a second product in the same bin finds it taken
 policies:
-  OpenTheBin: {on: ProductRegistered, run: {command: Slot.open, with: {aisle: "'north'", position: event.bin}}}
+  OpenTheBin:
+    on: ProductRegistered
+    run: {command: Slot.open, with: {aisle: "'north'", position: event.bin}}
 read_models:
   Products: {of: Product}
 endpoints:
