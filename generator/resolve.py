@@ -431,7 +431,7 @@ class _Resolver:
                 problem = f"{name!r} is optional: every aggregate needs its key"
             elif found.hidden:
                 problem = f"{name!r} is hidden: a duplicate answer would tell it"
-            elif found.unique or any(found in c for c in aggregate.unique_together):
+            elif found.unique and len(spec.fields) == 1:
                 problem = f"{name!r} is unique already: the key keeps it unique"
             if problem is None and found is not None:
                 problem = self._key_commands(aggregate, found)
@@ -441,10 +441,13 @@ class _Resolver:
                 fields.append(found)
         if len(fields) != len(spec.fields):
             return
-        if any(sorted(f.name for f in fields) == sorted(f.name for f in c)
-               for c in aggregate.unique_together):  # fmt: skip
-            self.domain.problem(loc, "the same fields are unique together: the key keeps them so")
-            return
+        for index, combination in enumerate(aggregate.unique_together):
+            if all(f in combination for f in fields):
+                self.domain.problem(
+                    (*aggregate.loc, "unique", index),
+                    "the combination holds every field of the key: the key keeps it unique",
+                )
+                return
         namespace = spec.namespace or str(
             uuid.uuid5(uuid.NAMESPACE_URL, f"urn:service:{self.spec.name}")
         )
@@ -470,7 +473,10 @@ class _Resolver:
         for command in aggregate.commands:
             changed = field in command.params or any(f is field for f, _ in command.sets)
             if command.creates and field not in command.params:
-                return f"{command.name!r} creates a {aggregate.name} without {field.name!r}"
+                return (
+                    f"{command.name!r} creates a {aggregate.name} without taking {field.name!r}"
+                    " as a parameter: a key is given by the request that creates it"
+                )
             if not command.creates and changed:
                 return (
                     f"{command.name!r} changes {field.name!r}: a key is never changed (the id"

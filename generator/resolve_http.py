@@ -579,6 +579,13 @@ def _get_aggregate(
         # the aggregate whose id is the tenant (a tenant's own record): the path's tenant
         if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
             domain.problem(loc, "filter, sort, order and page are for list queries")
+        if aggregate.key:
+            keyed = " + ".join(f.name for f in aggregate.key)
+            domain.problem(
+                loc,
+                f"{aggregate.name}'s id is derived from its key ({keyed}): it is never the"
+                " tenant's, so no tenant's own record can be read this way",
+            )
         resolved = _query(index, endpoint, "get", aggregate.name, [], [], [], [])
         resolved.id_is_tenant = True
         return resolved

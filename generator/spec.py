@@ -152,6 +152,8 @@ class CommandSpec(_Strict):
 
 
 def _shorthand_key(value: Any) -> Any:
+    if isinstance(value, str):
+        return {"fields": [value]}
     return {"fields": value} if isinstance(value, list) else value
 
 

@@ -82,7 +82,7 @@ def test_the_spec_with_keys_is_valid() -> None:
             "key: [sku]",
             "key: [code]",
             "stock.yaml:7:10: aggregates.Product.key.fields.0: unknown field 'code' (fields:"
-            " sku, title, price)",
+            " sku, title, price, bin)",
         ),
         (
             "key: [sku]",
@@ -99,24 +99,26 @@ def test_the_spec_with_keys_is_valid() -> None:
         (
             "position: {type: int, min: 1, max: 500}",
             "position: {type: int, min: 1, max: 500, optional: true}",
-            "stock.yaml:17:27: aggregates.Slot.key.fields.1: 'position' is optional: every"
+            "stock.yaml:18:27: aggregates.Slot.key.fields.1: 'position' is optional: every"
             " aggregate needs its key",
         ),
         (
             "open: {creates: true, params: [aisle, position]",
             "open: {creates: true, params: [aisle], set: {position: 1}",
-            "stock.yaml:17:27: aggregates.Slot.key.fields.1: 'open' creates a Slot without"
+            "stock.yaml:18:27: aggregates.Slot.key.fields.1: 'open' creates a Slot without"
+            " taking 'position' as a parameter: a key is given by the request that creates it;"
+            "stock.yaml:30:66: policies.OpenTheBin.run.with.position: Slot.open takes no"
             " 'position'",
         ),
         (
             "key: {fields: [aisle, position], namespace: 0b6c5f8e-3c4b-5f43-9a57-1f6a0d7c2e91,",
             "key: {fields: [aisle, position], namespace: not-a-uuid,",
-            "stock.yaml:17:49: aggregates.Slot.key.namespace: 'not-a-uuid' is not a UUID",
+            "stock.yaml:18:49: aggregates.Slot.key.namespace: 'not-a-uuid' is not a UUID",
         ),
         (
             "label: slot}",
             "label: Slot Row}",
-            "stock.yaml:17:94: aggregates.Slot.key.label: 'Slot Row' must be lower-case words"
+            "stock.yaml:18:94: aggregates.Slot.key.label: 'Slot Row' must be lower-case words"
             " with dashes (^[a-z0-9]+(?:-[a-z0-9]+)*$)",
         ),
         (
@@ -124,6 +126,21 @@ def test_the_spec_with_keys_is_valid() -> None:
             "sku: {type: str, unique: true, pattern",
             "stock.yaml:7:10: aggregates.Product.key.fields.0: 'sku' is unique already: the key"
             " keeps it unique",
+        ),
+        ("key: [sku]", "key: sku", None),  # one field, named alone
+        (
+            "    key: {fields: [aisle, position],",
+            "    unique: [[position, aisle, productId]]\n    key: {fields: [aisle, position],",
+            "stock.yaml:18:14: aggregates.Slot.unique.0: the combination holds every field of the"
+            " key: the key keeps it unique",
+        ),
+        # a unique field or combination that shares only some of the key's fields is a
+        # rule of its own
+        ("position: {type: int, min: 1,", "position: {type: int, unique: true, min: 1,", None),
+        (
+            "    key: {fields: [aisle, position],",
+            "    unique: [[position, productId]]\n    key: {fields: [aisle, position],",
+            None,
         ),
         (
             "key: [sku]",
@@ -138,14 +155,26 @@ def test_each_mistake_of_a_key_is_located(
 ) -> None:
     assert replaced in STOCK
     found = problems(STOCK.replace(replaced, replacement))
-    assert found == ([] if expected is None else [expected])
+    assert found == ([] if expected is None else expected.split(";"))
+
+
+def test_an_aggregate_read_as_its_tenants_own_record_has_no_key() -> None:
+    own = STOCK.replace("    key: [sku]\n", "    key: [sku]\n    view_id: tenantId\n") + (
+        '  - {method: GET, path: "/api/v1/tenants/{tenantId}", query: Product.get,'
+        ' tenant: path, permission: "stock:read"}\n'
+    )
+    [found] = problems(own)
+    assert found.endswith(
+        "Product's id is derived from its key (sku): it is never the tenant's, so no"
+        " tenant's own record can be read this way"
+    )
 
 
 def test_a_list_or_a_hidden_field_is_no_key() -> None:
     listed = STOCK.replace(
         'price: {type: decimal, scale: 2, example: "9.50"}',
         'price: {type: decimal, scale: 2, example: "9.50"}\n      tags: {type: "list[str]"}',
-    ).replace("params: [sku, title, price]", "params: [sku, title, price, tags]")
+    ).replace("params: [sku, title, price, bin]", "params: [sku, title, price, bin, tags]")
     assert problems(listed.replace("key: [sku]", "key: [tags]")) == [
         "stock.yaml:7:10: aggregates.Product.key.fields.0: a list[str] field cannot be part of"
         " a key"

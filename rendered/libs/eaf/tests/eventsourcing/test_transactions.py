@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any, ClassVar, Self
 
 import pytest
@@ -408,6 +409,22 @@ def test_a_key_of_several_values_never_shares_a_name_with_another() -> None:
 
     assert len({one, other, escaped}) == 3
     assert single == str(uuid.uuid5(uuid.UUID(SHELVES), "acme/slot/a/b"))
+
+
+def test_a_tenant_never_shares_a_keyed_id_with_another() -> None:
+    with as_tenant("x"):
+        inner = keyed_id(SHELVES, "course", ["y/course/z"])
+    with as_tenant("x/course/y"):
+        outer = keyed_id(SHELVES, "course", ["z"])
+
+    assert inner != outer
+
+
+def test_zero_and_minus_zero_are_one_decimal_key() -> None:
+    with as_tenant("acme"):
+        assert keyed_id(SHELVES, "price", [Decimal("-0")]) == keyed_id(
+            SHELVES, "price", [Decimal("0.00")]
+        )
 
 
 def test_a_keyed_id_needs_a_tenant() -> None:

@@ -222,28 +222,33 @@ def _command_name(request: object, kind: type[Sourced] | None) -> str:
 
 
 def key_text(value: object) -> str:
-    """The canonical text of a unique value (``10.50`` and ``10.5`` are one decimal); a
-    combination's is the JSON list of its values' texts."""
+    """The canonical text of a unique value (``10.50`` and ``10.5`` are one decimal, so are
+    ``0`` and ``-0``); a combination's is the JSON list of its values' texts."""
     if isinstance(value, tuple):
         return json.dumps([key_text(part) for part in value])
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")
+        return "0" if value.is_zero() else format(value.normalize(), "f")
     return str(value)
 
 
 def keyed_id(namespace: str, label: str, values: Sequence[object]) -> str:
     """The id an aggregate keyed by ``values`` (a natural key) has in the current tenant:
     a name-based UUID (RFC 9562 version 5) in ``namespace`` of
-    ``<tenant>/<label>/<value>``; several values are each written with ``%`` and ``/``
-    percent-encoded, so that no two keys share a name. The same key in the same tenant
-    always gives the same id; in another tenant, another one."""
+    ``<tenant>/<label>/<value>``. The tenant, and each of several values, is written with
+    ``%`` and ``/`` percent-encoded (a single value as it is: it is the rest of the name),
+    so that no two keys share a name. The same key in the same tenant always gives the
+    same id; in another tenant, another one."""
     texts = [key_text(value) for value in values]
     if len(texts) > 1:
-        texts = [text.replace("%", "%25").replace("/", "%2F") for text in texts]
-    name = "/".join([require_tenant(), label, *texts])
+        texts = [_escaped(text) for text in texts]
+    name = "/".join([_escaped(require_tenant()), label, *texts])
     return str(uuid.uuid5(uuid.UUID(namespace), name))
+
+
+def _escaped(text: str) -> str:
+    return text.replace("%", "%25").replace("/", "%2F")
 
 
 def key_stream(kind: str, field: str) -> str:
