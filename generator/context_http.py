@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import keyword
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,12 @@ class ParamCtx:
     py: str
     role: str
     sample: str = "UNKNOWN_ID"
+    kwarg: str = field(init=False)
+    """Its name as a keyword argument of the tests' ``str.format`` (a Python keyword,
+    ``class``, is its attribute ``class_``)."""
+
+    def __post_init__(self) -> None:
+        self.kwarg = self.attr if keyword.iskeyword(self.name) else self.name
 
 
 @dataclass
@@ -347,10 +354,19 @@ def _endpoint(
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
         flag=endpoint.flag,
-        test_path=endpoint.path.replace("{tenantId}", "{{tenantId}}")
-        if endpoint.tenant_path and params
-        else endpoint.path,
+        test_path=_test_path(endpoint.path, params, endpoint.tenant_path),
     )
+
+
+def _test_path(path: str, params: list[ParamCtx], tenant_path: bool) -> str:
+    """The path as the generated tests fill it with ``str.format``: each parameter under
+    its keyword argument's name (``{class_}`` for ``{class}``), a tenant's left as
+    ``{tenantId}``."""
+    if tenant_path and params:
+        path = path.replace("{tenantId}", "{{tenantId}}")
+    for param in params:
+        path = path.replace("{" + param.name + "}", "{" + param.kwarg + "}")
+    return path
 
 
 def _column_attr(read_model: RReadModel | None, name: str) -> str:
