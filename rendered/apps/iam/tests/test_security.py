@@ -230,8 +230,8 @@ def test_a_platform_operator_acts_in_the_tenant_the_path_names(
         headers=as_platform(PERMISSIONS),
     )
     assert created.status_code == 201, created.text
-    path = "/api/v1/tenants/{tenantId}/roles/{roleId}".format(
-        tenantId="{tenantId}", roleId=created.json()["roleId"]
+    path = "/api/v1/tenants/{{tenantId}}/roles/{roleId}".format(
+        roleId=created.json()["roleId"]
     )
     assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
     assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
