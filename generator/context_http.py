@@ -279,8 +279,12 @@ def _endpoint(
         body = [a for a in command.arguments if a.name not in endpoint.path_params]
         patch = endpoint.method == "PATCH" and endpoint.kind == "change"
         suffix = "Patch" if patch else "Request"
+        # a body without the values the path gives is a model of its own
+        from_path = "".join(naming.pascal(a.name) for a in command.arguments if a not in body)
         request = (
-            endpoint.request or f"{naming.pascal(endpoint.command)}{endpoint.target}{suffix}"
+            endpoint.request
+            or f"{naming.pascal(endpoint.command)}{endpoint.target}"
+            f"{'Without' + from_path if from_path else ''}{suffix}"
             if body
             else None
         )

@@ -269,7 +269,7 @@ def _upsert_values(
 def resolve_endpoints(spec: Spec, domain: Domain) -> None:
     seen: dict[tuple[str, str], int] = {}
     use_cases: dict[tuple[str, str], tuple[int, str | None]] = {}
-    bodies: dict[str, tuple[int, tuple[str, str | None, bool]]] = {}
+    bodies: dict[str, tuple[int, tuple[str, str | None, bool, frozenset[str]]]] = {}
     for index, endpoint in enumerate(spec.endpoints):
         resolved = _endpoint(spec, domain, index, endpoint)
         if resolved is None:
@@ -306,14 +306,19 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
             )
         use_cases.setdefault(use_case_key, (index, resolved.command))
         if resolved.request is not None:
-            body_shape = (resolved.target, resolved.command, resolved.method == "PATCH")
+            body_shape = (
+                resolved.target,
+                resolved.command,
+                resolved.method == "PATCH",
+                frozenset(resolved.path_params),
+            )
             first = bodies.setdefault(resolved.request, (index, body_shape))
             if first[1] != body_shape:
                 domain.problem(
                     ("endpoints", index, "request"),
                     f"{resolved.request!r} is also endpoint {first[0]}'s body, which takes "
-                    "other values (a PATCH body leaves every field out at will): name this "
-                    "one differently",
+                    "other values (a PATCH body leaves every field out at will; a path gives"
+                    " some values): name this one differently",
                 )
         domain.endpoints.append(resolved)
 

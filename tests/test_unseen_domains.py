@@ -42,3 +42,40 @@ def test_a_path_parameter_named_like_a_python_keyword_renders_tests_that_run(
     assert '"/api/v1/things/{class_}".format(' in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+TWO_ENDPOINTS = """\
+version: 2
+name: hostile
+enums:
+  Kind: [a, b]
+aggregates:
+  Thing:
+    key: [code, kind]
+    fields:
+      code: {type: str, max_length: 40}
+      kind: Kind
+      name: str
+    commands:
+      make: {creates: true, params: [code, kind, name], emits: ThingMade}
+endpoints:
+  - {method: POST, path: /api/v1/things, command: Thing.make, permission: "h:write"}
+  - {method: GET, path: "/api/v1/things/{id}", query: Thing.get, permission: "h:read"}
+  - {method: PUT, path: "/api/v1/things/{code}/{kind}", command: Thing.make,
+     permission: "h:write"}
+"""
+
+
+def test_one_command_on_two_endpoints_takes_from_each_body_what_its_path_lacks(
+    workspace: Path, generate: Generate
+) -> None:
+    """The PUT's path gives code and kind: its body is a model of its own (the two
+    endpoints shared the POST's, and the PUT answered 422 for what its path gave)."""
+    spec = workspace / "specs/hostile.yaml"
+    spec.parent.mkdir()
+    spec.write_text(TWO_ENDPOINTS)
+    assert generate("service", "hostile", cwd=workspace).code == 0
+    project = workspace / "apps/hostile"
+    schemas = (project / "src/hostile/infrastructure/schemas.py").read_text()
+    assert "class MakeThingWithoutCodeKindRequest(Body):" in schemas
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
