@@ -79,3 +79,44 @@ def test_one_command_on_two_endpoints_takes_from_each_body_what_its_path_lacks(
     schemas = (project / "src/hostile/infrastructure/schemas.py").read_text()
     assert "class MakeThingWithoutCodeKindRequest(Body):" in schemas
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+POLICY_MADE = """\
+version: 2
+name: iso
+aggregates:
+  Talk:
+    fields:
+      title: str
+    commands:
+      submit: {creates: true, params: [title], emits: TalkSubmitted}
+  Review:
+    fields:
+      talkId: {type: uuid, references: Talk}
+      score: {type: int, min: 0, max: 5, default: 0}
+    commands:
+      open: {creates: true, params: [talkId], emits: ReviewOpened}
+      rate: {params: [score], emits: ReviewRated}
+policies:
+  OpenReview:
+    on: TalkSubmitted
+    run: {command: Review.open, with: {talkId: event.talkId}}
+endpoints:
+  - {method: POST, path: /api/v1/talks, command: Talk.submit, permission: "iso:write"}
+  - {method: PUT, path: "/api/v1/reviews/{id}", command: Review.rate, permission: "iso:write"}
+"""
+
+
+def test_a_command_on_an_aggregate_only_a_policy_makes_is_tested_with_its_body(
+    workspace: Path, generate: Generate
+) -> None:
+    """No endpoint creates a Review (a policy does): the PUT's test of a missing review
+    sends the examples' body (its helper was never rendered: NameError)."""
+    spec = workspace / "specs/iso.yaml"
+    spec.parent.mkdir()
+    spec.write_text(POLICY_MADE)
+    assert generate("service", "iso", cwd=workspace).code == 0
+    project = workspace / "apps/iso"
+    assert "def rate_review_body(" in (project / "tests/test_api.py").read_text()
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
