@@ -14,6 +14,7 @@ from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES, python_attribute
 from generator.resolved import Domain, RAggregate, RCommand, REvent, RField
+from generator.typeref import TypeRef
 from generator.values import Catalog
 
 TIMESTAMP = "occurredAt"
@@ -379,9 +380,30 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
     def attr(name: str) -> str:
         return python_attribute(naming.snake(name))
 
+    def stored(value: Any, type_: TypeRef) -> Any:
+        """A sample as the store keeps it: a value object's fields under their
+        attribute names (``width_cm``), inside lists, maps and optionals too."""
+        type_ = type_.required()
+        if value is None:
+            return None
+        if type_.kind == "value" and isinstance(value, dict):
+            fields = {f.name: f for f in catalog.values[type_.name or ""]}
+            return {
+                fields[k].attr if k in fields else k: stored(v, fields[k].full_type)
+                if k in fields
+                else v
+                for k, v in value.items()
+            }
+        if type_.kind == "list" and isinstance(value, list):
+            return [stored(item, type_.element) for item in value]
+        if type_.kind == "map" and isinstance(value, dict):
+            return {k: stored(v, type_.element) for k, v in value.items()}
+        return value
+
     payload: dict[str, Any] = {}
     for f in event.fields:
-        payload[f.attr] = json.loads(json.dumps(field_ctx(f, catalog).sample, default=str))
+        sample = json.loads(json.dumps(field_ctx(f, catalog).sample, default=str))
+        payload[f.attr] = stored(sample, f.full_type)
     expected = dict(payload)
     current = {name: name for name in payload}  # a name at the version walked to -> now
     computed: set[str] = set()

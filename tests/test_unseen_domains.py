@@ -120,3 +120,51 @@ def test_a_command_on_an_aggregate_only_a_policy_makes_is_tested_with_its_body(
     assert "def rate_review_body(" in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+UPCAST_OF_A_VALUE = """\
+version: 2
+name: parcels
+values:
+  Dimensions:
+    fields:
+      widthCm: {type: int, min: 1, max: 1000}
+      heightCm: {type: int, min: 1, max: 1000}
+aggregates:
+  Parcel:
+    fields:
+      label: str
+      dimensions: {type: Dimensions, optional: true}
+      sides: {type: "list[Dimensions]", default: []}
+      note: {type: str, default: ""}
+    commands:
+      register: {creates: true, params: [label, dimensions, sides, note], emits: ParcelRegistered}
+events:
+  ParcelRegistered:
+    version: 2
+    fields:
+      parcelId: uuid
+      label: str
+      dimensions: {type: Dimensions, optional: true}
+      sides: "list[Dimensions]"
+      note: str
+      occurredAt: datetime
+    upcasts: {1: {add: {note: ""}}}
+endpoints:
+  - {method: POST, path: /api/v1/parcels, command: Parcel.register}
+"""
+
+
+def test_the_upcast_test_stores_a_value_object_as_the_store_does(
+    workspace: Path, generate: Generate
+) -> None:
+    """The generated test of an upcast stores its old payload as the store writes it:
+    a value object's fields under their attribute names (it wrote ``widthCm``, and
+    reading the event failed)."""
+    spec = workspace / "specs/parcels.yaml"
+    spec.parent.mkdir()
+    spec.write_text(UPCAST_OF_A_VALUE)
+    assert generate("service", "parcels", cwd=workspace).code == 0
+    project = workspace / "apps/parcels"
+    assert '"width_cm"' in (project / "tests/test_domain.py").read_text()
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_domain.py")
