@@ -384,14 +384,24 @@ def build(spec: Spec) -> ServiceCtx:
         has_use_cases=any(a.served for a in aggregates),
         components=[_component(name, c) for name, c in spec.components.items()],
         token_validator=spec.token_validator,
-        uses_pattern=any(c.kind == "pattern" for v in values for f in v.fields for c in f.checks)
-        or any(c.kind == "pattern" for a in aggregates for f in a.fields for c in f.checks)
+        uses_pattern=any(
+            c.kind == "pattern"
+            for v in values
+            for f in v.fields
+            for c in [*f.checks, *f.item_checks]
+        )
+        or any(
+            c.kind == "pattern"
+            for a in aggregates
+            for f in a.fields
+            for c in [*f.checks, *f.item_checks]
+        )
         or any(
             c.kind == "pattern"
             for a in aggregates
             for cmd in a.commands
             for f in cmd.inputs
-            for c in f.checks
+            for c in [*f.checks, *f.item_checks]
         ),
     )
 

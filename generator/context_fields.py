@@ -3,6 +3,7 @@ domain runs, read-model columns and sample values."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -52,8 +53,11 @@ JSON_TYPES = {"bool": "JsonBool", "date": "JsonDate", "datetime": "JsonDateTime"
 
 @dataclass
 class Check:
-    """A rule of a field: ``kind`` and ``value`` (rendered by the blueprint's check
-    macro), the message a violation reports, and a JSON value that breaks it."""
+    """A rule of a field or of its items: ``kind`` and ``value`` (rendered by the
+    blueprint's check macro), the message a violation reports, and a JSON value of the
+    field that breaks it: the violation then names ``path`` with the ``expected``
+    message (``message`` with its ``{value}`` token replaced, if it ``shows_value``);
+    ``test`` names the generated tests of it."""
 
     kind: str
     value: Any
@@ -62,6 +66,10 @@ class Check:
     invalid_json: str | None
     invalid_py: str | None
     exact: bool
+    path: str = ""
+    test: str = ""
+    shows_value: bool = False
+    expected: str = ""
 
 
 @dataclass
@@ -81,8 +89,15 @@ class FieldCtx:
     default_json: Any
     description: str
     checks: list[Check]
+    item_checks: list[Check]
+    """The rules of each item of a list (each value of a map)."""
+    item_py: str | None
+    """The Python type of an item of a list or map."""
+    item_check_input: str
     nested: str | None
     api: str
+    api_request: str
+    """The annotation in request models: ``api`` with the rules of the items."""
     api_field: str
     patch_field: str
     """The ``Field(...)`` of the field in a merge patch: left out, it keeps its value."""
@@ -144,8 +159,12 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         default_json=field_.default,
         description=field_.description,
         checks=_checks(field_, sample_value, catalog),
+        item_checks=_item_checks(field_, sample_value, catalog),
+        item_py=type_.element.py if type_.is_collection else None,
+        item_check_input="Decimal(str(VALUE))" if element.is_scalar("decimal") else "VALUE",
         nested=_nested(type_),
         api=api_type(field_.full_type),
+        api_request=request_type(field_),
         api_field=api_field(field_),
         patch_field=api_field(field_, patch=True),
         column=type_.column,
@@ -214,36 +233,130 @@ def _nested(type_: TypeRef) -> str | None:
 
 def _checks(field_: RField, valid: Any, catalog: Catalog) -> list[Check]:
     checks = []
-    unit = "character" if field_.type.is_scalar("str") else "item"
     for kind, value in field_.rules:
-        message = field_.messages.get(kind) or _DEFAULT_MESSAGES[kind].format(
-            title=title(field_.name), value=value, unit=unit if value == 1 else f"{unit}s"
-        )
         invalid = None if valid is None else breaking(kind, value, valid, field_.type)
-        exact = (
-            invalid is not None
-            and not isinstance(invalid, LongText)
-            and all(
-                other == kind or not rule_breaks(other, bound, invalid, field_.type)
-                for other, bound in field_.rules
-            )
-        )
-        if isinstance(invalid, LongText):
-            exact = len(field_.rules) == 1
         checks.append(
-            Check(
-                kind=kind,
-                value=value,
-                value_py=_rule_value(kind, value, field_.type),
-                message=message,
-                invalid_json=None if invalid is None else json_literal(invalid),
-                invalid_py=None
-                if invalid is None
-                else python_literal(invalid, field_.type, catalog.values),
-                exact=exact,
+            _check(
+                kind,
+                value,
+                field_.type,
+                field_.rules,
+                field_.messages.get(kind),
+                title(field_.name),
+                invalid,
             )
         )
+        check = checks[-1]
+        check.path, check.test = field_.name, kind
+        if check.invalid_json is not None:
+            check.invalid_py = python_literal(invalid, field_.type, catalog.values)
+        if check.shows_value and _innermost(field_.type).kind == "value":
+            check.exact = False  # the message shows the domain's value objects, not JSON
     return checks
+
+
+def _item_checks(field_: RField, valid: Any, catalog: Catalog) -> list[Check]:
+    """The checks of each item of a list or map field; a value that breaks one has its
+    first item broken (``tags.0``, ``labels.<first key>``)."""
+    if not field_.item_rules:
+        return []
+    type_ = field_.type
+    words = title(field_.name).lower()
+    what = f"Each of {words}" if type_.kind == "list" else f"Each value of {words}"
+    first: Any = None
+    path = field_.name
+    if isinstance(valid, list) and valid:
+        first, path = 0, f"{field_.name}.0"
+    elif isinstance(valid, dict) and valid:
+        first = next(iter(valid))
+        path = f"{field_.name}.{first}"
+    checks = []
+    for kind, value in field_.item_rules:
+        invalid_item = None
+        if first is not None:
+            invalid_item = breaking(kind, value, valid[first], type_.element)
+        check = _check(
+            kind,
+            value,
+            type_.element,
+            field_.item_rules,
+            field_.item_messages.get(kind),
+            what,
+            invalid_item,
+        )
+        check.test = f"item_{kind}"
+        if check.invalid_json is not None:
+            invalid: Any
+            if isinstance(valid, list):
+                invalid = [invalid_item, *valid[1:]]
+            else:
+                invalid = {**valid, first: invalid_item}
+            check.path = path
+            check.invalid_json = json_literal(invalid)
+            check.invalid_py = python_literal(invalid, type_, catalog.values)
+            broken_field = any(rule_breaks(k, b, invalid, type_) for k, b in field_.rules)
+            check.exact = check.exact and not broken_field
+        checks.append(check)
+    return checks
+
+
+def _check(
+    kind: str,
+    value: Any,
+    type_: TypeRef,
+    rules: list[tuple[str, Any]],
+    given: str | None,
+    subject: str,
+    invalid: Any,
+) -> Check:
+    """The check of rule ``kind: value`` of a value of ``type_`` (among ``rules``), with
+    the ``given`` message or the default one about ``subject``, and ``invalid`` (JSON, or
+    None) that breaks it."""
+    unit = "character" if type_.is_scalar("str") else "item"
+    message = given or _DEFAULT_MESSAGES[kind].format(
+        title=subject, value=value, unit=unit if value == 1 else f"{unit}s"
+    )
+    shows_value = given is not None and VALUE_TOKEN in given
+    exact = (
+        invalid is not None
+        and not isinstance(invalid, LongText)
+        and all(
+            other == kind or not rule_breaks(other, bound, invalid, type_) for other, bound in rules
+        )
+    )
+    if isinstance(invalid, LongText):
+        exact = len(rules) == 1
+    expected = message
+    if shows_value and invalid is not None:
+        shown = "x" * int(invalid) if isinstance(invalid, LongText) else invalid
+        expected = with_value(message, shown)
+    return Check(
+        kind=kind,
+        value=value,
+        value_py=_rule_value(kind, value, type_),
+        message=message,
+        invalid_json=None if invalid is None else json_literal(invalid),
+        invalid_py=None,
+        exact=exact,
+        shows_value=shows_value,
+        expected=expected,
+    )
+
+
+VALUE_TOKEN = "{value}"
+"""The token a spec's message shows the offending value by (the rendered domain's
+``with_value`` replaces it, as `with_value` here does for the generated tests)."""
+SHOWN_VALUE = 64
+
+
+def with_value(message: str, value: Any) -> str:
+    """``message`` with each ``{value}`` token replaced by ``value`` (JSON data) written as
+    JSON, cut to 64 characters with an ellipsis: what the rendered ``with_value`` of
+    ``eaf.domain`` answers for the domain's value of it. Nothing else is read."""
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > SHOWN_VALUE:
+        text = text[: SHOWN_VALUE - 1] + "\u2026"
+    return message.replace(VALUE_TOKEN, text)
 
 
 def _rule_value(kind: str, value: Any, type_: TypeRef) -> str:
@@ -297,7 +410,21 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
                         f"{json_literal(field_.default)})")  # fmt: skip
         else:
             args.append(f"default={literal}")
-    if field_.type.is_scalar("str"):
+    args.extend(_rule_args(rules, field_.type))
+    if _holds(field_.type, "decimal"):
+        scale = dict(field_.item_rules).get("scale", rules.get("scale"))
+        args.append(f"json_schema_extra=decimal_schema({scale})")
+    elif field_.hidden:
+        args.append('json_schema_extra={"writeOnly": True}')  # never in a view
+    if field_.description:
+        args.append(f"description={field_.description!r}")
+    return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"
+
+
+def _rule_args(rules: dict[str, Any], type_: TypeRef) -> list[str]:
+    """The keyword arguments of ``Field(...)`` that state ``rules`` of a ``type_`` value."""
+    args = []
+    if type_.is_scalar("str"):
         pattern = text_pattern(rules)
         if pattern is not None:
             args.append(f"pattern={pattern!r}")
@@ -306,20 +433,25 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
             args.append(f"{keyword}={rules[kind]}")
     for kind, keyword in (("min", "ge"), ("max", "le")):
         if kind in rules:
-            args.append(f"{keyword}={_rule_value(kind, rules[kind], field_.type)}")
-        elif field_.type.is_scalar("int"):
+            args.append(f"{keyword}={_rule_value(kind, rules[kind], type_)}")
+        elif type_.is_scalar("int"):
             # the integers JSON carries exactly (I-JSON, RFC 7493), which the stores hold
             # too: a larger one is refused (422), as the document states
             args.append(f"{keyword}={-JSON_INT if kind == 'min' else JSON_INT}")
     if "scale" in rules:
         args.append(f"decimal_places={rules['scale']}")
-    if _holds(field_.type, "decimal"):
-        args.append(f"json_schema_extra=decimal_schema({rules.get('scale')})")
-    elif field_.hidden:
-        args.append('json_schema_extra={"writeOnly": True}')  # never in a view
-    if field_.description:
-        args.append(f"description={field_.description!r}")
-    return f"{'patch_field' if patch else 'Field'}({', '.join(args)})"
+    return args
+
+
+def request_type(field_: RField) -> str:
+    """The annotation of a field in a request model: its ``api_type``, with the rules of
+    its items stated on the item type (``list[Annotated[str, Field(pattern=...)]]``)."""
+    args = _rule_args(dict(field_.item_rules), field_.type.element) if field_.item_rules else []
+    if not args:
+        return api_type(field_.full_type)
+    item = f"Annotated[{api_type(field_.type.element)}, Field({', '.join(args)})]"
+    annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
+    return f"{annotation} | None" if field_.optional else annotation
 
 
 JSON_INT = 2**53 - 1

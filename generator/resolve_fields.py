@@ -12,7 +12,7 @@ from generator import naming
 from generator.expr import ExprError, Node, Scope, parse
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
-from generator.spec import CAMEL, MAX_NAME, ComputedSpec, FieldSpec
+from generator.spec import CAMEL, MAX_NAME, ComputedSpec, FieldSpec, ItemsSpec
 from generator.typeref import TypeError_, TypeRef, parse_type
 from generator.values import Catalog, Invalid, conform
 
@@ -137,8 +137,10 @@ class FieldResolver:
             description=spec.description or "",
         )
         if rules:
-            field.rules = self._rules(spec, type_, loc)
-            field.messages = self._messages(spec, field.rules, loc)
+            field.rules = self._rules(spec.rules, type_, loc)
+            field.messages = self._messages(spec.messages, field.rules, loc)
+            if spec.items is not None:
+                field.item_rules, field.item_messages = self._items(spec.items, type_, loc)
         if spec.has_default:
             if spec.default is None and not spec.optional:
                 self.domain.problem((*loc, "default"), "only an optional field defaults to null")
@@ -155,7 +157,7 @@ class FieldResolver:
     def value(self, value: Any, field: RField, loc: Loc) -> Any:
         """``value`` conformed to ``field`` (its type and rules); a problem otherwise."""
         try:
-            return conform(value, field.full_type, field.rules, self.catalog)
+            return conform(value, field.full_type, field.rules, self.catalog, field.item_rules)
         except Invalid as error:
             self.domain.problem(loc, f"{_show(value)} does not fit {field.name}: {error}")
             return None
@@ -163,22 +165,39 @@ class FieldResolver:
             self.domain.problem(loc, "the value nests too deep")
             return None
 
-    def _rules(self, spec: FieldSpec, type_: TypeRef, loc: Loc) -> list[tuple[str, Any]]:
+    def _items(
+        self, items: ItemsSpec, type_: TypeRef, loc: Loc
+    ) -> tuple[list[tuple[str, Any]], dict[str, str]]:
+        """The rules of each item of a list or map field of ``type_``, and their messages."""
+        where = (*loc, "items")
+        if not type_.is_collection or type_.element.kind not in ("scalar", "enum"):
+            self.domain.problem(
+                where,
+                f"items applies to a list or map of a scalar or an enum (list[str], map[int]),"
+                f" not {type_}",
+            )
+            return [], {}
+        rules = self._rules(items.rules, type_.element, where, noun="items")
+        return rules, self._messages(items.messages, rules, where, noun="the items")
+
+    def _rules(
+        self, rules: list[tuple[str, Any]], type_: TypeRef, loc: Loc, noun: str = "fields"
+    ) -> list[tuple[str, Any]]:
+        """The ``rules`` that fit ``type_`` (of a field, or of the ``items`` of one)."""
         kept: list[tuple[str, Any]] = []
         is_text = type_.is_scalar("str")
         is_number = type_.kind == "scalar" and type_.name in ("int", "float", "decimal")
-        for key, value in spec.rules:
+        sized = "str items" if noun == "items" else "str, list and map fields"
+        for key, value in rules:
             where = (*loc, key)
             if key in _TEXT_RULES and not is_text:
-                self.domain.problem(where, f"{key} applies to str fields, not {type_}")
+                self.domain.problem(where, f"{key} applies to str {noun}, not {type_}")
             elif key in _SIZE_RULES and not (is_text or type_.is_collection):
-                self.domain.problem(
-                    where, f"{key} applies to str, list and map fields, not {type_}"
-                )
+                self.domain.problem(where, f"{key} applies to {sized}, not {type_}")
             elif key in _BOUND_RULES and not is_number:
                 self.domain.problem(where, f"{key} applies to int, float and decimal, not {type_}")
             elif key == "scale" and not type_.is_scalar("decimal"):
-                self.domain.problem(where, f"scale applies to decimal fields, not {type_}")
+                self.domain.problem(where, f"scale applies to decimal {noun}, not {type_}")
             elif (key == "not_blank" and value is False) or (
                 key == "pattern" and not self._pattern_ok(value, where)
             ):
@@ -232,16 +251,22 @@ class FieldResolver:
             return None
         return str(number)
 
-    def _messages(self, spec: FieldSpec, rules: list[tuple[str, Any]], loc: Loc) -> dict[str, str]:
+    def _messages(
+        self,
+        messages: dict[str, str],
+        rules: list[tuple[str, Any]],
+        loc: Loc,
+        noun: str = "this field",
+    ) -> dict[str, str]:
         present = {key for key, _ in rules}
-        for key in spec.messages:
+        for key in messages:
             if key not in present:
                 self.domain.problem(
                     (*loc, "messages", key),
-                    f"{_show(key)} is not a rule of this field "
+                    f"{_show(key)} is not a rule of {noun} "
                     f"(its rules: {', '.join(sorted(present)) or 'none'})",
                 )
-        return {key: text for key, text in spec.messages.items() if key in present}
+        return {key: text for key, text in messages.items() if key in present}
 
 
 def _number(value: Any) -> Decimal:

@@ -29,6 +29,9 @@ class RField:
     example: Any = None
     rules: list[tuple[str, Any]] = field(default_factory=list)
     messages: dict[str, str] = field(default_factory=dict)
+    item_rules: list[tuple[str, Any]] = field(default_factory=list)
+    """The rules of each item of a list (each value of a map)."""
+    item_messages: dict[str, str] = field(default_factory=dict)
     unique: bool = False
     references: str | None = None
     description: str = ""

@@ -44,6 +44,34 @@ def _shorthand_field(value: Any) -> Any:
     return {"type": value} if isinstance(value, str) else value
 
 
+class ItemsSpec(_Strict):
+    """The rules of each item of a list (each value of a map) whose items are scalars."""
+
+    not_blank: StrictBool | None = Field(default=None, description="str: not only spaces")
+    contains: Text | None = Field(default=None, description="str: must contain this text")
+    pattern: Text | None = Field(default=None, description="str: must match (whole value)")
+    min: Bound | None = Field(default=None, description="number or decimal: at least")
+    max: Bound | None = Field(default=None, description="number or decimal: at most")
+    min_length: StrictInt | None = Field(
+        default=None, ge=0, le=1_000_000, description="str: characters"
+    )
+    max_length: StrictInt | None = Field(
+        default=None, ge=0, le=1_000_000, description="str: characters"
+    )
+    scale: StrictInt | None = Field(
+        default=None, ge=0, le=18, description="decimal: digits after the point"
+    )
+    messages: dict[StrictStr, Text] = Field(
+        default={},
+        description="rule key -> the message a violation reports ({value}: the item, as JSON)",
+    )
+
+    @property
+    def rules(self) -> list[tuple[str, Any]]:
+        """The items' rules as (key, value), in the order of RULE_KEYS."""
+        return [(key, getattr(self, key)) for key in RULE_KEYS if getattr(self, key) is not None]
+
+
 class FieldSpec(_Strict):
     """A typed field of an aggregate, value object, event, read model or command input."""
 
@@ -80,8 +108,14 @@ class FieldSpec(_Strict):
         description="an aggregate's field its views never show (a password hash): requests"
         " may still set it",
     )
+    items: ItemsSpec | None = Field(
+        default=None,
+        description="list[T] or map[T] of a scalar T: the rules of each item (each value of a"
+        " map), as a field of type T takes them, with their own messages",
+    )
     messages: dict[StrictStr, Text] = Field(
-        default={}, description="rule key -> the message a violation reports"
+        default={},
+        description="rule key -> the message a violation reports ({value}: the value, as JSON)",
     )
 
     @property

@@ -49,13 +49,20 @@ class Invalid(ValueError):
     """A value that does not fit its type or rules."""
 
 
-def conform(value: Any, type_: TypeRef, rules: list[tuple[str, Any]], types: Catalog) -> Any:
-    """``value`` as JSON data of ``type_`` meeting ``rules``; raises Invalid saying why."""
+def conform(
+    value: Any,
+    type_: TypeRef,
+    rules: list[tuple[str, Any]],
+    types: Catalog,
+    items: list[tuple[str, Any]] | None = None,
+) -> Any:
+    """``value`` as JSON data of ``type_`` meeting ``rules`` (and, for a list or map, each
+    item meeting ``items``); raises Invalid saying why."""
     if type_.kind == "optional":
-        return None if value is None else conform(value, type_.required(), rules, types)
+        return None if value is None else conform(value, type_.required(), rules, types, items)
     if value is None:
         raise Invalid("null is not allowed (the field is not optional)")
-    normalized = _conform_type(value, type_, types)
+    normalized = _conform_type(value, type_, types, items or [])
     for key, bound in rules:
         broken = rule_breaks(key, bound, normalized, type_)
         if broken:
@@ -63,15 +70,18 @@ def conform(value: Any, type_: TypeRef, rules: list[tuple[str, Any]], types: Cat
     return normalized
 
 
-def _conform_type(value: Any, type_: TypeRef, types: Catalog) -> Any:
+def _conform_type(value: Any, type_: TypeRef, types: Catalog, items: list[tuple[str, Any]]) -> Any:
     if type_.kind == "list":
         if not isinstance(value, list):
             raise Invalid(f"expected a list, got {_kind(value)}")
-        return [conform(item, type_.element, [], types) for item in value]
+        return [_item(item, f"item {i}", type_, types, items) for i, item in enumerate(value)]
     if type_.kind == "map":
         if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
             raise Invalid(f"expected a mapping of text keys, got {_kind(value)}")
-        return {k: conform(item, type_.element, [], types) for k, item in value.items()}
+        return {
+            k: _item(item, f"the value of {str(k)[:40]!r}", type_, types, items)
+            for k, item in value.items()
+        }
     if type_.kind == "enum":
         members = types.enums.get(type_.name, [])
         if value not in members:
@@ -81,6 +91,18 @@ def _conform_type(value: Any, type_: TypeRef, types: Catalog) -> Any:
         return _conform_value(value, type_.name, types)
     converter = _SCALARS[type_.name]
     return converter(value)
+
+
+def _item(
+    value: Any, what: str, type_: TypeRef, types: Catalog, items: list[tuple[str, Any]]
+) -> Any:
+    """An item of a list or map ``type_`` conformed to its type and the ``items`` rules."""
+    if not items:
+        return conform(value, type_.element, [], types)
+    try:
+        return conform(value, type_.element, items, types)
+    except Invalid as error:
+        raise Invalid(f"{what} {error}") from None
 
 
 def _conform_value(value: Any, name: str, types: Catalog) -> dict[str, Any]:
@@ -97,7 +119,9 @@ def _conform_value(value: Any, name: str, types: Catalog) -> dict[str, Any]:
                 raise Invalid(f"{name}.{field_name} is missing")
             continue
         try:
-            result[field_name] = conform(value[field_name], field.full_type, field.rules, types)
+            result[field_name] = conform(
+                value[field_name], field.full_type, field.rules, types, field.item_rules
+            )
         except Invalid as error:
             raise Invalid(f"{name}.{field_name}: {error}") from None
     return result
@@ -239,13 +263,18 @@ def sample(field: RField, types: Catalog) -> Any:
         return field.example
     if field.optional and field.references and field.loc in types.unmade_references:
         return None
-    return sample_of(field.type, field.rules, types, field.name)
+    return sample_of(field.type, field.rules, types, field.name, field.item_rules)
 
 
 def sample_of(
-    type_: TypeRef, rules: list[tuple[str, Any]], types: Catalog, name: str = "value"
+    type_: TypeRef,
+    rules: list[tuple[str, Any]],
+    types: Catalog,
+    name: str = "value",
+    items: list[tuple[str, Any]] | None = None,
 ) -> Any:
-    """A JSON value of ``type_`` that meets ``rules``."""
+    """A JSON value of ``type_`` that meets ``rules`` (a list or map: each item ``items``;
+    then it holds at least one item, so that the tests see the items' rules kept)."""
     rule = dict(rules)
     if type_.kind == "enum":
         return types.enums[type_.name][0]
@@ -257,10 +286,12 @@ def sample_of(
         }
     if type_.kind in ("list", "map"):
         count = int(rule.get("min_length") or 0)
+        if items and count == 0 and rule.get("max_length") != 0:
+            count = 1
         if count > 100:
             raise Invalid("needs an example (more than 100 items)")
-        items = [sample_of(type_.element, [], types) for _ in range(count)]
-        return items if type_.kind == "list" else {f"key{i}": v for i, v in enumerate(items)}
+        made = [sample_of(type_.element, items or [], types) for _ in range(count)]
+        return made if type_.kind == "list" else {f"key{i}": v for i, v in enumerate(made)}
     if type_.name == "str":
         return _sample_text(rule, name)
     value = _SCALAR_SAMPLES[type_.name]
@@ -374,7 +405,7 @@ def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any
         if len(found) >= count:
             break
         try:
-            value = conform(candidate, field.type, field.rules, types)
+            value = conform(candidate, field.type, field.rules, types, field.item_rules)
         except Invalid:
             continue
         if value not in found:

@@ -122,6 +122,16 @@ def field_specs(draw: st.DrawFn, types: list[str]) -> Any:
         "unique": st.booleans(),
         "default": JSON,
         "example": JSON,
+        "items": st.fixed_dictionaries(
+            {},
+            optional={
+                "pattern": st.sampled_from(["^[a-z]+$", "(", "a|b"]),
+                "min": st.one_of(st.integers(-5, 5), st.just("1.5")),
+                "max_length": st.integers(-1, 12),
+                "scale": st.integers(-1, 4),
+                "messages": st.sampled_from([{"pattern": "{value} {0} {value.__class__}"}, {}]),
+            },
+        ),
     }
     for key in draw(st.lists(st.sampled_from(sorted(rules)), max_size=3, unique=True)):
         field[key] = draw(rules[key])

@@ -135,6 +135,24 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:29:83: aggregates.Order.commands.pay.emits: 'Line' is also declared under values"),
     ("a flag key that is not one", "query: Order.get}", "query: Order.get, flag: \"a b\"}",
      "shop.yaml:33:72: endpoints.2.flag: String should match pattern"),
+    ("items on a field that is not a list or map", "quantity: {type: int, min: 1}",
+     "quantity: {type: int, min: 1, items: {min: 1}}",
+     "shop.yaml:9:44: values.Line.fields.quantity.items: items applies to a list or map"),
+    ("an item rule for another type", "lines: {type: \"list[Line]\", default: []}",
+     "lines: {type: \"list[Line]\", default: []}\n      codes: {type: \"list[int]\", "
+     "default: [], items: {pattern: x}}",
+     "shop.yaml:22:64: aggregates.Order.fields.codes.items.pattern: pattern applies to str "
+     "items, not int"),
+    ("a message of an item rule not given", "lines: {type: \"list[Line]\", default: []}",
+     "lines: {type: \"list[Line]\", default: []}\n      codes: {type: \"list[str]\", "
+     "default: [], items: {max_length: 3, messages: {min_length: short}}}",
+     "shop.yaml:22:93: aggregates.Order.fields.codes.items.messages.min_length: 'min_length' "
+     "is not a rule of the items (its rules: max_length)"),
+    ("a default item breaking an item rule", "lines: {type: \"list[Line]\", default: []}",
+     "lines: {type: \"list[Line]\", default: []}\n      codes: {type: \"list[str]\", "
+     "default: [abcd], items: {max_length: 3}}",
+     "shop.yaml:22:43: aggregates.Order.fields.codes.default: ['abcd'] does not fit codes: "
+     "item 0 allows at most 3 characters"),
     ("an unknown tenant source",
      "query: Order.get}", "query: Order.get, tenant: header}",
      "shop.yaml:33:74: endpoints.2.tenant: Input should be 'token' or 'path'"),
@@ -895,3 +913,42 @@ def test_no_computed_value_or_read_model_shows_a_hidden_field() -> None:
         "read_models.Notes.on.OrderPlaced.upsert.note: 'note' is hidden in Order: a read model"
         " would show it",
     ], found
+
+
+ITEM_MESSAGES = """\
+version: 2
+name: tags
+aggregates:
+  Post:
+    fields:
+      title: {type: str, max_length: 9, messages: {max_length: "{value.__class__} {0} {value}"}}
+      tags:
+        type: "list[str]"
+        items: {pattern: "^[a-z]+$", messages: {pattern: "{0} {value.__init__} {value!r} {value}"}}
+    commands:
+      write: {creates: true, params: [title, tags], emits: PostWritten}
+endpoints:
+  - {method: POST, path: /api/v1/posts, command: Post.write}
+"""
+
+
+def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
+    """Spec text reaches the rendered code as a string literal; at run time ``{value}`` is
+    replaced as text (``with_value``), so other braces stay as written and nothing is
+    looked up on the value."""
+    from eaf.domain import with_value as rendered_with_value
+
+    from generator.context_fields import with_value
+
+    model = _rendered_module(ITEM_MESSAGES, "tags", "src/tags/domain/model.py")
+    assert 'with_value("{value.__class__} {0} {value}", value)' in model
+    assert 'with_value("{0} {value.__init__} {value!r} {value}", value)' in model
+    assert ".format(" not in model
+    message = "{0} {value.__init__} {value!r} {value}"
+    assert rendered_with_value(message, "Bad") == '{0} {value.__init__} {value!r} "Bad"'
+    assert rendered_with_value("{value}", "x" * 100) == '"' + "x" * 62 + "\u2026"
+    assert rendered_with_value("no token", object()) == "no token"
+    for value in ["Bad", "x" * 100, 'quote " and \u00e9', 7, 2.5, ["a", 1], {"k": "v"}]:
+        assert with_value(message, value) == rendered_with_value(message, value), value
+    tests = _rendered(ITEM_MESSAGES)["tests/test_api.py"]
+    assert """"message": '{value.__class__} {0} "xxxxxxxxxx"'}""" in tests

@@ -14,6 +14,7 @@ from eaf.domain import (
     Violation,
     decimal_places,
     is_blank,
+    with_value,
 )
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -76,3 +77,15 @@ def test_errors_and_rule_helpers() -> None:
     assert DomainError().detail == "Conflict"
     assert is_blank(" \u3000\t") and not is_blank(" x ")
     assert decimal_places(Decimal("1.250")) == 3 and decimal_places(Decimal("12")) == 0
+
+
+def test_a_message_shows_the_value_by_its_token_only() -> None:
+    assert with_value("Tag {value} is bad", "a b") == 'Tag "a b" is bad'
+    assert with_value("{value} {0} {value.__class__}", 7) == "7 {0} {value.__class__}"
+    assert with_value("{value}", Decimal("1.50")) == '"1.50"'
+    assert (
+        with_value("{value}", datetime(2030, 1, 2, tzinfo=UTC))
+        == '"2030-01-02T00:00:00Z"'
+    )
+    assert with_value("{value}", "x" * 100) == '"' + "x" * 62 + "\u2026"
+    assert with_value("no token {}", object()) == "no token {}"

@@ -3,6 +3,7 @@ the errors a domain raises, and the rules' helpers. Pure Python: no framework, n
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -82,6 +83,33 @@ def decimal_places(value: Decimal) -> int:
     """The digits ``value`` has after the point."""
     exponent = value.as_tuple().exponent
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+VALUE_TOKEN = "{value}"
+"""What a rule's message writes where the offending value goes."""
+SHOWN_VALUE = 64
+"""The most characters of a value a message shows (the rest is cut, with an ellipsis)."""
+
+
+def with_value(message: str, value: object) -> str:
+    """``message`` with each ``{value}`` replaced by ``value`` written as JSON (text in
+    double quotes, a decimal, date or time as its JSON text), at most 64 characters.
+    The token is replaced as text: nothing else in the message is read or formatted."""
+    if VALUE_TOKEN not in message:
+        return message
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=_json_text)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > SHOWN_VALUE:
+        text = text[: SHOWN_VALUE - 1] + "\u2026"
+    return message.replace(VALUE_TOKEN, text)
+
+
+def _json_text(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
+    return str(value)
 
 
 @dataclass(frozen=True, kw_only=True)

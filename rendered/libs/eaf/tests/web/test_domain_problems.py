@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from fastapi import FastAPI
@@ -34,12 +34,15 @@ class OriginBody(BaseModel):
 class PartBody(BaseModel):
     sku: str = Field(min_length=3)
     origin: OriginBody
+    codes: list[Annotated[str, Field(max_length=2)]] = []
 
 
 class OrderBody(BaseModel):
     name: str = Field(min_length=1)
     parts: list[PartBody] = []
     spare: PartBody | None = None
+    tags: list[Annotated[str, Field(pattern="^[a-z]+$")]] = []
+    labels: dict[str, Annotated[str, Field(max_length=3)]] = {}
 
 
 def _app() -> FastAPI:
@@ -52,9 +55,16 @@ def _app() -> FastAPI:
     install_domain_problems(
         app,
         _errors(
-            rules={"open_order": {"name": _rule("Name is required", bool)}},
+            rules={
+                "open_order": {
+                    "name": _rule("Name is required", bool),
+                    "tags.*": lambda v: [Broken("", f"Tag {v!r} is lower case")],
+                    "labels.*": _rule("A label is short", lambda v: len(v) <= 3),
+                }
+            },
             nested_rules={
                 "Part.sku": _rule("SKU is 3 characters or more", lambda v: len(v) >= 3),
+                "Part.codes.*": _rule("A code is short", lambda v: len(v) <= 2),
                 "Origin.country": _rule("Country is two capitals", lambda v: False),
             },
         ),
@@ -133,3 +143,18 @@ def test_work_that_needs_a_tenant_answers_403_to_a_caller_without_one() -> None:
     response = TestClient(app).get("/orders")
     assert response.status_code == 403
     assert response.json()["type"] == "urn:problem-type:tenant-required"
+
+
+def test_the_rules_of_the_items_of_a_list_or_map_answer_with_their_own_messages() -> (
+    None
+):
+    part = {"sku": "abc", "origin": {"country": "FR"}, "codes": ["ok", "long"]}
+    body = {"name": "n", "parts": [part], "tags": ["ok", "NO"], "labels": {"k": "long"}}
+    with TestClient(_app()) as client:
+        answer = client.post("/orders", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "parts.0.codes.1", "message": "A code is short"},
+        {"field": "tags.1", "message": "Tag 'NO' is lower case"},
+        {"field": "labels.k", "message": "A label is short"},
+    ]

@@ -13,6 +13,7 @@ from eaf.domain import (
     Violation,
     decimal_places,
     is_blank,
+    with_value,
 )
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Violation",
     "decimal_places",
     "is_blank",
+    "with_value",
 ]
 
 

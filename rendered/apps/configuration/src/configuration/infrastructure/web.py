@@ -422,8 +422,9 @@ async def remove_property_set(
     return answered
 
 
-# The rules of each request body, by route and field path, so that a request that breaks
-# them is answered with the spec's messages (the models state the same rules to clients).
+# The rules of each request body, by route and field path (``field.*``: each item of a list
+# or value of a map), so that a request that breaks them is answered with the spec's
+# messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
     "define_config_schema": {
         "application": lambda value: ConfigSchema.check_application(value),

@@ -227,8 +227,9 @@ async def remove_sample_user_profile(
     return answered
 
 
-# The rules of each request body, by route and field path, so that a request that breaks
-# them is answered with the spec's messages (the models state the same rules to clients).
+# The rules of each request body, by route and field path (``field.*``: each item of a list
+# or value of a map), so that a request that breaks them is answered with the spec's
+# messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
     "create_sample_user_profile": {
         "name": lambda value: SampleUserProfile.check_name(value),

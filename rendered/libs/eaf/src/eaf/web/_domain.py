@@ -56,7 +56,8 @@ RULE_ERRORS = frozenset(
 @dataclass(frozen=True)
 class DomainErrors:
     """The error classes of one service's domain, and what maps HTTP to its rules:
-    ``rules`` by route name then body field, ``nested_rules`` by ``<ValueObject>.<field>``,
+    ``rules`` by route name then body field, ``nested_rules`` by ``<ValueObject>.<field>``
+    (``<field>.*`` in either: the check of one item of a list, one value of a map),
     ``unique_fields`` the JSON name of each unique (aggregate, attribute), and of each
     unique combination (``("Room", "venue_id+name"): "venueId+name"``)."""
 
@@ -240,6 +241,8 @@ def _spec_messages(
     rules = errors.rules.get(getattr(route, "name", ""), {})
     path = list(item["loc"][1:])
     check = rules.get(str(path[0])) if len(path) == 1 else None
+    if check is None and len(path) == 2:
+        check = rules.get(f"{path[0]}.*")  # an item of a list or map field
     if check is None and len(path) > 1:
         check = _nested_check(route, path, errors)
     if check is None:
@@ -257,20 +260,26 @@ def _spec_messages(
 def _nested_check(
     route: Any, path: list[Any], errors: DomainErrors
 ) -> RuleCheck | None:
-    """The check of a field of a value object inside a request body (``lines.0.sku``)."""
+    """The check of a field of a value object inside a request body (``lines.0.sku``),
+    or of an item of such a field (``lines.0.tags.1``: ``Line.tags.*``)."""
     body = getattr(route, "body_field", None)
     # The body's model: FastAPI's field keeps it as its annotation (``type_`` before).
     model: Any = _inner_model(
         getattr(body, "type_", None)
         or getattr(getattr(body, "field_info", None), "annotation", None)
     )
-    for part in path[:-1]:
+    for position, part in enumerate(path[:-1]):
         if isinstance(part, int) or model is None:
             continue
         fields = model.model_fields
         field = fields.get(part) or next(
             (f for f in fields.values() if f.alias == part), None
         )
+        if field is not None and position == len(path) - 2:
+            name = model.__name__.removesuffix("Body")
+            item = errors.nested_rules.get(f"{name}.{field.alias or part}.*")
+            if item is not None:
+                return item
         model = _inner_model(field.annotation) if field is not None else None
     if model is None:
         return None
