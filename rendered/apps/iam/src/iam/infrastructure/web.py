@@ -585,8 +585,9 @@ async def disable_service_account(
     return answered
 
 
-# The rules of each request body, by route and field path, so that a request that breaks
-# them is answered with the spec's messages (the models state the same rules to clients).
+# The rules of each request body, by route and field path (``field.*``: each item of a list
+# or value of a map), so that a request that breaks them is answered with the spec's
+# messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
     "create_role": {
         "name": lambda value: Role.check_name(value),
