@@ -217,7 +217,7 @@ def test_malformed_rules_are_rejected(acme: Tenant) -> None:
     )
 
     assert bad_role.status_code == 422
-    assert "'nonsense'" in bad_role.json()["detail"]
+    assert '"nonsense"' in bad_role.json()["detail"]
     assert duplicate.status_code == 409
     assert bad_condition.status_code == 422
     assert bad_effect.status_code == 422

@@ -16,6 +16,7 @@ from eaf.domain import AggregateRoot
 from iam.domain.errors import (
     Violation,
     is_blank,
+    with_value,
 )
 from iam.domain.events import (
     AccessTokenRevoked,
@@ -319,6 +320,7 @@ class Role(AggregateRoot[DomainEvent]):
     def problems(self, now: datetime) -> list[Violation]:
         found: list[Violation] = []
         found.extend(self.check_name(self.name))
+        found.extend(self.check_permissions(self.permissions))
         return found
 
     @classmethod
@@ -378,6 +380,38 @@ class Role(AggregateRoot[DomainEvent]):
         if re.search("^(?:[ -~]{1,64})$", value) is None:
             found.append(
                 Violation(path, "Role name is 1-64 printable ASCII characters")
+            )
+        return found
+
+    @staticmethod
+    def check_permissions(
+        value: list[str], path: str = "permissions"
+    ) -> list[Violation]:
+        """The rules of ``permissions`` that ``value`` breaks."""
+        found: list[Violation] = []
+        for index, item in enumerate(value):
+            found.extend(Role.check_permissions_item(item, f"{path}.{index}"))
+        return found
+
+    @staticmethod
+    def check_permissions_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``permissions`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if (
+            re.search(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                value,
+            )
+            is None
+        ):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "Permission {value} is not <resource>:<action> (either part may be *; letters, digits, _ . -)",
+                        value,
+                    ),
+                )
             )
         return found
 

@@ -6,6 +6,8 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from eaf.web import (
     Body,
     View,
@@ -18,7 +20,14 @@ class NewRole(Body):
     """The body of POST /api/v1/tenants/{tenantId}/roles."""
 
     name: str = Field(alias="name", pattern="^(?:[ -~]{1,64})$")
-    permissions: list[str] = Field(alias="permissions")
+    permissions: list[
+        Annotated[
+            str,
+            Field(
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            ),
+        ]
+    ] = Field(alias="permissions")
     description: str = Field(alias="description", default="")
 
 
@@ -26,14 +35,28 @@ class ChangeRolePatch(Body):
     """The body of PATCH /api/v1/tenants/{tenantId}/roles/{roleId}: a merge patch, what it
     leaves out keeps its value."""
 
-    permissions: list[str] = patch_field(alias="permissions")
+    permissions: list[
+        Annotated[
+            str,
+            Field(
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            ),
+        ]
+    ] = patch_field(alias="permissions")
     description: str = patch_field(alias="description")
 
 
 class ChangeRoleRequest(Body):
     """The body of PUT /api/v1/tenants/{tenantId}/roles/{roleId}."""
 
-    permissions: list[str] = Field(alias="permissions")
+    permissions: list[
+        Annotated[
+            str,
+            Field(
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            ),
+        ]
+    ] = Field(alias="permissions")
     description: str = Field(alias="description", default="")
 
 

@@ -591,9 +591,14 @@ async def disable_service_account(
 RULES: dict[str, dict[str, RuleCheck]] = {
     "create_role": {
         "name": lambda value: Role.check_name(value),
+        "permissions.*": lambda value: Role.check_permissions_item(value, ""),
     },
-    "change_role": {},
-    "change_role_2": {},
+    "change_role": {
+        "permissions.*": lambda value: Role.check_permissions_item(value, ""),
+    },
+    "change_role_2": {
+        "permissions.*": lambda value: Role.check_permissions_item(value, ""),
+    },
 }
 NESTED_RULES: dict[str, RuleCheck] = {}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
