@@ -216,7 +216,8 @@ _SCALARS: dict[str, Callable[[Any], Any]] = {
 
 def anchored(pattern: str) -> str:
     """A spec pattern (the whole value must match) as a JSON Schema pattern; the rendered
-    code and this module search with it, as pydantic and JSON Schema validators do."""
+    code and this module match the whole value with it (``re.fullmatch``: a search would
+    let ``$`` take a trailing line break)."""
     inner = pattern[1:] if pattern.startswith("^") else pattern
     if inner.endswith("$") and not re.search(r"(?<!\\)(\\\\)*\\\$$", inner):
         inner = inner[:-1]
@@ -230,7 +231,7 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
     if key == "contains":
         return f"must contain {bound!r}" if bound not in value else None
     if key == "pattern":
-        return f"must match {bound}" if re.search(anchored(bound), value) is None else None
+        return f"must match {bound}" if re.fullmatch(anchored(bound), value) is None else None
     if key in ("min_length", "max_length"):
         size = len(value)
         unit = ("character" if isinstance(value, str) else "item") + ("" if bound == 1 else "s")

@@ -168,3 +168,45 @@ def test_the_upcast_test_stores_a_value_object_as_the_store_does(
     project = workspace / "apps/parcels"
     assert '"width_cm"' in (project / "tests/test_domain.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_domain.py")
+
+
+PATTERNED = """\
+version: 2
+name: codes
+aggregates:
+  Code:
+    fields:
+      code: {type: str, pattern: "^[A-Z]{3}-[0-9]{4}$", example: ABC-0001}
+    commands:
+      register: {creates: true, params: [code], emits: CodeRegistered}
+endpoints:
+  - {method: POST, path: /api/v1/codes, command: Code.register}
+"""
+
+LINE_BREAK_PROBE = """
+import sys
+from fastapi.testclient import TestClient
+from codes.infrastructure.config import load_settings
+from codes.main import create_app
+
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/c.db",
+                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
+with TestClient(create_app(settings)) as client:
+    broken = client.post("/api/v1/codes", json={"code": "ABC-0001\\n"})
+    assert broken.status_code == 422, broken.text
+    assert broken.json()["errors"][0]["field"] == "code", broken.text
+    assert client.post("/api/v1/codes", json={"code": "ABC-0001"}).status_code == 201
+print("ok")
+"""
+
+
+def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
+    workspace: Path, generate: Generate
+) -> None:
+    """``$`` in a search takes a trailing line break: ``ABC-0001\\n`` passed the pattern
+    (and so made another key, another unique value); the domain now matches in full."""
+    spec = workspace / "specs/codes.yaml"
+    spec.parent.mkdir()
+    spec.write_text(PATTERNED)
+    assert generate("service", "codes", cwd=workspace).code == 0
+    ran_in(workspace / "apps/codes", "-c", LINE_BREAK_PROBE, str(workspace))

@@ -793,8 +793,8 @@ def test_each_item_of_a_list_or_map_keeps_its_rules(workspace: Path, generate: G
     tests = (project / "tests/test_api.py").read_text()
     assert "def test_write_post_rejects_scores_breaking_item_min(" in tests
     assert '"field": "scores.0"' in tests
-    _ran_in(project, *GENERATED_TESTS)
-    _ran_in(project, "-c", ITEMS_PROBE, str(workspace))
-    _ran_in(project, "-m", "mypy", "--strict", "src")
-    _ran_in(project, "-m", "ruff", "check", ".")
-    _ran_in(project, "-m", "ruff", "format", "--check", ".")
+    ran_in(project, *GENERATED_TESTS)
+    ran_in(project, "-c", ITEMS_PROBE, str(workspace))
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, "-m", "ruff", "check", ".")
+    ran_in(project, "-m", "ruff", "format", "--check", ".")
