@@ -116,7 +116,7 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
     def check_application(value: str, path: str = "application") -> list[Violation]:
         """The rules of ``application`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
+        if re.fullmatch("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
             found.append(
                 Violation(path, "Lowercase letters, digits and dashes, at most 63")
             )
@@ -262,7 +262,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
         if (
-            re.search(
+            re.fullmatch(
                 "^(?:[a-z][a-z0-9-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$",
                 value,
             )
@@ -280,7 +280,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_application(value: str, path: str = "application") -> list[Violation]:
         """The rules of ``application`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
+        if re.fullmatch("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
             found.append(
                 Violation(path, "Application must match ^[a-z][a-z0-9-]{0,62}$")
             )
@@ -290,7 +290,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_profile(value: str, path: str = "profile") -> list[Violation]:
         """The rules of ``profile`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$", value) is None:
+        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$", value) is None:
             found.append(
                 Violation(path, "Profile must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
             )
@@ -300,7 +300,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_label(value: str, path: str = "label") -> list[Violation]:
         """The rules of ``label`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$", value) is None:
+        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$", value) is None:
             found.append(
                 Violation(path, "Label must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
             )

@@ -149,7 +149,7 @@ class Project(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[a-z0-9][a-z0-9-]{0,62})$", value) is None:
+        if re.fullmatch("^(?:[a-z0-9][a-z0-9-]{0,62})$", value) is None:
             found.append(
                 Violation(path, "Lowercase letters, digits and dashes, at most 63")
             )
@@ -556,7 +556,7 @@ class Flag(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value) is None:
+        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value) is None:
             found.append(Violation(path, "Letters, digits and . _ -, at most 100"))
         return found
 

@@ -259,7 +259,7 @@ class User(AggregateRoot[DomainEvent]):
     def check_username(value: str, path: str = "username") -> list[Violation]:
         """The rules of ``username`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[A-Za-z0-9._@-]{1,64})$", value) is None:
+        if re.fullmatch("^(?:[A-Za-z0-9._@-]{1,64})$", value) is None:
             found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
         return found
 
@@ -377,7 +377,7 @@ class Role(AggregateRoot[DomainEvent]):
     def check_name(value: str, path: str = "name") -> list[Violation]:
         """The rules of ``name`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:[ -~]{1,64})$", value) is None:
+        if re.fullmatch("^(?:[ -~]{1,64})$", value) is None:
             found.append(
                 Violation(path, "Role name is 1-64 printable ASCII characters")
             )
@@ -398,7 +398,7 @@ class Role(AggregateRoot[DomainEvent]):
         """The rules of each item of ``permissions`` that ``value`` breaks."""
         found: list[Violation] = []
         if (
-            re.search(
+            re.fullmatch(
                 "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
                 value,
             )
@@ -520,7 +520,7 @@ class Policy(AggregateRoot[DomainEvent]):
     def check_effect(value: str, path: str = "effect") -> list[Violation]:
         """The rules of ``effect`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.search("^(?:(allow|deny))$", value) is None:
+        if re.fullmatch("^(?:(allow|deny))$", value) is None:
             found.append(Violation(path, "Effect is allow or deny"))
         return found
 
