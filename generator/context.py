@@ -227,7 +227,12 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
         )
         endpoint.use_case = method
         if all(g.method != method for g in aggregate.getters):
-            aggregate.getters.append(d.GetterCtx(method, field_.attr, field_.name, field_.py))
+            keyed = aggregate.key is not None and [f.name for f in aggregate.key.fields] == [
+                field_.name
+            ]
+            aggregate.getters.append(
+                d.GetterCtx(method, field_.attr, field_.name, field_.py, keyed=keyed)
+            )
 
 
 def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.AggregateCtx]) -> None:

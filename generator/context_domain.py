@@ -187,12 +187,14 @@ class AggregateTests:
 
 @dataclass
 class GetterCtx:
-    """A use case reading one aggregate: by id, or by a unique field (``by``)."""
+    """A use case reading one aggregate: by id, or by a unique field (``by``), or by the
+    one field of its key (``keyed``: the id is derived from the value)."""
 
     method: str
     by: str | None
     by_name: str | None
     py: str
+    keyed: bool = False
 
 
 @dataclass

@@ -604,9 +604,11 @@ def _get_aggregate(
     (param,) = path_params
     if param not in aggregate.path_ids:
         field = aggregate.field(param)
-        if field is None or not field.unique or field.hidden:
+        keyed = field is not None and aggregate.key == [field]
+        if field is None or not (field.unique or keyed) or field.hidden:
             domain.problem(
-                (*loc, "path"), f"{{{param}}} is not the id or a unique field of {aggregate.name}"
+                (*loc, "path"),
+                f"{{{param}}} is not the id, a unique field or the key of {aggregate.name}",
             )
             return None
     if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:

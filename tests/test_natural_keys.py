@@ -241,6 +241,10 @@ with TestClient(create_app(settings, iam=iam)) as client:
     assert again.json()["type"] == "urn:problem-type:stock:duplicate", again.text
     assert [e["field"] for e in again.json()["errors"]] == ["sku"], again.text
     assert elsewhere.json()["id"] == str(uuid.uuid5(namespace, "globex/product/ABC-0001"))
+    # read by its key: the id derived from the value in the caller's tenant
+    by_sku = client.get("/api/v1/products/by-sku/ABC-0001", headers=auth("globex"))
+    assert by_sku.json() == elsewhere.json(), by_sku.text
+    assert client.get("/api/v1/products/by-sku/ZZZ-0009", headers=auth("acme")).status_code == 404
     # a deleted product keeps its id, and so its key
     path = "/api/v1/products/" + made.json()["id"]
     assert client.delete(path, headers=auth("acme")).status_code == 204
@@ -278,11 +282,16 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     ``mypy --strict``."""
     spec = workspace / "specs/stock.yaml"
     spec.parent.mkdir()
-    spec.write_text(STOCK)
+    # and read by its key (the one field of it)
+    spec.write_text(
+        STOCK + '  - {method: GET, path: "/api/v1/products/by-sku/{sku}", query: Product.get,'
+        ' permission: "stock:read"}\n'
+    )
     assert generate("service", "stock", cwd=workspace).code == 0
     project = workspace / "apps/stock"
     tests = (project / "tests/test_api.py").read_text()
     assert "def test_register_product_refuses_a_second_product_with_the_same_key" in tests
+    assert "def test_get_product_by_sku_returns_the_stored_product" in tests
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-c", PROBE, str(workspace))

@@ -115,7 +115,7 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:2:7: name: the package 'json' would shadow the module"),
     ("a query on a field that is not unique",
      "{id}\", query: Order.get", "{note}\", query: Order.get",
-     "shop.yaml:33:25: endpoints.2.path: {note} is not the id or a unique field of Order"),
+     "shop.yaml:33:25: endpoints.2.path: {note} is not the id, a unique field or the key of Order"),
     ("a tenant path without {tenantId}",
      "{id}\", query: Order.get}", "{id}\", query: Order.get, tenant: path, permission: \"s:r\"}",
      "shop.yaml:33:25: endpoints.2.path: with `tenant: path` the path names the tenant: "
