@@ -597,15 +597,16 @@ def _get_aggregate(
     if len(path_params) != 1:
         domain.problem(
             (*loc, "path"),
-            "a `get` query takes {id} or a unique field in its path (or, on a tenant path,"
-            " is of the aggregate whose id is the tenant: its view_id or event_id tenantId)",
+            "a `get` query takes {id}, a unique field or the one field of a key in its path"
+            " (or, on a tenant path, is of the aggregate whose id is the tenant: its view_id or"
+            " event_id tenantId)",
         )
         return None
     (param,) = path_params
     if param not in aggregate.path_ids:
         field = aggregate.field(param)
-        keyed = field is not None and aggregate.key == [field]
-        if field is None or not (field.unique or keyed) or field.hidden:
+        by_key = field is not None and aggregate.key == [field]
+        if field is None or not (field.unique or by_key) or field.hidden:
             domain.problem(
                 (*loc, "path"),
                 f"{{{param}}} is not the id, a unique field or the key of {aggregate.name}",
