@@ -10,6 +10,17 @@ from helpers import Result, ran_in
 
 Generate = Callable[..., Result]
 
+
+def _service(workspace: Path, generate: Generate, name: str, spec: str) -> Path:
+    """The project ``generate service`` makes of ``spec`` (specs/<name>.yaml)."""
+    path = workspace / f"specs/{name}.yaml"
+    path.parent.mkdir()
+    path.write_text(spec)
+    made = generate("service", name, cwd=workspace)
+    assert made.code == 0, made.err
+    return workspace / f"apps/{name}"
+
+
 KEYWORD_PATH = """\
 version: 2
 name: iso
@@ -33,12 +44,7 @@ def test_a_path_parameter_named_like_a_python_keyword_renders_tests_that_run(
 ) -> None:
     """A field may be named ``class`` (README); as a path parameter its tests fill the
     path with ``{class_}`` (it rendered ``.format(class=...)``, which is no Python)."""
-    spec = workspace / "specs/iso.yaml"
-    spec.parent.mkdir()
-    spec.write_text(KEYWORD_PATH)
-    made = generate("service", "iso", cwd=workspace)
-    assert made.code == 0, made.err
-    project = workspace / "apps/iso"
+    project = _service(workspace, generate, "iso", KEYWORD_PATH)
     assert '"/api/v1/things/{class_}".format(' in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
@@ -71,11 +77,7 @@ def test_one_command_on_two_endpoints_takes_from_each_body_what_its_path_lacks(
 ) -> None:
     """The PUT's path gives code and kind: its body is a model of its own (the two
     endpoints shared the POST's, and the PUT answered 422 for what its path gave)."""
-    spec = workspace / "specs/hostile.yaml"
-    spec.parent.mkdir()
-    spec.write_text(TWO_ENDPOINTS)
-    assert generate("service", "hostile", cwd=workspace).code == 0
-    project = workspace / "apps/hostile"
+    project = _service(workspace, generate, "hostile", TWO_ENDPOINTS)
     schemas = (project / "src/hostile/infrastructure/schemas.py").read_text()
     assert "class MakeThingWithoutCodeKindRequest(Body):" in schemas
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
@@ -112,11 +114,7 @@ def test_a_command_on_an_aggregate_only_a_policy_makes_is_tested_with_its_body(
 ) -> None:
     """No endpoint creates a Review (a policy does): the PUT's test of a missing review
     sends the examples' body (its helper was never rendered: NameError)."""
-    spec = workspace / "specs/iso.yaml"
-    spec.parent.mkdir()
-    spec.write_text(POLICY_MADE)
-    assert generate("service", "iso", cwd=workspace).code == 0
-    project = workspace / "apps/iso"
+    project = _service(workspace, generate, "iso", POLICY_MADE)
     assert "def rate_review_body(" in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
@@ -161,11 +159,7 @@ def test_the_upcast_test_stores_a_value_object_as_the_store_does(
     """The generated test of an upcast stores its old payload as the store writes it:
     a value object's fields under their attribute names (it wrote ``widthCm``, and
     reading the event failed)."""
-    spec = workspace / "specs/parcels.yaml"
-    spec.parent.mkdir()
-    spec.write_text(UPCAST_OF_A_VALUE)
-    assert generate("service", "parcels", cwd=workspace).code == 0
-    project = workspace / "apps/parcels"
+    project = _service(workspace, generate, "parcels", UPCAST_OF_A_VALUE)
     assert '"width_cm"' in (project / "tests/test_domain.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_domain.py")
 
@@ -205,8 +199,5 @@ def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
 ) -> None:
     """``$`` in a search takes a trailing line break: ``ABC-0001\\n`` passed the pattern
     (and so made another key, another unique value); the domain now matches in full."""
-    spec = workspace / "specs/codes.yaml"
-    spec.parent.mkdir()
-    spec.write_text(PATTERNED)
-    assert generate("service", "codes", cwd=workspace).code == 0
-    ran_in(workspace / "apps/codes", "-c", LINE_BREAK_PROBE, str(workspace))
+    project = _service(workspace, generate, "codes", PATTERNED)
+    ran_in(project, "-c", LINE_BREAK_PROBE, str(workspace))
