@@ -361,7 +361,12 @@ def _upgrade_runtime(workspace: ws.Workspace, template_root: Path) -> bool:
     return True
 
 
-def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_text: str) -> None:
+def _refuse_breaking_changes(
+    workspace: ws.Workspace,
+    project: Project,
+    spec_text: str,
+    outcome: str = "nothing was written",
+) -> None:
     """Fail when the edited spec cannot read the events the project may have stored."""
     from generator.evolution import breaking_changes
 
@@ -381,8 +386,7 @@ def _refuse_breaking_changes(workspace: ws.Workspace, project: Project, spec_tex
             typer.echo(str(Problem(where, *marks.find(loc), loc, message)), err=True)
         fail(
             f"{project.name}: the spec cannot read (or keep its rules over) the data stored"
-            " before; nothing was written (--allow-breaking renders anyway, for a service"
-            " without data)"
+            f" before; {outcome} (--allow-breaking renders anyway, for a service without data)"
         )
 
 
@@ -442,6 +446,9 @@ def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
             f"a/{where}/{relative} (as generated before)",
             f"b/{where}/{relative} (as the blueprint renders it now)",
         )
+    _refuse_breaking_changes(
+        workspace, project, spec_text, "`generate render` would refuse this change"
+    )
 
 
 @app.command()

@@ -32,13 +32,21 @@ def _new_key(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[L
     after = ([f.name for f in current.key], current.key_namespace, current.key_label)
     if not current.key or before == after:
         return []
+    fields = " + ".join(after[0])
+    if not stored.key:
+        change = f"{name}'s id is derived from {fields} now"
+    elif before[0] != after[0]:
+        change = f"{name}'s key was {' + '.join(before[0])}, it is {fields} now"
+    else:
+        what = "namespace" if before[1] != after[1] else "label"
+        change = f"{name}'s key has another {what} now"
     return [
         (
             ("aggregates", name, "key"),
-            f"{name}'s id is derived from {' + '.join(after[0])} now, but the ids stored before"
-            " were made otherwise, so a second one with the same values would pass: keep the"
-            " key as it was, or render with --allow-breaking for a service without data (or"
-            " whose ids were always made this way)",
+            f"{change}, but the ids stored before were made otherwise, so a second one with"
+            " the same values would pass: keep the key as it was, or render with"
+            " --allow-breaking for a service without data (or whose ids were always made"
+            " this way)",
         )
     ]
 

@@ -205,7 +205,11 @@ def test_render_refuses_a_key_the_stored_ids_were_not_made_by() -> None:
         " before were made otherwise"
     )
     relabelled = STOCK.replace("label: slot}", "label: bay}")
-    assert [line.split(":")[0] for line in _breaking(STOCK, relabelled)] == ["aggregates.Slot.key"]
+    [found] = _breaking(STOCK, relabelled)
+    assert found.startswith("aggregates.Slot.key: Slot's key has another label now, but")
+    refielded = STOCK.replace("key: [sku]", "key: [sku, title]")
+    [found] = _breaking(STOCK, refielded)
+    assert found.startswith("aggregates.Product.key: Product's key was sku, it is sku + title now")
     assert _breaking(STOCK, unkeyed) == []  # ids made at random from now on: nothing breaks
     assert _breaking(STOCK, STOCK) == []
 

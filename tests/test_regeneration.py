@@ -354,6 +354,18 @@ def test_diff_shows_what_render_would_apply_and_writes_nothing(repo: Repo) -> No
     assert tree_digest(repo.project) == before
 
 
+def test_diff_of_a_change_render_would_refuse_says_so(repo: Repo) -> None:
+    spec = repo.spec()
+    aggregate = spec["aggregates"]["SampleAcmeOrders"]
+    aggregate["unique"] = [list(aggregate["fields"])[:2]]
+    repo.write_spec(spec)
+    result = repo.generate("diff", NAME)
+    assert result.returncode == 1, result.stderr
+    assert "+++ b/" in result.stdout
+    assert "is unique now, but the values stored before were never claimed" in result.stderr
+    assert "`generate render` would refuse this change" in result.stderr
+
+
 def test_consumed_events_get_a_user_owned_reaction_created_once(repo: Repo) -> None:
     spec = repo.spec()
     spec["consumes"] = {"iam.TenantCreatedEvent": {"fields": {"tenantId": "str"}}}
