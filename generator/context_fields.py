@@ -397,8 +397,9 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
         literal = python_literal(field_.default, field_.full_type, {})
         if field_.default is None:
             args.append("default=None")
-        elif field_.type.is_collection and _holds_value(field_.type):
-            # value objects inside: made from the JSON default as the body's own models
+        elif field_.type.is_collection and _innermost(field_.type).kind in ("value", "enum"):
+            # value objects or enum members inside: made from the JSON default as the body's
+            # own models and the domain's enums
             args.append(
                 f"default_factory=lambda: TypeAdapter({api_type(field_.type)})"
                 f".validate_python({json_literal(field_.default)})"

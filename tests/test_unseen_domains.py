@@ -201,3 +201,31 @@ def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
     (and so made another key, another unique value); the domain now matches in full."""
     project = _service(workspace, generate, "codes", PATTERNED)
     ran_in(project, "-c", LINE_BREAK_PROBE, str(workspace))
+
+
+ENUM_DEFAULTS = """\
+version: 2
+name: palette
+enums:
+  Color: [red, green]
+aggregates:
+  Swatch:
+    fields:
+      name: str
+      colors: {type: "list[Color]", default: [red]}
+      byUse: {type: "map[Color]", default: {wall: green}}
+    commands:
+      make: {creates: true, params: [name, colors, byUse], emits: SwatchMade}
+endpoints:
+  - {method: POST, path: /api/v1/swatches, command: Swatch.make}
+"""
+
+
+def test_a_default_list_of_enum_members_is_typed_as_the_enum(
+    workspace: Path, generate: Generate
+) -> None:
+    """A request model's default ``[red]`` of a ``list[Color]`` is made of the enum's
+    members (it was ``lambda: ["red"]``, which ``mypy --strict`` refused)."""
+    project = _service(workspace, generate, "palette", ENUM_DEFAULTS)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
