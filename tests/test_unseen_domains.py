@@ -229,3 +229,60 @@ def test_a_default_list_of_enum_members_is_typed_as_the_enum(
     project = _service(workspace, generate, "palette", ENUM_DEFAULTS)
     ran_in(project, "-m", "mypy", "--strict", "src")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+ITEMS_IN_PLACE = """\
+version: 2
+name: recipes
+values:
+  Part:
+    fields:
+      codes:
+        type: "map[int]"
+        max_length: 2
+        items: {min: 10, messages: {min: "Code {value} too small"}}
+aggregates:
+  Recipe:
+    fields:
+      tags:
+        type: "list[str]"
+        max_length: 3
+        items: {pattern: "^[a-z]+$", messages: {pattern: "Tag {value} is not a word"}}
+      parts: {type: "map[Part]", default: {}}
+    commands:
+      write: {creates: true, params: [tags, parts], emits: RecipeWritten}
+endpoints:
+  - {method: POST, path: /api/v1/recipes, command: Recipe.write}
+"""
+
+ITEMS_PROBE = """
+import sys
+from fastapi.testclient import TestClient
+from recipes.infrastructure.config import load_settings
+from recipes.main import create_app
+
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/r.db",
+                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
+with TestClient(create_app(settings)) as client:
+    many = client.post("/api/v1/recipes", json={"tags": ["ok", "Bad", "x1", "d"]})
+    errors = {(e["field"], e["message"]) for e in many.json()["errors"]}
+    assert ("tags.1", 'Tag "Bad" is not a word') in errors, many.text
+    assert ("tags.2", 'Tag "x1" is not a word') in errors, many.text
+    assert "tags" in {field for field, _ in errors}, many.text
+    small = client.post("/api/v1/recipes",
+                        json={"tags": ["a"], "parts": {"p": {"codes": {"a": 1}}}})
+    assert [(e["field"], e["message"]) for e in small.json()["errors"]] == [
+        ("parts.p.codes.a", "Code 1 too small")], small.text
+print("ok")
+"""
+
+
+def test_rules_of_items_are_reported_where_the_items_are(
+    workspace: Path, generate: Generate
+) -> None:
+    """A list that is too long and holds bad items reports each item at its own path (they
+    were all reported at ``tags``, equal messages merged); an item of a map inside a map of
+    value objects gets the spec's message (pydantic's stood: the map key was taken for a
+    field name)."""
+    project = _service(workspace, generate, "recipes", ITEMS_IN_PLACE)
+    ran_in(project, "-c", ITEMS_PROBE, str(workspace))

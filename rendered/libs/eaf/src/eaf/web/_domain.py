@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, get_args
+from typing import Annotated, Any, Protocol, get_args, get_origin
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -254,7 +254,18 @@ def _spec_messages(
         # objects): pydantic's own message stands.
         return None
     field = _field(tuple(item["loc"]))
-    return [_Problem(field, problem_.message) for problem_ in found] or None
+    return [
+        _Problem(_rerooted(field, problem_.field), problem_.message)
+        for problem_ in found
+    ] or None
+
+
+def _rerooted(field: str, path: str) -> str:
+    """A violation's path (``tags.1``, as the domain names it from the field's own name, or
+    ``""`` from an item's check) under the request field that was checked (``lines.0.tags``
+    gives ``lines.0.tags.1``)."""
+    _, dot, rest = path.partition(".")
+    return f"{field}.{rest}" if dot else field
 
 
 def _nested_check(
@@ -268,9 +279,13 @@ def _nested_check(
         getattr(body, "type_", None)
         or getattr(getattr(body, "field_info", None), "annotation", None)
     )
+    skipped = 0  # the list indices and map keys between a field and what it holds
     for position, part in enumerate(path[:-1]):
-        if isinstance(part, int) or model is None:
+        if skipped:
+            skipped -= 1
             continue
+        if model is None:
+            return None
         fields = model.model_fields
         field = fields.get(part) or next(
             (f for f in fields.values() if f.alias == part), None
@@ -281,10 +296,22 @@ def _nested_check(
             if item is not None:
                 return item
         model = _inner_model(field.annotation) if field is not None else None
-    if model is None:
+        skipped = _containers(field.annotation) if field is not None else 0
+    if model is None or skipped:
         return None
     name = model.__name__.removesuffix("Body")
     return errors.nested_rules.get(f"{name}.{path[-1]}")
+
+
+def _containers(annotation: Any) -> int:
+    """How many lists and maps hold the values of ``annotation`` (``dict[str, list[X]]``: 2)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _containers(get_args(annotation)[0])
+    if origin in (list, dict):
+        return 1 + _containers(get_args(annotation)[-1])
+    inner = [arg for arg in get_args(annotation) if arg is not type(None)]
+    return _containers(inner[0]) if len(inner) == 1 else 0
 
 
 def _inner_model(annotation: Any) -> Any:
