@@ -377,9 +377,7 @@ class _Resolver:
     def _combinations(
         self, combinations: list[list[str]], aggregate: RAggregate, loc: Loc
     ) -> list[list[RField]]:
-        """The aggregate's unique combinations of fields; where none of a combination's
-        fields is a required reference (a new aggregate made per test), the tests vary
-        the examples of one of them so that the aggregates they make stay distinct."""
+        """The aggregate's unique combinations of fields (the tests vary one: ``_vary``)."""
         resolved: list[list[RField]] = []
         seen: set[frozenset[str]] = set()
         names = ", ".join(f.name for f in aggregate.fields)
@@ -406,9 +404,7 @@ class _Resolver:
                 continue
             seen.add(frozenset(combination))
             resolved.append(fields)
-            if not any(f.references and not f.optional for f in fields):
-                plain = [f for f in fields if f.type.kind != "enum" and not f.references]
-                (plain or fields)[-1].varied = True
+            _vary(fields)
         return resolved
 
     def _key(self, aggregate: RAggregate, spec: KeySpec) -> None:
@@ -463,9 +459,7 @@ class _Resolver:
             )
             return
         aggregate.key, aggregate.key_namespace, aggregate.key_label = fields, namespace, label
-        if not any(f.references and not f.optional for f in fields):
-            plain = [f for f in fields if f.type.kind != "enum" and not f.references]
-            (plain or fields)[-1].varied = True
+        _vary(fields)
 
     @staticmethod
     def _key_commands(aggregate: RAggregate, field: RField) -> str | None:
@@ -894,6 +888,15 @@ def _json_literal(value: Any, depth: int = 0) -> bool:
 
 
 KEY_LABEL = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+
+def _vary(fields: list[RField]) -> None:
+    """Where none of ``fields`` (a unique combination, a key) is a required reference (a new
+    aggregate made per test), the tests vary the examples of one of them, so that the
+    aggregates they make stay distinct."""
+    if not any(f.references and not f.optional for f in fields):
+        plain = [f for f in fields if f.type.kind != "enum" and not f.references]
+        (plain or fields)[-1].varied = True
 
 
 def _may_be_unique(field: RField) -> bool:

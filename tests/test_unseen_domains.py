@@ -11,6 +11,21 @@ from helpers import Result, ran_in
 Generate = Callable[..., Result]
 
 
+def _probe(project: Path, body: str, workspace: Path) -> None:
+    """Run ``body`` against the project's app on SQLite in ``workspace`` (``client`` is a
+    TestClient, ``settings`` its settings; the service needs no token)."""
+    package = project.name.replace("-", "_")
+    head = (
+        "import sys\n"
+        "from fastapi.testclient import TestClient\n"
+        f"from {package}.infrastructure.config import load_settings\n"
+        f"from {package}.main import create_app\n"
+        'settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/probe.db",'
+        ' "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})\n'
+    )
+    ran_in(project, "-c", head + body, str(workspace))
+
+
 def _service(workspace: Path, generate: Generate, name: str, spec: str) -> Path:
     """The project ``generate service`` makes of ``spec`` (specs/<name>.yaml)."""
     path = workspace / f"specs/{name}.yaml"
@@ -178,13 +193,6 @@ endpoints:
 """
 
 LINE_BREAK_PROBE = """
-import sys
-from fastapi.testclient import TestClient
-from codes.infrastructure.config import load_settings
-from codes.main import create_app
-
-settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/c.db",
-                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
 with TestClient(create_app(settings)) as client:
     broken = client.post("/api/v1/codes", json={"code": "ABC-0001\\n"})
     assert broken.status_code == 422, broken.text
@@ -200,7 +208,7 @@ def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
     """``$`` in a search takes a trailing line break: ``ABC-0001\\n`` passed the pattern
     (and so made another key, another unique value); the domain now matches in full."""
     project = _service(workspace, generate, "codes", PATTERNED)
-    ran_in(project, "-c", LINE_BREAK_PROBE, str(workspace))
+    _probe(project, LINE_BREAK_PROBE, workspace)
 
 
 ENUM_DEFAULTS = """\
@@ -256,13 +264,6 @@ endpoints:
 """
 
 ITEMS_PROBE = """
-import sys
-from fastapi.testclient import TestClient
-from recipes.infrastructure.config import load_settings
-from recipes.main import create_app
-
-settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/r.db",
-                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
 with TestClient(create_app(settings)) as client:
     many = client.post("/api/v1/recipes", json={"tags": ["ok", "Bad", "x1", "d"]})
     errors = {(e["field"], e["message"]) for e in many.json()["errors"]}
@@ -285,4 +286,4 @@ def test_rules_of_items_are_reported_where_the_items_are(
     value objects gets the spec's message (pydantic's stood: the map key was taken for a
     field name)."""
     project = _service(workspace, generate, "recipes", ITEMS_IN_PLACE)
-    ran_in(project, "-c", ITEMS_PROBE, str(workspace))
+    _probe(project, ITEMS_PROBE, workspace)
