@@ -75,7 +75,7 @@ def examples(domain: Domain) -> list[Finding]:
 TAKEN_PACKAGES = frozenset(
     {"fastapi", "pydantic", "starlette", "uvicorn", "sqlalchemy", "nats", "httpx", "httpx2",
      "pytest", "yaml", "typer", "jinja2", "casbin", "joserfc", "argon2", "aiosqlite",
-     "asyncpg", "stamina", "prometheus_client", "generator", "contracts", "layer_contracts",
+     "asyncpg", "re2", "stamina", "prometheus_client", "generator", "contracts", "layer_contracts",
      "tests"}
 )  # fmt: skip
 """Packages a rendered project imports: a service may not shadow them."""

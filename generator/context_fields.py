@@ -425,10 +425,6 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
 def _rule_args(rules: dict[str, Any], type_: TypeRef) -> list[str]:
     """The keyword arguments of ``Field(...)`` that state ``rules`` of a ``type_`` value."""
     args = []
-    if type_.is_scalar("str"):
-        pattern = text_pattern(rules)
-        if pattern is not None:
-            args.append(f"pattern={pattern!r}")
     for kind, keyword in (("min_length", "min_length"), ("max_length", "max_length")):
         if kind in rules:
             args.append(f"{keyword}={rules[kind]}")
@@ -444,13 +440,41 @@ def _rule_args(rules: dict[str, Any], type_: TypeRef) -> list[str]:
     return args
 
 
+def _text_rule(rules: dict[str, Any], type_: TypeRef) -> str | None:
+    """The ``eaf.web.TextRule(...)`` of a text with ``rules`` (pattern, not_blank,
+    contains), or None: checked in linear time, stated as one JSON Schema pattern."""
+    schema = text_pattern(rules) if type_.is_scalar("str") else None
+    if schema is None:
+        return None
+    args = [repr(schema)]
+    if "pattern" in rules:
+        args.append(f"pattern={anchored(rules['pattern'])!r}")
+    if rules.get("not_blank"):
+        args.append("not_blank=True")
+    if "contains" in rules:
+        args.append(f"contains={rules['contains']!r}")
+    return f"TextRule({', '.join(args)})"
+
+
 def request_type(field_: RField) -> str:
-    """The annotation of a field in a request model: its ``api_type``, with the rules of
-    its items stated on the item type (``list[Annotated[str, Field(pattern=...)]]``)."""
-    args = _rule_args(dict(field_.item_rules), field_.type.element) if field_.item_rules else []
-    if not args:
+    """The annotation of a field in a request model: its ``api_type``, its text rules on
+    the text (``Annotated[str, TextRule(...)]``), the rules of its items on the item type
+    (``list[Annotated[str, Field(max_length=...), TextRule(...)]]``)."""
+    text = _text_rule(dict(field_.rules), field_.type)
+    if text is not None:
+        annotation = f"Annotated[{api_type(field_.type)}, {text}]"
+        return f"{annotation} | None" if field_.optional else annotation
+    if not field_.item_rules:
         return api_type(field_.full_type)
-    item = f"Annotated[{api_type(field_.type.element)}, Field({', '.join(args)})]"
+    item_rules, element = dict(field_.item_rules), field_.type.element
+    args = _rule_args(item_rules, element)
+    metadata = [f"Field({', '.join(args)})"] if args else []
+    text = _text_rule(item_rules, element)
+    if text is not None:
+        metadata.append(text)
+    if not metadata:
+        return api_type(field_.full_type)
+    item = f"Annotated[{api_type(element)}, {', '.join(metadata)}]"
     annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
     return f"{annotation} | None" if field_.optional else annotation
 

@@ -2,8 +2,9 @@
 
 Walks the pattern as Python's own regex parser reads it and takes the first choice at
 every step (the fewest repetitions, the first branch, the first character of a class);
-the result is checked with ``re.fullmatch``. Patterns it cannot satisfy (lookarounds
-that disagree, back-references...) give None: the field then needs an ``example``."""
+the result is checked as the rendered services match it (RE2, ``generator.patterns``).
+Patterns it cannot satisfy, or that Python's parser cannot read (RE2's ``\\pL`` or
+``[[:alpha:]]``), give None: the field then needs an ``example``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import re
 from re import _constants as c  # type: ignore[attr-defined]
 from re import _parser as parser  # type: ignore[attr-defined]
 from typing import Any
+
+from generator.patterns import fullmatch
 
 _CANDIDATES = "aA0x_ -.@Zz9"
 _CATEGORY = {
@@ -32,7 +35,6 @@ def sample_matching(pattern: str, min_length: int = 0, max_length: int | None = 
     """A string of ``min_length``..``max_length`` characters that ``pattern`` fully
     matches, or None when none is found."""
     try:
-        compiled = re.compile(pattern)
         parsed = parser.parse(pattern)
     except (re.error, RecursionError, OverflowError):
         return None
@@ -44,7 +46,7 @@ def sample_matching(pattern: str, min_length: int = 0, max_length: int | None = 
         if len(text) > MAX_SAMPLE:
             return None
         fits = len(text) >= min_length and (max_length is None or len(text) <= max_length)
-        if fits and compiled.fullmatch(text):
+        if fits and fullmatch(pattern, text):
             return text
     return None
 

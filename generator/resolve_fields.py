@@ -10,11 +10,12 @@ from typing import Any
 
 from generator import naming
 from generator.expr import ExprError, Node, Scope, parse
+from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
 from generator.spec import CAMEL, MAX_NAME, ComputedSpec, FieldSpec, ItemsSpec
 from generator.typeref import TypeError_, TypeRef, parse_type
-from generator.values import Catalog, Invalid, conform
+from generator.values import Catalog, Invalid, anchored, conform
 
 _TEXT_RULES = ("not_blank", "contains", "pattern")
 _SIZE_RULES = ("min_length", "max_length")
@@ -220,9 +221,8 @@ class FieldResolver:
         if len(pattern) > MAX_PATTERN:
             self.domain.problem(loc, f"a pattern is at most {MAX_PATTERN} characters")
             return False
-        try:
-            re.compile(pattern)
-        except (re.error, RecursionError, OverflowError) as error:
+        error = pattern_error(pattern) or pattern_error(anchored(pattern))
+        if error is not None:
             self.domain.problem(loc, f"invalid regular expression: {error}")
             return False
         return True

@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from generator.patterns import fullmatch
 from generator.regex_sample import sample_matching
 from generator.resolved import RField
 from generator.typeref import TypeRef
@@ -231,7 +232,7 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
     if key == "contains":
         return f"must contain {bound!r}" if bound not in value else None
     if key == "pattern":
-        return f"must match {bound}" if re.fullmatch(anchored(bound), value) is None else None
+        return None if fullmatch(anchored(bound), value) else f"must match {bound}"
     if key in ("min_length", "max_length"):
         size = len(value)
         unit = ("character" if isinstance(value, str) else "item") + ("" if bound == 1 else "s")

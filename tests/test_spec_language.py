@@ -79,6 +79,15 @@ CASES: list[tuple[str, str, str, str]] = [
      "shop.yaml:9:38: values.Line.fields.quantity.pattern: pattern applies to str fields"),
     ("invalid regular expression", '"^[A-Z]+$"', '"^[A-Z+$"',
      "shop.yaml:8:33: values.Line.fields.sku.pattern: invalid regular expression"),
+    ("a lookahead (no linear-time engine has one)", '"^[A-Z]+$"', '"^(?=A)[A-Z]+$"',
+     "shop.yaml:8:33: values.Line.fields.sku.pattern: invalid regular expression: "
+     "invalid perl operator: (?= (patterns are RE2 syntax"),
+    ("a back-reference", '"^[A-Z]+$"', '"^([A-Z])\\\\1$"',
+     "shop.yaml:8:33: values.Line.fields.sku.pattern: invalid regular expression: "
+     "invalid escape sequence: \\1"),
+    ("a repetition RE2 cannot count", '"^[A-Z]+$"', '"^[A-Z]{2000}$"',
+     "shop.yaml:8:33: values.Line.fields.sku.pattern: invalid regular expression: "
+     "invalid repetition size: {2000}"),
     ("an int bound that is not an int", "min: 1}", "min: 1.5}",
      "shop.yaml:9:34: values.Line.fields.quantity.min: 1.5 is not an integer"),
     ("a default that breaks its type", 'default: "0"}', "default: []}",

@@ -211,6 +211,52 @@ def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
     _probe(project, LINE_BREAK_PROBE, workspace)
 
 
+NESTED_REPETITIONS = """\
+version: 2
+name: freezers
+values:
+  Label:
+    fields:
+      text: {type: str, pattern: "^(a+)+$", example: aa}
+aggregates:
+  Box:
+    fields:
+      code: {type: str, pattern: "^(a|aa)*$", example: aaa}
+      tags: {type: "list[str]", default: [], items: {pattern: "^([a-z]+)*$"}}
+      label: {type: Label, optional: true}
+    commands:
+      pack: {creates: true, params: [code, tags, label], emits: BoxPacked}
+endpoints:
+  - {method: POST, path: /api/v1/boxes, command: Box.pack}
+"""
+
+HOSTILE_TEXT_PROBE = """
+hostile = "a" * 50_000 + "!"
+with TestClient(create_app(settings)) as client:
+    body = {"code": hostile, "tags": ["ok", "b" * 50_000 + "!"], "label": {"text": hostile}}
+    refused = client.post("/api/v1/boxes", json=body)
+    assert refused.status_code == 422, refused.text
+    fields = sorted(e["field"] for e in refused.json()["errors"])
+    assert fields == ["code", "label.text", "tags.1"], refused.text
+    good = {"code": "aaa", "tags": ["ok"], "label": {"text": "a"}}
+    made = client.post("/api/v1/boxes", json=good)
+    assert made.status_code == 201, made.text
+print("ok")
+"""
+
+
+def test_a_pattern_with_nested_repetitions_cannot_freeze_a_request(
+    workspace: Path, generate: Generate
+) -> None:
+    """``^(a+)+$`` takes a backtracking engine 2**n steps to refuse ``aaa...a!``: a request
+    held a worker for ever. Patterns are matched by RE2 (linear time) in the request models
+    and the domain alike, so the service answers 422 at once, every broken field listed;
+    the probe would hit its timeout otherwise."""
+    project = _service(workspace, generate, "freezers", NESTED_REPETITIONS)
+    _probe(project, HOSTILE_TEXT_PROBE, workspace)
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
 ENUM_DEFAULTS = """\
 version: 2
 name: palette

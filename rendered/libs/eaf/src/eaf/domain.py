@@ -3,12 +3,15 @@ the errors a domain raises, and the rules' helpers. Pure Python: no framework, n
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import re2
 
 EventT = TypeVar("EventT")
 
@@ -77,6 +80,31 @@ BLANK = (
 def is_blank(value: str) -> bool:
     """Whether ``value`` holds nothing but white space."""
     return not value.strip(BLANK)
+
+
+MAX_PATTERN_MEMORY = 8 << 20
+"""The most memory (bytes) one compiled pattern may take; a larger one is refused."""
+
+
+def pattern_options() -> re2.Options:
+    """How spec patterns compile: RE2 syntax, whose matching takes time linear in the
+    text (no backtracking, so no pattern can hold a request for ever), UTF-8 text, no
+    error logging (a refused pattern is reported by whoever compiles it)."""
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = MAX_PATTERN_MEMORY
+    return options
+
+
+@functools.lru_cache(maxsize=1024)
+def compiled_pattern(pattern: str) -> re2._Regexp[str]:
+    """``pattern`` compiled as RE2 (``re2.error`` if it is not RE2 syntax)."""
+    return re2.compile(pattern, pattern_options())
+
+
+def matches(pattern: str, value: str) -> bool:
+    """Whether ``value`` matches ``pattern`` (RE2 syntax) whole, in linear time."""
+    return compiled_pattern(pattern).fullmatch(value) is not None
 
 
 def decimal_places(value: Decimal) -> int:

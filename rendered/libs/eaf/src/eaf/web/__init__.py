@@ -27,7 +27,7 @@ from eaf.web._openapi import (
     problem_responses,
 )
 from eaf.web._problems import PROBLEM_TYPE, problem_response
-from eaf.web._types import JsonBool, JsonDate, JsonDateTime, patch_field
+from eaf.web._types import JsonBool, JsonDate, JsonDateTime, TextRule, patch_field
 
 __all__ = [
     "Body",
@@ -43,6 +43,7 @@ __all__ = [
     "JsonBool",
     "JsonDate",
     "JsonDateTime",
+    "TextRule",
     "patch_field",
     "JsonBodyError",
     "RequestBodyTooLarge",

@@ -12,7 +12,6 @@ class Body(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
         extra="forbid",
-        regex_engine="python-re",
         from_attributes=True,
         # NaN and infinities (which a string such as "NaN" or an overflowing 1e400 would
         # give) are no numbers a service can store or compare: refused, 422
