@@ -5,7 +5,6 @@ commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import ClassVar, Self
@@ -16,6 +15,7 @@ from eaf.domain import AggregateRoot
 from configuration.domain.errors import (
     Violation,
     is_blank,
+    matches,
 )
 from configuration.domain.events import (
     DomainEvent,
@@ -116,7 +116,7 @@ class ConfigSchema(AggregateRoot[DomainEvent]):
     def check_application(value: str, path: str = "application") -> list[Violation]:
         """The rules of ``application`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
+        if not matches("^(?:[a-z][a-z0-9-]{0,62})$", value):
             found.append(
                 Violation(path, "Lowercase letters, digits and dashes, at most 63")
             )
@@ -261,12 +261,9 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if (
-            re.fullmatch(
-                "^(?:[a-z][a-z0-9-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$",
-                value,
-            )
-            is None
+        if not matches(
+            "^(?:[a-z][a-z0-9-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,62}:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$",
+            value,
         ):
             found.append(
                 Violation(
@@ -280,7 +277,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_application(value: str, path: str = "application") -> list[Violation]:
         """The rules of ``application`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[a-z][a-z0-9-]{0,62})$", value) is None:
+        if not matches("^(?:[a-z][a-z0-9-]{0,62})$", value):
             found.append(
                 Violation(path, "Application must match ^[a-z][a-z0-9-]{0,62}$")
             )
@@ -290,7 +287,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_profile(value: str, path: str = "profile") -> list[Violation]:
         """The rules of ``profile`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$", value):
             found.append(
                 Violation(path, "Profile must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$")
             )
@@ -300,7 +297,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
     def check_label(value: str, path: str = "label") -> list[Violation]:
         """The rules of ``label`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,99})$", value):
             found.append(
                 Violation(path, "Label must match ^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
             )

@@ -6,7 +6,14 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
-from eaf.web import Body, JsonBool, View
+from typing import Annotated
+
+from eaf.web import (
+    Body,
+    JsonBool,
+    TextRule,
+    View,
+)
 from pydantic import AwareDatetime, Field
 
 
@@ -21,22 +28,29 @@ class PropertyBody(Body):
 class DefineConfigSchemaRequest(Body):
     """The body of POST /api/v1/schemas."""
 
-    application: str = Field(alias="application", pattern="^(?:[a-z][a-z0-9-]{0,62})$")
-    document: str = Field(
-        alias="document",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=65536,
-    )
+    application: Annotated[
+        str,
+        TextRule("^(?:[a-z][a-z0-9-]{0,62})$", pattern="^(?:[a-z][a-z0-9-]{0,62})$"),
+    ] = Field(alias="application")
+    document: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="document", max_length=65536)
 
 
 class ReviseConfigSchemaRequest(Body):
     """The body of PUT /api/v1/schemas/{id}."""
 
-    document: str = Field(
-        alias="document",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=65536,
-    )
+    document: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="document", max_length=65536)
 
 
 class ConfigSchema(View):

@@ -5,7 +5,6 @@ commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import ClassVar, Self
@@ -18,6 +17,7 @@ from feature_flags.domain.errors import (
     FlagArchived,
     Violation,
     is_blank,
+    matches,
 )
 from feature_flags.domain.events import (
     DomainEvent,
@@ -149,7 +149,7 @@ class Project(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[a-z0-9][a-z0-9-]{0,62})$", value) is None:
+        if not matches("^(?:[a-z0-9][a-z0-9-]{0,62})$", value):
             found.append(
                 Violation(path, "Lowercase letters, digits and dashes, at most 63")
             )
@@ -556,7 +556,7 @@ class Flag(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value):
             found.append(Violation(path, "Letters, digits and . _ -, at most 100"))
         return found
 

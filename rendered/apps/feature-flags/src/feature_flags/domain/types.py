@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from uuid import UUID
 
-from feature_flags.domain.errors import Violation, is_blank
+from feature_flags.domain.errors import (
+    Violation,
+    is_blank,
+    matches,
+)
 
 
 class FlagType(StrEnum):
@@ -74,7 +77,7 @@ class Constraint:
     def check_context_name(value: str, path: str = "contextName") -> list[Violation]:
         """The rules of ``contextName`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$", value) is None:
+        if not matches("^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$", value):
             found.append(
                 Violation(
                     path, "Context name must match ^[A-Za-z][A-Za-z0-9_.-]{0,99}$"
@@ -203,7 +206,7 @@ class Strategy:
     def check_name(value: str, path: str = "name") -> list[Violation]:
         """The rules of ``name`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$", value) is None:
+        if not matches("^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$", value):
             found.append(
                 Violation(path, "Name must match ^[A-Za-z][A-Za-z0-9_-]{0,99}$")
             )
@@ -269,7 +272,7 @@ class Dependency:
     def check_feature(value: str, path: str = "feature") -> list[Violation]:
         """The rules of ``feature`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$", value):
             found.append(
                 Violation(path, "Feature must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
             )

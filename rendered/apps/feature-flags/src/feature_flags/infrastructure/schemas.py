@@ -6,12 +6,14 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
 from eaf.web import (
     Body,
     JsonBool,
     JsonDateTime,
+    TextRule,
     View,
     patch_field,
 )
@@ -23,9 +25,13 @@ from feature_flags.domain.types import FlagType, Operator, PayloadType
 class ConstraintBody(Body):
     """A constraint."""
 
-    context_name: str = Field(
-        alias="contextName", pattern="^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$"
-    )
+    context_name: Annotated[
+        str,
+        TextRule(
+            "^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$",
+            pattern="^(?:[A-Za-z][A-Za-z0-9_.-]{0,99})$",
+        ),
+    ] = Field(alias="contextName")
     operator: Operator = Field(alias="operator")
     values_: list[str] = Field(
         alias="values", default_factory=lambda: [], max_length=1000
@@ -45,11 +51,13 @@ class PayloadBody(Body):
 class VariantBody(Body):
     """A variant."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
     weight: int = Field(alias="weight", ge=0, le=1000)
     stickiness: str = Field(alias="stickiness", default="default", max_length=100)
     payload_: PayloadBody | None = Field(alias="payload", default=None)
@@ -58,7 +66,13 @@ class VariantBody(Body):
 class StrategyBody(Body):
     """A strategy."""
 
-    name: str = Field(alias="name", pattern="^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$")
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$",
+            pattern="^(?:[A-Za-z][A-Za-z0-9_-]{0,99})$",
+        ),
+    ] = Field(alias="name")
     parameters: dict[str, str] = Field(
         alias="parameters", default_factory=lambda: {}, max_length=50
     )
@@ -80,9 +94,13 @@ class StrategyBody(Body):
 class DependencyBody(Body):
     """A dependency."""
 
-    feature: str = Field(
-        alias="feature", pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$"
-    )
+    feature: Annotated[
+        str,
+        TextRule(
+            "^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$",
+            pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$",
+        ),
+    ] = Field(alias="feature")
     enabled: JsonBool = Field(alias="enabled", default=True)
     variants: list[str] = Field(
         alias="variants", default_factory=lambda: [], max_length=100
@@ -113,12 +131,19 @@ class EnvironmentConfigBody(Body):
 class CreateProjectRequest(Body):
     """The body of POST /api/v1/projects."""
 
-    key_: str = Field(alias="key", pattern="^(?:[a-z0-9][a-z0-9-]{0,62})$")
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    key_: Annotated[
+        str,
+        TextRule(
+            "^(?:[a-z0-9][a-z0-9-]{0,62})$", pattern="^(?:[a-z0-9][a-z0-9-]{0,62})$"
+        ),
+    ] = Field(alias="key")
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
     description: str = Field(alias="description", default="", max_length=1000)
     environments: list[str] = Field(
         alias="environments",
@@ -131,11 +156,13 @@ class CreateProjectRequest(Body):
 class UpdateProjectRequest(Body):
     """The body of PUT /api/v1/projects/{id}."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
     description: str = Field(alias="description", default="", max_length=1000)
     environments: list[str] = Field(
         alias="environments",
@@ -148,11 +175,13 @@ class UpdateProjectRequest(Body):
 class CreateSegmentRequest(Body):
     """The body of POST /api/v1/segments."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
     description: str = Field(alias="description", default="", max_length=1000)
     constraints: list[ConstraintBody] = Field(
         alias="constraints",
@@ -164,11 +193,13 @@ class CreateSegmentRequest(Body):
 class UpdateSegmentRequest(Body):
     """The body of PUT /api/v1/segments/{id}."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
     description: str = Field(alias="description", default="", max_length=1000)
     constraints: list[ConstraintBody] = Field(
         alias="constraints",
@@ -180,7 +211,13 @@ class UpdateSegmentRequest(Body):
 class CreateFlagRequest(Body):
     """The body of POST /api/v1/flags."""
 
-    key_: str = Field(alias="key", pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$")
+    key_: Annotated[
+        str,
+        TextRule(
+            "^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$",
+            pattern="^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,99})$",
+        ),
+    ] = Field(alias="key")
     project_id: UUID = Field(alias="projectId")
     description: str = Field(alias="description", default="", max_length=1000)
     type_: FlagType = Field(alias="type", default=FlagType.RELEASE)
@@ -254,17 +291,21 @@ class MarkStaleFlagRequest(Body):
 class SubmitUsageReportRequest(Body):
     """The body of POST /api/v1/usage-reports."""
 
-    app_name: str = Field(
-        alias="appName",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=200,
-    )
+    app_name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="appName", max_length=200)
     instance_id: str = Field(alias="instanceId", default="unknown", max_length=200)
-    environment: str = Field(
-        alias="environment",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=100,
-    )
+    environment: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="environment", max_length=100)
     start: JsonDateTime = Field(alias="start")
     stop: JsonDateTime = Field(alias="stop")
     toggles: dict[str, ToggleUsageBody] = Field(

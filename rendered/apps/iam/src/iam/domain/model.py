@@ -5,7 +5,6 @@ commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Self
@@ -16,6 +15,7 @@ from eaf.domain import AggregateRoot
 from iam.domain.errors import (
     Violation,
     is_blank,
+    matches,
     with_value,
 )
 from iam.domain.events import (
@@ -259,7 +259,7 @@ class User(AggregateRoot[DomainEvent]):
     def check_username(value: str, path: str = "username") -> list[Violation]:
         """The rules of ``username`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9._@-]{1,64})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
             found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
         return found
 
@@ -377,7 +377,7 @@ class Role(AggregateRoot[DomainEvent]):
     def check_name(value: str, path: str = "name") -> list[Violation]:
         """The rules of ``name`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[ -~]{1,64})$", value) is None:
+        if not matches("^(?:[ -~]{1,64})$", value):
             found.append(
                 Violation(path, "Role name is 1-64 printable ASCII characters")
             )
@@ -397,12 +397,9 @@ class Role(AggregateRoot[DomainEvent]):
     def check_permissions_item(value: str, path: str) -> list[Violation]:
         """The rules of each item of ``permissions`` that ``value`` breaks."""
         found: list[Violation] = []
-        if (
-            re.fullmatch(
-                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
-                value,
-            )
-            is None
+        if not matches(
+            "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            value,
         ):
             found.append(
                 Violation(
@@ -520,7 +517,7 @@ class Policy(AggregateRoot[DomainEvent]):
     def check_effect(value: str, path: str = "effect") -> list[Violation]:
         """The rules of ``effect`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:(allow|deny))$", value) is None:
+        if not matches("^(?:(allow|deny))$", value):
             found.append(Violation(path, "Effect is allow or deny"))
         return found
 

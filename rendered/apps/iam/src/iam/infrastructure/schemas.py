@@ -10,6 +10,7 @@ from typing import Annotated
 
 from eaf.web import (
     Body,
+    TextRule,
     View,
     patch_field,
 )
@@ -19,12 +20,15 @@ from pydantic import AwareDatetime, Field
 class NewRole(Body):
     """The body of POST /api/v1/tenants/{tenantId}/roles."""
 
-    name: str = Field(alias="name", pattern="^(?:[ -~]{1,64})$")
+    name: Annotated[str, TextRule("^(?:[ -~]{1,64})$", pattern="^(?:[ -~]{1,64})$")] = (
+        Field(alias="name")
+    )
     permissions: list[
         Annotated[
             str,
-            Field(
-                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            TextRule(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
             ),
         ]
     ] = Field(alias="permissions")
@@ -38,8 +42,9 @@ class ChangeRolePatch(Body):
     permissions: list[
         Annotated[
             str,
-            Field(
-                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            TextRule(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
             ),
         ]
     ] = patch_field(alias="permissions")
@@ -52,8 +57,9 @@ class ChangeRoleRequest(Body):
     permissions: list[
         Annotated[
             str,
-            Field(
-                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"
+            TextRule(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
             ),
         ]
     ] = Field(alias="permissions")

@@ -5,7 +5,6 @@ commands emit (the state is the fold of those events)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import ClassVar, Self
@@ -22,6 +21,7 @@ from licensing.domain.errors import (
     TooManyMachines,
     Violation,
     is_blank,
+    matches,
 )
 from licensing.domain.events import (
     DomainEvent,
@@ -145,7 +145,7 @@ class Product(AggregateRoot[DomainEvent]):
     def check_code(value: str, path: str = "code") -> list[Violation]:
         """The rules of ``code`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[a-z0-9][a-z0-9-]{0,62})$", value) is None:
+        if not matches("^(?:[a-z0-9][a-z0-9-]{0,62})$", value):
             found.append(
                 Violation(path, "Lowercase letters, digits and dashes, at most 63")
             )
@@ -639,7 +639,7 @@ class License(AggregateRoot[DomainEvent]):
     def check_key_(value: str, path: str = "key") -> list[Violation]:
         """The rules of ``key`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$", value) is None:
+        if not matches("^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$", value):
             found.append(
                 Violation(
                     path, "Groups of 4 to 8 capital letters or digits joined by dashes"
@@ -803,7 +803,7 @@ class Machine(AggregateRoot[DomainEvent]):
     def check_fingerprint(value: str, path: str = "fingerprint") -> list[Violation]:
         """The rules of ``fingerprint`` that ``value`` breaks."""
         found: list[Violation] = []
-        if re.fullmatch("^(?:[A-Za-z0-9:._-]{1,200})$", value) is None:
+        if not matches("^(?:[A-Za-z0-9:._-]{1,200})$", value):
             found.append(Violation(path, "Letters, digits and : . _ -, at most 200"))
         return found
 

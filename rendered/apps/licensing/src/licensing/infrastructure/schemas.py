@@ -6,12 +6,14 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
+from typing import Annotated
 from uuid import UUID
 
 from eaf.web import (
     Body,
     JsonBool,
     JsonDateTime,
+    TextRule,
     View,
     patch_field,
 )
@@ -23,12 +25,19 @@ from licensing.domain.types import LicenseStatus
 class CreateProductRequest(Body):
     """The body of POST /api/v1/products."""
 
-    code: str = Field(alias="code", pattern="^(?:[a-z0-9][a-z0-9-]{0,62})$")
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=200,
-    )
+    code: Annotated[
+        str,
+        TextRule(
+            "^(?:[a-z0-9][a-z0-9-]{0,62})$", pattern="^(?:[a-z0-9][a-z0-9-]{0,62})$"
+        ),
+    ] = Field(alias="code")
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=200)
     url: str = Field(alias="url", default="", max_length=2000)
     metadata: dict[str, str] = Field(
         alias="metadata", default_factory=lambda: {}, max_length=50
@@ -38,11 +47,13 @@ class CreateProductRequest(Body):
 class UpdateProductRequest(Body):
     """The body of PUT /api/v1/products/{id}."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=200,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=200)
     url: str = Field(alias="url", default="", max_length=2000)
     metadata: dict[str, str] = Field(
         alias="metadata", default_factory=lambda: {}, max_length=50
@@ -53,11 +64,13 @@ class CreatePolicyRequest(Body):
     """The body of POST /api/v1/policies."""
 
     product_id: UUID = Field(alias="productId")
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=200,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=200)
     duration_days: int | None = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
@@ -75,11 +88,13 @@ class CreatePolicyRequest(Body):
 class UpdatePolicyRequest(Body):
     """The body of PUT /api/v1/policies/{id}."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
-        max_length=200,
-    )
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=200)
     duration_days: int | None = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
@@ -97,9 +112,13 @@ class UpdatePolicyRequest(Body):
 class CreateLicenseRequest(Body):
     """The body of POST /api/v1/licenses."""
 
-    key_: str = Field(
-        alias="key", default="", pattern="^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$"
-    )
+    key_: Annotated[
+        str,
+        TextRule(
+            "^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$",
+            pattern="^(?:([A-Z0-9]{4,8}(-[A-Z0-9]{4,8}){1,7})?)$",
+        ),
+    ] = Field(alias="key", default="")
     policy_id: UUID = Field(alias="policyId")
     product_id: UUID = Field(alias="productId")
     name: str = Field(alias="name", default="", max_length=200)
@@ -125,9 +144,12 @@ class ActivateMachineRequest(Body):
     """The body of POST /api/v1/machines."""
 
     license_id: UUID = Field(alias="licenseId")
-    fingerprint: str = Field(
-        alias="fingerprint", pattern="^(?:[A-Za-z0-9:._-]{1,200})$"
-    )
+    fingerprint: Annotated[
+        str,
+        TextRule(
+            "^(?:[A-Za-z0-9:._-]{1,200})$", pattern="^(?:[A-Za-z0-9:._-]{1,200})$"
+        ),
+    ] = Field(alias="fingerprint")
     name: str = Field(alias="name", default="", max_length=200)
     platform: str = Field(alias="platform", default="", max_length=100)
 

@@ -6,28 +6,44 @@ document tells clients what the service accepts."""
 
 from __future__ import annotations
 
-from eaf.web import Body, View
+from typing import Annotated
+
+from eaf.web import (
+    Body,
+    TextRule,
+    View,
+)
 from pydantic import AwareDatetime, Field
 
 
 class CreateUserProfileRequest(Body):
     """The body of POST /api/v1/user-profiles."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name")
+    email: Annotated[str, TextRule("^(?=[\\s\\S]*@)", contains="@")] = Field(
+        alias="email"
     )
-    email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
 
 
 class UpdateUserProfileRequest(Body):
     """The body of PUT /api/v1/user-profiles/{id}."""
 
-    name: str = Field(
-        alias="name",
-        pattern="^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name")
+    email: Annotated[str, TextRule("^(?=[\\s\\S]*@)", contains="@")] = Field(
+        alias="email"
     )
-    email: str = Field(alias="email", pattern="^(?=[\\s\\S]*@)")
 
 
 class SampleUserProfile(View):
