@@ -114,6 +114,8 @@ class FieldCtx:
     distinct_json: list[str]
     alternative_json: str | None
     hidden: bool = False
+    secret: str | None = None
+    """``given`` or ``generated``: the field holds the hash of a credential."""
     """An aggregate's field no view shows."""
 
 
@@ -180,6 +182,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         distinct_json=[json_literal(v) for v in distinct],
         alternative_json=_alternative(field_, sample_value, catalog),
         hidden=field_.hidden,
+        secret=field_.secret,
     )
 
 
@@ -415,6 +418,10 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
     if _holds(field_.type, "decimal"):
         scale = dict(field_.item_rules).get("scale", rules.get("scale"))
         args.append(f"json_schema_extra=decimal_schema({scale})")
+    elif field_.secret:
+        # never in a view, masked by the documents' readers, never in a log of the body
+        args.append('json_schema_extra={"writeOnly": True, "format": "password"}')
+        args.append("repr=False")
     elif field_.hidden:
         args.append('json_schema_extra={"writeOnly": True}')  # never in a view
     if field_.description:

@@ -109,6 +109,10 @@ class EndpointCtx:
     summary: str
     path_params: list[ParamCtx]
     body: list[FieldCtx]
+    made: list[FieldCtx]
+    """The generated secrets the command sets: made by the service, shown once."""
+    answer: str | None
+    """The model of the answer that shows them (the aggregate's view and those secrets)."""
     by: str | None
     filters: list[FilterCtx]
     sort: list[str]
@@ -261,6 +265,7 @@ def _endpoint(
     command = None
     params: list[ParamCtx] = []
     body: list[FieldCtx] = []
+    made: list[FieldCtx] = []
     by = None
     filters: list[FilterCtx] = []
     if endpoint.command is not None and aggregate is not None:
@@ -276,11 +281,17 @@ def _endpoint(
                 params.append(
                     ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json)
                 )
-        body = [a for a in command.arguments if a.name not in endpoint.path_params]
+        # a generated secret is made by the service, not given: its answer shows it once
+        made = [a for a in command.arguments if a.secret == "generated"]
+        body = [
+            a for a in command.arguments if a.name not in endpoint.path_params and a not in made
+        ]
         patch = endpoint.method == "PATCH" and endpoint.kind == "change"
         suffix = "Patch" if patch else "Request"
         # a body without the values the path gives is a model of its own
-        from_path = "".join(naming.pascal(a.name) for a in command.arguments if a not in body)
+        from_path = "".join(
+            naming.pascal(a.name) for a in command.arguments if a.name in endpoint.path_params
+        )
         request = (
             endpoint.request
             or f"{naming.pascal(endpoint.command)}{endpoint.target}"
@@ -347,6 +358,10 @@ def _endpoint(
         summary=endpoint.summary,
         path_params=params,
         body=body,
+        made=made,
+        answer=f"{aggregate.name}With{''.join(naming.pascal(f.name) for f in made)}"
+        if made and aggregate is not None
+        else None,
         by=by,
         filters=filters,
         sort=[_column_attr(read_model, s) for s in endpoint.sort],

@@ -329,6 +329,9 @@ class _Resolver:
                     (*loc, "computed", value.name, "value"),
                     f"{shown[0]!r} is hidden: a computed value would show it",
                 )
+        secrets = {f.name for f in aggregate.fields if f.secret}
+        for index, invariant in enumerate(aggregate.invariants):
+            _no_secret(self.domain, invariant.check, secrets, (*loc, "invariants", index, "check"))
         if spec.view_id is not None:
             aggregate.view_id = self._view_name(spec.view_id, aggregate, (*loc, "view_id")) or "id"
         if spec.view_tenant is not None:
@@ -654,6 +657,7 @@ class _Resolver:
         scope_names = {**scope_names, "now": DATETIME, "today": DATE}
         scope_names.update({f.name: f.full_type for f in [*params, *inputs]})
         scope = self.fields.scope(scope_names)
+        secrets = {f.name for f in aggregate.fields if f.secret}
         sets: list[tuple[RField, Node]] = []
         for target, text in spec.set.items():
             where = (*loc, "set", target)
@@ -662,11 +666,18 @@ class _Resolver:
                 self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
             elif changed in params:
                 self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
+            elif changed.secret:
+                self.domain.problem(
+                    where, f"{target!r} is a secret: a command sets it as a parameter only"
+                )
             else:
                 node = self.fields.expression(text, scope, where, changed.full_type)
                 if node is not None:
+                    _no_secret(self.domain, node, secrets, where)
                     sets.append((changed, node))
         when = self.fields.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
+        if when is not None:
+            _no_secret(self.domain, when, secrets, (*loc, "when"))
         if spec.error is not None:
             if spec.error not in self.domain.errors:
                 self.domain.problem(
@@ -903,3 +914,9 @@ def _may_be_unique(field: RField) -> bool:
     """Whether the field's values may be kept unique (a scalar of a comparable kind, an
     enum)."""
     return field.type.kind == "enum" or field.type.is_scalar(*sorted(UNIQUE_TYPES))
+
+
+def _no_secret(domain: Domain, node: Node, secrets: set[str], loc: Loc) -> None:
+    """A problem when expression ``node`` reads one of the ``secrets`` (only hashes kept)."""
+    if read := sorted(names_in(node) & secrets):
+        domain.problem(loc, f"{read[0]!r} is a secret: only its hash is kept, no rule may read it")

@@ -110,6 +110,8 @@ class FieldResolver:
                     (*loc, name, "hidden"), "hidden applies to an aggregate's fields (its views)"
                 )
             field.hidden = spec.hidden and shown
+            if spec.secret is not None:
+                self._secret(field, spec, shown, (*loc, name, "secret"))
             if field.attr in attrs:
                 self.domain.problem(
                     (*loc, name), f"{name!r} and {attrs[field.attr]!r} are the same name in Python"
@@ -118,6 +120,22 @@ class FieldResolver:
             attrs[field.attr] = name
             resolved.append(field)
         return resolved
+
+    def _secret(self, field: RField, spec: FieldSpec, shown: bool, loc: Loc) -> None:
+        """Make ``field`` a secret (only its hash kept, never shown), if it may be one."""
+        kind = "generated" if spec.secret == "generated" else "given"
+        if not shown:
+            problem = "secret applies to an aggregate's fields (only their hash is kept)"
+        elif not field.type.is_scalar("str") or spec.optional:
+            problem = "a secret is a required str (its hash is kept)"
+        elif spec.has_default:
+            problem = "a secret has no default (it would be written in the spec)"
+        elif kind == "generated" and (field.rules or spec.has_example):
+            problem = "a generated secret takes no rules or example: the service makes it"
+        else:
+            field.secret, field.hidden = kind, True
+            return
+        self.domain.problem(loc, problem)
 
     def field(self, name: str, spec: FieldSpec, loc: Loc, *, rules: bool = True) -> RField | None:
         problem = camel_problem(name, "field name")

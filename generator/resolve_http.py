@@ -424,7 +424,11 @@ def _command_endpoint(
     if endpoint.method == "GET" or (endpoint.method == "DELETE" and kind == "create"):
         domain.problem((*loc, "method"), f"{endpoint.method} does not fit a {kind} command")
         return None
-    body = [f.name for f in command.arguments if f.name not in path_params]
+    body = [
+        f.name
+        for f in command.arguments
+        if f.name not in path_params and f.secret != "generated"  # made, not given
+    ]
     if endpoint.method == "DELETE" and kind == "change" and body:
         # a soft delete (a disabled account stays readable) takes nothing but the path
         names = ", ".join(body)
@@ -443,10 +447,19 @@ def _command_endpoint(
     if kind != "create" and len(ids) != 1:
         domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}")
         return None
+    secrets = [f.name for f in command.arguments if f.secret]
+    if endpoint.method == "PATCH" and secrets:
+        domain.problem(
+            (*loc, "method"),
+            f"a PATCH cannot leave out {secrets[0]!r}, a secret (only its hash is kept): "
+            "serve the command with PUT or POST, or set the secret in a command of its own",
+        )
+        return None
     for param in others:
         field = arguments.get(param)
         if (
             field is None
+            or field.secret is not None
             or field.optional
             or not (field.type.kind == "enum" or field.type.is_scalar(*PATH_TYPES))
         ):
@@ -460,6 +473,11 @@ def _command_endpoint(
     status = endpoint.status or default_status
     if status == 204 and kind == "create":
         domain.problem((*loc, "status"), "a creating command answers with the created resource")
+    elif status == 204 and any(f.secret == "generated" for f in command.arguments):
+        domain.problem(
+            (*loc, "status"),
+            f"{member!r} makes a generated secret, which its answer shows once: not 204",
+        )
     if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
         domain.problem(loc, "filter, sort, order and page are for list queries")
     return REndpoint(

@@ -37,6 +37,9 @@ class RField:
     description: str = ""
     varied: bool = False  # the generated tests give it distinct examples (a unique combination's)
     hidden: bool = False  # never in a view (requests may set it)
+    secret: str | None = None
+    """``given`` (the request gives it in plain) or ``generated`` (the service makes it):
+    the field holds only its hash."""
 
     @property
     def full_type(self) -> TypeRef:

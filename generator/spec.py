@@ -108,6 +108,12 @@ class FieldSpec(_Strict):
         description="an aggregate's field its views never show (a password hash): requests"
         " may still set it",
     )
+    secret: Literal[True, "generated"] | None = Field(
+        default=None,
+        description="an aggregate's str field kept only as its argon2id hash: true, the request"
+        " gives it in plain (its rules checked on that); generated, the service makes it and"
+        " the answer of the command that set it shows it once",
+    )
     items: ItemsSpec | None = Field(
         default=None,
         description="list[T] or map[T] of a scalar T: the rules of each item (each value of a"

@@ -1,0 +1,208 @@
+"""Secret fields (``secret: true`` / ``secret: generated``): a credential kept only as its
+argon2id hash. Given ones are checked in plain and hashed by the use case; generated ones
+are made by the service and shown once, in the answer of the command that set them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Result, ran_in
+
+from generator.loading import SpecError, load_spec_text
+
+Generate = Callable[..., Result]
+
+KEYS = """\
+version: 2
+name: keys
+aggregates:
+  Member:
+    fields:
+      email: {type: str, contains: "@"}
+      pin: {type: str, secret: true, pattern: "^[0-9]{4,8}$", messages: {pattern: 4-8 digits}}
+      nickname: {type: str, default: ""}
+    commands:
+      join: {creates: true, params: [email, pin, nickname], emits: MemberJoined}
+      changePin: {params: [pin], emits: PinChanged}
+      rename: {params: [nickname], emits: MemberRenamed}
+  ApiClient:
+    fields:
+      name: {type: str, not_blank: true}
+      clientSecret: {type: str, secret: generated}
+      status: {type: str, default: ACTIVE}
+    commands:
+      register: {creates: true, params: [name, clientSecret], emits: ApiClientRegistered}
+      rotate: {params: [clientSecret], emits: ApiClientSecretRotated}
+      disable: {set: {status: "'DISABLED'"}, emits: ApiClientDisabled}
+endpoints:
+  - {method: POST, path: /api/v1/members, command: Member.join}
+  - {method: GET, path: "/api/v1/members/{id}", query: Member.get}
+  - {method: PUT, path: "/api/v1/members/{id}/pin", command: Member.changePin}
+  - {method: PATCH, path: "/api/v1/members/{id}", command: Member.rename}
+  - {method: POST, path: /api/v1/api-clients, command: ApiClient.register}
+  - {method: GET, path: "/api/v1/api-clients/{id}", query: ApiClient.get}
+  - {method: POST, path: "/api/v1/api-clients/{id}/secret", command: ApiClient.rotate}
+  - {method: DELETE, path: "/api/v1/api-clients/{id}", command: ApiClient.disable}
+"""
+
+
+def problems(text: str) -> list[str]:
+    try:
+        load_spec_text(text, "keys.yaml")
+    except SpecError as error:
+        return [str(problem) for problem in error.problems]
+    return []
+
+
+def test_the_spec_with_secrets_is_valid() -> None:
+    assert problems(KEYS) == []
+
+
+@pytest.mark.parametrize(
+    ("replaced", "replacement", "expected"),
+    [
+        (
+            "clientSecret: {type: str, secret: generated}",
+            "clientSecret: {type: str, secret: generated, min_length: 10}",
+            "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: a generated"
+            " secret takes no rules or example: the service makes it",
+        ),
+        (
+            "clientSecret: {type: str, secret: generated}",
+            "clientSecret: {type: int, secret: generated}",
+            "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: a secret is a"
+            " required str (its hash is kept)",
+        ),
+        (
+            "pin: {type: str, secret: true,",
+            "pin: {type: str, default: '1234', secret: true,",
+            "keys.yaml:7:49: aggregates.Member.fields.pin.secret: a secret has no default (it"
+            " would be written in the spec)",
+        ),
+        (
+            "pin: {type: str, secret: true,",
+            "pin: {type: str, unique: true, secret: true,",
+            "keys.yaml:7:32: aggregates.Member.fields.pin.unique: a hidden field cannot be"
+            " unique: its duplicate answer would tell a caller another aggregate's hidden value",
+        ),
+        (
+            "clientSecret: {type: str, secret: generated}",
+            "clientSecret: {type: str, secret: maybe}",
+            "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: Input should be"
+            " True or 'generated'",
+        ),
+        (
+            '{method: PATCH, path: "/api/v1/members/{id}", command: Member.rename}',
+            '{method: PATCH, path: "/api/v1/members/{id}", command: Member.changePin}',
+            "keys.yaml:26:14: endpoints.3.method: a PATCH cannot leave out 'pin', a secret (only"
+            " its hash is kept): serve the command with PUT or POST, or set the secret in a"
+            " command of its own",
+        ),
+        (
+            "rename: {params: [nickname], emits",
+            "rename: {params: [nickname], when: \"pin != ''\", emits",
+            "keys.yaml:12:42: aggregates.Member.commands.rename.when: 'pin' is a secret: only"
+            " its hash is kept, no rule may read it",
+        ),
+        (
+            "disable: {set: {status: \"'DISABLED'\"}",
+            "disable: {set: {status: \"'DISABLED'\", clientSecret: \"''\"}",
+            "keys.yaml:21:59: aggregates.ApiClient.commands.disable.set.clientSecret:"
+            " 'clientSecret' is a secret: a command sets it as a parameter only",
+        ),
+        (
+            'path: "/api/v1/api-clients/{id}", command: ApiClient.disable}',
+            'path: "/api/v1/api-clients/{id}", command: ApiClient.rotate}',
+            "keys.yaml:30:5: endpoints.7.status: 'rotate' makes a generated secret, which its"
+            " answer shows once: not 204",
+        ),
+    ],
+)
+def test_each_mistake_of_a_secret_is_located(
+    replaced: str, replacement: str, expected: str
+) -> None:
+    assert replaced in KEYS
+    assert problems(KEYS.replace(replaced, replacement)) == expected.split(";")
+
+
+PROBE = """
+import sqlite3, sys
+from fastapi.testclient import TestClient
+from eaf import context
+from eaf.security import PasswordHasher
+from keys.infrastructure.config import load_settings
+from keys.main import create_app
+
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/k.db",
+                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})
+hasher = PasswordHasher()
+
+def stored(cases, id):
+    async def read():
+        with context.use(context.SecurityContext(tenant_id="default")):
+            return await cases.get(id)
+    return client.portal.call(read)
+
+with TestClient(create_app(settings)) as client:
+    bad = client.post("/api/v1/members", json={"email": "a@b", "pin": "12x"})
+    assert bad.status_code == 422, bad.text
+    assert bad.json()["errors"] == [{"field": "pin", "message": "4-8 digits"}]
+    made = client.post("/api/v1/members", json={"email": "a@b", "pin": "482913"})
+    assert made.status_code == 201, made.text
+    assert "pin" not in made.json(), made.text
+    path = "/api/v1/members/" + made.json()["id"]
+    assert "pin" not in client.get(path).json()
+    assert client.put(path + "/pin", json={"pin": "77"}).status_code == 422
+    assert client.put(path + "/pin", json={"pin": "775511"}).status_code == 200
+    app = client.app
+    member = stored(app.state.member, made.json()["id"])
+    assert hasher.verify(member.pin, "775511") and not hasher.verify(member.pin, "482913")
+
+    key = {"Idempotency-Key": "k-1"}
+    first = client.post("/api/v1/api-clients", json={"name": "worker"}, headers=key)
+    assert first.status_code == 201, first.text
+    secret = first.json()["clientSecret"]
+    assert len(secret) >= 43, first.text
+    replay = client.post("/api/v1/api-clients", json={"name": "worker"}, headers=key)
+    assert replay.json()["clientSecret"] is None, replay.text
+    path = "/api/v1/api-clients/" + first.json()["id"]
+    assert "clientSecret" not in client.get(path).json()
+    rotated = client.post(path + "/secret")
+    assert rotated.status_code == 200, rotated.text
+    assert rotated.json()["clientSecret"] not in (None, secret), rotated.text
+    account = stored(app.state.api_client, first.json()["id"])
+    assert hasher.verify(account.client_secret, rotated.json()["clientSecret"])
+    assert not hasher.verify(account.client_secret, secret)
+
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    pin = schemas["JoinMemberRequest"]["properties"]["pin"]
+    assert pin["writeOnly"] and pin["format"] == "password", pin
+    assert "clientSecret" not in schemas["RegisterApiClientRequest"]["properties"]
+    assert "clientSecret" not in schemas["ApiClient"]["properties"]
+    assert "clientSecret" in schemas["ApiClientWithClientSecret"]["properties"]
+    plain = ["482913", "775511", secret, rotated.json()["clientSecret"]]
+
+store = sqlite3.connect(f"{sys.argv[1]}/k.db")
+tables = [name for (name,) in store.execute("select name from sqlite_master where type='table'")]
+for table in tables:
+    for row in store.execute(f'select * from "{table}"'):
+        assert not any(p in repr(row) for p in plain), (table, row)
+print("ok")
+"""
+
+
+def test_a_service_keeps_only_the_hash_of_a_secret(workspace: Path, generate: Generate) -> None:
+    """The rendered service checks a given secret's rules in plain (422 with the spec's
+    message), shows it nowhere, stores only an argon2id hash that verifies it; a generated
+    secret is shown once (null in a replayed answer), changes on rotation, and no plain
+    secret is in the store. The service passes its own tests and ``mypy --strict``."""
+    spec = workspace / "specs/keys.yaml"
+    spec.parent.mkdir()
+    spec.write_text(KEYS)
+    assert generate("service", "keys", cwd=workspace).code == 0
+    project = workspace / "apps/keys"
+    ran_in(project, "-c", PROBE, str(workspace))
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
