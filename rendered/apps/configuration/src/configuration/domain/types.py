@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from configuration.domain.errors import Violation
+from configuration.domain.errors import (
+    Violation,
+)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from uuid import UUID
 
-from feature_flags.domain.errors import Violation, is_blank
+from feature_flags.domain.errors import (
+    Violation,
+    is_blank,
+)
 
 
 class FlagType(StrEnum):

@@ -13,6 +13,7 @@ from eaf.domain import (
     Violation,
     decimal_places,
     is_blank,
+    member_path,
     with_value,
 )
 
@@ -26,6 +27,7 @@ __all__ = [
     "Violation",
     "decimal_places",
     "is_blank",
+    "member_path",
     "with_value",
 ]
 
