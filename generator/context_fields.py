@@ -12,6 +12,7 @@ from typing import Any
 from generator import naming
 from generator.literals import json_literal, python_literal, text_pattern
 from generator.resolved import RField
+from generator.spec import JSON_INT
 from generator.typeref import TypeRef
 from generator.values import (
     Catalog,
@@ -484,9 +485,6 @@ def request_type(field_: RField) -> str:
     item = f"Annotated[{api_type(element)}, {', '.join(metadata)}]"
     annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
     return f"{annotation} | None" if field_.optional else annotation
-
-
-JSON_INT = 2**53 - 1
 
 
 def _innermost(type_: TypeRef) -> TypeRef:

@@ -388,10 +388,11 @@ class _Resolver:
             where = (*loc, index)
             picked = [aggregate.field(name) for name in combination]
             fields = [f for f in picked if f is not None]
-            unknown = [n for n, f in zip(combination, picked, strict=True) if f is None]
+            unknown = [i for i, f in enumerate(picked) if f is None]
             problem = None
             if unknown:
-                problem = f"unknown field {unknown[0]!r} (fields: {names})"
+                where = (*where, unknown[0])
+                problem = f"unknown field {combination[unknown[0]]!r} (fields: {names})"
             elif len(set(combination)) != len(combination):
                 problem = "a field is named twice"
             elif frozenset(combination) in seen:
@@ -490,7 +491,7 @@ class _Resolver:
     def _declared_events(self) -> None:
         for name, event in self.spec.events.items():
             loc: Loc = ("events", name)
-            fields = self.fields.fields(event.fields, (*loc, "fields"), rules=False)
+            fields = self.fields.fields(event.fields, (*loc, "fields"), unchecked="an event")
             upcasts = self._upcasts(name, event.version, event.upcasts, fields)
             self.domain.events[name] = REvent(
                 name,
@@ -516,11 +517,16 @@ class _Resolver:
         resolved = []
         for from_version, upcast in sorted(upcasts.items()):
             where = (*loc, from_version)
-            names = [*upcast.rename, *upcast.rename.values(), *upcast.add, *upcast.remove]
-            for field_name in names:
+            names: list[tuple[str, Loc]] = [
+                *((old, (*where, "rename", old)) for old in upcast.rename),
+                *((new, (*where, "rename", old)) for old, new in upcast.rename.items()),
+                *((new, (*where, "add", new)) for new in upcast.add),
+                *((gone, (*where, "remove", i)) for i, gone in enumerate(upcast.remove)),
+            ]
+            for field_name, named in names:
                 problem = camel_problem(field_name, "field name")
                 if problem:
-                    self.domain.problem(where, problem)
+                    self.domain.problem(named, problem)
             added = []
             for field_name, value in upcast.add.items():
                 field = by_name.get(field_name)

@@ -13,13 +13,27 @@ from generator.expr import ExprError, Node, Scope, parse
 from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
-from generator.spec import CAMEL, MAX_NAME, ComputedSpec, FieldSpec, ItemsSpec
+from generator.spec import (
+    CAMEL,
+    JSON_INT,
+    MAX_NAME,
+    RULE_KEYS,
+    ComputedSpec,
+    FieldSpec,
+    ItemsSpec,
+)
 from generator.typeref import TypeError_, TypeRef, parse_type
 from generator.values import Catalog, Invalid, anchored, conform
 
 _TEXT_RULES = ("not_blank", "contains", "pattern")
 _SIZE_RULES = ("min_length", "max_length")
 _BOUND_RULES = ("min", "max")
+_CHECKED = {
+    "rules": "the fields requests set (an aggregate's, a value object's, a command's inputs)",
+    "unique": "an aggregate's fields",
+    "references": "an aggregate's fields and a command's inputs",
+}
+"""The fields a key that checks values applies to (``rules``: each rule, items, messages)."""
 UNIQUE_TYPES = frozenset({"str", "int", "uuid", "date", "decimal"})
 MAX_PATTERN = 500
 
@@ -95,14 +109,23 @@ class FieldResolver:
             return None
 
     def fields(
-        self, fields: dict[str, FieldSpec], loc: Loc, *, rules: bool = True, shown: bool = False
+        self,
+        fields: dict[str, FieldSpec],
+        loc: Loc,
+        *,
+        rules: bool = True,
+        shown: bool = False,
+        unchecked: str = "",
     ) -> list[RField]:
         """The fields of ``fields``; ``shown``: an aggregate's, which a view shows unless
-        they are hidden."""
+        they are hidden; ``unchecked``: whose they are when nothing checks them (``an
+        event``), which refuses the keys that would check them."""
         resolved: list[RField] = []
         attrs: dict[str, str] = {}
         for name, spec in fields.items():
-            field = self.field(name, spec, (*loc, name), rules=rules)
+            if unchecked:
+                self._unchecked(spec, (*loc, name), unchecked)
+            field = self.field(name, spec, (*loc, name), rules=rules and not unchecked)
             if field is None:
                 continue
             if spec.hidden and not shown:
@@ -136,6 +159,17 @@ class FieldResolver:
             field.secret, field.hidden = kind, True
             return
         self.domain.problem(loc, problem)
+
+    def _unchecked(self, spec: FieldSpec, loc: Loc, owner: str) -> None:
+        """A problem for each key of ``spec`` that would check a field of ``owner`` (``an
+        event``), which nothing checks: it would be ignored."""
+        for key in (*RULE_KEYS, "items", "messages", "unique", "references"):
+            if key in spec.model_fields_set:
+                self.domain.problem(
+                    (*loc, key),
+                    f"{key} applies to {_CHECKED.get(key, _CHECKED['rules'])}, not to"
+                    f" {owner}'s: nothing would check it",
+                )
 
     def field(self, name: str, spec: FieldSpec, loc: Loc, *, rules: bool = True) -> RField | None:
         problem = camel_problem(name, "field name")
@@ -247,8 +281,16 @@ class FieldResolver:
 
     def _bound(self, value: Any, type_: TypeRef, loc: Loc) -> Any:
         if type_.is_scalar("int"):
-            if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2**63:
+            if isinstance(value, bool) or not isinstance(value, int):
                 self.domain.problem(loc, f"{_show(value)} is not an integer (the field is an int)")
+                return None
+            if abs(value) > JSON_INT:
+                self.domain.problem(
+                    loc,
+                    f"{_show(value)} is beyond what an int holds: ±{JSON_INT} (2**53 - 1), the"
+                    " integers JSON carries exactly (I-JSON, RFC 7493); a larger number is a"
+                    " decimal",
+                )
                 return None
             return value
         if type_.is_scalar("float"):

@@ -106,15 +106,16 @@ def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]
 def _declared(
     domain: Domain, name: str, spec: ReadModelSpec, loc: Loc, fields: FieldResolver
 ) -> RReadModel | None:
-    columns = fields.fields(spec.fields, (*loc, "fields"))
+    columns = fields.fields(spec.fields, (*loc, "fields"), unchecked="a read model")
     by_name = {c.name: c for c in columns}
     keys = spec.keys
     if not keys:
         domain.problem(loc, "a read model names its `key` column(s) (or is `of` an aggregate)")
         return None
-    for key in keys:
+    for index, key in enumerate(keys):
+        where = (*loc, "key") if isinstance(spec.key, str) else (*loc, "key", index)
         if key not in by_name:
-            domain.problem((*loc, "key"), f"unknown column {key!r} (columns: {', '.join(by_name)})")
+            domain.problem(where, f"unknown column {key!r} (columns: {', '.join(by_name)})")
             return None
         column = by_name[key]
         if (
@@ -122,7 +123,7 @@ def _declared(
             or column.type.kind not in ("scalar", "enum")
             or column.type.column == "json"
         ):
-            domain.problem((*loc, "key"), f"the key column {key!r} is a non-optional scalar")
+            domain.problem(where, f"the key column {key!r} is a non-optional scalar")
             return None
     if not spec.on:
         domain.problem((*loc, "on"), "a read model says what events do to its rows (`on`)")

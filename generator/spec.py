@@ -28,6 +28,9 @@ FLAG_KEY = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 RULE_KEYS = ("not_blank", "contains", "pattern", "min", "max", "min_length", "max_length", "scale")
 CONSUMED_EVENT = r"^[a-z][a-z0-9-]*[a-z0-9]\.[A-Z][A-Za-z0-9]*$"
 MAX_NAME = 64
+JSON_INT = 2**53 - 1
+"""The largest integer JSON carries exactly (I-JSON, RFC 7493): an int and its bounds stay
+within ±JSON_INT."""
 MAX_TEXT = 2000
 
 Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]

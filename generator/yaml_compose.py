@@ -59,6 +59,7 @@ class Marks:
 
     def find(self, loc: Loc, *, key: bool = False) -> tuple[int, int]:
         """The position of the deepest known part of ``loc`` (of its key when ``key``)."""
+        loc = self._written(loc)
         for end in range(len(loc), -1, -1):
             prefix = loc[:end]
             if key and end == len(loc) and prefix in self.keys:
@@ -66,6 +67,19 @@ class Marks:
             if prefix in self.values:
                 return self.values[prefix]
         return (1, 1)
+
+    def _written(self, loc: Loc) -> Loc:
+        """``loc`` as the file writes it: without a key a shorthand leaves out before a list
+        (``key: [sku, name]`` is ``key: {fields: [sku, name]}``, its item 1 is at ``key.1``)."""
+        for index in range(1, len(loc) - 1):
+            shorthand = loc[:index] + loc[index + 1 :]
+            if (
+                isinstance(loc[index + 1], int)
+                and loc[: index + 1] not in self.values
+                and shorthand[: index + 1] in self.values
+            ):
+                return shorthand
+        return loc
 
 
 def compose(text: str, file: str) -> tuple[Any, Marks]:

@@ -199,6 +199,42 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a view tenant named like the view id", "  Order:\n",
      "  Order:\n    view_id: ref\n    view_tenant: ref\n",
      "shop.yaml:20:18: aggregates.Order.view_tenant: 'ref' names a value the view shows"),
+    ("an int bound beyond what JSON carries exactly", "min: 1}", "min: 9007199254740992}",
+     "shop.yaml:9:34: values.Line.fields.quantity.min: 9007199254740992 is beyond what an int"
+     " holds: ±9007199254740991 (2**53 - 1)"),
+    ("rules on the items of an event's field", "errors:\n",
+     "events:\n  OrderPaid:\n    fields: {orderId: uuid, status: Status, occurredAt: datetime,\n"
+     '             tags: {type: "list[str]", items: {max_length: 3}}}\nerrors:\n',
+     "shop.yaml:13:47: events.OrderPaid.fields.tags.items: items applies to the fields requests"
+     " set (an aggregate's, a value object's, a command's inputs), not to an event's"),
+    ("a rule on a read model's column", "endpoints:\n",
+     "read_models:\n  Notes:\n    key: orderId\n"
+     "    fields: {orderId: uuid, note: {type: str, optional: true, max_length: 3}}\n"
+     "    on: {OrderPlaced: upsert}\nendpoints:\n",
+     "shop.yaml:33:75: read_models.Notes.fields.note.max_length: max_length applies to the"
+     " fields requests set (an aggregate's, a value object's, a command's inputs), not to a"
+     " read model's"),
+    ("a unique read model column", "endpoints:\n",
+     "read_models:\n  Notes:\n    key: orderId\n"
+     "    fields: {orderId: uuid, note: {type: str, optional: true, unique: true}}\n"
+     "    on: {OrderPlaced: upsert}\nendpoints:\n",
+     "shop.yaml:33:71: read_models.Notes.fields.note.unique: unique applies to an aggregate's"
+     " fields, not to a read model's"),
+    ("an unknown field in a flow list of a key", "  Customer:\n",
+     "  Customer:\n    key: [email, mail]\n",
+     "shop.yaml:14:18: aggregates.Customer.key.fields.1: unknown field 'mail'"),
+    ("an unknown field in a flow list of a unique combination", "  Customer:\n",
+     "  Customer:\n    unique: [[email, mail]]\n",
+     "shop.yaml:14:22: aggregates.Customer.unique.0.1: unknown field 'mail'"),
+    ("an unknown column in a flow list of a read model's key", "endpoints:\n",
+     "read_models:\n  Notes:\n    key: [orderId, nope]\n    fields: {orderId: uuid}\n"
+     "    on: {OrderPlaced: upsert}\nendpoints:\n",
+     "shop.yaml:32:20: read_models.Notes.key.1: unknown column 'nope'"),
+    ("a bad name in a flow list of an upcast's removed fields", "errors:\n",
+     "events:\n  OrderPaid:\n    version: 2\n"
+     "    fields: {orderId: uuid, status: Status, occurredAt: datetime}\n"
+     "    upcasts: {1: {remove: [old, Bad_One]}}\nerrors:\n",
+     "shop.yaml:14:33: events.OrderPaid.upcasts.1.remove.1: 'Bad_One' must be a camelCase"),
 ]  # fmt: skip
 
 

@@ -333,3 +333,67 @@ def test_rules_of_items_are_reported_where_the_items_are(
     field name)."""
     project = _service(workspace, generate, "recipes", ITEMS_IN_PLACE)
     _probe(project, ITEMS_PROBE, workspace)
+
+
+EVERY_VIOLATION = """\
+version: 2
+name: kitchen
+values:
+  Part:
+    fields:
+      codes: {type: "map[int]", default: {}, items: {min: 10}}
+aggregates:
+  Dish:
+    fields:
+      labels:
+        type: "map[str]"
+        max_length: 2
+        items: {max_length: 3, messages: {max_length: "Label {value} is too long"}}
+      days: {type: "list[date]", max_length: 2, default: []}
+      parts: {type: "map[Part]", default: {}}
+      servings: {type: int, min: 1, max: 9007199254740991, default: 1}
+    commands:
+      cook: {creates: true, params: [labels, days, parts, servings], emits: DishCooked}
+endpoints:
+  - {method: POST, path: /api/v1/dishes, command: Dish.cook}
+"""
+
+EVERY_VIOLATION_PROBE = """
+def answered(body):
+    with TestClient(create_app(settings)) as client:
+        answer = client.post("/api/v1/dishes", json=body)
+    assert answer.status_code == 422, answer.text
+    return [(e["field"], e["message"]) for e in answer.json()["errors"]]
+
+assert answered({"labels": {"a": "long", "b": "ok", "c": "wordy"}}) == [
+    ("labels", "Labels allows at most 2 items"),
+    ("labels.a", 'Label "long" is too long'),
+    ("labels.c", 'Label "wordy" is too long'),
+]
+days = answered({"labels": {}, "days": ["2026-01-01", "soon", "2026-13-01"]})
+assert [field for field, _ in days] == ["days", "days.1", "days.2"], days
+assert days[0] == ("days", "Days allows at most 2 items"), days
+assert answered({"labels": {"a.b": "long", "": "wordy", "[x]": "ok"}}) == [
+    ("labels", "Labels allows at most 2 items"),
+    ('labels["a.b"]', 'Label "long" is too long'),
+    ('labels[""]', 'Label "wordy" is too long'),
+]
+assert answered({"labels": {}, "parts": {"p.q": {"codes": {"x.y": 1}}}}) == [
+    ('parts["p.q"].codes["x.y"]', "Each value of codes must be at least 10"),
+]
+with TestClient(create_app(settings)) as client:
+    document = client.get("/openapi.json").text
+assert '"servings":{"type":"integer","maximum":9007199254740991,"minimum":1' in document, (
+    document)
+"""
+
+
+def test_every_violation_of_a_map_or_list_is_listed_at_a_path_of_one_place(
+    workspace: Path, generate: Generate
+) -> None:
+    """A map too long with bad items lists the map and each item (only the items were
+    listed), a list of dates too long lists its dates that do not parse (they were hidden),
+    a map key with a dot is written in brackets (``labels.a.b`` read as two steps), and the
+    OpenAPI document writes an int's bounds as integers (``9007199254740991.0``)."""
+    project = _service(workspace, generate, "kitchen", EVERY_VIOLATION)
+    _probe(project, EVERY_VIOLATION_PROBE, workspace)

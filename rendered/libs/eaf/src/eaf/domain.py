@@ -134,6 +134,19 @@ def with_value(message: str, value: object) -> str:
     return message.replace(VALUE_TOKEN, text)
 
 
+_PATH_MARKS = frozenset('.[]"')
+
+
+def member_path(path: str, key: str | int) -> str:
+    """The path of the item ``key`` (a list's index, a map's key) of the value at ``path``:
+    ``tags.1``, ``labels.red``. A key that could be read as more than one step (empty, or
+    with a dot, a bracket or a double quote) is written as a JSON string in brackets:
+    ``labels["a.b"]``, never ``labels.a.b``."""
+    if isinstance(key, int) or (key and _PATH_MARKS.isdisjoint(key)):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
 def _json_text(value: object) -> str:
     if isinstance(value, datetime):
         return value.isoformat().replace("+00:00", "Z")

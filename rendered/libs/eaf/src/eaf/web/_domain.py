@@ -7,15 +7,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Protocol, get_args, get_origin
+from types import UnionType
+from typing import Annotated, Any, Protocol, Union, get_args, get_origin
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import exc as sa
 from starlette.responses import JSONResponse
 
 from eaf.context import MissingTenantError
+from eaf.domain import member_path
 from eaf.eventsourcing.errors import ConcurrencyError as StreamConflict
 from eaf.eventsourcing.errors import (
     DuplicateKeyError,
@@ -107,7 +109,8 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
     async def invalid_request(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
         found: list[FieldProblem] = []
-        for item in error.errors():
+        body = _body_model(request.scope.get("route"))
+        for item in _every_error(list(error.errors()), error.body, body):
             if item["type"] == "json_invalid":
                 found.append(_Problem("body", "The body is not valid JSON"))
                 continue
@@ -223,12 +226,15 @@ def _retry_later(detail: str, problem_type: str, seconds: int) -> JSONResponse:
 
 
 def _field(location: tuple[int | str, ...]) -> str:
-    parts = [
-        str(part)
-        for part in location
-        if part not in ("body", "query", "path", "header")
-    ]
-    return ".".join(parts) or "body"
+    """The path of a location in a request (``lines.0.sku``; a map key that could be read
+    as more than one step in brackets: ``labels["a.b"]``)."""
+    first, *rest = [
+        part for part in location if part not in ("body", "query", "path", "header")
+    ] or ["body"]
+    path = str(first)
+    for part in rest:
+        path = member_path(path, part)
+    return path
 
 
 def _spec_messages(
@@ -264,8 +270,132 @@ def _rerooted(field: str, path: str) -> str:
     """A violation's path (``tags.1``, as the domain names it from the field's own name, or
     ``""`` from an item's check) under the request field that was checked (``lines.0.tags``
     gives ``lines.0.tags.1``)."""
-    _, dot, rest = path.partition(".")
-    return f"{field}.{rest}" if dot else field
+    steps = [index for index in (path.find("."), path.find("[")) if index >= 0]
+    return field + path[min(steps) :] if steps else field
+
+
+def _every_error(errors: list[Any], body: Any, model: Any) -> list[Any]:
+    """pydantic's ``errors`` and those it leaves out: the items of a list or map with a size
+    rule are checked only when its size fits (a list), or its size only when every item is
+    good (a map). Each such container on the way to an error is checked again, its size
+    and its items apart, so that every violation is listed (a container's before those of
+    its items)."""
+    every = list(errors)
+    seen = {(tuple(e["loc"]), e["type"]) for e in every}
+    checked: set[tuple[Any, ...]] = set()
+    for error in every:  # grows as it goes: a container's items may hold containers
+        location = tuple(error["loc"])
+        for end in range(2, len(location) + 1 if location[:1] == ("body",) else 0):
+            container = location[:end]
+            if container in checked:
+                continue
+            checked.add(container)
+            for found in _container_errors(model, body, container):
+                key = (tuple(found["loc"]), found["type"])
+                if key not in seen:
+                    seen.add(key)
+                    every.append(found)
+    rank: dict[tuple[Any, ...], int] = {}
+    for error in every:
+        location = tuple(error["loc"])
+        for end in range(1, len(location) + 1):
+            rank.setdefault(location[:end], len(rank))
+    return sorted(
+        every,
+        key=lambda e: [
+            rank[tuple(e["loc"])[:end]] for end in range(1, len(e["loc"]) + 1)
+        ],
+    )
+
+
+def _container_errors(model: Any, body: Any, location: tuple[Any, ...]) -> list[Any]:
+    """The errors of the list or map with a size rule at ``location`` (``("body", "tags")``)
+    in a request: of its size and of its items, each checked alone."""
+    shape = _annotation_at(model, location[1:])
+    value = _value_at(body, location[1:])
+    if shape is None or not isinstance(value, list | dict):
+        return []
+    annotation, sizes = shape
+    kind = get_origin(annotation)
+    if not sizes or kind is not (list if isinstance(value, list) else dict):
+        return []
+    found: list[Any] = []
+    size = list[Any] if kind is list else dict[Any, Any]
+    checks: tuple[Any, ...] = (Annotated[(size, *sizes)], annotation)
+    for checked in checks:
+        try:
+            TypeAdapter(checked, config=model.model_config).validate_python(value)
+        except ValidationError as error:
+            found += [{**e, "loc": (*location, *e["loc"])} for e in error.errors()]
+    return found
+
+
+def _annotation_at(model: Any, path: tuple[Any, ...]) -> tuple[Any, list[Any]] | None:
+    """The type at ``path`` in a request body of ``model`` and its size rules (``MaxLen``,
+    ``MinLen``), or None when it is no known place."""
+    annotation, rules = _bare(model)
+    for part in path:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            fields = annotation.model_fields
+            field = fields.get(part) or next(
+                (f for f in fields.values() if f.alias == part), None
+            )
+            if field is None:
+                return None
+            annotation, rules = _bare(field.annotation)
+            rules = [*field.metadata, *rules]
+        elif get_origin(annotation) in (list, dict):
+            annotation, rules = _bare(get_args(annotation)[-1])
+        else:
+            return None
+    sizes = [rule for rule in rules if _is_size(rule)]
+    return annotation, sizes
+
+
+def _is_size(rule: Any) -> bool:
+    """Whether ``rule`` bounds a size (annotated_types' ``MinLen``, ``MaxLen``)."""
+    return any(isinstance(getattr(rule, name, None), int) for name in SIZES)
+
+
+SIZES = ("min_length", "max_length")
+
+
+def _bare(annotation: Any) -> tuple[Any, list[Any]]:
+    """``annotation`` without ``Annotated`` and ``| None``, and the rules they held."""
+    rules: list[Any] = []
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation, *extra = get_args(annotation)
+            for rule in extra:
+                rules.extend(getattr(rule, "metadata", None) or [rule])
+            continue
+        inner = [arg for arg in get_args(annotation) if arg is not type(None)]
+        if get_origin(annotation) in (Union, UnionType) and len(inner) == 1:
+            annotation = inner[0]
+            continue
+        return annotation, rules
+
+
+def _value_at(body: Any, path: tuple[Any, ...]) -> Any:
+    """What a request's JSON ``body`` holds at ``path`` (None where it holds nothing)."""
+    for part in path:
+        if isinstance(body, dict):
+            body = body.get(part)
+        elif isinstance(body, list) and isinstance(part, int) and 0 <= part < len(body):
+            body = body[part]
+        else:
+            return None
+    return body
+
+
+def _body_model(route: Any) -> Any:
+    """The model of a route's request body (FastAPI's field keeps it as its annotation,
+    ``type_`` before)."""
+    body = getattr(route, "body_field", None)
+    return _inner_model(
+        getattr(body, "type_", None)
+        or getattr(getattr(body, "field_info", None), "annotation", None)
+    )
 
 
 def _nested_check(
@@ -273,12 +403,7 @@ def _nested_check(
 ) -> RuleCheck | None:
     """The check of a field of a value object inside a request body (``lines.0.sku``),
     or of an item of such a field (``lines.0.tags.1``: ``Line.tags.*``)."""
-    body = getattr(route, "body_field", None)
-    # The body's model: FastAPI's field keeps it as its annotation (``type_`` before).
-    model: Any = _inner_model(
-        getattr(body, "type_", None)
-        or getattr(getattr(body, "field_info", None), "annotation", None)
-    )
+    model: Any = _body_model(route)
     skipped = 0  # the list indices and map keys between a field and what it holds
     for position, part in enumerate(path[:-1]):
         if skipped:

@@ -52,12 +52,14 @@ def auth_problem_responses() -> dict[int | str, dict[str, Any]]:
 
 def document_body_problems(app: FastAPI) -> None:
     """Declare, in the app's OpenAPI document, the 400 and 413 problem answers of every
-    operation that takes a body."""
+    operation that takes a body (and write the bounds of its integers as integers)."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            add_body_problems(generate())
+            document = generate()
+            add_body_problems(document)
+            integer_bounds(document)
         return generate()
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -77,6 +79,27 @@ def add_body_problems(document: dict[str, Any]) -> None:
             for status, description in _BODY_PROBLEMS.items():
                 response = responses.setdefault(status, {"description": description})
                 response.setdefault("content", {}).setdefault(PROBLEM_TYPE, problem)
+
+
+_BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def integer_bounds(schema: Any) -> None:
+    """Write the bounds of every ``integer`` in ``schema`` (an OpenAPI document) as integers:
+    FastAPI's document model reads them as floats (``5.0``, ``1e+16``). Exact for the
+    integers a float holds, the ±(2**53 - 1) of I-JSON a service's bounds stay within."""
+    if isinstance(schema, list):
+        for item in schema:
+            integer_bounds(item)
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") == "integer":
+        for key in _BOUNDS:
+            bound = schema.get(key)
+            if isinstance(bound, float) and bound.is_integer():
+                schema[key] = int(bound)
+    for value in schema.values():
+        integer_bounds(value)
 
 
 def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
