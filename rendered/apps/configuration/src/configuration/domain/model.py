@@ -16,6 +16,7 @@ from configuration.domain.errors import (
     Violation,
     is_blank,
     matches,
+    member_path,
 )
 from configuration.domain.events import (
     DomainEvent,
@@ -312,7 +313,7 @@ class PropertySet(AggregateRoot[DomainEvent]):
         if len(value) > 1000:
             found.append(Violation(path, "Properties allows at most 1000 items"))
         for key, item in value.items():
-            found.extend(item.problems(f"{path}.{key}."))
+            found.extend(item.problems(member_path(path, key) + "."))
         return found
 
     @staticmethod

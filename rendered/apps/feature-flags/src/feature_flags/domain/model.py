@@ -18,6 +18,7 @@ from feature_flags.domain.errors import (
     Violation,
     is_blank,
     matches,
+    member_path,
 )
 from feature_flags.domain.events import (
     DomainEvent,
@@ -577,7 +578,7 @@ class Flag(AggregateRoot[DomainEvent]):
         if len(value) > 20:
             found.append(Violation(path, "Environments allows at most 20 items"))
         for key, item in value.items():
-            found.extend(item.problems(f"{path}.{key}."))
+            found.extend(item.problems(member_path(path, key) + "."))
         return found
 
     @staticmethod
@@ -711,5 +712,5 @@ class UsageReport(AggregateRoot[DomainEvent]):
         if len(value) > 5000:
             found.append(Violation(path, "Toggles allows at most 5000 items"))
         for key, item in value.items():
-            found.extend(item.problems(f"{path}.{key}."))
+            found.extend(item.problems(member_path(path, key) + "."))
         return found

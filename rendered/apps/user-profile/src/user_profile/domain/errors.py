@@ -14,6 +14,7 @@ from eaf.domain import (
     decimal_places,
     is_blank,
     matches,
+    member_path,
     with_value,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "decimal_places",
     "is_blank",
     "matches",
+    "member_path",
     "with_value",
 ]
 
