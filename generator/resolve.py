@@ -71,6 +71,11 @@ def class_names(spec: Spec) -> dict[str, Loc]:
     return found
 
 
+# an absolute URI: a scheme, then only the characters RFC 3986 allows (a quote or a
+# backslash is none of them)
+PROBLEM_TYPE_URI = r"[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+"
+
+
 class _Resolver:
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
@@ -208,6 +213,8 @@ class _Resolver:
                 loc = ("enums", name, index)
                 if not re.fullmatch(ENUM_MEMBER, member) or len(member) > 64:
                     self.domain.problem(loc, f"{member!r} must match {ENUM_MEMBER}")
+                elif member in python.values():
+                    self.domain.problem(loc, f"{member!r} is listed twice")
                 elif member_name(member) in python:
                     self.domain.problem(
                         loc,
@@ -248,10 +255,12 @@ class _Resolver:
     def _errors(self) -> None:
         for name, error in self.spec.errors.items():
             loc = ("errors", name)
-            if error.type is not None and not re.fullmatch(
-                r"[A-Za-z][A-Za-z0-9+.-]*:\S+", error.type
-            ):
-                self.domain.problem((*loc, "type"), "a problem type is an absolute URI")
+            if error.type is not None and not re.fullmatch(PROBLEM_TYPE_URI, error.type):
+                self.domain.problem(
+                    (*loc, "type"),
+                    "a problem type is an absolute URI (RFC 3986: a scheme, a colon, then"
+                    " letters, digits and - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * + , ; = %)",
+                )
             problem_type = error.type or f"urn:problem-type:{self.spec.name}:{naming.kebab(name)}"
             self.domain.errors[name] = {
                 "name": name,

@@ -124,6 +124,7 @@ class _Composer:
         self._parser = _event_parser(text)
         self._next = self._parser.get_event
         self._file = file
+        self._text = text
         self.marks = Marks(values={}, keys={})
         self._problems: list[Problem] = []
         self._anchors: dict[str, tuple[Any, int]] = {}
@@ -138,6 +139,8 @@ class _Composer:
             mark = error.problem_mark or error.context_mark
             line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             reason = error.problem or error.context or "invalid YAML"
+            if mark is not None and _tab_at(self._text, mark.index):
+                reason += " (a tab: YAML indents with spaces only)"
             self._stop(Problem(self._file, line, column, (), f"YAML syntax error: {reason}"))
         except yaml.YAMLError as error:
             self._stop(Problem(self._file, 1, 1, (), f"YAML syntax error: {error}"))
@@ -357,3 +360,9 @@ def _show_tag(tag: str | None) -> str:
 def _clip(name: str, limit: int = 40) -> str:
     """An anchor or tag name (printable by YAML's rules) cut to ``limit`` characters."""
     return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _tab_at(text: str, index: int) -> bool:
+    """Whether the character at ``index`` of ``text``, or the indentation before it, is a tab."""
+    start = text.rfind("\n", 0, index) + 1
+    return "\t" in text[start : index + 1]

@@ -997,3 +997,30 @@ def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
         assert with_value(message, value) == rendered_with_value(message, value), value
     tests = _rendered(ITEM_MESSAGES)["tests/test_api.py"]
     assert """"message": '{value.__class__} {0} "xxxxxxxxxx"'}""" in tests
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "version: 2\nname: shop\naggregates:\n\tOrder: {}\n",
+            "shop.yaml:4:1: <spec>: YAML syntax error: found character that cannot start any"
+            " token (a tab: YAML indents with spaces only)",
+        ),
+        (
+            "version: 2\nname: shop\nenums:\n  Color: [red, red]\n",
+            "shop.yaml:4:16: enums.Color.1: 'red' is listed twice",
+        ),
+        (
+            "version: 2\nname: shop\nerrors:\n"
+            '  Late: {status: 409, title: t, type: "urn:a\\\\b"}\n',
+            "shop.yaml:4:39: errors.Late.type: a problem type is an absolute URI (RFC 3986: a"
+            " scheme, a colon, then letters, digits and - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * +"
+            " , ; = %)",
+        ),
+    ],
+)
+def test_a_new_users_slips_are_named_plainly(text: str, expected: str) -> None:
+    """A tab in the indentation, a member listed twice, a problem type with a character
+    no URI has: each said in the user's terms (not the parser's or Python's)."""
+    assert problems(text)[0] == expected
