@@ -126,6 +126,20 @@ def call_change_role_2(
     )
 
 
+def call_change_secret_service_account(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """POST /api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}/secret with the examples' body."""
+    return client.request(
+        "POST",
+        f"/api/v1/tenants/{{tenantId}}/service-accounts/{id}/secret",
+        headers=headers,
+    )
+
+
 def call_disable_service_account(
     client: TestClient,
     id: str,
@@ -370,6 +384,14 @@ def test_list_service_accounts_answers_a_list(client: TestClient) -> None:
     assert response.status_code == 200, response.text
 
 
+def test_change_secret_service_account_of_a_missing_service_account_is_404(
+    client: TestClient,
+) -> None:
+    response = call_change_secret_service_account(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "Service account not found"
+
+
 def test_disable_service_account_of_a_missing_service_account_is_404(
     client: TestClient,
 ) -> None:
@@ -416,6 +438,12 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "patch" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
     assert "put" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/service-accounts"]
+    assert (
+        "post"
+        in paths[
+            "/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}/secret"
+        ]
+    )
     assert (
         "delete"
         in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]

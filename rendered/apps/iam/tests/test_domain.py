@@ -9,6 +9,7 @@ from eaf.eventsourcing.serialization import from_dict
 
 from iam.domain.errors import (
     DomainValidationError,
+    ServiceAccountDisabled,
     Violation,
 )
 from iam.domain.events import (
@@ -368,7 +369,7 @@ def test_change_status_policy_returns_a_changed_copy_with_its_event() -> None:
 def new_service_account() -> ServiceAccount:
     return ServiceAccount.create(
         client_id="billing-worker",
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        client_secret="clientSecret",
         roles=["service"],
         now=NOW,
     ).committed()
@@ -379,12 +380,12 @@ def test_create_service_account_sets_fields_and_records_service_account_created(
 ):
     account = ServiceAccount.create(
         client_id="billing-worker",
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        client_secret="clientSecret",
         roles=["service"],
         now=NOW,
     )
     assert account.client_id == "billing-worker"
-    assert account.secret_hash == "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
+    assert account.client_secret == "clientSecret"
     assert account.roles == ["service"]
     assert account.created_at == account.updated_at == NOW
     assert [type(event) for event in account.changes] == [ServiceAccountCreated]
@@ -394,14 +395,13 @@ def test_create_service_account_sets_fields_and_records_service_account_created(
 def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
     account = ServiceAccount.create(
         client_id="billing-worker",
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        client_secret="clientSecret",
         roles=["service"],
         now=NOW,
     )
     account = account.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
     account = account.change_secret(
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        now=LATER + timedelta(seconds=2),
+        client_secret="clientSecret", now=LATER + timedelta(seconds=2)
     )
     account = account.disable(now=LATER + timedelta(seconds=3))
     assert ServiceAccount.from_history(account.changes) == account.committed()
@@ -418,13 +418,18 @@ def test_change_status_service_account_returns_a_changed_copy_with_its_event() -
 
 def test_change_secret_service_account_returns_a_changed_copy_with_its_event() -> None:
     original = new_service_account()
-    changed = original.change_secret(
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
-    )
+    changed = original.change_secret(client_secret="clientSecret", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
     assert [type(event) for event in changed.changes] == [ServiceAccountSecretChanged]
+
+
+def test_change_secret_service_account_is_refused_by_its_guard() -> None:
+    account = new_service_account()
+    account = account.disable(now=NOW + timedelta(seconds=1)).committed()
+    with pytest.raises(ServiceAccountDisabled):
+        account.change_secret(client_secret="clientSecret", now=LATER)
 
 
 def test_disable_service_account_returns_a_changed_copy_with_its_event() -> None:
@@ -764,3 +769,55 @@ def test_a_stored_role_created_of_version_1_is_read_as_version_2() -> None:
         "occurred_at": "2030-01-02T03:04:05Z",
     }
     assert isinstance(from_dict(RoleCreated, payload), RoleCreated)
+
+
+def test_a_stored_service_account_created_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "ServiceAccountCreated",
+        1,
+        {
+            "service_account_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "client_id": "clientId",
+            "roles": [],
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "secret_hash": "clientSecret",
+        },
+    )
+    assert sorted(payload) == [
+        "client_id",
+        "client_secret",
+        "occurred_at",
+        "roles",
+        "service_account_id",
+    ]
+    assert payload == {
+        "service_account_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "client_id": "clientId",
+        "client_secret": "clientSecret",
+        "roles": [],
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(ServiceAccountCreated, payload), ServiceAccountCreated)
+
+
+def test_a_stored_service_account_secret_changed_of_version_1_is_read_as_version_2() -> (
+    None
+):
+    payload = EVENTS.upcast(
+        "ServiceAccountSecretChanged",
+        1,
+        {
+            "service_account_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "secret_hash": "clientSecret",
+        },
+    )
+    assert sorted(payload) == ["client_secret", "occurred_at", "service_account_id"]
+    assert payload == {
+        "service_account_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "client_secret": "clientSecret",
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(
+        from_dict(ServiceAccountSecretChanged, payload), ServiceAccountSecretChanged
+    )

@@ -103,6 +103,13 @@ ENDPOINTS = [
         id="list_service_accounts",
     ),
     pytest.param(
+        "POST",
+        f"/api/v1/tenants/{{tenantId}}/service-accounts/{UNKNOWN_ID}/secret",
+        None,
+        "iam-service-accounts:write",
+        id="change_secret_service_account",
+    ),
+    pytest.param(
         "DELETE",
         f"/api/v1/tenants/{{tenantId}}/service-accounts/{UNKNOWN_ID}",
         None,

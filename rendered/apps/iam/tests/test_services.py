@@ -25,6 +25,7 @@ from iam.application.services import RoleService, ServiceAccountService, UserSer
 from iam.domain.errors import (
     ConcurrencyError,
     NotFoundError,
+    ServiceAccountDisabled,
 )
 from iam.domain.model import Role, ServiceAccount, User
 from iam.infrastructure.persistence import (
@@ -566,7 +567,7 @@ async def service_account_arguments(cases: Cases) -> dict[str, Any]:
     """The examples' arguments of ServiceAccount.create (the aggregates they reference made)."""
     return dict(
         client_id="billing-worker",
-        secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+        client_secret="clientSecret",
         roles=["service"],
     )
 
@@ -653,7 +654,7 @@ async def test_change_secret_of_a_missing_service_account_is_not_found(
     with use(TENANT_A), pytest.raises(NotFoundError):
         await cases.service_account.change_secret(
             "no-such-id",
-            secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+            client_secret="clientSecret",
         )
 
 
@@ -665,7 +666,7 @@ async def test_change_secret_of_a_service_account_is_stored_as_an_event(
         account = await new_service_account(cases)
         changed = await cases.service_account.change_secret(
             account.id,
-            secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+            client_secret="clientSecret",
         )
         assert changed.version == account.version + 1
         assert await cases.service_account.get(account.id) == changed
@@ -682,8 +683,24 @@ async def test_change_secret_of_a_service_account_read_at_another_version_fails(
         with pytest.raises(PreconditionFailedError):
             await cases.service_account.change_secret(
                 account.id,
-                secret_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+                client_secret="clientSecret",
                 expected_version=account.version + 1,
+            )
+
+
+async def test_change_secret_of_a_service_account_is_refused_by_its_guard(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        account = await new_service_account(cases)
+        account = await cases.service_account.disable(
+            account.id,
+        )
+        with pytest.raises(ServiceAccountDisabled):
+            await cases.service_account.change_secret(
+                account.id,
+                client_secret="clientSecret",
             )
 
 

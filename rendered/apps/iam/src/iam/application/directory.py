@@ -18,7 +18,6 @@ from iam.application.identity import (
     SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
-    ConflictError,
     check_password,
     in_tenant,
     service_account_id_for,
@@ -324,7 +323,7 @@ class Directory:
         secret = secrets.token_urlsafe(32)
         account = ServiceAccount.create(
             client_id=client_id,
-            secret_hash=self._hasher.hash(secret),
+            client_secret=self._hasher.hash(secret),
             roles=list(dict.fromkeys(roles)),
             now=self._clock.now(),
             id=service_account_id_for(tenant_id, client_id),
@@ -336,30 +335,4 @@ class Directory:
                 raise AlreadyExistsError(
                     f"A client with id {client_id} exists"
                 ) from None
-        return NewServiceAccount(account, secret)
-
-    async def service_account(
-        self, tenant_id: str, service_account_id: str
-    ) -> ServiceAccount:
-        with in_tenant(tenant_id):
-            account = await self._service_accounts.get(service_account_id)
-        if account is None:
-            raise NotFoundError("Service account not found")
-        return account
-
-    async def rotate_service_account_secret(
-        self, tenant_id: str, service_account_id: str
-    ) -> NewServiceAccount:
-        """A new secret for an active service account, shown this once; the old one
-        stops working at once. 409 for a disabled account."""
-        account = await self.service_account(tenant_id, service_account_id)
-        if account.status != ACTIVE:
-            raise ConflictError("The service account is disabled")
-        secret = secrets.token_urlsafe(32)
-        with in_tenant(tenant_id):
-            account = await self._service_accounts.save(
-                account.change_secret(
-                    secret_hash=self._hasher.hash(secret), now=self._clock.now()
-                )
-            )
         return NewServiceAccount(account, secret)

@@ -6,7 +6,10 @@ a concurrent writer got there first."""
 
 from __future__ import annotations
 
+import asyncio
+
 from eaf.eventsourcing import change_one, keyed_id, make_one
+from eaf.security import PasswordHasher
 
 from iam.application.ports.outbound import (
     Clock,
@@ -330,31 +333,35 @@ class ServiceAccountService:
         transactions: Transactions,
         clock: Clock,
         listing: ServiceAccountListing,
+        hasher: PasswordHasher | None = None,
     ) -> None:
         self._transactions = transactions
         self._clock = clock
         self._listing = listing
+        self._hasher = hasher or PasswordHasher()  # argon2id, for clientSecret
 
     async def create(
         self,
         *,
         client_id: str,
-        secret_hash: str,
+        client_secret: str,
         roles: list[str],
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
+        # a secret's rules are its plain text's; from here on only its hash goes (the
+        # fingerprint of an idempotent request leaves it out)
+        client_secret = await asyncio.to_thread(self._hasher.hash, client_secret)
         return await make_one(
             self._transactions,
             ServiceAccount,
             lambda now: ServiceAccount.create(
-                client_id=client_id, secret_hash=secret_hash, roles=roles, now=now
+                client_id=client_id, client_secret=client_secret, roles=roles, now=now
             ),
             clock=self._clock,
             idempotency=idempotency,
             request=(
                 "create",
                 client_id,
-                secret_hash,
                 roles,
             ),
         )
@@ -387,16 +394,19 @@ class ServiceAccountService:
         self,
         id: str,
         *,
-        secret_hash: str,
+        client_secret: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
+        # a secret's rules are its plain text's; from here on only its hash goes (the
+        # fingerprint of an idempotent request leaves it out)
+        client_secret = await asyncio.to_thread(self._hasher.hash, client_secret)
         return await change_one(
             self._transactions,
             ServiceAccount,
             id,
             lambda current, now: current.change_secret(
-                secret_hash=secret_hash, now=now
+                client_secret=client_secret, now=now
             ),
             clock=self._clock,
             missing=lambda: NotFoundError("Service account not found"),
@@ -405,7 +415,6 @@ class ServiceAccountService:
             request=(
                 "changeSecret",
                 id,
-                secret_hash,
             ),
         )
 

@@ -351,7 +351,7 @@ class TokenService:
             registered = await self._registered(tenant_id, client_id)
             if registered is not None and registered.public:
                 registered = None
-        secret_hash = account.secret_hash if account else None
+        secret_hash = account.client_secret if account else None
         if registered is not None:
             secret_hash = registered.secret_hash
         if not self._hasher.verify(secret_hash, client.secret):

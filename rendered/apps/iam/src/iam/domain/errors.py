@@ -31,6 +31,7 @@ __all__ = [
     "matches",
     "member_path",
     "with_value",
+    "ServiceAccountDisabled",
 ]
 
 
@@ -39,3 +40,14 @@ class CommandNotAllowedError(DomainError):
 
     type = "urn:problem-type:iam:command-not-allowed"
     title = "Not allowed in the current state"
+
+
+class ServiceAccountDisabled(DomainError):
+    """The service account is disabled"""
+
+    status = 409
+    type = "urn:problem-type:iam:service-account-disabled"
+    title = "The service account is disabled"
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail or "The service account is disabled")

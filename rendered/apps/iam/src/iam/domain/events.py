@@ -153,11 +153,11 @@ class PolicyStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class ServiceAccountCreated:
-    """Service account created (v1)."""
+    """Service account created (v2)."""
 
     service_account_id: UUID
     client_id: str
-    secret_hash: str
+    client_secret: str
     roles: list[str]
     occurred_at: datetime
 
@@ -173,10 +173,10 @@ class ServiceAccountStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class ServiceAccountSecretChanged:
-    """Service account secret changed (v1)."""
+    """Service account secret changed (v2)."""
 
     service_account_id: UUID
-    secret_hash: str
+    client_secret: str
     occurred_at: datetime
 
 
@@ -348,9 +348,9 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "PolicyCreated": 1,
     "PolicyChanged": 1,
     "PolicyStatusChanged": 1,
-    "ServiceAccountCreated": 1,
+    "ServiceAccountCreated": 2,
     "ServiceAccountStatusChanged": 1,
-    "ServiceAccountSecretChanged": 1,
+    "ServiceAccountSecretChanged": 2,
     "RefreshTokenIssued": 1,
     "RefreshTokenRotated": 1,
     "RefreshTokenFamilyRevoked": 1,

@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 from eaf.domain import AggregateRoot
 
 from iam.domain.errors import (
+    ServiceAccountDisabled,
     Violation,
     is_blank,
     matches,
@@ -527,7 +528,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
     """A service account."""
 
     client_id: str
-    secret_hash: str
+    client_secret: str
     roles: list[str]
     status: str = "ACTIVE"
 
@@ -538,7 +539,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
                 return cls(
                     id=str(event.service_account_id),
                     client_id=event.client_id,
-                    secret_hash=event.secret_hash,
+                    client_secret=event.client_secret,
                     roles=event.roles,
                     created_at=event.occurred_at,
                     updated_at=event.occurred_at,
@@ -556,7 +557,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
             case ServiceAccountSecretChanged():
                 return replace(
                     self,
-                    secret_hash=event.secret_hash,
+                    client_secret=event.client_secret,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(
@@ -572,7 +573,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
         cls,
         *,
         client_id: str,
-        secret_hash: str,
+        client_secret: str,
         roles: list[str],
         now: datetime,
         id: str | None = None,
@@ -581,7 +582,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
         event = ServiceAccountCreated(
             service_account_id=UUID(id) if id is not None else uuid4(),
             client_id=client_id,
-            secret_hash=secret_hash,
+            client_secret=client_secret,
             roles=roles,
             occurred_at=now,
         )
@@ -596,11 +597,13 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
         )
         return self.apply(event).checked(now).record(event)
 
-    def change_secret(self, *, secret_hash: str, now: datetime) -> Self:
+    def change_secret(self, *, client_secret: str, now: datetime) -> Self:
         """Apply changeSecret to this service account; fails when a value breaks a rule or its guard."""
+        if self.status != "ACTIVE":
+            raise ServiceAccountDisabled()
         event = ServiceAccountSecretChanged(
             service_account_id=UUID(self.id),
-            secret_hash=secret_hash,
+            client_secret=client_secret,
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)

@@ -79,17 +79,3 @@ async def create_service_account(
         tenant_id, client_id=body.client_id, roles=body.roles
     )
     return ServiceAccountView.of(tenant_id, created.account, created.secret)
-
-
-@router.post(
-    "/{tenantId}/service-accounts/{serviceAccountId}/secret", responses=AUTH_PROBLEMS
-)
-async def rotate_service_account_secret(
-    tenant_id: ClientsWriter, serviceAccountId: str, wired: IdentityCases
-) -> ServiceAccountView:
-    """Replace the secret: the new one is shown only here, the old one stops working
-    at once (409 for a disabled service account)."""
-    rotated = await wired.directory.rotate_service_account_secret(
-        tenant_id, serviceAccountId
-    )
-    return ServiceAccountView.of(tenant_id, rotated.account, rotated.secret)

@@ -100,6 +100,26 @@ def _role_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
 EVENTS.add_upcaster("RoleCreated", 1, _role_created_v1_to_v2)
 
 
+def _service_account_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """ServiceAccountCreated v1 as v2."""
+    payload["client_secret"] = payload.pop("secret_hash")
+    return payload
+
+
+EVENTS.add_upcaster("ServiceAccountCreated", 1, _service_account_created_v1_to_v2)
+
+
+def _service_account_secret_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """ServiceAccountSecretChanged v1 as v2."""
+    payload["client_secret"] = payload.pop("secret_hash")
+    return payload
+
+
+EVENTS.add_upcaster(
+    "ServiceAccountSecretChanged", 1, _service_account_secret_changed_v1_to_v2
+)
+
+
 def transactions(store: EventStore) -> StoreTransactions:
     """The use cases' transactions over ``store``."""
     return StoreTransactions(store, EVENTS)

@@ -247,7 +247,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     {
         "id": "str",
         "client_id": "str",
-        "secret_hash": "str",
+        "client_secret": "str",
         "roles": "json",
         "status": "str",
         "created_at": "str",
@@ -256,7 +256,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     key=("id",),
 )
 SERVICE_ACCOUNTS = Projection(
-    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="5a30f8f1b4d3"
+    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="0374b4559c93"
 )
 
 
@@ -272,7 +272,7 @@ async def _service_account_created_service_accounts(
         {
             **key,
             "client_id": encode_value(event.client_id),
-            "secret_hash": encode_value(event.secret_hash),
+            "client_secret": encode_value(event.client_secret),
             "roles": encode_value(event.roles),
             "updated_at": encode_value(event.occurred_at),
             "created_at": encode_value(event.occurred_at),
@@ -309,7 +309,7 @@ async def _service_account_secret_changed_service_accounts(
     await writer.update(
         key,
         {
-            "secret_hash": encode_value(event.secret_hash),
+            "client_secret": encode_value(event.client_secret),
             "updated_at": encode_value(event.occurred_at),
         },
     )

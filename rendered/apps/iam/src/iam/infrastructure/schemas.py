@@ -101,3 +101,12 @@ class ServiceAccount(View):
     status: str = Field(alias="status")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class ServiceAccountWithClientSecret(ServiceAccount):
+    """The ServiceAccount and the secret its command made, shown this once: only its hash is kept."""
+
+    client_secret: str | None = Field(
+        alias="clientSecret",
+        description="shown this once: only its hash is kept (null in the answer to a replayed request, whose first answer showed it)",
+    )

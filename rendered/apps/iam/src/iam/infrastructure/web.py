@@ -6,6 +6,7 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from secrets import token_urlsafe
 from typing import Annotated
 
 from eaf import context
@@ -543,6 +544,53 @@ async def list_service_accounts(
     now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
     return [service_account_view(row, now) for row in rows]
+
+
+@router.post(
+    "/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}/secret",
+    status_code=200,
+    dependencies=[
+        Depends(require("iam-service-accounts:write", tenant_path="tenantId"))
+    ],
+    response_model=schemas.ServiceAccountWithClientSecret,
+    responses=PROBLEM,
+    summary="Replace the secret: the new one is shown only here, the old one stops working at once (409 for a disabled service account)",
+)
+async def change_secret_service_account(
+    use_cases: ServiceAccountCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+) -> schemas.ServiceAccountWithClientSecret:
+    """Replace the secret: the new one is shown only here, the old one stops working at once (409 for a disabled service account)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    made_client_secret = token_urlsafe(
+        32
+    )  # shown in this answer only: its hash is kept
+    account = await use_cases.change_secret(
+        service_account_id,
+        client_secret=made_client_secret,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(account.version)
+    shown = service_account_view(account, utc_now()).model_dump(by_alias=True)
+    # a replayed answer cannot show the secret: the first answer showed it, once
+    replayed = idempotency is not None and idempotency.replayed
+    return schemas.ServiceAccountWithClientSecret.model_validate(
+        {**shown, "clientSecret": None if replayed else made_client_secret}
+    )
 
 
 @router.delete(

@@ -154,7 +154,7 @@ class ServiceAccountUseCases(Protocol):
         self,
         *,
         client_id: str,
-        secret_hash: str,
+        client_secret: str,
         roles: list[str],
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
@@ -176,7 +176,7 @@ class ServiceAccountUseCases(Protocol):
         self,
         id: str,
         *,
-        secret_hash: str,
+        client_secret: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
