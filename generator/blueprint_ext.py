@@ -191,7 +191,8 @@ def format_source(source: str, package: str, filename: str) -> str:
 
 def docstring(text: Any) -> str:
     """Spec text made safe inside a triple-quoted Python string: backslashes, quotes and
-    every non-printable character escaped, so no text can end the string early."""
+    every non-printable character escaped, so no text can end the string early; no line
+    ends in a space (ruff's W291: ``C:\\Temp\\ `` at the end of a line)."""
     result = []
     for char in str(text):
         if char == "\\":
@@ -209,7 +210,8 @@ def docstring(text: Any) -> str:
                 if code < 0x10000
                 else f"\\U{code:08x}"
             )
-    return "".join(result).strip() or "-"
+    lines = "".join(result).strip().split("\n")
+    return "\n".join(line.rstrip(" ") for line in lines) or "-"
 
 
 def toml_value(value: Any) -> str:

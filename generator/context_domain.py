@@ -9,11 +9,11 @@ from typing import Any
 
 from generator import naming
 from generator.context_fields import FieldCtx, field_ctx, title
-from generator.expr import Node
+from generator.expr import FLOAT, Node, can_fail
 from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES, python_attribute
-from generator.resolved import Domain, RAggregate, RCommand, REvent, RField
+from generator.resolved import Domain, RAggregate, RCommand, RComputed, REvent, RField
 from generator.typeref import TypeRef
 from generator.values import Catalog
 
@@ -38,6 +38,10 @@ class ComputedCtx:
     py: str
     code: str
     description: str
+    checked: bool = False
+    """It may have no value (a date past year 9999...) and is not optional: a command
+    after which it cannot be computed is refused."""
+    title: str = ""
 
 
 @dataclass
@@ -226,7 +230,7 @@ class CommandCtx:
     arguments: list[FieldCtx]
     guard: Code | None
     guard_error: str
-    sets: list[dict[str, str]]
+    sets: list[dict[str, Any]]
     event: str
     event_args: list[dict[str, str]]
     also: list[AlsoCtx]
@@ -314,7 +318,45 @@ def _code(node: Node, names: dict[str, str]) -> str:
 
 
 def _check(node: Node, names: dict[str, str], message: str = "", field: str = "") -> Code:
-    return Code(_code(node, names), refusal(node, names).source, message, field)
+    """A guard or invariant; one that cannot be computed (a division by 0...) fails."""
+    refused = refusal(node, names).source
+    if can_fail(node):
+        refused = f"breaks(lambda: {refused})"
+    return Code(_code(node, names), refused, message, field)
+
+
+def _value(node: Node, names: dict[str, str]) -> str:
+    """A value's code; a float that may overflow is checked to be a number."""
+    code = _code(node, names)
+    return f"finite({code})" if node.type.required() == FLOAT and can_fail(node) else code
+
+
+def computed_ctx(computed: RComputed, names: dict[str, str]) -> ComputedCtx:
+    """A computed value: null when it cannot be computed, if its type is optional; else
+    checked after each command (validate refuses one that may divide by 0)."""
+    code = _value(computed.value, names)
+    fails = can_fail(computed.value)
+    optional = computed.type.kind == "optional"
+    return ComputedCtx(
+        computed.name,
+        computed.attr,
+        computed.type.py,
+        f"defined(lambda: {code})" if fails and optional else code,
+        computed.description,
+        checked=fails and not optional,
+        title=title(computed.name),
+    )
+
+
+def _set(field_: RField, node: Node, names: dict[str, str]) -> dict[str, Any]:
+    """A value a command sets: one that cannot be computed is refused naming its field."""
+    return {
+        "attr": field_.attr,
+        "code": _value(node, names),
+        "name": field_.name,
+        "title": title(field_.name),
+        "guarded": can_fail(node),
+    }
 
 
 def enums(domain: Domain) -> list[EnumCtx]:
@@ -545,10 +587,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         if aggregate.view_tenant
         else None,
         fields=fields,
-        computed=[
-            ComputedCtx(c.name, c.attr, c.type.py, _code(c.value, state), c.description)
-            for c in aggregate.computed
-        ],
+        computed=[computed_ctx(c, state) for c in aggregate.computed],
         invariants=[_check(i.check, state, i.message, i.field) for i in aggregate.invariants],
         commands=commands,
         events=sorted({c.event for c in aggregate.commands}),
@@ -585,7 +624,7 @@ def _command(
             "now": "now",
             "today": "now.date()",
         }
-    sets = [{"attr": f.attr, "code": _code(node, scope)} for f, node in command.sets]
+    sets = [_set(f, node, scope) for f, node in command.sets]
     guard = _check(command.when, scope) if command.when is not None else None
     event = domain.events[command.event]
     set_attrs = {f.name for f, _ in command.sets}

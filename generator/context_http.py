@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import naming
-from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code
+from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code, computed_ctx
 from generator.context_fields import FieldCtx, field_ctx
 from generator.literals import python_literal
 from generator.resolved import Domain, REndpoint, RReadModel
@@ -201,13 +201,7 @@ def _read_model(
         aggregates[read_model.of].computed
         if read_model.of
         else [
-            ComputedCtx(
-                c.name,
-                c.attr,
-                c.type.py,
-                _code(c.value, {**self_names, "now": "now", "today": "now.date()"}),
-                c.description,
-            )
+            computed_ctx(c, {**self_names, "now": "now", "today": "now.date()"})
             for c in read_model.computed
         ]
     )

@@ -672,3 +672,118 @@ def _call_type(name: str, args: list[TypeRef]) -> TypeRef | None:
     if name in ("lower", "upper", "strip") and args == [STR]:
         return STR
     return None
+
+
+def can_fail(node: Node) -> bool:
+    """Whether computing ``node`` may raise an arithmetic error or give a float that is no
+    number: a division (by 0), arithmetic on floats, decimals, dates and durations (past
+    year 9999, past a float's range), a duration made of an int (``days(n)``)."""
+    if node.op == "binary" and (
+        node.value in ("/", "//", "%") or not (node.type == INT or _concatenation(node.type))
+    ):
+        return True
+    if node.op == "call" and (
+        node.value in ("days", "hours", "minutes")
+        or (node.value in ("abs", "sum") and node.type.required() != INT)
+    ):
+        return True
+    if node.op == "aggregate" and node.value[0] == "sum" and node.type.required() != INT:
+        return True
+    if node.op == "neg" and node.type == DURATION:
+        return True
+    return any(can_fail(arg) for arg in node.args)
+
+
+def _concatenation(type_: TypeRef) -> bool:
+    return type_ == STR or type_.kind == "list"
+
+
+def zero_divisors(node: Node, nonzero: frozenset[Node] = frozenset()) -> list[Node]:
+    """The divisors of ``node``'s divisions (``/``, ``//``, ``%``) that may be 0: neither
+    a constant other than 0 nor tested to be other than 0 around the division
+    (``x / n if n != 0 else 0``, ``n > 0 and x / n > 1``); ``nonzero`` are known not 0."""
+    if node.op == "binary" and node.value in ("/", "//", "%"):
+        divisor = node.args[1]
+        unsafe = [] if divisor in nonzero or _constant(divisor) not in (None, 0) else [divisor]
+        return unsafe + [d for arg in node.args for d in zero_divisors(arg, nonzero)]
+    if node.op == "if":
+        test, body, orelse = node.args
+        return [
+            *zero_divisors(test, nonzero),
+            *zero_divisors(body, nonzero | _nonzero_when(test, when=True)),
+            *zero_divisors(orelse, nonzero | _nonzero_when(test, when=False)),
+        ]
+    if node.op in ("and", "or"):
+        found: list[Node] = []
+        known = nonzero
+        for operand in node.args:
+            found += zero_divisors(operand, known)
+            known = known | _nonzero_when(operand, when=node.op == "and")
+        return found
+    return [d for arg in node.args for d in zero_divisors(arg, nonzero)]
+
+
+def _constant(node: Node) -> Any:
+    """The number a constant expression is (``2``, ``-1.5``, ``days(1)`` as 1), else None."""
+    if node.op == "literal" and isinstance(node.value, int | float) and node.value is not True:
+        return node.value if node.value is not False else None
+    if node.op in ("neg", "pos") or (
+        node.op == "call" and node.value in ("decimal", "days", "hours", "minutes")
+    ):
+        return _constant(node.args[0]) if len(node.args) == 1 else None
+    return None
+
+
+def _nonzero_when(test: Node, *, when: bool) -> frozenset[Node]:
+    """The expressions known not to be 0 where ``test`` is ``when`` (``n != 0``, ``n > 0``,
+    ``n < 0``, ``n >= 1``..., through ``not``, ``and`` and ``or``)."""
+    if test.op == "not":
+        return _nonzero_when(test.args[0], when=not when)
+    if test.op == ("and" if when else "or"):
+        return frozenset().union(*(_nonzero_when(part, when=when) for part in test.args))
+    if test.op != "compare" or len(test.args) != 2:
+        return frozenset()
+    (op,) = test.value
+    left, right = test.args
+    if not when:
+        op = _NEGATED.get(op, "")
+    for side, bound, op_ in ((left, right, op), (right, left, _MIRRORED.get(op, ""))):
+        value = _constant(bound)
+        if value is not None and _excludes_zero(op_, value):
+            return frozenset({side})
+    return frozenset()
+
+
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _excludes_zero(op: str, bound: Any) -> bool:
+    """Whether ``x op bound`` holding means ``x`` is not 0."""
+    excludes: dict[str, bool] = {
+        "!=": bound == 0,
+        ">": bound >= 0,
+        ">=": bound > 0,
+        "<": bound <= 0,
+        "<=": bound < 0,
+        "==": bound != 0,
+    }
+    return excludes.get(op, False)
+
+
+def spoken(node: Node) -> str:
+    """``node`` as spec text, for messages (a part too intricate to write is "a value")."""
+    if node.op == "name":
+        return str(node.value)
+    if node.op == "literal":
+        return repr(node.value)
+    if node.op == "field":
+        return f"{spoken(node.args[0])}.{node.value}"
+    if node.op == "call" and node.value == "decimal":
+        return spoken(node.args[0])
+    if node.op == "call":
+        return f"{node.value}({', '.join(spoken(arg) for arg in node.args)})"
+    if node.op == "binary":
+        left, right = (spoken(arg) for arg in node.args)
+        return f"({left} {node.value} {right})"
+    return "a value"

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from generator import naming
-from generator.expr import ExprError, Node, Scope, parse
+from generator.expr import ExprError, Node, Scope, parse, spoken, zero_divisors
 from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
@@ -95,8 +95,19 @@ class FieldResolver:
             type_ = self.type(computed.type, (*where, "type"))
             if type_ is None:
                 continue
+            if computed.optional:
+                type_ = type_.optional()
             node = self.expression(computed.value, scope, (*where, "value"), type_)
-            if node is not None:
+            divisors = zero_divisors(node) if node is not None else []
+            if divisors and type_.kind != "optional":
+                divisor = spoken(divisors[0])
+                self.domain.problem(
+                    (*where, "value"),
+                    f"{name} divides by {divisor}, which may be 0: make it `optional: true` "
+                    f"(null when it cannot be computed) or test the divisor first "
+                    f"(`... if {divisor} != 0 else ...`)",
+                )
+            elif node is not None:
                 attr = python_attribute(naming.snake(name))
                 resolved.append(RComputed(name, attr, type_, node, computed.description or ""))
         return resolved

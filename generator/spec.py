@@ -152,6 +152,9 @@ class ComputedSpec(_Strict):
 
     type: Text
     value: Expression = Field(description="an expression over the fields, now and today")
+    optional: StrictBool = Field(
+        default=False, description="null when it has no value (a division by 0...)"
+    )
     description: Text | None = None
 
 

@@ -376,13 +376,25 @@ def breaking(key: str, bound: Any, valid: Any, type_: TypeRef) -> Any:
         sign = -1 if key == "min" else 1
         if type_.is_scalar("decimal"):
             return str(Decimal(str(bound)) + sign * Decimal("0.5"))
-        return bound + sign * (1 if type_.is_scalar("int") else 0.5)
+        if type_.is_scalar("int"):
+            return bound + sign
+        return _float_beyond(float(bound), sign)
     if key == "scale":
         return str(
             Decimal(str(valid)).quantize(Decimal(1).scaleb(-(bound + 1)))
             + Decimal(1).scaleb(-(bound + 1))
         )
     return None
+
+
+def _float_beyond(bound: float, sign: int) -> float | None:
+    """A float past ``bound`` (below it for ``sign`` -1): half a unit away, or the next
+    float where that rounds back to the bound (``1e20 - 0.5 == 1e20``); None past the
+    largest float (no float breaks ``max: 1.7976931348623157e308``)."""
+    beyond = bound + sign * 0.5
+    if beyond == bound:
+        beyond = math.nextafter(bound, sign * math.inf)
+    return beyond if math.isfinite(beyond) else None
 
 
 class LongText(int):

@@ -1,7 +1,7 @@
 """The domain base every service's aggregates and errors build on."""
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, Self
 
@@ -12,8 +12,13 @@ from eaf.domain import (
     DomainError,
     DomainValidationError,
     Violation,
+    breaks,
+    computing,
     decimal_places,
+    defined,
+    finite,
     is_blank,
+    violations_computing,
     with_value,
 )
 
@@ -89,3 +94,24 @@ def test_a_message_shows_the_value_by_its_token_only() -> None:
     )
     assert with_value("{value}", "x" * 100) == '"' + "x" * 62 + "\u2026"
     assert with_value("no token {}", object()) == "no token {}"
+
+
+def test_a_value_that_cannot_be_computed_is_refused_naming_its_field() -> None:
+    with pytest.raises(DomainValidationError) as error, computing("dueOn", "Due on"):
+        date(9999, 12, 31) + timedelta(days=1)
+    assert error.value.violations == [Violation("dueOn", "Due on is out of range")]
+    with pytest.raises(DomainValidationError) as error, computing("share", "Share"):
+        Decimal(1) / Decimal(0)
+    assert error.value.message == "Share cannot be computed: it divides by zero"
+    with pytest.raises(DomainValidationError), computing("rate", "Rate"):
+        finite(1e308 * 10)
+    assert violations_computing("x", "X", lambda: 1 // 0) == [
+        Violation("x", "X cannot be computed: it divides by zero")
+    ]
+    assert violations_computing("x", "X", lambda: 1) == []
+
+
+def test_what_cannot_be_computed_is_null_or_a_failed_check() -> None:
+    assert defined(lambda: Decimal(0) % Decimal(0)) is None
+    assert defined(lambda: 7 // 2) == 3
+    assert breaks(lambda: 1 / 0 > 1) and not breaks(lambda: 1 / 2 > 1)

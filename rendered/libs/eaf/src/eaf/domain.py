@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
+from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import re2
 
 EventT = TypeVar("EventT")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,80 @@ def with_value(message: str, value: object) -> str:
     if len(text) > SHOWN_VALUE:
         text = text[: SHOWN_VALUE - 1] + "\u2026"
     return message.replace(VALUE_TOKEN, text)
+
+
+def finite(value: float) -> float:
+    """``value``, if it is a number: a float that overflowed to infinity (or NaN) raises
+    OverflowError, as an int or a decimal that overflows does."""
+    if math.isfinite(value):
+        return value
+    raise OverflowError("the value overflowed the range of a float")
+
+
+def uncomputable(title: str, error: ArithmeticError) -> str:
+    """Why the value named ``title`` has no value: a division by zero, or a result out of
+    range (a date past year 9999, a number overflowing)."""
+    if isinstance(error, ZeroDivisionError | InvalidOperation):
+        return f"{title} cannot be computed: it divides by zero"
+    return f"{title} is out of range"
+
+
+@dataclass(frozen=True)
+class Computing:
+    """A block computing the value of ``field`` (``title`` in messages): an arithmetic
+    error in it is refused as a violation of that field, before anything is stored."""
+
+    field: str
+    title: str
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if isinstance(error, ArithmeticError):
+            raise DomainValidationError(
+                self.field, uncomputable(self.title, error)
+            ) from None
+
+
+def computing(field: str, title: str) -> Computing:
+    """``with computing("dueOn", "Due on"): ...`` refuses what cannot be computed."""
+    return Computing(field, title)
+
+
+def violations_computing(
+    field: str, title: str, compute: Callable[[], object]
+) -> list[Violation]:
+    """The violation of ``field`` when ``compute`` cannot be computed (else none)."""
+    try:
+        with computing(field, title):
+            compute()
+    except DomainValidationError as error:
+        return error.violations
+    return []
+
+
+def defined(compute: Callable[[], T]) -> T | None:
+    """What ``compute`` gives, or None when it has no value (a division by zero, a result
+    out of range)."""
+    try:
+        return compute()
+    except ArithmeticError:
+        return None
+
+
+def breaks(refused: Callable[[], bool]) -> bool:
+    """Whether a check fails: ``refused`` holds, or cannot be computed (a check that
+    divides by zero or overflows is not passed)."""
+    try:
+        return refused()
+    except ArithmeticError:
+        return True
 
 
 _PATH_MARKS = frozenset('.[]"')

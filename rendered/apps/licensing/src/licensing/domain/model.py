@@ -20,6 +20,7 @@ from licensing.domain.errors import (
     NotRenewable,
     TooManyMachines,
     Violation,
+    computing,
     is_blank,
     matches,
 )
@@ -599,7 +600,8 @@ class License(AggregateRoot[DomainEvent]):
         """Apply renew to this license; fails when a value breaks a rule or its guard."""
         if not ((self.status != LicenseStatus.REVOKED) and (self.duration_days > 0)):
             raise NotRenewable()
-        expires_at = now + timedelta(days=self.duration_days)
+        with computing("expiresAt", "Expires at"):
+            expires_at = now + timedelta(days=self.duration_days)
         event = LicenseRenewed(
             license_id=UUID(self.id),
             expires_at=expires_at,

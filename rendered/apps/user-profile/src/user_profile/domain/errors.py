@@ -11,10 +11,15 @@ from eaf.domain import (
     DomainValidationError,
     NotFoundError,
     Violation,
+    breaks,
+    computing,
     decimal_places,
+    defined,
+    finite,
     is_blank,
     matches,
     member_path,
+    violations_computing,
     with_value,
 )
 
@@ -26,10 +31,15 @@ __all__ = [
     "DomainValidationError",
     "NotFoundError",
     "Violation",
+    "breaks",
+    "computing",
     "decimal_places",
+    "defined",
+    "finite",
     "is_blank",
     "matches",
     "member_path",
+    "violations_computing",
     "with_value",
 ]
 
