@@ -178,6 +178,7 @@ def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) ->
     )
     for field in current.fields:
         loc = _field_loc(current, field)
+        named = repr(field.name) if current.declared else f"{name}.{field.name}"
         old = before.get(field.name)
         if old is None and field.required:
             problems.append(
@@ -192,8 +193,8 @@ def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) ->
             problems.append(
                 Breaking(
                     (*loc, "type"),
-                    f"{name}.{field.name} was {old.full_type}, now {field.full_type}: stored "
-                    f"events hold the old type; {bump}",
+                    f"{named} was {old.full_type}, now {field.full_type}: stored events hold "
+                    f"the old type; {bump}",
                     (name,),
                 )
             )
