@@ -284,9 +284,9 @@ def build_catalog(specs: Mapping[str, Spec], recorded: Mapping[str, Spec] | None
         after = specs.get(name)
         if after is None:
             continue
-        for loc, message in breaking_changes(before, after):
-            changed = events.get(f"{name}.{loc[1]}") if len(loc) > 1 else None
-            readers = [c.service for c in changed.consumers] if changed else []
+        for loc, message, changed in breaking_changes(before, after):
+            entries = [events[key] for key in (f"{name}.{e}" for e in changed) if key in events]
+            readers = sorted({c.service for entry in entries for c in entry.consumers})
             breaks = f"; it would break {', '.join(readers)}" if readers else ""
             findings.append(
                 Finding("breaking", name, ".".join(map(str, loc)), f"{message}{breaks}")

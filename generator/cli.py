@@ -311,8 +311,8 @@ def _regenerate(
         spec_text = (
             _current_spec(workspace, project) if from_spec else rg.recorded_spec(workspace, project)
         )
-        if from_spec and not allow_breaking:
-            _refuse_breaking_changes(workspace, project, spec_text)
+        if from_spec:
+            _refuse_breaking_changes(workspace, project, spec_text, refuse=not allow_breaking)
         if rg.is_current(project, spec_text, root):
             typer.echo(f"{where}: up to date")
             continue
@@ -366,24 +366,31 @@ def _refuse_breaking_changes(
     project: Project,
     spec_text: str,
     outcome: str = "nothing was written",
+    *,
+    refuse: bool = True,
 ) -> None:
-    """Fail when the edited spec cannot read the events the project may have stored."""
-    from generator.evolution import breaking_changes
+    """Fail when the edited spec cannot read the events the project may have stored (unless
+    not ``refuse``); warn of rules narrowed over what is stored."""
+    from generator.evolution import breaking_changes, narrowed_rules
 
     try:
         before = load_spec_text(project.spec_text, project.name)
         after = load_spec_text(spec_text, project.name)
     except SpecError:
         return  # the spec's own problems are reported by the render itself
-    problems = breaking_changes(before, after)
-    if problems:
+    warnings = narrowed_rules(before, after)
+    problems = breaking_changes(before, after) if refuse else []
+    if warnings or problems:
         from generator.loading import parse_yaml
         from generator.problems import Problem
 
         where = f"{workspace.specs.name}/{project.name}.yaml"
         _, marks = parse_yaml(spec_text, where)
-        for loc, message in problems:
+        for loc, message in warnings:
+            typer.echo(str(Problem(where, *marks.find(loc), loc, f"warning: {message}")), err=True)
+        for loc, message, _ in problems:
             typer.echo(str(Problem(where, *marks.find(loc), loc, message)), err=True)
+    if problems:
         fail(
             f"{project.name}: the spec cannot read (or keep its rules over) the data stored"
             f" before; {outcome} (--allow-breaking renders anyway, for a service without data)"
@@ -692,14 +699,16 @@ def _contract_problems(workspace: ws.Workspace, projects: list[Project]) -> int:
         except SpecError:
             continue
         readers = consumers_of(specs, project.name)
-        for loc, message in breaking_changes(recorded, current):
-            event = str(loc[1]) if len(loc) > 1 else ""
-            if event not in readers:
+        for loc, message, events in breaking_changes(recorded, current):
+            consumed = [event for event in events if event in readers]
+            if not consumed:
                 continue  # `render` refuses it for the stored events; no consumer to name
             where = f"{workspace.specs.name}/{project.name}.yaml"
+            broken = sorted({reader for event in consumed for reader in readers[event]})
             typer.echo(
                 f"{where}: {'.'.join(map(str, loc))}: {message}; it would break "
-                f"{', '.join(readers[event])}, which consume {project.name}.{event}",
+                f"{', '.join(broken)}, which consume "
+                f"{', '.join(f'{project.name}.{event}' for event in consumed)}",
                 err=True,
             )
             count += 1

@@ -1,27 +1,44 @@
 """Spec changes that would break a service's stored data: an event that gains a required
 field, changes a field's type or disappears at the same schema version cannot be read
 back from data written before (and neither can the aggregates and read models built from
-it); an upcast from the stored version that renames or removes a field that version does
-not have fails on every stored event; a unique value or combination that is new (a new
-rule, or a renamed field) holds nothing for the values already stored, which were never
-claimed. `generate render` refuses them, saying how to evolve the spec instead."""
+it); nor can an enum member removed, or a value-object field new and required (or of
+another type), where stored events hold them; an upcast from the stored version that
+renames or removes a field that version does not have fails on every stored event; a
+unique value or combination that is new (a new rule, or a renamed field) holds nothing
+for the values already stored, which were never claimed. `generate render` refuses them,
+located where the spec makes them, saying how to evolve the spec instead; it warns of a
+rule narrowed over stored aggregates (readable still, but failing their next command)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any, NamedTuple
+
 from generator.resolve import resolve
-from generator.resolved import Domain, Loc, RAggregate, REvent
+from generator.resolved import Domain, Loc, RAggregate, REvent, RField, listed
 from generator.spec import Spec
+from generator.typeref import TypeRef
 
 
-def breaking_changes(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
+class Breaking(NamedTuple):
+    """A change that stored data cannot take: where the spec makes it, what breaks, and the
+    events whose stored payloads it concerns (their consumers break too)."""
+
+    loc: Loc
+    message: str
+    events: tuple[str, ...] = ()
+
+
+def breaking_changes(before: Spec, after: Spec) -> list[Breaking]:
     """What in ``after`` cannot read (or keep the rules of) the data ``before`` stored."""
     old_domain, new_domain = resolve(before), resolve(after)
     problems = _events(old_domain, new_domain)
+    problems += _stored_types(old_domain, new_domain)
     for name, aggregate in new_domain.aggregates.items():
         stored = old_domain.aggregates.get(name)
         if stored is not None:
-            problems.extend(_new_unique_rules(name, stored, aggregate))
-            problems.extend(_new_key(name, stored, aggregate))
+            problems += [Breaking(*p) for p in _new_unique_rules(name, stored, aggregate)]
+            problems += [Breaking(*p) for p in _new_key(name, stored, aggregate)]
     return problems
 
 
@@ -76,37 +93,63 @@ def _new_unique_rules(name: str, stored: RAggregate, current: RAggregate) -> lis
     ]
 
 
-def _events(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+def _events(old_domain: Domain, new_domain: Domain) -> list[Breaking]:
     old, new = old_domain.events, new_domain.events
-    problems: list[tuple[Loc, str]] = []
+    problems: list[Breaking] = []
     for name, stored in old.items():
         current = new.get(name)
-        loc: Loc = ("events", name)
         if current is None:
             problems.append(
-                (
-                    loc,
+                Breaking(
+                    _emitted_at(name, stored, old_domain, new_domain),
                     f"{name} was removed, but stored {name} events cannot be read without it "
-                    "(keep it, even if no command emits it any more)",
+                    + (
+                        "(keep it, even if no command emits it any more)"
+                        if stored.declared
+                        else f"(declare it under `events` with the fields it had: "
+                        f"{', '.join(f'{f.name}: {f.full_type}' for f in stored.fields)})"
+                    ),
+                    (name,),
                 )
             )
             continue
         if current.version < stored.version:
             problems.append(
-                (
-                    (*loc, "version"),
+                Breaking(
+                    ("events", name, "version"),
                     f"version {current.version} is below the {stored.version} "
                     "stored events may have",
+                    (name,),
                 )
             )
         elif current.version == stored.version:
-            problems.extend(_same_version(name, stored, current))
+            problems.extend(_same_version(name, stored, current, new_domain))
         else:
             problems.extend(_upcast_from_stored(name, stored, current))
     return problems
 
 
-def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[tuple[Loc, str]]:
+def _emitted_at(name: str, stored: REvent, old_domain: Domain, new_domain: Domain) -> Loc:
+    """Where the spec made event ``name`` that it no longer has: under `events` if it was
+    declared, else the command that emitted it (or its aggregate) as far as they remain."""
+    if stored.declared or stored.aggregate is None:
+        return ("events", name)
+    aggregate = new_domain.aggregates.get(stored.aggregate)
+    if aggregate is None:
+        return ("aggregates",)
+    emitting = old_domain.aggregates[stored.aggregate].commands
+    command = next((c for c in emitting if c.event == name), None)
+    current = aggregate.command(command.name) if command else None
+    return (*current.loc, "emits") if current else (*aggregate.loc, "commands")
+
+
+def _field_loc(event: REvent, field: RField) -> Loc:
+    """Where the user edits ``field`` of ``event``: under `events` when it is declared, else
+    the aggregate's field (or the command's input) the emitting command carries."""
+    return ("events", event.name, "fields", field.name) if event.declared else field.loc
+
+
+def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Breaking]:
     """The step from the stored version renames and removes only fields it has."""
     fields = {f.name for f in stored.fields}
     step = next((u for u in current.upcasts if u["from"] == stored.version), None)
@@ -116,39 +159,207 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[tupl
     named = [("rename", old) for old, _ in step["rename"]]
     named += [("remove", gone) for gone in step["remove"]]
     return [
-        (
+        Breaking(
             (*loc, key),
             f"stored {name} events (v{stored.version}) have no {field!r} to {key} "
             f"(their fields: {', '.join(sorted(fields))})",
+            (name,),
         )
         for key, field in named
         if field not in fields
     ]
 
 
-def _same_version(name: str, stored: REvent, current: REvent) -> list[tuple[Loc, str]]:
-    problems: list[tuple[Loc, str]] = []
+def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) -> list[Breaking]:
+    problems: list[Breaking] = []
     before = {f.name: f for f in stored.fields}
     bump = f"bump {name} to version {current.version + 1} with an upcast from {current.version}" + (
         "" if current.declared else f" (declare {name} under `events`)"
     )
     for field in current.fields:
-        loc: Loc = ("events", name, "fields", field.name)
+        loc = _field_loc(current, field)
+        named = repr(field.name) if current.declared else f"{name}.{field.name}"
         old = before.get(field.name)
         if old is None and field.required:
             problems.append(
-                (
+                Breaking(
                     loc,
                     f"stored {name} events (v{stored.version}) have no {field.name!r}: give it "
                     f"a default, make it optional, or {bump} that adds it",
+                    (name,),
                 )
             )
         elif old is not None and old.full_type != field.full_type:
             problems.append(
-                (
+                Breaking(
                     (*loc, "type"),
-                    f"{field.name!r} was {old.full_type}, now {field.full_type}: stored events "
-                    f"hold the old type; {bump}",
+                    f"{named} was {old.full_type}, now {field.full_type}: stored events hold "
+                    f"the old type; {bump}",
+                    (name,),
                 )
             )
     return problems
+
+
+def _stored_types(old_domain: Domain, new_domain: Domain) -> list[Breaking]:
+    """Enums and value objects in stored events, changed so that what was written with them
+    cannot be read back: a member removed (or renamed), a value-object field that is new and
+    required, or that changed type (at any depth: in a list, a map, another value object)."""
+    changes = _type_changes(old_domain, new_domain)
+    if not changes:
+        return []
+    holders: dict[str, dict[str, str]] = {}  # type -> where stored events hold it -> event
+    for stored in old_domain.events.values():
+        current = new_domain.events.get(stored.name)
+        read = {f.name: f for f in current.fields} if current else {}
+        for field, name in _read_back(stored, current):
+            now = read.get(name)
+            if now is None or now.full_type != field.full_type:
+                continue  # not read, or a changed type reported as one
+            where = (
+                f"{stored.name}.{field.name}"
+                if stored.declared
+                else f"{stored.aggregate}.{field.name} in {stored.name}"
+            )
+            for held in _held(field.type, old_domain, set()):
+                holders.setdefault(held, {})[where] = stored.name
+    return [
+        Breaking(
+            loc,
+            f"{change}, but stored events hold {name} ({listed(holders[name])}) and could "
+            f"not be read back: {advice}, or render with --allow-breaking for a service "
+            "without data",
+            tuple(dict.fromkeys(holders[name].values())),
+        )
+        for name, found in changes.items()
+        if name in holders
+        for loc, change, advice in found
+    ]
+
+
+def _type_changes(old_domain: Domain, new_domain: Domain) -> dict[str, list[tuple[Loc, str, str]]]:
+    """By enum or value object: where it changed so its stored data cannot be read, how,
+    and what to do instead."""
+    changes: dict[str, list[tuple[Loc, str, str]]] = {}
+    for name, members in old_domain.enums.items():
+        now = new_domain.enums.get(name)
+        gone = [repr(m) for m in members if now is not None and m not in now]
+        if gone:
+            changes[name] = [
+                (
+                    ("enums", name),
+                    f"{name} no longer has {', '.join(gone)}",
+                    "keep every member, even one nothing sets any more (renaming one removes"
+                    " it; an upcast cannot map a stored value to another)",
+                )
+            ]
+    for name, value in old_domain.values.items():
+        current = new_domain.values.get(name)
+        before = {f.name: f for f in value.fields}
+        for field in current.fields if current else []:
+            old = before.get(field.name)
+            if old is None and field.required:
+                change = (
+                    field.loc,
+                    f"{name} gained the required {field.name!r}",
+                    "give it a default or make it optional",
+                )
+            elif old is not None and old.full_type != field.full_type:
+                change = (
+                    (*field.loc, "type"),
+                    f"{name}.{field.name} was {old.full_type}, now {field.full_type}",
+                    "keep its type (add a field of the new type instead)",
+                )
+            else:
+                continue
+            changes.setdefault(name, []).append(change)
+    return changes
+
+
+def _read_back(stored: REvent, current: REvent | None) -> list[tuple[RField, str]]:
+    """The fields of ``stored`` events that ``current`` reads (through the upcasts from the
+    stored version), with the name each is read under."""
+    if current is None:
+        return []
+    read = []
+    for field in stored.fields:
+        name: str | None = field.name
+        for step in current.upcasts:
+            if name is not None and step["from"] >= stored.version:
+                name = dict(step["rename"]).get(name, name)
+                name = None if name in step["remove"] else name
+        if name is not None:
+            read.append((field, name))
+    return read
+
+
+def _held(type_: TypeRef, domain: Domain, seen: set[str]) -> set[str]:
+    """The enums and value objects data of ``type_`` may hold, at any depth."""
+    held: set[str] = set()
+    for part in type_.walk():
+        if part.kind in ("enum", "value") and part.name not in seen:
+            seen.add(part.name)
+            held.add(part.name)
+            value = domain.values.get(part.name) if part.kind == "value" else None
+            for field in value.fields if value else []:
+                held |= _held(field.type, domain, seen)
+    return held
+
+
+def narrowed_rules(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
+    """Rules that are new or narrower on what stored aggregates hold (their fields, the
+    value objects in them): the data stays readable, but an aggregate whose stored value
+    breaks the rule fails each later command that does not give it a valid one."""
+    old_domain, new_domain = resolve(before), resolve(after)
+    owners: list[tuple[str, list[RField], list[RField]]] = []
+    held: set[str] = set()
+    for name, aggregate in old_domain.aggregates.items():
+        current = new_domain.aggregates.get(name)
+        if current is not None:
+            owners.append((name, aggregate.fields, current.fields))
+        for field in aggregate.fields:
+            held |= _held(field.type, old_domain, set())
+    for name in sorted(held & old_domain.values.keys() & new_domain.values.keys()):
+        owners.append((name, old_domain.values[name].fields, new_domain.values[name].fields))
+    found: list[tuple[Loc, str]] = []
+    for owner, stored_fields, fields in owners:
+        stored = {f.name: f for f in stored_fields}
+        for field in fields:
+            old = stored.get(field.name)
+            if old is None or field.secret:
+                continue
+            for where, rules, was, noun in (
+                ((), field.rules, old.rules, ""),
+                (("items",), field.item_rules, old.item_rules, "items' "),
+            ):
+                before_rules = dict(was)
+                for key, value in rules:
+                    if _narrower(key, before_rules.get(key), value):
+                        change = (
+                            f"was {before_rules[key]!r}, now {value!r}"
+                            if key in before_rules
+                            else "is new"
+                        )
+                        found.append(
+                            (
+                                (*field.loc, *where, key),
+                                f"{owner}.{field.name}'s {noun}{key} {change}: stored values"
+                                " that break it stay readable, but an aggregate holding one"
+                                " fails (422) each command that does not set a valid one;"
+                                " check the stored data first",
+                            )
+                        )
+    return found
+
+
+def _narrower(key: str, old: Any, new: Any) -> bool:
+    """Whether rule ``key`` at ``new`` may refuse a value it let through at ``old``."""
+    if old is None:
+        return new is not False
+    if key in ("min", "min_length"):
+        return Decimal(str(new)) > Decimal(str(old))
+    if key in ("max", "max_length", "scale"):
+        return Decimal(str(new)) < Decimal(str(old))
+    if key == "not_blank":
+        return bool(new) and not old
+    return bool(new != old)  # another text or pattern may refuse what the old one took

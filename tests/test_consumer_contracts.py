@@ -69,8 +69,9 @@ def test_a_retyped_published_field_names_the_consumer(services: Path, generate: 
         "is published as int, not readable as decimal" in checked.err
     )
     assert (
-        "specs/shop.yaml: events.OrderPlaced.fields.total.type: 'total' was decimal, now int"
-        in (checked.err)
+        # at the field of the aggregate: OrderPlaced is not declared under `events`
+        "specs/shop.yaml: aggregates.Order.fields.total.type: OrderPlaced.total was decimal,"
+        " now int" in (checked.err)
     )
     assert "it would break billing, which consume shop.OrderPlaced" in checked.err
 

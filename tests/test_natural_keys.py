@@ -191,7 +191,7 @@ def test_a_list_or_a_hidden_field_is_no_key() -> None:
 def _breaking(before: str, after: str) -> list[str]:
     return [
         f"{'.'.join(map(str, loc))}: {message}"
-        for loc, message in breaking_changes(
+        for loc, message, _ in breaking_changes(
             load_spec_text(before, "stock.yaml"), load_spec_text(after, "stock.yaml")
         )
     ]

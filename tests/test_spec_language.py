@@ -773,7 +773,7 @@ def _breaking(before: str, after: str) -> list[str]:
 
     return [
         f"{'.'.join(map(str, loc))}: {message}"
-        for loc, message in breaking_changes(
+        for loc, message, _ in breaking_changes(
             load_spec_text(before, "shop.yaml"), load_spec_text(after, "shop.yaml")
         )
     ]

@@ -1,0 +1,285 @@
+"""Spec changes to a service with stored data: what `generate diff` and `render` refuse
+(located where the user edits the spec), what they let through, and what
+`--allow-breaking` still renders."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import GENERATE, Result, make_workspace, tree_digest
+
+from generator.evolution import breaking_changes
+from generator.loading import load_spec_text
+from generator.resolve import resolve
+
+VETCARE = """\
+version: 2
+name: vetcare
+kind: app
+description: Pets of a clinic
+port: 8080
+
+enums:
+  Species: [dog, cat, rabbit, bird, other]
+
+values:
+  PartLine:
+    fields:
+      part: {type: str, max_length: 60, example: collar}
+      quantity: {type: int, min: 1}
+
+aggregates:
+  Pet:
+    not_found: Pet not found
+    event_id: petId
+    fields:
+      name: {type: str, max_length: 60}
+      species: {type: Species}
+      weightKg: {type: decimal, min: 0, scale: 2, example: "4.20"}
+      parts: {type: "list[PartLine]", default: []}
+    commands:
+      enroll: {params: [name, species, weightKg, parts], emits: PetEnrolled, creates: true}
+      cancelVisit: {emits: VisitCancelled}
+
+events:
+  VisitCancelled:
+    fields: {petId: uuid, occurredAt: datetime}
+
+read_models:
+  PetList:
+    of: Pet
+
+endpoints:
+  - {method: POST, path: /api/v1/pets, command: Pet.enroll}
+  - {method: GET, path: /api/v1/pets, query: Pet.list, page: true}
+  - {method: GET, path: "/api/v1/pets/{id}", query: Pet.get}
+"""
+
+REFUSED = (
+    "error: vetcare: the spec cannot read (or keep its rules over) the data stored before; "
+    "`generate render` would refuse this change (--allow-breaking renders anyway, for a "
+    "service without data)"
+)
+Generate = Callable[..., Result]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace whose project was rendered from VETCARE (and may hold data)."""
+    root = make_workspace(tmp_path_factory.mktemp("rendered") / "ws")
+    (root / "specs").mkdir()
+    (root / "specs/vetcare.yaml").write_text(VETCARE)
+    made = subprocess.run(
+        [str(GENERATE), "service", "vetcare"], cwd=root, capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    return root
+
+
+@pytest.fixture
+def workspace(rendered: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "ws"
+    shutil.copytree(rendered, copy)
+    return copy
+
+
+def _edited(workspace: Path, old: str, new: str) -> None:
+    spec = workspace / "specs/vetcare.yaml"
+    text = spec.read_text()
+    assert old in text, old
+    spec.write_text(text.replace(old, new))
+
+
+def _refused(workspace: Path, generate: Generate) -> list[str]:
+    """What `diff` says render would refuse; render refuses it (writing nothing) and
+    renders it with --allow-breaking."""
+    diffed = generate("diff", "vetcare", cwd=workspace)
+    assert diffed.code == 1, diffed.err
+    lines = diffed.err.splitlines()
+    assert lines[-1] == REFUSED
+    before = tree_digest(workspace / "apps")
+    refused = generate("render", "vetcare", "--allow-dirty", cwd=workspace)
+    assert refused.code == 1
+    assert refused.err.splitlines()[:-1] == lines[:-1]
+    assert tree_digest(workspace / "apps") == before
+    allowed = generate("render", "vetcare", "--allow-dirty", "--allow-breaking", cwd=workspace)
+    assert allowed.code == 0, allowed.err
+    return lines[:-1]
+
+
+def _accepted(workspace: Path, generate: Generate) -> None:
+    diffed = generate("diff", "vetcare", cwd=workspace)
+    assert diffed.code == 0, diffed.err
+    assert diffed.err == ""
+
+
+def test_removing_an_enum_member_stored_events_hold_is_refused_at_the_enum(
+    workspace: Path, generate: Generate
+) -> None:
+    _edited(workspace, "[dog, cat, rabbit, bird, other]", "[dog, cat, rabbit, other]")
+    assert _refused(workspace, generate) == [
+        "specs/vetcare.yaml:8:12: enums.Species: Species no longer has 'bird', but stored"
+        " events hold Species (Pet.species in PetEnrolled) and could not be read back: keep"
+        " every member, even one nothing sets any more (renaming one removes it; an upcast"
+        " cannot map a stored value to another), or render with --allow-breaking for a"
+        " service without data"
+    ]
+
+
+def test_adding_an_enum_member_is_accepted(workspace: Path, generate: Generate) -> None:
+    _edited(workspace, "bird, other]", "bird, other, fish]")
+    _accepted(workspace, generate)
+
+
+def test_a_new_required_value_object_field_is_refused_where_it_is_declared(
+    workspace: Path, generate: Generate
+) -> None:
+    _edited(
+        workspace,
+        "      quantity: {type: int, min: 1}\n",
+        "      quantity: {type: int, min: 1}\n      unit: {type: str, example: pcs}\n",
+    )
+    assert _refused(workspace, generate) == [
+        "specs/vetcare.yaml:15:13: values.PartLine.fields.unit: PartLine gained the required"
+        " 'unit', but stored events hold PartLine (Pet.parts in PetEnrolled) and could not"
+        " be read back: give it a default or make it optional, or render with"
+        " --allow-breaking for a service without data"
+    ]
+
+
+def test_a_value_object_field_with_a_default_or_removed_is_accepted(
+    workspace: Path, generate: Generate
+) -> None:
+    _edited(
+        workspace,
+        "      quantity: {type: int, min: 1}\n",
+        "      unit: {type: str, default: pcs}\n",
+    )
+    _accepted(workspace, generate)
+
+
+def test_a_stored_value_object_keeps_reading_with_a_field_removed() -> None:
+    """Stored payloads are read tolerantly: a key the class no longer has is ignored."""
+    from dataclasses import dataclass
+
+    from eaf.eventsourcing.serialization import from_dict
+
+    @dataclass(frozen=True)
+    class PartLine:
+        part: str
+
+    assert from_dict(PartLine, {"part": "collar", "quantity": 2}) == PartLine("collar")
+
+
+def test_a_renamed_aggregate_field_is_located_at_the_field_not_at_a_declared_event(
+    workspace: Path, generate: Generate
+) -> None:
+    text = (workspace / "specs/vetcare.yaml").read_text().replace("weightKg", "weight")
+    (workspace / "specs/vetcare.yaml").write_text(text)
+    assert _refused(workspace, generate) == [
+        "specs/vetcare.yaml:23:15: aggregates.Pet.fields.weight: stored PetEnrolled events"
+        " (v1) have no 'weight': give it a default, make it optional, or bump PetEnrolled to"
+        " version 2 with an upcast from 1 (declare PetEnrolled under `events`) that adds it"
+    ]
+
+
+def test_a_changed_aggregate_field_type_and_a_renamed_implicit_event_are_located_where_made(
+    workspace: Path, generate: Generate
+) -> None:
+    _edited(workspace, 'scale: 2, example: "4.20"}', "example: 4}")
+    _edited(workspace, "weightKg: {type: decimal", "weightKg: {type: int")
+    assert _refused(workspace, generate) == [
+        "specs/vetcare.yaml:23:24: aggregates.Pet.fields.weightKg.type: PetEnrolled.weightKg"
+        " was decimal, now int: stored events hold the old type; bump PetEnrolled to version 2"
+        " with an upcast from 1 (declare PetEnrolled under `events`)"
+    ]
+    # Rendered with --allow-breaking: judged from that spec on.
+    _edited(workspace, "emits: PetEnrolled", "emits: PetJoined")
+    assert _refused(workspace, generate) == [
+        "specs/vetcare.yaml:26:65: aggregates.Pet.commands.enroll.emits: PetEnrolled was"
+        " removed, but stored PetEnrolled events cannot be read without it (declare it under"
+        " `events` with the fields it had: petId: uuid, name: str, species: Species,"
+        " weightKg: int, parts: list[PartLine], occurredAt: datetime)"
+    ]
+
+
+def test_a_narrowed_rule_is_rendered_with_a_warning(workspace: Path, generate: Generate) -> None:
+    """Stored values that break it stay readable: not refused, but said."""
+    _edited(workspace, "name: {type: str, max_length: 60}", "name: {type: str, max_length: 5}")
+    _edited(workspace, "part: {type: str, max_length: 60", "part: {type: str, max_length: 80")
+    warning = (
+        "specs/vetcare.yaml:21:37: aggregates.Pet.fields.name.max_length: warning: Pet.name's"
+        " max_length was 60, now 5: stored values that break it stay readable, but an"
+        " aggregate holding one fails (422) each command that does not set a valid one; check"
+        " the stored data first"
+    )
+    diffed = generate("diff", "vetcare", cwd=workspace)
+    assert (diffed.code, diffed.err.splitlines()) == (0, [warning])
+    rendered = generate("render", "vetcare", "--allow-dirty", cwd=workspace)
+    assert (rendered.code, rendered.err.splitlines()) == (0, [warning])
+
+
+def _breaking(before: str, after: str) -> list[str]:
+    """Each change, its message up to the advice, and the events it concerns."""
+    edited = load_spec_text(after, "vetcare.yaml")
+    assert resolve(edited).problems == []
+    return [
+        f"{'.'.join(map(str, loc))}: {message.split(':')[0]} ({', '.join(events)})"
+        for loc, message, events in breaking_changes(load_spec_text(before, "vetcare.yaml"), edited)
+    ]
+
+
+# A declared event holding the enum in a map of value objects, which the aggregate's
+# events do not carry.
+COUNTED = (
+    "  Counted:\n    fields: {petId: uuid, tallies: {type: 'map[Tally]'}, occurredAt: datetime}\n"
+)
+NESTED = (
+    VETCARE.replace(
+        "      quantity: {type: int, min: 1}\n",
+        "      quantity: {type: int, min: 1}\n  Tally:\n    fields:\n"
+        "      species: {type: Species}\n",
+    )
+    .replace("      species: {type: Species}\n      weightKg", "      weightKg")
+    .replace("[name, species, weightKg", "[name, weightKg")
+    .replace("events:\n", "events:\n" + COUNTED)
+)
+
+
+def test_an_enum_deep_in_a_declared_event_is_refused_unless_its_upcast_drops_the_field() -> None:
+    gone = NESTED.replace(", bird, other]", ", other]")
+    assert _breaking(NESTED, gone) == [
+        "enums.Species: Species no longer has 'bird', but stored events hold Species"
+        " (Counted.tallies) and could not be read back (Counted)"
+    ]
+    bumped = "  Counted:\n    version: 2\n    fields: {petId: uuid, occurredAt: datetime}\n"
+    dropped = gone.replace(COUNTED, bumped + "    upcasts: {1: {remove: [tallies]}}\n")
+    assert _breaking(NESTED, dropped) == []
+    renamed = gone.replace(
+        COUNTED,
+        bumped.replace("petId: uuid,", "petId: uuid, counts: {type: 'map[Tally]'},")
+        + "    upcasts: {1: {rename: {tallies: counts}}}\n",
+    )
+    assert _breaking(NESTED, renamed) == [
+        "enums.Species: Species no longer has 'bird', but stored events hold Species"
+        " (Counted.tallies) and could not be read back (Counted)"
+    ]
+
+
+def test_a_value_object_change_nested_in_another_is_refused_at_the_inner_one() -> None:
+    after = NESTED.replace(
+        "      species: {type: Species}\n", "      species: {type: Species}\n      n: int\n"
+    )
+    assert _breaking(NESTED, after) == [
+        "values.Tally.fields.n: Tally gained the required 'n', but stored events hold Tally"
+        " (Counted.tallies) and could not be read back (Counted)"
+    ]
+    typed = NESTED.replace("      species: {type: Species}\n", "      species: str\n")
+    assert _breaking(NESTED, typed) == [
+        "values.Tally.fields.species.type: Tally.species was Species, now str, but stored"
+        " events hold Tally (Counted.tallies) and could not be read back (Counted)"
+    ]
