@@ -81,19 +81,19 @@ def test_the_spec_with_keys_is_valid() -> None:
         (
             "key: [sku]",
             "key: [code]",
-            "stock.yaml:7:10: aggregates.Product.key.fields.0: unknown field 'code' (fields:"
+            "stock.yaml:7:11: aggregates.Product.key.fields.0: unknown field 'code' (fields:"
             " sku, title, price, bin)",
         ),
         (
             "key: [sku]",
             "key: [sku, sku]",
-            "stock.yaml:7:10: aggregates.Product.key.fields.1: 'sku' is named twice",
+            "stock.yaml:7:16: aggregates.Product.key.fields.1: 'sku' is named twice",
         ),
         ("key: [sku]", "key: [title, sku]", None),  # set when made, changed by none
         (
             "key: [sku]",
             "key: [price]",
-            "stock.yaml:7:10: aggregates.Product.key.fields.0: 'reprice' changes 'price': a key"
+            "stock.yaml:7:11: aggregates.Product.key.fields.0: 'reprice' changes 'price': a key"
             " is never changed (the id is made of it)",
         ),
         (
@@ -124,7 +124,7 @@ def test_the_spec_with_keys_is_valid() -> None:
         (
             "sku: {type: str, pattern",
             "sku: {type: str, unique: true, pattern",
-            "stock.yaml:7:10: aggregates.Product.key.fields.0: 'sku' is unique already: the key"
+            "stock.yaml:7:11: aggregates.Product.key.fields.0: 'sku' is unique already: the key"
             " keeps it unique",
         ),
         ("key: [sku]", "key: sku", None),  # one field, named alone
@@ -176,14 +176,14 @@ def test_a_list_or_a_hidden_field_is_no_key() -> None:
         'price: {type: decimal, scale: 2, example: "9.50"}\n      tags: {type: "list[str]"}',
     ).replace("params: [sku, title, price, bin]", "params: [sku, title, price, bin, tags]")
     assert problems(listed.replace("key: [sku]", "key: [tags]")) == [
-        "stock.yaml:7:10: aggregates.Product.key.fields.0: a list[str] field cannot be part of"
+        "stock.yaml:7:11: aggregates.Product.key.fields.0: a list[str] field cannot be part of"
         " a key"
     ]
     hidden = STOCK.replace(
         "title: {type: str, not_blank: true}", "title: {type: str, hidden: true}"
     )
     assert problems(hidden.replace("key: [sku]", "key: [title]")) == [
-        "stock.yaml:7:10: aggregates.Product.key.fields.0: 'title' is hidden: a duplicate"
+        "stock.yaml:7:11: aggregates.Product.key.fields.0: 'title' is hidden: a duplicate"
         " answer would tell it"
     ]
 
