@@ -46,10 +46,20 @@ PYDANTIC_TYPES = {
     "datetime": "AwareDatetime",
 }
 
-# Request fields of these scalars read only their JSON form (a date as text, not a number of
-# seconds; a boolean as true/false, not 1 or "yes"), as the OpenAPI document states
-# (eaf.web). Numbers stay lax: JSON Schema calls 2.0 an integer.
-JSON_TYPES = {"bool": "JsonBool", "date": "JsonDate", "datetime": "JsonDateTime"}
+# Request fields of these scalars read only their JSON form (a date as ISO 8601 text, not a
+# number of seconds; a boolean as true/false, not 1 or "yes"; a number as a JSON number, not
+# "12"; a decimal's text in plain notation, not "1e2"), as the OpenAPI document states
+# (eaf.web); a decimal is answered in plain notation too.
+JSON_TYPES = {
+    "bool": "JsonBool",
+    "date": "JsonDate",
+    "datetime": "JsonDateTime",
+    "int": "JsonInt",
+    "float": "JsonFloat",
+    "decimal": "JsonDecimal",
+}
+QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime"}
+"""The filters read from a query string that take only ISO 8601 text (not seconds)."""
 
 
 @dataclass

@@ -3,25 +3,42 @@ in the OpenAPI document."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from eaf.web import JsonBool, JsonDate, JsonDateTime, decimal_schema
+from eaf.web import (
+    JsonBool,
+    JsonDate,
+    JsonDateTime,
+    JsonDecimal,
+    JsonFloat,
+    JsonInt,
+    decimal_schema,
+)
 
 
 class Body(BaseModel):
     day: JsonDate
     at: JsonDateTime
     flag: JsonBool
-    price: Decimal = Field(
+    price: JsonDecimal = Field(
         ge=Decimal("0"), decimal_places=2, json_schema_extra=decimal_schema(2)
     )
-    prices: list[Decimal] | None = Field(
+    prices: list[JsonDecimal] | None = Field(
         default=None, json_schema_extra=decimal_schema(0)
     )
+    fee: JsonDecimal = Field(
+        default=Decimal("0.000000000000000001"), json_schema_extra=decimal_schema(None)
+    )
+    fees: list[JsonDecimal] = Field(
+        default=[Decimal("1E+2")], json_schema_extra=decimal_schema(None)
+    )
+    count: JsonInt = 0
+    ratio: JsonFloat = 0.5
 
 
 VALID = {
@@ -38,6 +55,24 @@ def test_the_json_forms_are_read() -> None:
     assert body.day == date(2026, 1, 31)
     assert body.price == Decimal("12.50")
     assert body.prices == [Decimal(3), Decimal(4)]
+
+
+def test_numbers_are_read_as_json_numbers() -> None:
+    body = Body.model_validate({**VALID, "count": 12.0, "ratio": 1, "price": 100.5})
+
+    assert body.count == 12 and isinstance(body.count, int)
+    assert body.ratio == 1.0 and isinstance(body.ratio, float)
+    assert body.price == Decimal("100.5")
+
+
+def test_a_decimal_is_answered_in_plain_notation() -> None:
+    body = Body.model_validate({**VALID, "price": "0", "prices": [1e2]})
+
+    answered = json.loads(body.model_dump_json())
+
+    assert answered["fee"] == "0.000000000000000001"
+    assert answered["fees"] == ["100"]
+    assert answered["prices"] == ["100.0"]
 
 
 def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
@@ -57,6 +92,19 @@ def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
         ("flag", 1),
         ("flag", "yes"),
         ("flag", "true"),
+        ("day", "4102444800"),
+        ("day", "20260131"),
+        ("at", "4102444800"),
+        ("at", "2026-01-31"),
+        ("price", "1e2"),
+        ("price", "1E+2"),
+        ("price", " 12"),
+        ("price", True),
+        ("fee", "1e-30"),
+        ("count", "12"),
+        ("count", True),
+        ("ratio", "0.5"),
+        ("ratio", False),
     ],
 )
 def test_other_forms_pydantic_would_read_are_refused(field: str, value: object) -> None:
@@ -77,6 +125,20 @@ def test_the_decimal_schema_states_places_for_both_forms() -> None:
         {"type": "number", "multipleOf": 1},
         {"type": "string", "pattern": "^-?[0-9]+$"},
     ]
+
+
+def test_a_decimal_default_is_stated_in_plain_notation() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["fee"]["default"] == "0.000000000000000001"
+    assert properties["fees"]["default"] == ["100"]
+
+
+def test_the_schema_of_numbers_is_pydantics() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["count"] == {"type": "integer", "title": "Count", "default": 0}
+    assert properties["ratio"] == {"type": "number", "title": "Ratio", "default": 0.5}
 
 
 def test_the_schema_dates_stay_iso_text() -> None:

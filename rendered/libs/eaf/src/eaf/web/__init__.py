@@ -27,7 +27,16 @@ from eaf.web._openapi import (
     problem_responses,
 )
 from eaf.web._problems import PROBLEM_TYPE, problem_response
-from eaf.web._types import JsonBool, JsonDate, JsonDateTime, TextRule, patch_field
+from eaf.web._types import (
+    JsonBool,
+    JsonDate,
+    JsonDateTime,
+    JsonDecimal,
+    JsonFloat,
+    JsonInt,
+    TextRule,
+    patch_field,
+)
 
 __all__ = [
     "Body",
@@ -43,6 +52,9 @@ __all__ = [
     "JsonBool",
     "JsonDate",
     "JsonDateTime",
+    "JsonDecimal",
+    "JsonFloat",
+    "JsonInt",
     "TextRule",
     "patch_field",
     "JsonBodyError",
