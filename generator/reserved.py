@@ -168,6 +168,7 @@ CLASSES = frozenset(
         "JsonDecimal",
         "JsonFloat",
         "JsonInt",
+        "PlainDecimal",
         "FastAPI",
         "APIRouter",
         "Depends",

@@ -420,7 +420,7 @@ read_models:
 endpoints:
   - {method: POST, path: /api/v1/orders, command: Order.place}
   - {method: GET, path: /api/v1/orders, query: Orders.list, filter: [startsAt, day, weightKg],
-     page: true}
+     page: true, consistent: true}
 """
 
 JSON_FORMS_PROBE = """

@@ -34,6 +34,7 @@ from eaf.web._types import (
     JsonDecimal,
     JsonFloat,
     JsonInt,
+    PlainDecimal,
     TextRule,
     patch_field,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "JsonDecimal",
     "JsonFloat",
     "JsonInt",
+    "PlainDecimal",
     "TextRule",
     "patch_field",
     "JsonBodyError",

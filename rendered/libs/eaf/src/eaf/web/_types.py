@@ -99,11 +99,13 @@ def _plain_decimal(value: Any) -> Any:
     return value
 
 
-JsonDecimal = Annotated[
-    Decimal,
-    BeforeValidator(_plain_decimal),
-    PlainSerializer(decimal_text, return_type=str, when_used="json"),
+PlainDecimal = Annotated[
+    Decimal, PlainSerializer(decimal_text, return_type=str, when_used="json")
 ]
+"""A decimal written as JSON text in plain notation (``"0.000000000000000001"``, not
+``"1E-18"``), the form the OpenAPI documents state."""
+
+JsonDecimal = Annotated[PlainDecimal, BeforeValidator(_plain_decimal)]
 """A decimal given as a JSON number or as text in plain notation (``"12.50"``, not
 ``"1.25E+1"``), as the OpenAPI document's pattern states, and written as such text."""
 
