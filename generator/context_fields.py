@@ -60,6 +60,13 @@ ANSWER_TYPES = {
 """The types of a view's fields: a decimal written in plain notation, whatever text a row
 kept it as."""
 JSON_TYPES = {**ANSWER_TYPES, "int": "JsonInt", "float": "JsonFloat", "decimal": "JsonDecimal"}
+NUMBER_FORMS = {
+    "int": ("int", "IntegerForm"),
+    "float": ("float", "NumberForm"),
+    "decimal": ("PlainDecimal", "DecimalForm"),
+}
+"""A number's type and the check of its JSON form, which comes last in an ``Annotated``
+with rules or ``None`` (nested deeper, it would hide the rules from the document)."""
 QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime"}
 """The filters read from a query string that take only ISO 8601 text (not seconds)."""
 
@@ -389,6 +396,13 @@ def api_type(type_: TypeRef, scalars: Mapping[str, str] = JSON_TYPES) -> str:
     """The pydantic annotation of a type in the HTTP request models, or with the
     ``ANSWER_TYPES`` ``scalars`` in the views (value objects as their ``...Body`` models,
     enums as the domain's enums)."""
+    if (
+        type_.kind == "optional"
+        and scalars is JSON_TYPES
+        and type_.element.is_scalar(*NUMBER_FORMS)
+    ):
+        base, form = NUMBER_FORMS[type_.element.name]
+        return f"Annotated[{base} | None, {form}]"
     if type_.kind == "optional":
         return f"{api_type(type_.element, scalars)} | None"
     if type_.kind == "list":
@@ -495,7 +509,11 @@ def request_type(field_: RField) -> str:
         metadata.append(text)
     if not metadata:
         return api_type(field_.full_type)
-    item = f"Annotated[{api_type(element)}, {', '.join(metadata)}]"
+    item_type = api_type(element)
+    if element.is_scalar(*NUMBER_FORMS):
+        item_type, form = NUMBER_FORMS[element.name]
+        metadata.append(form)
+    item = f"Annotated[{item_type}, {', '.join(metadata)}]"
     annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
     return f"{annotation} | None" if field_.optional else annotation
 

@@ -411,9 +411,12 @@ aggregates:
       ratio: {type: float, default: 0.5}
       startsAt: {type: datetime, optional: true}
       day: {type: date, optional: true}
+      quantity: {type: int, min: 1, max: 9, optional: true}
+      discount: {type: decimal, scale: 2, min: 0, max: 50, optional: true}
+      counts: {type: "list[int]", default: [], items: {min: 0, max: 5}}
     commands:
-      place: {creates: true, params: [amount, fee, weightKg, ratio, startsAt, day],
-              emits: OrderPlaced}
+      place: {creates: true, params: [amount, fee, weightKg, ratio, startsAt, day, quantity,
+                                      discount, counts], emits: OrderPlaced}
 read_models:
   Orders:
     of: Order
@@ -424,10 +427,14 @@ endpoints:
 """
 
 JSON_FORMS_PROBE = """
+import json
 refused = [
     {"amount": "1e2"}, {"amount": "1E+2"}, {"amount": "1", "fee": "1e-30"},
     {"amount": "1", "weightKg": "12"}, {"amount": "1", "ratio": "0.5"},
     {"amount": "1", "weightKg": True}, {"amount": "1", "startsAt": "4102444800"},
+    {"amount": "1", "quantity": "3"}, {"amount": "1", "quantity": 10},
+    {"amount": "1", "discount": "5e1"}, {"amount": "1", "discount": 51},
+    {"amount": "1", "counts": ["1"]}, {"amount": "1", "counts": [6]},
 ]
 with TestClient(create_app(settings)) as client:
     for body in refused:
@@ -442,6 +449,13 @@ with TestClient(create_app(settings)) as client:
     document = client.get("/openapi.json").json()
     fee = document["components"]["schemas"]["PlaceOrderRequest"]["properties"]["fee"]
     assert fee["default"] == "0.000000000000000001", fee
+    # the bounds stated as for the plain types, on an optional field and on items too
+    properties = document["components"]["schemas"]["PlaceOrderRequest"]["properties"]
+    assert properties["quantity"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 9}
+    number = properties["discount"]["anyOf"][0]
+    assert (number["minimum"], number["maximum"], number["multipleOf"]) == (0, 50, 0.01)
+    assert properties["counts"]["items"] == {"type": "integer", "minimum": 0, "maximum": 5}
+    assert '"ge"' not in json.dumps(document) and '"le"' not in json.dumps(document)
     for query in ("startsAt.lte=4102444800", "startsAt=4102444800", "day.gte=0",
                   "day.lt=20260131", "startsAt.gt=2100-01-01"):
         answer = client.get("/api/v1/orders?" + query)

@@ -6,17 +6,21 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Annotated
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
 from eaf.web import (
+    DecimalForm,
+    IntegerForm,
     JsonBool,
     JsonDate,
     JsonDateTime,
     JsonDecimal,
     JsonFloat,
     JsonInt,
+    PlainDecimal,
     decimal_schema,
 )
 
@@ -39,6 +43,10 @@ class Body(BaseModel):
     )
     count: JsonInt = 0
     ratio: JsonFloat = 0.5
+    seats: Annotated[int | None, IntegerForm] = Field(default=None, ge=1, le=9)
+    share: Annotated[PlainDecimal | None, DecimalForm] = Field(
+        default=None, ge=0, le=1, json_schema_extra=decimal_schema(2)
+    )
 
 
 VALID = {
@@ -105,6 +113,10 @@ def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
         ("count", True),
         ("ratio", "0.5"),
         ("ratio", False),
+        ("seats", "3"),
+        ("seats", 10),
+        ("share", "1e-1"),
+        ("share", 2),
     ],
 )
 def test_other_forms_pydantic_would_read_are_refused(field: str, value: object) -> None:
@@ -139,6 +151,18 @@ def test_the_schema_of_numbers_is_pydantics() -> None:
 
     assert properties["count"] == {"type": "integer", "title": "Count", "default": 0}
     assert properties["ratio"] == {"type": "number", "title": "Ratio", "default": 0.5}
+
+
+def test_an_optional_number_states_its_bounds_as_the_plain_type_does() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["seats"]["anyOf"] == [
+        {"type": "integer", "minimum": 1, "maximum": 9},
+        {"type": "null"},
+    ]
+    number = properties["share"]["anyOf"][0]
+    assert (number["minimum"], number["maximum"]) == (0, 1)
+    assert Body.model_validate({**VALID, "seats": None}).seats is None
 
 
 def test_the_schema_dates_stay_iso_text() -> None:

@@ -28,12 +28,15 @@ from eaf.web._openapi import (
 )
 from eaf.web._problems import PROBLEM_TYPE, problem_response
 from eaf.web._types import (
+    DecimalForm,
+    IntegerForm,
     JsonBool,
     JsonDate,
     JsonDateTime,
     JsonDecimal,
     JsonFloat,
     JsonInt,
+    NumberForm,
     PlainDecimal,
     TextRule,
     patch_field,
@@ -50,6 +53,9 @@ __all__ = [
     "BodyLimitMiddleware",
     "DomainErrors",
     "FieldProblem",
+    "DecimalForm",
+    "IntegerForm",
+    "NumberForm",
     "JsonBool",
     "JsonDate",
     "JsonDateTime",

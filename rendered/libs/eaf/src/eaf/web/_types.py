@@ -70,21 +70,15 @@ JsonBool = Annotated[bool, Strict()]
 def _number(kind: str, name: str) -> BeforeValidator:
     # pydantic's lax mode reads the text "12" as the number 12, and true as 1
     def read(value: Any) -> Any:
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        if value is None or (
+            isinstance(value, int | float) and not isinstance(value, bool)
+        ):
             return value
         raise PydanticCustomError(
             kind, f"Input should be a valid {name} (a JSON number)"
         )
 
     return BeforeValidator(read)
-
-
-JsonInt = Annotated[int, _number("int_type", "integer")]
-"""An integer given as a JSON number (``12``, or ``12.0``, which JSON Schema calls an
-integer), not as the text ``"12"``."""
-
-JsonFloat = Annotated[float, _number("float_type", "number")]
-"""A number given as a JSON number, not as text."""
 
 
 def _plain_decimal(value: Any) -> Any:
@@ -99,15 +93,32 @@ def _plain_decimal(value: Any) -> Any:
     return value
 
 
+# The checks of a number's JSON form, as the last metadata of a type: pydantic then states
+# the field's bounds in the schema as for the plain type (a check nested inside an
+# optional, list or map type would hide them). None passes, for ``int | None``.
+IntegerForm = _number("int_type", "integer")
+"""An integer only as a JSON number (``12``, or ``12.0``, which JSON Schema calls an
+integer), not as the text ``"12"`` nor as ``true``: ``Annotated[int | None, IntegerForm]``."""
+NumberForm = _number("float_type", "number")
+"""A number only as a JSON number, not as text nor as a boolean."""
+DecimalForm = BeforeValidator(_plain_decimal)
+"""A decimal as a JSON number or as text in plain notation (``"12.50"``, not ``"1.25E+1"``),
+as the OpenAPI document's pattern states."""
+
+JsonInt = Annotated[int, IntegerForm]
+"""An integer given as a JSON number."""
+
+JsonFloat = Annotated[float, NumberForm]
+"""A number given as a JSON number."""
+
 PlainDecimal = Annotated[
     Decimal, PlainSerializer(decimal_text, return_type=str, when_used="json")
 ]
 """A decimal written as JSON text in plain notation (``"0.000000000000000001"``, not
 ``"1E-18"``), the form the OpenAPI documents state."""
 
-JsonDecimal = Annotated[PlainDecimal, BeforeValidator(_plain_decimal)]
-"""A decimal given as a JSON number or as text in plain notation (``"12.50"``, not
-``"1.25E+1"``), as the OpenAPI document's pattern states, and written as such text."""
+JsonDecimal = Annotated[PlainDecimal, DecimalForm]
+"""A decimal given as a JSON number or as plain text, and written as plain text."""
 
 
 def patch_field(**rules: Any) -> Any:
