@@ -11,6 +11,7 @@ from uuid import UUID
 
 from eaf.web import (
     Body,
+    IntegerForm,
     JsonBool,
     JsonDateTime,
     JsonInt,
@@ -72,10 +73,10 @@ class CreatePolicyRequest(Body):
             not_blank=True,
         ),
     ] = Field(alias="name", max_length=200)
-    duration_days: JsonInt | None = Field(
+    duration_days: Annotated[int | None, IntegerForm] = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
-    max_machines: JsonInt | None = Field(
+    max_machines: Annotated[int | None, IntegerForm] = Field(
         alias="maxMachines", default=None, ge=1, le=100000
     )
     floating: JsonBool = Field(alias="floating", default=False)
@@ -83,7 +84,7 @@ class CreatePolicyRequest(Body):
         alias="entitlements", default_factory=lambda: [], max_length=100
     )
     grace_period_days: JsonInt = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
-    heartbeat_interval_seconds: JsonInt | None = Field(
+    heartbeat_interval_seconds: Annotated[int | None, IntegerForm] = Field(
         alias="heartbeatIntervalSeconds", default=None, ge=60, le=31536000
     )
 
@@ -98,10 +99,10 @@ class UpdatePolicyRequest(Body):
             not_blank=True,
         ),
     ] = Field(alias="name", max_length=200)
-    duration_days: JsonInt | None = Field(
+    duration_days: Annotated[int | None, IntegerForm] = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
-    max_machines: JsonInt | None = Field(
+    max_machines: Annotated[int | None, IntegerForm] = Field(
         alias="maxMachines", default=None, ge=1, le=100000
     )
     floating: JsonBool = Field(alias="floating", default=False)
@@ -109,7 +110,7 @@ class UpdatePolicyRequest(Body):
         alias="entitlements", default_factory=lambda: [], max_length=100
     )
     grace_period_days: JsonInt = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
-    heartbeat_interval_seconds: JsonInt | None = Field(
+    heartbeat_interval_seconds: Annotated[int | None, IntegerForm] = Field(
         alias="heartbeatIntervalSeconds", default=None, ge=60, le=31536000
     )
 
@@ -130,7 +131,7 @@ class CreateLicenseRequest(Body):
     owner: str = Field(alias="owner", default="", max_length=320)
     expires_at: JsonDateTime | None = Field(alias="expiresAt", default=None)
     duration_days: JsonInt = Field(alias="durationDays", default=0, ge=0, le=36500)
-    max_machines: JsonInt | None = Field(
+    max_machines: Annotated[int | None, IntegerForm] = Field(
         alias="maxMachines", default=None, ge=1, le=100000
     )
     metadata: dict[str, str] = Field(
