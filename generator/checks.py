@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from generator import naming
 from generator.context_tests import reference_cycle
 from generator.expr_code import today_and_now
+from generator.installed import installed, normalized
 from generator.resolve import class_names, resolve
 from generator.resolve_fields import camel_problem
 from generator.resolved import Domain, Loc
 from generator.scenarios import example_problems
 from generator.spec import CONSUMED_EVENT, Spec
 from generator.values import Catalog
+from generator.workspace import Workspace, template_root
 
 Finding = tuple[Loc, str]
 SCRIPT_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -78,18 +80,53 @@ TAKEN_PACKAGES = frozenset(
      "asyncpg", "re2", "stamina", "prometheus_client", "generator", "contracts", "layer_contracts",
      "tests"}
 )  # fmt: skip
-"""Packages a rendered project imports: a service may not shadow them."""
+"""Packages a rendered project imports (besides the runtime's dependencies, which
+`generator.installed` reads from its libraries' pyprojects): a service may not shadow them."""
 
 
 def _package(spec: Spec) -> Iterator[Finding]:
     package = naming.package(spec.name)
+    workspace = installed(template_root())
+    needed = workspace.dependencies.get(normalized(spec.name))
     if keyword.iskeyword(package) or keyword.issoftkeyword(package):
         yield ("name",), f"{spec.name!r} is a Python keyword, which cannot name a package"
+    elif needed is not None:
+        yield (
+            ("name",),
+            f"{spec.name!r} is a distribution every project of the workspace installs (a"
+            f" dependency of {needed}): a service of that name would replace it and `uv sync`"
+            " would fail for every project; choose another name",
+        )
+    elif package in workspace.imports and workspace.imports[package] not in workspace.libraries:
+        yield (
+            ("name",),
+            f"the package {package!r} would shadow the module of that name, installed by"
+            f" {workspace.imports[package]} in every project; choose another name",
+        )
     elif package in sys.stdlib_module_names or package in TAKEN_PACKAGES:
         yield (
             ("name",),
             f"the package {package!r} would shadow the module of that name; choose another name",
         )
+
+
+def runtime_library_problem(name: str, workspace: Workspace | None) -> str | None:
+    """Why a service may not be named ``name``: it is the name of a runtime library, which
+    every project installs; none for the library's own spec, beside its project in the
+    workspace's libraries."""
+    runtime = installed(template_root())
+    library = normalized(name)
+    if library not in runtime.libraries:
+        library = runtime.imports.get(naming.package(name), "")
+    if library not in runtime.libraries:
+        return None
+    if workspace is not None and (workspace.libs / name / ".copier-answers.yml").is_file():
+        return None
+    return (
+        f"{name!r} is the runtime library {library} (or its import package), which every"
+        " project of the workspace installs: a service of that name would replace it and"
+        " `uv sync --all-packages` would fail for every project; choose another name"
+    )
 
 
 def _library(spec: Spec) -> Iterator[Finding]:

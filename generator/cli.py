@@ -42,6 +42,13 @@ def _workspace() -> ws.Workspace:
         fail(str(error))
 
 
+def _workspace_if_any() -> ws.Workspace | None:
+    try:
+        return ws.find()
+    except ws.WorkspaceError:
+        return None
+
+
 def _target_dir(workspace: ws.Workspace, path: str, name: str) -> tuple[Path, str]:
     """The project directory and blueprint for a ``--path`` value."""
     if path == "apps":
@@ -119,7 +126,7 @@ def service(
     else:
         text = written_spec = starter_spec(name, kind, "spec.schema.json")
         display = workspace.relative(spec_path)
-    spec = _validated(text, display)
+    spec = _validated(text, display, workspace)
     if spec.name != name:
         fail(f"{display}: name: the spec names {spec.name!r}, not {name!r}")
     if spec.kind != kind:
@@ -164,9 +171,9 @@ def _read(path: Path) -> str:
         fail(str(error))
 
 
-def _validated(text: str, display: str) -> Spec:
+def _validated(text: str, display: str, workspace: ws.Workspace | None = None) -> Spec:
     try:
-        return load_spec_text(text, display)
+        return load_spec_text(text, display, workspace)
     except SpecError as error:
         fail(str(error))
 
@@ -178,13 +185,14 @@ def validate(
     ] = None,
 ) -> None:
     """Check specs; print every problem as file:line:column: key: message."""
+    workspace = _workspace_if_any() if specs else _workspace()
     files = specs or sorted(_workspace().specs.glob("*.yaml"))
     if not files:
         fail("no spec files to validate")
     problems = 0
     for file in files:
         try:
-            load_spec(file)
+            load_spec(file, workspace=workspace)
         except SpecError as error:
             problems += len(error.problems)
             for line in problem_lines(error.problems):

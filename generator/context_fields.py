@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -46,10 +47,28 @@ PYDANTIC_TYPES = {
     "datetime": "AwareDatetime",
 }
 
-# Request fields of these scalars read only their JSON form (a date as text, not a number of
-# seconds; a boolean as true/false, not 1 or "yes"), as the OpenAPI document states
-# (eaf.web). Numbers stay lax: JSON Schema calls 2.0 an integer.
-JSON_TYPES = {"bool": "JsonBool", "date": "JsonDate", "datetime": "JsonDateTime"}
+# Request fields of these scalars read only their JSON form (a date as ISO 8601 text, not a
+# number of seconds; a boolean as true/false, not 1 or "yes"; a number as a JSON number, not
+# "12"; a decimal's text in plain notation, not "1e2"), as the OpenAPI document states
+# (eaf.web); a decimal is answered in plain notation too.
+ANSWER_TYPES = {
+    "bool": "JsonBool",
+    "date": "JsonDate",
+    "datetime": "JsonDateTime",
+    "decimal": "PlainDecimal",
+}
+"""The types of a view's fields: a decimal written in plain notation, whatever text a row
+kept it as."""
+JSON_TYPES = {**ANSWER_TYPES, "int": "JsonInt", "float": "JsonFloat", "decimal": "JsonDecimal"}
+NUMBER_FORMS = {
+    "int": ("int", "IntegerForm"),
+    "float": ("float", "NumberForm"),
+    "decimal": ("PlainDecimal", "DecimalForm"),
+}
+"""A number's type and the check of its JSON form, which comes last in an ``Annotated``
+with rules or ``None`` (nested deeper, it would hide the rules from the document)."""
+QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime"}
+"""The filters read from a query string that take only ISO 8601 text (not seconds)."""
 
 
 @dataclass
@@ -166,7 +185,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         item_py=type_.element.py if type_.is_collection else None,
         item_check_input="Decimal(str(VALUE))" if element.is_scalar("decimal") else "VALUE",
         nested=_nested(type_),
-        api=api_type(field_.full_type),
+        api=api_type(field_.full_type, ANSWER_TYPES),
         api_request=request_type(field_),
         api_field=api_field(field_),
         patch_field=api_field(field_, patch=True),
@@ -373,20 +392,28 @@ def _rule_value(kind: str, value: Any, type_: TypeRef) -> str:
     return repr(value)
 
 
-def api_type(type_: TypeRef) -> str:
-    """The pydantic annotation of a type in the HTTP models (value objects as their
-    ``...Body`` models, enums as the domain's enums)."""
+def api_type(type_: TypeRef, scalars: Mapping[str, str] = JSON_TYPES) -> str:
+    """The pydantic annotation of a type in the HTTP request models, or with the
+    ``ANSWER_TYPES`` ``scalars`` in the views (value objects as their ``...Body`` models,
+    enums as the domain's enums)."""
+    if (
+        type_.kind == "optional"
+        and scalars is JSON_TYPES
+        and type_.element.is_scalar(*NUMBER_FORMS)
+    ):
+        base, form = NUMBER_FORMS[type_.element.name]
+        return f"Annotated[{base} | None, {form}]"
     if type_.kind == "optional":
-        return f"{api_type(type_.element)} | None"
+        return f"{api_type(type_.element, scalars)} | None"
     if type_.kind == "list":
-        return f"list[{api_type(type_.element)}]"
+        return f"list[{api_type(type_.element, scalars)}]"
     if type_.kind == "map":
-        return f"dict[str, {api_type(type_.element)}]"
+        return f"dict[str, {api_type(type_.element, scalars)}]"
     if type_.kind == "value":
         return f"{type_.name}Body"
     if type_.kind == "enum":
         return type_.name
-    return JSON_TYPES.get(type_.name) or PYDANTIC_TYPES[type_.name]
+    return scalars.get(type_.name) or PYDANTIC_TYPES[type_.name]
 
 
 def api_field(field_: RField, *, patch: bool = False) -> str:
@@ -482,7 +509,11 @@ def request_type(field_: RField) -> str:
         metadata.append(text)
     if not metadata:
         return api_type(field_.full_type)
-    item = f"Annotated[{api_type(element)}, {', '.join(metadata)}]"
+    item_type = api_type(element)
+    if element.is_scalar(*NUMBER_FORMS):
+        item_type, form = NUMBER_FORMS[element.name]
+        metadata.append(form)
+    item = f"Annotated[{item_type}, {', '.join(metadata)}]"
     annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
     return f"{annotation} | None" if field_.optional else annotation
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from generator import naming
 from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code, computed_ctx
-from generator.context_fields import FieldCtx, field_ctx
+from generator.context_fields import QUERY_TYPES, FieldCtx, field_ctx
 from generator.literals import python_literal
 from generator.resolved import Domain, REndpoint, RReadModel
 from generator.typeref import TypeRef
@@ -325,7 +325,7 @@ def _endpoint(
                 FilterCtx(
                     name,
                     column.attr,
-                    column.py.removesuffix(" | None"),
+                    QUERY_TYPES.get(columns[name].type.name, column.py.removesuffix(" | None")),
                     columns[name].type.name in RANGE_KINDS,
                     column.sample_json,
                     column.py.endswith(" | None"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.installed import DEV_GROUP
+
 _PYPROJECT = """\
 [project]
 name = "{name}"
@@ -13,13 +15,7 @@ dependencies = []
 
 [dependency-groups]
 dev = [
-    "httpx>=0.27",
-    "httpx2>=2.0",
-    "import-linter>=2.1",
-    "mypy>=1.11",
-    "pytest>=8.3",
-    "pytest-asyncio>=0.24",
-    "ruff>=0.6",
+{dev}
 ]
 
 [tool.uv]
@@ -57,7 +53,9 @@ def create_workspace(directory: Path, template_root: Path) -> Path:
         raise InitError(str(error)) from None
     directory.mkdir(parents=True, exist_ok=True)
     name = directory.name.lower().replace("_", "-") or "workspace"
-    (directory / "pyproject.toml").write_text(_PYPROJECT.format(name=name), encoding="utf-8")
+    dev = "\n".join(f'    "{requirement}",' for requirement in DEV_GROUP)
+    pyproject = _PYPROJECT.format(name=name, dev=dev)
+    (directory / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     for sub in ("apps", "libs", "specs"):
         (directory / sub).mkdir(exist_ok=True)
     (directory / ".gitignore").write_text(".venv/\n__pycache__/\n*.db\ndata/\n", encoding="utf-8")

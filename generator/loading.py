@@ -11,10 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from generator.checks import semantic_problems
+from generator.checks import runtime_library_problem, semantic_problems
 from generator.migrate import Migration, format_version, upgrade
 from generator.problems import Loc, Problem, SpecError, shorten
 from generator.spec import FORMAT_VERSION, Spec
+from generator.workspace import Workspace
 from generator.yaml_compose import Marks
 from generator.yamlio import parse_yaml, read_spec_bytes
 
@@ -122,15 +123,17 @@ def _unwrap(annotation: Any) -> Any:
             return annotation
 
 
-def load_spec_text(text: str, file: str) -> Spec:
+def load_spec_text(text: str, file: str, workspace: Workspace | None = None) -> Spec:
     """Validate spec text (upgrading a version 1 spec); raise `SpecError` listing every
     problem."""
     data, marks = parse_yaml(text, file)
-    return load_spec_data(data, marks, file)
+    return load_spec_data(data, marks, file, workspace)
 
 
-def load_spec_data(data: Any, marks: Marks, file: str) -> Spec:
-    """Validate parsed spec data; raise `SpecError` listing every problem."""
+def load_spec_data(data: Any, marks: Marks, file: str, workspace: Workspace | None = None) -> Spec:
+    """Validate parsed spec data; raise `SpecError` listing every problem. With the
+    ``workspace`` it is to be a project of, its name is also held against the runtime
+    libraries that workspace installs."""
     if not isinstance(data, dict):
         raise SpecError([Problem(file, 1, 1, (), "a spec is a mapping of keys to values")])
     version = format_version(data)
@@ -163,12 +166,15 @@ def load_spec_data(data: Any, marks: Marks, file: str) -> Spec:
         Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
         for loc, message in semantic_problems(spec)
     ]
+    taken = None if workspace is None else runtime_library_problem(spec.name, workspace)
+    if taken is not None:
+        problems.insert(0, Problem(file, *marks.find(("name",)), ("name",), taken))
     if problems:
         raise SpecError(problems)
     return spec
 
 
-def load_spec(path: Path, display: str | None = None) -> Spec:
+def load_spec(path: Path, display: str | None = None, workspace: Workspace | None = None) -> Spec:
     """Read and validate a spec file."""
     file = display or str(path)
-    return load_spec_text(read_spec_bytes(path, file), file)
+    return load_spec_text(read_spec_bytes(path, file), file, workspace)

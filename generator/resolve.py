@@ -11,7 +11,7 @@ from typing import Any
 from generator import naming
 from generator.expr import BOOL, DATE, DATETIME, Node, Scope, names_in
 from generator.reserved import class_name_problem, python_attribute
-from generator.resolve_fields import UNIQUE_TYPES, FieldResolver, camel_problem
+from generator.resolve_fields import NOT_UNIQUE_WHY, UNIQUE_TYPES, FieldResolver, camel_problem
 from generator.resolved import (
     Domain,
     Loc,
@@ -298,7 +298,7 @@ class _Resolver:
                 )
             if field.unique and not _may_be_unique(field):
                 self.domain.problem(
-                    (*field.loc, "unique"), f"a {field.type} field cannot be unique"
+                    (*field.loc, "unique"), f"a {field.type} field cannot be unique{_why(field)}"
                 )
             elif field.unique and field.hidden:
                 self.domain.problem(
@@ -407,7 +407,7 @@ class _Resolver:
             elif frozenset(combination) in seen:
                 problem = "the same combination is named twice"
             elif bad := next((f for f in fields if not _may_be_unique(f)), None):
-                problem = f"a {bad.type} field cannot be part of a unique combination"
+                problem = f"a {bad.type} field cannot be part of a unique combination{_why(bad)}"
             elif alone := next((f for f in fields if f.unique), None):
                 problem = f"{alone.name!r} is unique alone: the combination adds nothing"
             elif secret := next((f for f in fields if f.hidden), None):
@@ -923,6 +923,12 @@ def _vary(fields: list[RField]) -> None:
     if not any(f.references and not f.optional for f in fields):
         plain = [f for f in fields if f.type.kind != "enum" and not f.references]
         (plain or fields)[-1].varied = True
+
+
+def _why(field: RField) -> str:
+    """Why ``field`` may not be unique, when its type has a reason beyond being no scalar."""
+    why = NOT_UNIQUE_WHY.get(field.type.name) if field.type.is_scalar() else None
+    return f" ({why})" if why else ""
 
 
 def _may_be_unique(field: RField) -> bool:

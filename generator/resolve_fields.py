@@ -35,6 +35,12 @@ _CHECKED = {
 }
 """The fields a key that checks values applies to (``rules``: each rule, items, messages)."""
 UNIQUE_TYPES = frozenset({"str", "int", "uuid", "date", "decimal"})
+NOT_UNIQUE_WHY = {
+    "datetime": "an instant is kept to the microsecond, so two that read as the same minute"
+    " differ and uniqueness would hold almost nothing: make a date, or a str slot, unique",
+    "float": "binary fractions compare inexactly: use a decimal",
+}
+"""Why a field of these types may not be unique (the README says it too)."""
 MAX_PATTERN = 500
 
 

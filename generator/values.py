@@ -165,7 +165,7 @@ def _decimal(value: Any) -> str:
         raise Invalid(f"{str(value)[:40]!r} is not a decimal number") from None
     if not number.is_finite() or abs(number.adjusted()) > 30:
         raise Invalid("a decimal is finite and below 10**30")
-    return str(number)
+    return format(number, "f")  # plain notation, as the documents' patterns state
 
 
 def _bool(value: Any) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import Result, tree_digest
+from helpers import REPO, Result, tree_digest
 
 Generate = Callable[..., Result]
 
@@ -199,3 +199,49 @@ def test_a_service_named_like_the_workspace_project_is_refused(
     assert result.code != 0
     assert "the workspace's own project is named 'shop'" in result.err
     assert not (workspace / "apps/shop").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("eaf", "'eaf' is the runtime library eaf"),
+        ("iam-client", "'iam-client' is the runtime library iam-client"),
+        ("config-client", "'config-client' is the runtime library config-client"),
+        ("license-verifier", "'license-verifier' is the runtime library license-verifier"),
+        ("structlog", "'structlog' is a distribution every project of the workspace installs"),
+        ("argon2-cffi", "(a dependency of eaf)"),
+        ("pydantic-settings", "(a dependency of config-client)"),
+        ("mmh3", "(a dependency of flag-engine)"),
+        ("click", "'click' is a distribution every project of the workspace installs"),
+        ("mypy", "'mypy' is a distribution every project of the workspace installs"),
+        ("nats", "the package 'nats' would shadow the module of that name, installed by nats-py"),
+        ("re2", "installed by google-re2"),
+    ],
+)
+def test_a_service_named_like_what_every_project_installs_is_refused(
+    name: str, message: str, workspace: Path, generate: Generate
+) -> None:
+    """A member named like the runtime or one of its dependencies would replace it, and
+    `uv sync --all-packages` would fail for every project of the workspace."""
+    before = tree_digest(workspace)
+    result = generate("service", name, cwd=workspace)
+    assert result.code == 1
+    assert f"specs/{name}.yaml:4:7: name: " in result.err
+    assert message in result.err
+    assert "choose another name" in result.err
+    assert tree_digest(workspace) == before
+
+    (workspace / "specs").mkdir(exist_ok=True)
+    (workspace / "specs" / f"{name}.yaml").write_text(
+        f"version: 2\nname: {name}\nkind: lib\naggregates: {{}}\n"
+    )
+    validated = generate("validate", cwd=workspace)
+    assert validated.code == 1
+    assert message in validated.err
+
+
+def test_the_runtime_libraries_own_specs_stay_valid_beside_their_projects(
+    generate: Generate,
+) -> None:
+    result = generate("validate", cwd=REPO)
+    assert result.code == 0, result.err

@@ -113,6 +113,13 @@ CASES: list[tuple[str, str, str, str]] = [
     ("a unique list", 'type: str, contains: "@", unique: true', 'type: "list[str]", unique: true',
      "shop.yaml:15:42: aggregates.Customer.fields.email.unique: "
      "a list[str] field cannot be unique"),
+    ("a unique datetime", 'type: str, contains: "@", unique: true', "type: datetime, unique: true",
+     "shop.yaml:15:39: aggregates.Customer.fields.email.unique: a datetime field cannot be"
+     " unique (an instant is kept to the microsecond, so two that read as the same minute"
+     " differ and uniqueness would hold almost nothing: make a date, or a str slot, unique)"),
+    ("a unique float", 'type: str, contains: "@", unique: true', "type: float, unique: true",
+     "shop.yaml:15:36: aggregates.Customer.fields.email.unique: a float field cannot be"
+     " unique (binary fractions compare inexactly: use a decimal)"),
     ("a set on a parameter", "set: {status: paid}", "set: {missing: paid}",
      "shop.yaml:29:70: aggregates.Order.commands.pay.set.missing: "
      "unknown field 'missing' of Order"),
@@ -584,6 +591,20 @@ def test_a_unique_combination_names_distinct_fields_that_may_be_unique(
     text = BASE.replace(anchor, f"  Order:\n    unique: {combinations}\n    fields:\n", 1)
     found = problems(text)
     assert any("aggregates.Order.unique" in line and message in line for line in found), found
+
+
+def test_a_unique_combination_says_why_a_datetime_cannot_be_part_of_it() -> None:
+    anchor = "  Order:\n    fields:\n"
+    text = BASE.replace(anchor, "  Order:\n    unique: [[customerId, note]]\n    fields:\n", 1)
+    text = text.replace("note: {type: str, optional: true}", "note: {type: datetime}", 1)
+    found = problems(text)
+    assert any(
+        "aggregates.Order.unique" in line
+        and "a datetime field cannot be part of a unique combination (an instant is kept"
+        " to the microsecond"
+        in line
+        for line in found
+    ), found
 
 
 def test_a_unique_combination_is_valid() -> None:

@@ -110,6 +110,12 @@ def matches(pattern: str, value: str) -> bool:
     return compiled_pattern(pattern).fullmatch(value) is not None
 
 
+def decimal_text(value: Decimal) -> str:
+    """``value`` in plain positional notation (``0.000000000000000001``, ``100``), the one
+    form the OpenAPI documents state for a decimal given as text; never ``1E-18``."""
+    return format(value, "f")
+
+
 def decimal_places(value: Decimal) -> int:
     """The digits ``value`` has after the point."""
     exponent = value.as_tuple().exponent
@@ -227,6 +233,8 @@ def member_path(path: str, key: str | int) -> str:
 def _json_text(value: object) -> str:
     if isinstance(value, datetime):
         return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, Decimal):
+        return decimal_text(value)
     return str(value)
 
 

@@ -190,3 +190,19 @@ def test_registration_rules() -> None:
         registry.register(Money, name="Renamed")
     with pytest.raises(TypeError, match="dataclass"):
         registry.register(Colour)
+
+
+@pytest.mark.parametrize(
+    ("amount", "text"),
+    [
+        (Decimal("0.000000000000000001"), "0.000000000000000001"),
+        (Decimal("1E+2"), "100"),
+        (Decimal("-1.50"), "-1.50"),
+    ],
+)
+def test_a_decimal_is_written_in_plain_notation(amount: Decimal, text: str) -> None:
+    """As the OpenAPI documents' pattern states a decimal's text: never ``1E-18``."""
+    data = to_dict(Money(amount, "EUR"))
+
+    assert data["amount"] == text
+    assert from_dict(Money, data).amount == amount

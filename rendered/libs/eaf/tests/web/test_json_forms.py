@@ -3,24 +3,49 @@ in the OpenAPI document."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Annotated
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from eaf.web import JsonBool, JsonDate, JsonDateTime, decimal_schema
+from eaf.web import (
+    DecimalForm,
+    IntegerForm,
+    JsonBool,
+    JsonDate,
+    JsonDateTime,
+    JsonDecimal,
+    JsonFloat,
+    JsonInt,
+    PlainDecimal,
+    decimal_schema,
+)
 
 
 class Body(BaseModel):
     day: JsonDate
     at: JsonDateTime
     flag: JsonBool
-    price: Decimal = Field(
+    price: JsonDecimal = Field(
         ge=Decimal("0"), decimal_places=2, json_schema_extra=decimal_schema(2)
     )
-    prices: list[Decimal] | None = Field(
+    prices: list[JsonDecimal] | None = Field(
         default=None, json_schema_extra=decimal_schema(0)
+    )
+    fee: JsonDecimal = Field(
+        default=Decimal("0.000000000000000001"), json_schema_extra=decimal_schema(None)
+    )
+    fees: list[JsonDecimal] = Field(
+        default=[Decimal("1E+2")], json_schema_extra=decimal_schema(None)
+    )
+    count: JsonInt = 0
+    ratio: JsonFloat = 0.5
+    seats: Annotated[int | None, IntegerForm] = Field(default=None, ge=1, le=9)
+    share: Annotated[PlainDecimal | None, DecimalForm] = Field(
+        default=None, ge=0, le=1, json_schema_extra=decimal_schema(2)
     )
 
 
@@ -40,6 +65,24 @@ def test_the_json_forms_are_read() -> None:
     assert body.prices == [Decimal(3), Decimal(4)]
 
 
+def test_numbers_are_read_as_json_numbers() -> None:
+    body = Body.model_validate({**VALID, "count": 12.0, "ratio": 1, "price": 100.5})
+
+    assert body.count == 12 and isinstance(body.count, int)
+    assert body.ratio == 1.0 and isinstance(body.ratio, float)
+    assert body.price == Decimal("100.5")
+
+
+def test_a_decimal_is_answered_in_plain_notation() -> None:
+    body = Body.model_validate({**VALID, "price": "0", "prices": [1e2]})
+
+    answered = json.loads(body.model_dump_json())
+
+    assert answered["fee"] == "0.000000000000000001"
+    assert answered["fees"] == ["100"]
+    assert answered["prices"] == ["100.0"]
+
+
 def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
     body = Body.model_validate({**VALID, "at": "2026-02-01T02:00:00+05:00"})
 
@@ -57,6 +100,23 @@ def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
         ("flag", 1),
         ("flag", "yes"),
         ("flag", "true"),
+        ("day", "4102444800"),
+        ("day", "20260131"),
+        ("at", "4102444800"),
+        ("at", "2026-01-31"),
+        ("price", "1e2"),
+        ("price", "1E+2"),
+        ("price", " 12"),
+        ("price", True),
+        ("fee", "1e-30"),
+        ("count", "12"),
+        ("count", True),
+        ("ratio", "0.5"),
+        ("ratio", False),
+        ("seats", "3"),
+        ("seats", 10),
+        ("share", "1e-1"),
+        ("share", 2),
     ],
 )
 def test_other_forms_pydantic_would_read_are_refused(field: str, value: object) -> None:
@@ -77,6 +137,32 @@ def test_the_decimal_schema_states_places_for_both_forms() -> None:
         {"type": "number", "multipleOf": 1},
         {"type": "string", "pattern": "^-?[0-9]+$"},
     ]
+
+
+def test_a_decimal_default_is_stated_in_plain_notation() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["fee"]["default"] == "0.000000000000000001"
+    assert properties["fees"]["default"] == ["100"]
+
+
+def test_the_schema_of_numbers_is_pydantics() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["count"] == {"type": "integer", "title": "Count", "default": 0}
+    assert properties["ratio"] == {"type": "number", "title": "Ratio", "default": 0.5}
+
+
+def test_an_optional_number_states_its_bounds_as_the_plain_type_does() -> None:
+    properties = Body.model_json_schema()["properties"]
+
+    assert properties["seats"]["anyOf"] == [
+        {"type": "integer", "minimum": 1, "maximum": 9},
+        {"type": "null"},
+    ]
+    number = properties["share"]["anyOf"][0]
+    assert (number["minimum"], number["maximum"]) == (0, 1)
+    assert Body.model_validate({**VALID, "seats": None}).seats is None
 
 
 def test_the_schema_dates_stay_iso_text() -> None:

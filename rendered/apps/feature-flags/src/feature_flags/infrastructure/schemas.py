@@ -13,6 +13,7 @@ from eaf.web import (
     Body,
     JsonBool,
     JsonDateTime,
+    JsonInt,
     TextRule,
     View,
     patch_field,
@@ -58,7 +59,7 @@ class VariantBody(Body):
             not_blank=True,
         ),
     ] = Field(alias="name", max_length=100)
-    weight: int = Field(alias="weight", ge=0, le=1000)
+    weight: JsonInt = Field(alias="weight", ge=0, le=1000)
     stickiness: str = Field(alias="stickiness", default="default", max_length=100)
     payload_: PayloadBody | None = Field(alias="payload", default=None)
 
@@ -110,9 +111,9 @@ class DependencyBody(Body):
 class ToggleUsageBody(Body):
     """A toggle usage."""
 
-    yes: int = Field(alias="yes", default=0, ge=0, le=9007199254740991)
-    no: int = Field(alias="no", default=0, ge=0, le=9007199254740991)
-    variants: dict[str, int] = Field(
+    yes: JsonInt = Field(alias="yes", default=0, ge=0, le=9007199254740991)
+    no: JsonInt = Field(alias="no", default=0, ge=0, le=9007199254740991)
+    variants: dict[str, JsonInt] = Field(
         alias="variants", default_factory=lambda: {}, max_length=100
     )
 

@@ -13,6 +13,7 @@ from eaf.eventsourcing import Idempotency, PreconditionFailedError
 from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     DomainErrors,
+    JsonDateTime,
     RuleCheck,
     auth_problem_responses,
     install_domain_problems,
@@ -1088,13 +1089,13 @@ async def list_usage_reports(
         Query(alias="appName", description="equal to (repeat for any of several)"),
     ] = None,
     stop: Annotated[
-        list[datetime] | None,
+        list[JsonDateTime] | None,
         Query(alias="stop", description="equal to (repeat for any of several)"),
     ] = None,
-    stop_gte: Annotated[datetime | None, Query(alias="stop.gte")] = None,
-    stop_gt: Annotated[datetime | None, Query(alias="stop.gt")] = None,
-    stop_lte: Annotated[datetime | None, Query(alias="stop.lte")] = None,
-    stop_lt: Annotated[datetime | None, Query(alias="stop.lt")] = None,
+    stop_gte: Annotated[JsonDateTime | None, Query(alias="stop.gte")] = None,
+    stop_gt: Annotated[JsonDateTime | None, Query(alias="stop.gt")] = None,
+    stop_lte: Annotated[JsonDateTime | None, Query(alias="stop.lte")] = None,
+    stop_lt: Annotated[JsonDateTime | None, Query(alias="stop.lt")] = None,
     sort: Annotated[
         list[Literal["stop", "-stop"]] | None,
         Query(description="columns to sort by, - for descending"),

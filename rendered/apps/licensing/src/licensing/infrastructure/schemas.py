@@ -11,8 +11,10 @@ from uuid import UUID
 
 from eaf.web import (
     Body,
+    IntegerForm,
     JsonBool,
     JsonDateTime,
+    JsonInt,
     TextRule,
     View,
     patch_field,
@@ -71,16 +73,18 @@ class CreatePolicyRequest(Body):
             not_blank=True,
         ),
     ] = Field(alias="name", max_length=200)
-    duration_days: int | None = Field(
+    duration_days: Annotated[int | None, IntegerForm] = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
-    max_machines: int | None = Field(alias="maxMachines", default=None, ge=1, le=100000)
+    max_machines: Annotated[int | None, IntegerForm] = Field(
+        alias="maxMachines", default=None, ge=1, le=100000
+    )
     floating: JsonBool = Field(alias="floating", default=False)
     entitlements: list[str] = Field(
         alias="entitlements", default_factory=lambda: [], max_length=100
     )
-    grace_period_days: int = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
-    heartbeat_interval_seconds: int | None = Field(
+    grace_period_days: JsonInt = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
+    heartbeat_interval_seconds: Annotated[int | None, IntegerForm] = Field(
         alias="heartbeatIntervalSeconds", default=None, ge=60, le=31536000
     )
 
@@ -95,16 +99,18 @@ class UpdatePolicyRequest(Body):
             not_blank=True,
         ),
     ] = Field(alias="name", max_length=200)
-    duration_days: int | None = Field(
+    duration_days: Annotated[int | None, IntegerForm] = Field(
         alias="durationDays", default=None, ge=1, le=36500
     )
-    max_machines: int | None = Field(alias="maxMachines", default=None, ge=1, le=100000)
+    max_machines: Annotated[int | None, IntegerForm] = Field(
+        alias="maxMachines", default=None, ge=1, le=100000
+    )
     floating: JsonBool = Field(alias="floating", default=False)
     entitlements: list[str] = Field(
         alias="entitlements", default_factory=lambda: [], max_length=100
     )
-    grace_period_days: int = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
-    heartbeat_interval_seconds: int | None = Field(
+    grace_period_days: JsonInt = Field(alias="gracePeriodDays", default=0, ge=0, le=365)
+    heartbeat_interval_seconds: Annotated[int | None, IntegerForm] = Field(
         alias="heartbeatIntervalSeconds", default=None, ge=60, le=31536000
     )
 
@@ -124,8 +130,10 @@ class CreateLicenseRequest(Body):
     name: str = Field(alias="name", default="", max_length=200)
     owner: str = Field(alias="owner", default="", max_length=320)
     expires_at: JsonDateTime | None = Field(alias="expiresAt", default=None)
-    duration_days: int = Field(alias="durationDays", default=0, ge=0, le=36500)
-    max_machines: int | None = Field(alias="maxMachines", default=None, ge=1, le=100000)
+    duration_days: JsonInt = Field(alias="durationDays", default=0, ge=0, le=36500)
+    max_machines: Annotated[int | None, IntegerForm] = Field(
+        alias="maxMachines", default=None, ge=1, le=100000
+    )
     metadata: dict[str, str] = Field(
         alias="metadata", default_factory=lambda: {}, max_length=50
     )

@@ -13,6 +13,7 @@ from eaf.eventsourcing import Idempotency, PreconditionFailedError
 from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     DomainErrors,
+    JsonDateTime,
     RuleCheck,
     auth_problem_responses,
     install_domain_problems,
@@ -603,13 +604,13 @@ async def list_licenses(
         Query(alias="owner", description="equal to (repeat for any of several)"),
     ] = None,
     expires_at: Annotated[
-        list[datetime] | None,
+        list[JsonDateTime] | None,
         Query(alias="expiresAt", description="equal to (repeat for any of several)"),
     ] = None,
-    expires_at_gte: Annotated[datetime | None, Query(alias="expiresAt.gte")] = None,
-    expires_at_gt: Annotated[datetime | None, Query(alias="expiresAt.gt")] = None,
-    expires_at_lte: Annotated[datetime | None, Query(alias="expiresAt.lte")] = None,
-    expires_at_lt: Annotated[datetime | None, Query(alias="expiresAt.lt")] = None,
+    expires_at_gte: Annotated[JsonDateTime | None, Query(alias="expiresAt.gte")] = None,
+    expires_at_gt: Annotated[JsonDateTime | None, Query(alias="expiresAt.gt")] = None,
+    expires_at_lte: Annotated[JsonDateTime | None, Query(alias="expiresAt.lte")] = None,
+    expires_at_lt: Annotated[JsonDateTime | None, Query(alias="expiresAt.lt")] = None,
     sort: Annotated[
         list[Literal["createdAt", "-createdAt", "expiresAt", "-expiresAt"]] | None,
         Query(description="columns to sort by, - for descending"),

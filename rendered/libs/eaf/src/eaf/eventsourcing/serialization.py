@@ -1,6 +1,6 @@
 """Dataclasses to JSON and back, guided by their type hints.
 
-Supported: str, int, float, bool, None, Decimal (as a string), UUID, datetime and date
+Supported: str, int, float, bool, None, Decimal (as a string in plain notation), UUID, datetime and date
 (ISO 8601; an aware datetime in UTC), Enum (by value), list/tuple/set/frozenset, dict with str keys, ``X | None``,
 ``Any`` (kept as is) and nested dataclasses. Unknown keys in the data are ignored (a
 tolerant reader); missing keys fall back to field defaults.
@@ -19,6 +19,8 @@ from decimal import Decimal
 from functools import partial
 from typing import Any, TypeVar, cast
 
+from eaf.domain import decimal_text
+
 T = TypeVar("T")
 
 __all__ = ["decode_value", "encode_value", "from_dict", "to_dict"]
@@ -34,7 +36,9 @@ def encode_value(value: Any) -> Any:
         return encode(value)
     if value is None or isinstance(value, str | bool | int | float):
         return value
-    if isinstance(value, Decimal | uuid.UUID):
+    if isinstance(value, Decimal):
+        return decimal_text(value)
+    if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, datetime):
         return _instant(value)
@@ -250,7 +254,7 @@ def _instant(value: datetime) -> str:
 
 _ENCODERS: dict[type[Any], _Decode] = {
     uuid.UUID: str,
-    Decimal: str,
+    Decimal: decimal_text,
     datetime: _instant,
     date: date.isoformat,
 }

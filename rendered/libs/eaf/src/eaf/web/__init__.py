@@ -27,7 +27,20 @@ from eaf.web._openapi import (
     problem_responses,
 )
 from eaf.web._problems import PROBLEM_TYPE, problem_response
-from eaf.web._types import JsonBool, JsonDate, JsonDateTime, TextRule, patch_field
+from eaf.web._types import (
+    DecimalForm,
+    IntegerForm,
+    JsonBool,
+    JsonDate,
+    JsonDateTime,
+    JsonDecimal,
+    JsonFloat,
+    JsonInt,
+    NumberForm,
+    PlainDecimal,
+    TextRule,
+    patch_field,
+)
 
 __all__ = [
     "Body",
@@ -40,9 +53,16 @@ __all__ = [
     "BodyLimitMiddleware",
     "DomainErrors",
     "FieldProblem",
+    "DecimalForm",
+    "IntegerForm",
+    "NumberForm",
     "JsonBool",
     "JsonDate",
     "JsonDateTime",
+    "JsonDecimal",
+    "JsonFloat",
+    "JsonInt",
+    "PlainDecimal",
     "TextRule",
     "patch_field",
     "JsonBodyError",

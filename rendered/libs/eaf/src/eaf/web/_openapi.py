@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from fastapi import FastAPI
 
+from eaf.domain import decimal_text
 from eaf.web._bodies import Problem
 from eaf.web._problems import PROBLEM_TYPE
 
@@ -111,6 +113,9 @@ def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
     pattern = rf"^-?[0-9]+{fraction}$"
 
     def state(schema: dict[str, Any]) -> None:
+        if "default" in schema:
+            # pydantic writes a Decimal default as str() does, 1E-18 for 0.000000000000000001
+            schema["default"] = _plain(schema["default"])
         for branch in _decimal_branches(schema):
             if branch.get("type") == "string":
                 branch["pattern"] = pattern
@@ -118,6 +123,18 @@ def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
                 branch["multipleOf"] = 1 if scale == 0 else float(f"1e-{scale}")
 
     return state
+
+
+def _plain(default: Any) -> Any:
+    """A decimal default (or a list or map of them) with each decimal's text in plain
+    notation, as the schema's pattern states it."""
+    if isinstance(default, list):
+        return [_plain(item) for item in default]
+    if isinstance(default, dict):
+        return {key: _plain(item) for key, item in default.items()}
+    if isinstance(default, str):
+        return decimal_text(Decimal(default))
+    return default
 
 
 def _decimal_branches(schema: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,13 +1,16 @@
 """Request field types that read only the JSON form the OpenAPI document states.
 
 FastAPI validates a parsed body in pydantic's lax Python mode, which reads the number 0 as
-the date 1970-01-01 and the text "yes" as true: values the document's schema refuses. These
-types refuse them, and keep the schema pydantic states for the plain types."""
+the date 1970-01-01, the text "yes" as true, the text "12" as the number 12 and "1e2" as a
+decimal: values the document's schema refuses. These types refuse them, and keep the schema
+pydantic states for the plain types."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import (
@@ -17,17 +20,25 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    PlainSerializer,
     Strict,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
-from eaf.domain import is_blank, matches
+from eaf.domain import decimal_text, is_blank, matches
+
+_ISO_DATE = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_PLAIN_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
-def _dated(kind: str, name: str) -> BeforeValidator:
+def _dated(kind: str, name: str, form: re.Pattern[str]) -> BeforeValidator:
+    # pydantic reads a number, or a text of digits, as seconds since 1970: only ISO 8601
+    # text is a date (a query string's value too)
     def read(value: Any) -> Any:
-        if isinstance(value, str | date | datetime):
+        if isinstance(value, date | datetime) or (
+            isinstance(value, str) and form.match(value)
+        ):
             return value
         raise PydanticCustomError(
             kind, f"Input should be a valid {name} (ISO 8601 text)"
@@ -36,7 +47,7 @@ def _dated(kind: str, name: str) -> BeforeValidator:
     return BeforeValidator(read)
 
 
-JsonDate = Annotated[date, _dated("date_type", "date")]
+JsonDate = Annotated[date, _dated("date_type", "date", re.compile(f"{_ISO_DATE}$"))]
 """A date given as ISO 8601 text (``2026-01-31``)."""
 
 
@@ -45,13 +56,69 @@ def _in_utc(value: datetime) -> datetime:
 
 
 JsonDateTime = Annotated[
-    AwareDatetime, _dated("datetime_type", "datetime"), AfterValidator(_in_utc)
+    AwareDatetime,
+    _dated("datetime_type", "datetime", re.compile(f"{_ISO_DATE}[Tt ]")),
+    AfterValidator(_in_utc),
 ]
 """A date and time with its offset, given as ISO 8601 text, read as the instant in UTC
 (so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
 
 JsonBool = Annotated[bool, Strict()]
 """``true`` or ``false``, not 1 or "yes"."""
+
+
+def _number(kind: str, name: str) -> BeforeValidator:
+    # pydantic's lax mode reads the text "12" as the number 12, and true as 1
+    def read(value: Any) -> Any:
+        if value is None or (
+            isinstance(value, int | float) and not isinstance(value, bool)
+        ):
+            return value
+        raise PydanticCustomError(
+            kind, f"Input should be a valid {name} (a JSON number)"
+        )
+
+    return BeforeValidator(read)
+
+
+def _plain_decimal(value: Any) -> Any:
+    if isinstance(value, str) and not _PLAIN_DECIMAL.fullmatch(value):
+        raise PydanticCustomError(
+            "decimal_parsing",
+            "Input should be a valid decimal (digits with an optional fraction,"
+            " no exponent)",
+        )
+    if isinstance(value, bool):
+        raise PydanticCustomError("decimal_type", "Input should be a valid decimal")
+    return value
+
+
+# The checks of a number's JSON form, as the last metadata of a type: pydantic then states
+# the field's bounds in the schema as for the plain type (a check nested inside an
+# optional, list or map type would hide them). None passes, for ``int | None``.
+IntegerForm = _number("int_type", "integer")
+"""An integer only as a JSON number (``12``, or ``12.0``, which JSON Schema calls an
+integer), not as the text ``"12"`` nor as ``true``: ``Annotated[int | None, IntegerForm]``."""
+NumberForm = _number("float_type", "number")
+"""A number only as a JSON number, not as text nor as a boolean."""
+DecimalForm = BeforeValidator(_plain_decimal)
+"""A decimal as a JSON number or as text in plain notation (``"12.50"``, not ``"1.25E+1"``),
+as the OpenAPI document's pattern states."""
+
+JsonInt = Annotated[int, IntegerForm]
+"""An integer given as a JSON number."""
+
+JsonFloat = Annotated[float, NumberForm]
+"""A number given as a JSON number."""
+
+PlainDecimal = Annotated[
+    Decimal, PlainSerializer(decimal_text, return_type=str, when_used="json")
+]
+"""A decimal written as JSON text in plain notation (``"0.000000000000000001"``, not
+``"1E-18"``), the form the OpenAPI documents state."""
+
+JsonDecimal = Annotated[PlainDecimal, DecimalForm]
+"""A decimal given as a JSON number or as plain text, and written as plain text."""
 
 
 def patch_field(**rules: Any) -> Any:
