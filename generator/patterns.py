@@ -35,11 +35,17 @@ def pattern_error(pattern: str) -> str | None:
         reason = error.args[0] if error.args else error
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
-        return (
-            f"{reason} (patterns are RE2 syntax, matched in linear time: no lookarounds, "
-            "back-references or repetitions above {1000})"
-        )
+        if any(word in str(reason) for word in _UNSUPPORTED):
+            return (
+                f"{reason} (patterns are RE2 syntax, matched in linear time: no lookarounds, "
+                "back-references or repetitions above {1000})"
+            )
+        return str(reason)
     return None
+
+
+# what RE2 says of a construct a backtracking engine has and it has not (or too large)
+_UNSUPPORTED = ("perl operator", "escape sequence", "repetition", "too large", "too big")
 
 
 def fullmatch(pattern: str, text: str) -> bool:
