@@ -185,8 +185,12 @@ def validate(
     ] = None,
 ) -> None:
     """Check specs; print every problem as file:line:column: key: message."""
-    workspace = _workspace_if_any() if specs else _workspace()
-    files = specs or sorted(_workspace().specs.glob("*.yaml"))
+    workspace: ws.Workspace | None
+    if specs:
+        workspace, files = _workspace_if_any(), specs
+    else:
+        workspace = _workspace()
+        files = sorted(workspace.specs.glob("*.yaml"))
     if not files:
         fail("no spec files to validate")
     problems = 0
@@ -379,15 +383,16 @@ def _refuse_breaking_changes(
 ) -> None:
     """Fail when the edited spec cannot read the events the project may have stored (unless
     not ``refuse``); warn of rules narrowed over what is stored."""
-    from generator.evolution import breaking_changes, narrowed_rules
+    from generator.evolution import narrowed_rules, stored_data_breaks
+    from generator.resolve import resolve
 
     try:
-        before = load_spec_text(project.spec_text, project.name)
-        after = load_spec_text(spec_text, project.name)
+        before = resolve(load_spec_text(project.spec_text, project.name))
+        after = resolve(load_spec_text(spec_text, project.name))
     except SpecError:
         return  # the spec's own problems are reported by the render itself
     warnings = narrowed_rules(before, after)
-    problems = breaking_changes(before, after) if refuse else []
+    problems = stored_data_breaks(before, after) if refuse else []
     if warnings or problems:
         from generator.loading import parse_yaml
         from generator.problems import Problem

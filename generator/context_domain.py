@@ -303,6 +303,8 @@ class AggregateCtx:
     service_module: str = ""
     service_class: str = ""
     """A hand-written subclass of the generated service that bootstrap builds instead."""
+    secrets: list[str] = field(default_factory=list)
+    """The fields kept as a hash (``secret``): its use cases take a ``PasswordHasher``."""
 
 
 def catalog_of(domain: Domain) -> Catalog:
@@ -588,6 +590,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         else None,
         fields=fields,
         computed=[computed_ctx(c, state) for c in aggregate.computed],
+        secrets=[f.name for f in aggregate.fields if f.secret],
         invariants=[_check(i.check, state, i.message, i.field) for i in aggregate.invariants],
         commands=commands,
         events=sorted({c.event for c in aggregate.commands}),

@@ -4,10 +4,8 @@ domain runs, read-model columns and sample values."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from generator import naming
@@ -134,9 +132,9 @@ class FieldCtx:
     distinct_json: list[str]
     alternative_json: str | None
     hidden: bool = False
+    """An aggregate's field no view shows."""
     secret: str | None = None
     """``given`` or ``generated``: the field holds the hash of a credential."""
-    """An aggregate's field no view shows."""
 
 
 def title(name: str) -> str:
@@ -525,21 +523,9 @@ def _innermost(type_: TypeRef) -> TypeRef:
     return type_
 
 
-def _holds_value(type_: TypeRef) -> bool:
-    return _innermost(type_).kind == "value"
-
-
 def _holds(type_: TypeRef, *names: str) -> bool:
     """Whether ``type_`` is one of the scalars ``names``, or an optional, list or map of them."""
     return _innermost(type_).is_scalar(*names)
-
-
-def decimal_text(value: Any) -> str:
-    return str(Decimal(str(value)))
-
-
-def snake_path(path: str) -> str:
-    return re.sub(r"[^a-z0-9_]", "_", path.lower())
 
 
 __all__ = ["Check", "FieldCtx", "field_ctx", "title"]

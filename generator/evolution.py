@@ -31,7 +31,11 @@ class Breaking(NamedTuple):
 
 def breaking_changes(before: Spec, after: Spec) -> list[Breaking]:
     """What in ``after`` cannot read (or keep the rules of) the data ``before`` stored."""
-    old_domain, new_domain = resolve(before), resolve(after)
+    return stored_data_breaks(resolve(before), resolve(after))
+
+
+def stored_data_breaks(old_domain: Domain, new_domain: Domain) -> list[Breaking]:
+    """``breaking_changes`` of two resolved specs."""
     problems = _events(old_domain, new_domain)
     problems += _stored_types(old_domain, new_domain)
     for name, aggregate in new_domain.aggregates.items():
@@ -306,11 +310,10 @@ def _held(type_: TypeRef, domain: Domain, seen: set[str]) -> set[str]:
     return held
 
 
-def narrowed_rules(before: Spec, after: Spec) -> list[tuple[Loc, str]]:
+def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
     """Rules that are new or narrower on what stored aggregates hold (their fields, the
     value objects in them): the data stays readable, but an aggregate whose stored value
     breaks the rule fails each later command that does not give it a valid one."""
-    old_domain, new_domain = resolve(before), resolve(after)
     owners: list[tuple[str, list[RField], list[RField]]] = []
     held: set[str] = set()
     for name, aggregate in old_domain.aggregates.items():

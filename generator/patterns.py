@@ -10,7 +10,9 @@ import functools
 import re2
 
 MAX_PATTERN_MEMORY = 8 << 20
-"""The most memory (bytes) one compiled pattern may take (as ``eaf.domain`` compiles)."""
+"""The most memory (bytes) one compiled pattern may take: ``eaf.domain``'s, which the
+rendered services compile with (the generator does not import the runtime; a test holds
+the two equal)."""
 
 
 def _options() -> re2.Options:
@@ -27,25 +29,25 @@ def compiled(pattern: str) -> re2._Regexp[str]:
     return re2.compile(pattern, _options())
 
 
+# what RE2 says of a construct a backtracking engine has and it has not (or too large)
+_UNSUPPORTED = ("perl operator", "escape sequence", "repetition", "too large", "too big")
+
+
 def pattern_error(pattern: str) -> str | None:
     """Why ``pattern`` is no pattern the rendered services can match, or None."""
     try:
         compiled(pattern)
     except re2.error as error:
-        reason = error.args[0] if error.args else error
+        reason = error.args[0] if error.args else ""
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
-        if any(word in str(reason) for word in _UNSUPPORTED):
+        if any(word in reason for word in _UNSUPPORTED):
             return (
                 f"{reason} (patterns are RE2 syntax, matched in linear time: no lookarounds, "
                 "back-references or repetitions above {1000})"
             )
         return str(reason)
     return None
-
-
-# what RE2 says of a construct a backtracking engine has and it has not (or too large)
-_UNSUPPORTED = ("perl operator", "escape sequence", "repetition", "too large", "too big")
 
 
 def fullmatch(pattern: str, text: str) -> bool:

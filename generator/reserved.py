@@ -172,6 +172,7 @@ CLASSES = frozenset(
         "IntegerForm",
         "NumberForm",
         "DecimalForm",
+        "TextRule",
         "FastAPI",
         "APIRouter",
         "Depends",

@@ -998,6 +998,21 @@ endpoints:
 """
 
 
+def test_the_generator_matches_patterns_as_the_rendered_services_do() -> None:
+    """``generate`` checks defaults and examples, and picks the tests' samples, with the
+    engine and limits ``eaf.domain.matches`` has (it does not import the runtime)."""
+    from eaf import domain
+
+    from generator import patterns
+
+    assert patterns.MAX_PATTERN_MEMORY == domain.MAX_PATTERN_MEMORY
+    cases = [("^(?:[a-z]+)$", "abc"), ("^(?:\\d+)$", "\u0663"), ("^(?:a)$", "a\n")]
+    cases += [("^(?:\\pL+)$", "\u00e9t\u00e9"), ("^(?:(a+)+)$", "a" * 5000 + "!")]
+    for pattern, text in cases:
+        assert patterns.fullmatch(pattern, text) == domain.matches(pattern, text), pattern
+    assert [patterns.fullmatch(p, t) for p, t in cases] == [True, False, False, True, False]
+
+
 def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
     """Spec text reaches the rendered code as a string literal; at run time ``{value}`` is
     replaced as text (``with_value``), so other braces stay as written and nothing is

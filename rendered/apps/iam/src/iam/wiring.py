@@ -97,7 +97,7 @@ def directory(
         service_accounts=EventSourcedServiceAccountRepository(store),
         access=access,
         roles=role,
-        hasher=password_hasher(settings),
+        hasher=PasswordHasher.from_settings(settings),
         clock=clock,
     )
 
@@ -163,7 +163,7 @@ def identity(
     )
     issuer_url = str(settings.get("security.issuer") or DEFAULT_ISSUER)
     audience = str(settings.get("security.audience") or "eaf")
-    hasher = password_hasher(settings)
+    hasher = PasswordHasher.from_settings(settings)
     throttle = LoginThrottle(
         max_failures=int(settings.get("security.login_throttle.max_failures", 5)),
         base_delay=float(
@@ -329,15 +329,6 @@ def saml_keys_dir(settings: Settings) -> Path:
         )
     )
     return path if path.is_absolute() else settings.service_dir / path
-
-
-def password_hasher(settings: Settings) -> PasswordHasher:
-    """The argon2id hasher with the costs of ``security.password_hashing``."""
-    return PasswordHasher(
-        time_cost=int(settings.get("security.password_hashing.time_cost", 3)),
-        memory_cost=int(settings.get("security.password_hashing.memory_cost", 65536)),
-        parallelism=int(settings.get("security.password_hashing.parallelism", 4)),
-    )
 
 
 def bearer_tokens(identity: Identity, directory: Directory) -> OwnBearerTokens:

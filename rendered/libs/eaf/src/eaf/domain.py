@@ -89,7 +89,7 @@ MAX_PATTERN_MEMORY = 8 << 20
 """The most memory (bytes) one compiled pattern may take; a larger one is refused."""
 
 
-def pattern_options() -> re2.Options:
+def _pattern_options() -> re2.Options:
     """How spec patterns compile: RE2 syntax, whose matching takes time linear in the
     text (no backtracking, so no pattern can hold a request for ever), UTF-8 text, no
     error logging (a refused pattern is reported by whoever compiles it)."""
@@ -100,14 +100,14 @@ def pattern_options() -> re2.Options:
 
 
 @functools.lru_cache(maxsize=1024)
-def compiled_pattern(pattern: str) -> re2._Regexp[str]:
+def _compiled_pattern(pattern: str) -> re2._Regexp[str]:
     """``pattern`` compiled as RE2 (``re2.error`` if it is not RE2 syntax)."""
-    return re2.compile(pattern, pattern_options())
+    return re2.compile(pattern, _pattern_options())
 
 
 def matches(pattern: str, value: str) -> bool:
     """Whether ``value`` matches ``pattern`` (RE2 syntax) whole, in linear time."""
-    return compiled_pattern(pattern).fullmatch(value) is not None
+    return _compiled_pattern(pattern).fullmatch(value) is not None
 
 
 def decimal_text(value: Decimal) -> str:

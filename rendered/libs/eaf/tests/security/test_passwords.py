@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from eaf.config import Settings
 from eaf.security import LoginThrottle, PasswordHasher
 
 CHEAP = {"time_cost": 1, "memory_cost": 8, "parallelism": 1}
@@ -36,6 +40,23 @@ def test_hashes_with_other_parameters_need_rehash(hasher: PasswordHasher) -> Non
     assert stronger.needs_rehash(hashed)
     assert stronger.verify(hashed, "secret")  # still verifies, then gets replaced
     assert hasher.needs_rehash("$2b$12$not-argon2")
+
+
+def settings_of(raw: dict[str, Any]) -> Settings:
+    return Settings(
+        raw=raw, service_dir=Path("."), config_file=Path("application.yaml")
+    )
+
+
+def test_the_costs_of_security_password_hashing_are_the_hashers() -> None:
+    settings = settings_of(
+        {"security": {"password_hashing": {**CHEAP, "time_cost": 2}}}
+    )
+    hashed = PasswordHasher.from_settings(settings).hash("secret")
+
+    assert hashed.startswith("$argon2id$v=19$m=8,t=2,p=1$")
+    unset = PasswordHasher.from_settings(settings_of({})).hash("secret")
+    assert unset.startswith("$argon2id$v=19$m=65536,t=3,p=4$")  # RFC 9106 low memory
 
 
 class Ticks:

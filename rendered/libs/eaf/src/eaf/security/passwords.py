@@ -7,11 +7,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import argon2
 from argon2.exceptions import InvalidHashError, VerificationError
 
 _DEFAULT = argon2.profiles.RFC_9106_LOW_MEMORY
+
+
+class _Settings(Protocol):
+    def get(self, dotted: str, default: Any = None) -> Any: ...
 
 
 class PasswordHasher:
@@ -34,6 +39,18 @@ class PasswordHasher:
             type=argon2.Type.ID,
         )
         self._dummy_hash = self._argon2.hash("no user has this password")
+
+    @classmethod
+    def from_settings(cls, settings: _Settings) -> PasswordHasher:
+        """The hasher with the costs of ``security.password_hashing`` (``time_cost``,
+        ``memory_cost`` in KiB, ``parallelism``), RFC 9106's low-memory profile where a
+        cost is not set."""
+        costs = "security.password_hashing"
+        return cls(
+            time_cost=int(settings.get(f"{costs}.time_cost", _DEFAULT.time_cost)),
+            memory_cost=int(settings.get(f"{costs}.memory_cost", _DEFAULT.memory_cost)),
+            parallelism=int(settings.get(f"{costs}.parallelism", _DEFAULT.parallelism)),
+        )
 
     def hash(self, password: str) -> str:
         """A new salted argon2id hash of ``password`` (PHC string format)."""

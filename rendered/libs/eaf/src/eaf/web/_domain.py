@@ -352,12 +352,12 @@ def _annotation_at(model: Any, path: tuple[Any, ...]) -> tuple[Any, list[Any]] |
     return annotation, sizes
 
 
+_SIZES = ("min_length", "max_length")
+
+
 def _is_size(rule: Any) -> bool:
     """Whether ``rule`` bounds a size (annotated_types' ``MinLen``, ``MaxLen``)."""
-    return any(isinstance(getattr(rule, name, None), int) for name in SIZES)
-
-
-SIZES = ("min_length", "max_length")
+    return any(isinstance(getattr(rule, name, None), int) for name in _SIZES)
 
 
 def _bare(annotation: Any) -> tuple[Any, list[Any]]:
@@ -430,13 +430,10 @@ def _nested_check(
 
 def _containers(annotation: Any) -> int:
     """How many lists and maps hold the values of ``annotation`` (``dict[str, list[X]]``: 2)."""
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _containers(get_args(annotation)[0])
-    if origin in (list, dict):
-        return 1 + _containers(get_args(annotation)[-1])
-    inner = [arg for arg in get_args(annotation) if arg is not type(None)]
-    return _containers(inner[0]) if len(inner) == 1 else 0
+    bare, _ = _bare(annotation)
+    if get_origin(bare) in (list, dict):
+        return 1 + _containers(get_args(bare)[-1])
+    return 0
 
 
 def _inner_model(annotation: Any) -> Any:
