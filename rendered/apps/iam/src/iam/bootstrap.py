@@ -9,6 +9,7 @@ import eaf.security
 from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
+from eaf.security import PasswordHasher
 
 import iam.application.access
 import iam.application.brokering
@@ -122,6 +123,8 @@ async def bootstrap(
         "Roles": ReadModelRoleListing(read_models),
         "ServiceAccounts": ReadModelServiceAccountListing(read_models),
     }
+    # the secrets' argon2id costs: security.password_hashing (a name no parameter has)
+    _hasher = PasswordHasher.from_settings(settings)
     user = user or UserService(
         transactions,
         clock,
@@ -136,6 +139,7 @@ async def bootstrap(
         transactions,
         clock,
         queries["ServiceAccounts"],
+        hasher=_hasher,
     )
     publisher = relay or EventRelay(
         store,
