@@ -149,6 +149,13 @@ class ReferenceSample:
     optional: bool
     made: bool
     convert: str
+    pick: str = ""
+    """The value an aggregate ``{}`` gives the argument: its id, or its key's value."""
+    json_key: str = "id"
+    """The name of that value in the aggregate's view."""
+    missing: str = ""
+    """A value that names no aggregate (no aggregate was made with it)."""
+    missing_json: str = ""
 
 
 @dataclass
@@ -210,6 +217,8 @@ class LoadCtx:
     field: str
     target: str
     id_code: str
+    lookup: str
+    """The id of the aggregate a value ``{}`` names: ``str({})``, or the id its key makes."""
     many: bool
     optional: bool
     message: str
@@ -292,6 +301,7 @@ class AggregateCtx:
     """The natural key the id is derived from (``keyed_id(key_namespace, key_label, ...)``)."""
     key_namespace: str = ""
     key_label: str = ""
+    key_ignore_case: bool = False
     read_model: dict[str, str] | None = None
     served: bool = True
     """Its use cases are rendered: an endpoint, policy, consumer or served command reaches it."""
@@ -603,6 +613,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         key=_combination(aggregate.key, aggregate, fields) if aggregate.key else None,
         key_namespace=aggregate.key_namespace,
         key_label=aggregate.key_label,
+        key_ignore_case=aggregate.key_ignore_case,
     )
     return ctx
 
@@ -708,19 +719,29 @@ def _loads(
             var += "_ref"
         taken.add(var)
         assert f.references is not None
+        target = domain.aggregates[f.references]
         loads.append(
             LoadCtx(
                 var=var,
                 field=f.name,
                 target=f.references,
                 id_code=code,
+                lookup=key_lookup(target) if f.references_key else "str({})",
                 many=f.type.kind == "list",
                 optional=f.optional,
-                message=f"No {' '.join(naming.words(f.references))} has this id",
+                message=f"No {' '.join(naming.words(f.references))} has this "
+                + (" ".join(naming.words(f.references_key)) if f.references_key else "id"),
                 changed=any(str(a.id.value) == f.name for a in command.also),
             )
         )
     return loads
+
+
+def key_lookup(target: RAggregate) -> str:
+    """The id of the ``target`` a value ``{}`` of its one-field key names (a format)."""
+    folded = ", ignore_case=True" if target.key_ignore_case else ""
+    # a UUID and lower-case words (or nothing): validated, no quote or brace in them
+    return f"keyed_id({target.key_namespace!r}, {target.key_label!r}, [{{}}]{folded})"
 
 
 def _attr_of(domain: Domain, aggregate: str, command: str, name: str) -> str:

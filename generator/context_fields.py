@@ -126,10 +126,14 @@ class FieldCtx:
     unique: bool
     references: str | None
     references_snake: str | None
+    references_key: str | None
     to_domain: str
     check_input: str
     distinct_py: list[str]
     distinct_json: list[str]
+    unused_py: str
+    unused_json: str
+    """A valid value of a varied field that the tests make no aggregate with ("": none)."""
     alternative_json: str | None
     hidden: bool = False
     """An aggregate's field no view shows."""
@@ -158,9 +162,12 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
     except Invalid:
         sample_value = field_.default if field_.has_default else None
     element = _element(type_)
+    unused: list[Any] = []
     try:
         varied = field_.unique or field_.varied
-        distinct = distinct_samples(field_, catalog) if varied else [sample_value]
+        distinct = distinct_samples(field_, catalog, count=13) if varied else [sample_value]
+        # a valid value the tests never make one with (a reference by the key names nothing)
+        unused = [distinct.pop()] if len(distinct) == 13 else []
     except Invalid:
         distinct = [sample_value]
     return FieldCtx(
@@ -194,10 +201,13 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         unique=field_.unique,
         references=field_.references,
         references_snake=naming.snake(field_.references) if field_.references else None,
+        references_key=field_.references_key,
         to_domain=to_domain(field_.full_type, "VALUE"),
         check_input="Decimal(str(VALUE))" if type_.is_scalar("decimal") else "VALUE",
         distinct_py=[python_literal(v, field_.full_type, values) for v in distinct],
         distinct_json=[json_literal(v) for v in distinct],
+        unused_py=python_literal(unused[0], field_.full_type, values) if unused else "",
+        unused_json=json_literal(unused[0]) if unused else "",
         alternative_json=_alternative(field_, sample_value, catalog),
         hidden=field_.hidden,
         secret=field_.secret,

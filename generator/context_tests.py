@@ -51,6 +51,8 @@ def argument(
         convert = "UUID({})" if field_.element == "uuid" else "{}"
         made = made or not field_.optional
         ready = prepared is not None and made and field_.kind != "list"
+        key = next((f for f in target.key.fields), None) if target.key else None
+        by_key = key if field_.references_key and key is not None else None
         reference = PreparedReference(
             target=target.name,
             snake=target.snake,
@@ -58,6 +60,10 @@ def argument(
             optional=field_.optional,
             made=made,
             convert=convert,
+            pick=f"{{}}.{by_key.attr}" if by_key else convert.format("{}.id"),
+            json_key=by_key.name if by_key else target.view_id,
+            missing=by_key.unused_py if by_key else convert.format("str(uuid4())"),
+            missing_json=by_key.unused_json if by_key else "str(uuid.uuid4())",
             maker=maker if ready and maker else target.snake,
             steps=_methods(target, prepared.steps) if ready and prepared else [],
             changes=_attrs(target, prepared.changed) if ready and prepared else [],

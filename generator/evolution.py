@@ -49,8 +49,18 @@ def stored_data_breaks(old_domain: Domain, new_domain: Domain) -> list[Breaking]
 def _new_key(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[Loc, str]]:
     """A key (or another key) on an aggregate that has stored ones: their ids were not
     derived from it, so a second aggregate with the same values would not be refused."""
-    before = ([f.name for f in stored.key], stored.key_namespace, stored.key_label)
-    after = ([f.name for f in current.key], current.key_namespace, current.key_label)
+    before = (
+        [f.name for f in stored.key],
+        stored.key_namespace,
+        stored.key_label,
+        stored.key_ignore_case,
+    )
+    after = (
+        [f.name for f in current.key],
+        current.key_namespace,
+        current.key_label,
+        current.key_ignore_case,
+    )
     if not current.key or before == after:
         return []
     fields = " + ".join(after[0])
@@ -59,8 +69,16 @@ def _new_key(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[L
     elif before[0] != after[0]:
         change = f"{name}'s key was {' + '.join(before[0])}, it is {fields} now"
     else:
-        what = "namespace" if before[1] != after[1] else "label"
-        change = f"{name}'s key has another {what} now"
+        what = (
+            "another namespace"
+            if before[1] != after[1]
+            else "another label"
+            if before[2] != after[2]
+            else "ignores case"
+            if after[3]
+            else "no longer ignores case"
+        )
+        change = f"{name}'s key {'has ' if what.startswith('another') else ''}{what} now"
     return [
         (
             ("aggregates", name, "key"),

@@ -179,12 +179,35 @@ class _Resolver:
                     f"unknown aggregate {field.references!r} (expected one of: "
                     f"{listed(self.domain.aggregates)})",
                 )
+            elif field.references_key is not None:
+                self._key_reference(field, target, element)
             elif element != TypeRef.scalar(target.event_id_type):
                 self.domain.problem(
                     (*field.loc, "type"),
                     f"a reference to {target.name} is a {target.event_id_type} "
                     f"(or a list of them), not {field.type}",
                 )
+
+    def _key_reference(self, field: RField, target: RAggregate, element: TypeRef) -> None:
+        """``references: Role.name``: the value of the target's one-field key."""
+        loc = (*field.loc, "references")
+        key = [f.name for f in target.key]
+        if not key and self.spec.aggregates[target.name].key is not None:
+            return  # its key was refused, saying why
+        if key != [field.references_key]:
+            has = f"a key of {len(key)} fields" if key else "no key"
+            self.domain.problem(
+                loc,
+                f"{field.references_key!r} is not the key of {target.name} (a reference"
+                f" names an aggregate, by its id, or the one field of its key: "
+                + (f"{target.name}.{key[0]})" if len(key) == 1 else f"{target.name} has {has})"),
+            )
+        elif element != target.key[0].type:
+            self.domain.problem(
+                (*field.loc, "type"),
+                f"a reference to {target.name} by its {key[0]} is a {target.key[0].type}"
+                f" (or a list of them), not {field.type}",
+            )
 
     # names and named types
     def _names(self) -> None:
@@ -466,12 +489,32 @@ class _Resolver:
             self.domain.problem((*loc, "namespace"), f"{spec.namespace!r} is not a UUID")
             return
         label = spec.label if spec.label is not None else naming.kebab(aggregate.name)
-        if not re.fullmatch(KEY_LABEL, label):
+        if label and not re.fullmatch(KEY_LABEL, label):
             self.domain.problem(
-                (*loc, "label"), f"{label!r} must be lower-case words with dashes ({KEY_LABEL})"
+                (*loc, "label"),
+                f"{label!r} must be lower-case words with dashes ({KEY_LABEL}), or empty",
             )
             return
+        texts = [f for f in fields if f.type != TypeRef.scalar("str")]
+        if spec.ignore_case and texts:
+            self.domain.problem(
+                (*loc, "ignore_case"),
+                f"only a key of str fields ignores case ({texts[0].name!r} is of type"
+                f" {texts[0].type})",
+            )
+            return
+        for keyed in self.domain.aggregates.values():
+            if keyed.key and (keyed.key_namespace, keyed.key_label) == (namespace, label):
+                self.domain.problem(
+                    (*loc, "label" if spec.label is not None else "fields"),
+                    f"{keyed.name}'s key has this namespace and label "
+                    f"({label!r}): their ids could meet (give one of them another label)",
+                )
+                return
         aggregate.key, aggregate.key_namespace, aggregate.key_label = fields, namespace, label
+        aggregate.key_ignore_case = spec.ignore_case
+        for f in fields:
+            f.folded = spec.ignore_case
         _vary(fields)
 
     @staticmethod

@@ -203,7 +203,8 @@ class FieldResolver:
             loc=loc,
             optional=spec.optional,
             unique=spec.unique,
-            references=spec.references,
+            references=spec.references.partition(".")[0] if spec.references else None,
+            references_key=spec.references.partition(".")[2] or None if spec.references else None,
             description=spec.description or "",
         )
         if rules:

@@ -34,8 +34,11 @@ class RField:
     item_messages: dict[str, str] = field(default_factory=dict)
     unique: bool = False
     references: str | None = None
+    references_key: str | None = None
+    """The field of ``references``' one-field key the value is (None: its id)."""
     description: str = ""
     varied: bool = False  # the generated tests give it distinct examples (a unique combination's)
+    folded: bool = False  # a field of a key that ignores case: its examples differ once folded
     hidden: bool = False  # never in a view (requests may set it)
     secret: str | None = None
     """``given`` (the request gives it in plain) or ``generated`` (the service makes it):
@@ -121,6 +124,7 @@ class RAggregate:
     """The natural key: the fields the id is derived from (none: a random id)."""
     key_namespace: str = ""
     key_label: str = ""
+    key_ignore_case: bool = False
     gone: Node | None = None
     """The state in which the aggregate counts as deleted (over ``gone_field``)."""
     gone_field: str | None = None

@@ -104,7 +104,9 @@ class FieldSpec(_Strict):
         default=False, description="no two aggregates of a tenant share the value"
     )
     references: StrictStr | None = Field(
-        default=None, description="an aggregate of this spec whose id the field holds"
+        default=None,
+        description="an aggregate of this spec whose id the field holds (Member), or whose"
+        " one-field key (Role.name: the value of its key field name)",
     )
     hidden: StrictBool = Field(
         default=False,
@@ -217,7 +219,13 @@ class KeySpec(_Strict):
     label: StrictStr | None = Field(
         default=None,
         description="the word between the tenant and the values in the id's name (default:"
-        " the aggregate's name in kebab-case): <tenant>/<label>/<value>",
+        " the aggregate's name in kebab-case): <tenant>/<label>/<value>; an empty label"
+        " leaves it out: <tenant>/<value>",
+    )
+    ignore_case: StrictBool = Field(
+        default=False,
+        description="the values are compared without case (case-folded before the id is"
+        " derived: Alice and alice are one key); every field of the key is a str",
     )
 
 

@@ -422,7 +422,9 @@ def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any
             value = conform(candidate, field.type, field.rules, types, field.item_rules)
         except Invalid:
             continue
-        if value not in found:
+        if value not in found and not (
+            field.folded and str(value).casefold() in {str(v).casefold() for v in found}
+        ):
             found.append(value)
     return found
 

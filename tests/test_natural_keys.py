@@ -28,8 +28,9 @@ aggregates:
       title: {type: str, not_blank: true}
       price: {type: decimal, scale: 2, example: "9.50"}
       bin: {type: int, min: 1, max: 500, example: 3}
+      tags: {type: "list[str]", references: Tag.code, default: []}
     commands:
-      register: {creates: true, params: [sku, title, price, bin], emits: ProductRegistered}
+      register: {creates: true, params: [sku, title, price, bin, tags], emits: ProductRegistered}
       reprice: {params: [price], emits: ProductRepriced}
       retire: {deletes: true, emits: ProductRetired}
   Slot:
@@ -41,6 +42,13 @@ aggregates:
     commands:
       open: {creates: true, params: [aisle, position], emits: SlotOpened}
       fill: {params: [productId], emits: SlotFilled}
+  # named in any case (Steel is steel), its id derived from the tenant and the code alone
+  Tag:
+    key: {fields: [code], label: "", ignore_case: true}
+    fields:
+      code: {type: str, pattern: "^[A-Za-z]{2,20}$", example: Steel}
+    commands:
+      define: {creates: true, params: [code], emits: TagDefined}
 # every product opens its bin's slot; a second product in the same bin finds it taken
 policies:
   OpenTheBin:
@@ -60,6 +68,7 @@ endpoints:
   - {method: PUT, path: "/api/v1/slots/{id}/product", command: Slot.fill,
      permission: "stock:write"}
   - {method: GET, path: "/api/v1/slots/{id}", query: Slot.get, permission: "stock:read"}
+  - {method: POST, path: /api/v1/tags, command: Tag.define, permission: "stock:write"}
 """
 
 
@@ -82,7 +91,7 @@ def test_the_spec_with_keys_is_valid() -> None:
             "key: [sku]",
             "key: [code]",
             "stock.yaml:7:11: aggregates.Product.key.fields.0: unknown field 'code' (fields:"
-            " sku, title, price, bin)",
+            " sku, title, price, bin, tags)",
         ),
         (
             "key: [sku]",
@@ -99,27 +108,27 @@ def test_the_spec_with_keys_is_valid() -> None:
         (
             "position: {type: int, min: 1, max: 500}",
             "position: {type: int, min: 1, max: 500, optional: true}",
-            "stock.yaml:18:27: aggregates.Slot.key.fields.1: 'position' is optional: every"
+            "stock.yaml:19:27: aggregates.Slot.key.fields.1: 'position' is optional: every"
             " aggregate needs its key",
         ),
         (
             "open: {creates: true, params: [aisle, position]",
             "open: {creates: true, params: [aisle], set: {position: 1}",
-            "stock.yaml:18:27: aggregates.Slot.key.fields.1: 'open' creates a Slot without"
+            "stock.yaml:19:27: aggregates.Slot.key.fields.1: 'open' creates a Slot without"
             " taking 'position' as a parameter: a key is given by the request that creates it;"
-            "stock.yaml:30:66: policies.OpenTheBin.run.with.position: Slot.open takes no"
+            "stock.yaml:38:66: policies.OpenTheBin.run.with.position: Slot.open takes no"
             " 'position'",
         ),
         (
             "key: {fields: [aisle, position], namespace: 0b6c5f8e-3c4b-5f43-9a57-1f6a0d7c2e91,",
             "key: {fields: [aisle, position], namespace: not-a-uuid,",
-            "stock.yaml:18:49: aggregates.Slot.key.namespace: 'not-a-uuid' is not a UUID",
+            "stock.yaml:19:49: aggregates.Slot.key.namespace: 'not-a-uuid' is not a UUID",
         ),
         (
             "label: slot}",
             "label: Slot Row}",
-            "stock.yaml:18:94: aggregates.Slot.key.label: 'Slot Row' must be lower-case words"
-            " with dashes (^[a-z0-9]+(?:-[a-z0-9]+)*$)",
+            "stock.yaml:19:94: aggregates.Slot.key.label: 'Slot Row' must be lower-case words"
+            " with dashes (^[a-z0-9]+(?:-[a-z0-9]+)*$), or empty",
         ),
         (
             "sku: {type: str, pattern",
@@ -129,9 +138,41 @@ def test_the_spec_with_keys_is_valid() -> None:
         ),
         ("key: [sku]", "key: sku", None),  # one field, named alone
         (
+            "references: Tag.code",
+            "references: Product.title",
+            "stock.yaml:13:45: aggregates.Product.fields.tags.references: 'title' is not the"
+            " key of Product (a reference names an aggregate, by its id, or the one field of"
+            " its key: Product.sku)",
+        ),
+        (
+            "references: Tag.code",
+            "references: Slot.aisle",
+            "stock.yaml:13:45: aggregates.Product.fields.tags.references: 'aisle' is not the"
+            " key of Slot (a reference names an aggregate, by its id, or the one field of"
+            " its key: Slot has a key of 2 fields)",
+        ),
+        (
+            'tags: {type: "list[str]"',
+            'tags: {type: "list[int]"',
+            "stock.yaml:13:20: aggregates.Product.fields.tags.type: a reference to Tag by its"
+            " code is a str (or a list of them), not list[int]",
+        ),
+        (
+            'label: "", ignore_case: true}',
+            "label: product, ignore_case: true}",
+            "stock.yaml:29:34: aggregates.Tag.key.label: Product's key has this namespace and"
+            " label ('product'): their ids could meet (give one of them another label)",
+        ),
+        (
+            "label: slot}",
+            "label: slot, ignore_case: true}",
+            "stock.yaml:19:113: aggregates.Slot.key.ignore_case: only a key of str fields"
+            " ignores case ('aisle' is of type Aisle)",
+        ),
+        (
             "    key: {fields: [aisle, position],",
             "    unique: [[position, aisle, productId]]\n    key: {fields: [aisle, position],",
-            "stock.yaml:18:14: aggregates.Slot.unique.0: the combination holds every field of the"
+            "stock.yaml:19:14: aggregates.Slot.unique.0: the combination holds every field of the"
             " key: the key keeps it unique",
         ),
         # a unique field or combination that shares only some of the key's fields is a
@@ -207,6 +248,9 @@ def test_render_refuses_a_key_the_stored_ids_were_not_made_by() -> None:
     relabelled = STOCK.replace("label: slot}", "label: bay}")
     [found] = _breaking(STOCK, relabelled)
     assert found.startswith("aggregates.Slot.key: Slot's key has another label now, but")
+    folded = STOCK.replace('label: "", ignore_case: true}', 'label: ""}')
+    [found] = _breaking(folded, STOCK)
+    assert found.startswith("aggregates.Tag.key: Tag's key ignores case now, but")
     refielded = STOCK.replace("key: [sku]", "key: [sku, title]")
     [found] = _breaking(STOCK, refielded)
     assert found.startswith("aggregates.Product.key: Product's key was sku, it is sku + title now")
@@ -273,6 +317,28 @@ with TestClient(create_app(settings, iam=iam)) as client:
             break
         time.sleep(0.05)
     assert found.status_code == 200, "the policy stopped at the taken key"
+    # a key that ignores case, without a label: Steel and STEEL are one tag, whose id is
+    # made of the tenant and the folded code; products name tags by their code
+    steel = client.post("/api/v1/tags", json={"code": "Steel"}, headers=auth("acme"))
+    assert steel.status_code == 201, steel.text
+    assert steel.json()["id"] == str(uuid.uuid5(namespace, "acme/steel")), steel.text
+    assert steel.json()["code"] == "Steel"  # kept as given
+    shouted = client.post("/api/v1/tags", json={"code": "STEEL"}, headers=auth("acme"))
+    assert shouted.status_code == 409, shouted.text
+    tagged = {**product, "sku": "ABC-0009", "tags": ["STEEL", "brass", "steel"]}
+    refused = client.post("/api/v1/products", json=tagged, headers=auth("acme"))
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"] == [
+        {"field": "tags.1", "message": "No tag has this code"}
+    ], refused.text
+    # the same codes name nothing in another tenant
+    foreign = client.post("/api/v1/products", headers=auth("globex"),
+                          json={**tagged, "tags": ["steel"]})
+    assert [e["field"] for e in foreign.json()["errors"]] == ["tags.0"], foreign.text
+    kept = client.post("/api/v1/products", headers=auth("acme"),
+                       json={**tagged, "tags": ["STEEL", "steel"]})
+    assert kept.status_code == 201, kept.text
+    assert kept.json()["tags"] == ["STEEL", "steel"], kept.text
 print("ok")
 """
 
@@ -296,6 +362,7 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     tests = (project / "tests/test_api.py").read_text()
     assert "def test_register_product_refuses_a_second_product_with_the_same_key" in tests
     assert "def test_get_product_by_sku_returns_the_stored_product" in tests
+    assert '"tags": [create_tag(client, headers)["code"]]' in tests
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-c", PROBE, str(workspace))

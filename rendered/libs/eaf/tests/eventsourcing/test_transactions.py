@@ -411,6 +411,31 @@ def test_a_key_of_several_values_never_shares_a_name_with_another() -> None:
     assert single == str(uuid.uuid5(uuid.UUID(SHELVES), "acme/slot/a/b"))
 
 
+def test_a_key_without_a_label_is_the_tenant_and_its_escaped_value() -> None:
+    with as_tenant("acme"):
+        plain = keyed_id(SHELVES, "", ["alice"])
+        slashed = keyed_id(SHELVES, "", ["slot/a"])
+        labelled = keyed_id(SHELVES, "slot", ["a"])
+
+    assert plain == str(uuid.uuid5(uuid.UUID(SHELVES), "acme/alice"))
+    assert slashed != labelled  # "acme/slot%2Fa", never "acme/slot/a"
+
+
+def test_a_key_ignoring_case_is_one_key_for_every_casing() -> None:
+    with as_tenant("acme"):
+        folded = {
+            keyed_id(SHELVES, "", [name], ignore_case=True)
+            for name in ("Alice", "ALICE", "alice")
+        }
+        kept = keyed_id(SHELVES, "", ["Alice"])
+        german = keyed_id(SHELVES, "user", ["STRASSE"], ignore_case=True)
+        sharp = keyed_id(SHELVES, "user", ["straße"], ignore_case=True)
+
+    assert folded == {str(uuid.uuid5(uuid.UUID(SHELVES), "acme/alice"))}
+    assert kept != folded.pop()
+    assert german == sharp  # casefold, not lower: ß folds to ss
+
+
 def test_a_tenant_never_shares_a_keyed_id_with_another() -> None:
     with as_tenant("x"):
         inner = keyed_id(SHELVES, "course", ["y/course/z"])

@@ -233,17 +233,23 @@ def key_text(value: object) -> str:
     return str(value)
 
 
-def keyed_id(namespace: str, label: str, values: Sequence[object]) -> str:
+def keyed_id(
+    namespace: str, label: str, values: Sequence[object], *, ignore_case: bool = False
+) -> str:
     """The id an aggregate keyed by ``values`` (a natural key) has in the current tenant:
     a name-based UUID (RFC 9562 version 5) in ``namespace`` of
-    ``<tenant>/<label>/<value>``. The tenant, and each of several values, is written with
-    ``%`` and ``/`` percent-encoded (a single value as it is: it is the rest of the name),
-    so that no two keys share a name. The same key in the same tenant always gives the
-    same id; in another tenant, another one."""
+    ``<tenant>/<label>/<value>`` (``<tenant>/<value>`` without a label). The tenant, and
+    each of several values (or the one value of a key without a label), is written with
+    ``%`` and ``/`` percent-encoded (a single value after a label as it is: it is the rest
+    of the name), so that no two keys share a name. ``ignore_case``: the values are
+    case-folded first (``Alice`` and ``alice`` are one key). The same key in the same
+    tenant always gives the same id; in another tenant, another one."""
     texts = [key_text(value) for value in values]
-    if len(texts) > 1:
+    if ignore_case:
+        texts = [text.casefold() for text in texts]
+    if len(texts) > 1 or not label:
         texts = [_escaped(text) for text in texts]
-    name = "/".join([_escaped(require_tenant()), label, *texts])
+    name = "/".join([_escaped(require_tenant()), *([label] if label else []), *texts])
     return str(uuid.uuid5(uuid.UUID(namespace), name))
 
 
