@@ -222,6 +222,8 @@ class LoadCtx:
     many: bool
     optional: bool
     message: str
+    shows_value: bool
+    """The message shows the value that names nothing (``with_value``)."""
     changed: bool
 
 
@@ -729,8 +731,10 @@ def _loads(
                 lookup=key_lookup(target) if f.references_key else "str({})",
                 many=f.type.kind == "list",
                 optional=f.optional,
-                message=f"No {' '.join(naming.words(f.references))} has this "
+                message=f.messages.get("references")
+                or f"No {' '.join(naming.words(f.references))} has this "
                 + (" ".join(naming.words(f.references_key)) if f.references_key else "id"),
+                shows_value="{value}" in f.messages.get("references", ""),
                 changed=any(str(a.id.value) == f.name for a in command.also),
             )
         )

@@ -209,7 +209,12 @@ class FieldResolver:
         )
         if rules:
             field.rules = self._rules(spec.rules, type_, loc)
-            field.messages = self._messages(spec.messages, field.rules, loc)
+            messages = dict(spec.messages)
+            # what a reference names no aggregate with says (``{value}``: the value)
+            missing = messages.pop("references", None) if spec.references else None
+            field.messages = self._messages(messages, field.rules, loc)
+            if missing is not None:
+                field.messages["references"] = missing
             if spec.items is not None:
                 field.item_rules, field.item_messages = self._items(spec.items, type_, loc)
         if spec.has_default:

@@ -126,7 +126,8 @@ class FieldSpec(_Strict):
     )
     messages: dict[StrictStr, Text] = Field(
         default={},
-        description="rule key -> the message a violation reports ({value}: the value, as JSON)",
+        description="rule key (or references) -> the message a violation reports ({value}:"
+        " the value, as JSON)",
     )
 
     @property
