@@ -116,8 +116,8 @@ def new_user() -> User:
     return User.create(
         username="alice",
         email="email@x",
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        roles=["user"],
+        password="correct-horse-1",
+        roles=[" "],
         attributes={"department": "sales"},
         now=NOW,
     ).committed()
@@ -127,15 +127,15 @@ def test_create_user_sets_fields_and_records_user_created() -> None:
     user = User.create(
         username="alice",
         email="email@x",
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        roles=["user"],
+        password="correct-horse-1",
+        roles=[" "],
         attributes={"department": "sales"},
         now=NOW,
     )
     assert user.username == "alice"
     assert user.email == "email@x"
-    assert user.password_hash == "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"
-    assert user.roles == ["user"]
+    assert user.password == "correct-horse-1"
+    assert user.roles == [" "]
     assert user.attributes == {"department": "sales"}
     assert user.created_at == user.updated_at == NOW
     assert [type(event) for event in user.changes] == [UserCreated]
@@ -146,19 +146,18 @@ def test_replaying_the_events_of_a_user_rebuilds_it() -> None:
     user = User.create(
         username="alice",
         email="email@x",
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        roles=["user"],
+        password="correct-horse-1",
+        roles=[" "],
         attributes={"department": "sales"},
         now=NOW,
     )
     user = user.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
-    user = user.change_roles(roles=["user"], now=LATER + timedelta(seconds=2))
+    user = user.change_roles(roles=[" "], now=LATER + timedelta(seconds=2))
     user = user.change_attributes(
         attributes={"department": "sales"}, now=LATER + timedelta(seconds=3)
     )
     user = user.change_password(
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        now=LATER + timedelta(seconds=4),
+        password="correct-horse-1", now=LATER + timedelta(seconds=4)
     )
     assert User.from_history(user.changes) == user.committed()
 
@@ -168,8 +167,8 @@ def test_create_user_rejects_email_breaking_contains() -> None:
         User.create(
             username="alice",
             email="xxxxxxx",
-            password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-            roles=["user"],
+            password="correct-horse-1",
+            roles=[" "],
             attributes={"department": "sales"},
             now=NOW,
         )
@@ -187,7 +186,7 @@ def test_change_status_user_returns_a_changed_copy_with_its_event() -> None:
 
 def test_change_roles_user_returns_a_changed_copy_with_its_event() -> None:
     original = new_user()
-    changed = original.change_roles(roles=["user"], now=LATER)
+    changed = original.change_roles(roles=[" "], now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
@@ -205,9 +204,7 @@ def test_change_attributes_user_returns_a_changed_copy_with_its_event() -> None:
 
 def test_change_password_user_returns_a_changed_copy_with_its_event() -> None:
     original = new_user()
-    changed = original.change_password(
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", now=LATER
-    )
+    changed = original.change_password(password="correct-horse-1", now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
@@ -370,7 +367,7 @@ def new_service_account() -> ServiceAccount:
     return ServiceAccount.create(
         client_id="billing-worker",
         client_secret="clientSecret",
-        roles=["service"],
+        roles=["user"],
         now=NOW,
     ).committed()
 
@@ -381,12 +378,12 @@ def test_create_service_account_sets_fields_and_records_service_account_created(
     account = ServiceAccount.create(
         client_id="billing-worker",
         client_secret="clientSecret",
-        roles=["service"],
+        roles=["user"],
         now=NOW,
     )
     assert account.client_id == "billing-worker"
     assert account.client_secret == "clientSecret"
-    assert account.roles == ["service"]
+    assert account.roles == ["user"]
     assert account.created_at == account.updated_at == NOW
     assert [type(event) for event in account.changes] == [ServiceAccountCreated]
     assert account.committed().version == 1
@@ -396,7 +393,7 @@ def test_replaying_the_events_of_a_service_account_rebuilds_it() -> None:
     account = ServiceAccount.create(
         client_id="billing-worker",
         client_secret="clientSecret",
-        roles=["service"],
+        roles=["user"],
         now=NOW,
     )
     account = account.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
@@ -741,6 +738,60 @@ def test_replaying_the_events_of_a_saml_assertion_use_rebuilds_it() -> None:
         now=NOW,
     )
     assert SamlAssertionUse.from_history(use.changes) == use.committed()
+
+
+def test_a_stored_user_created_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "UserCreated",
+        1,
+        {
+            "user_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "username": "username",
+            "email": "email",
+            "roles": [],
+            "attributes": {},
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "password_hash": "password",
+        },
+    )
+    assert sorted(payload) == [
+        "attributes",
+        "email",
+        "occurred_at",
+        "password",
+        "roles",
+        "user_id",
+        "username",
+    ]
+    assert payload == {
+        "user_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "username": "username",
+        "email": "email",
+        "password": "password",
+        "roles": [],
+        "attributes": {},
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(UserCreated, payload), UserCreated)
+
+
+def test_a_stored_user_password_changed_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "UserPasswordChanged",
+        1,
+        {
+            "user_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "password_hash": "password",
+        },
+    )
+    assert sorted(payload) == ["occurred_at", "password", "user_id"]
+    assert payload == {
+        "user_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "password": "password",
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(UserPasswordChanged, payload), UserPasswordChanged)
 
 
 def test_a_stored_role_created_of_version_1_is_read_as_version_2() -> None:

@@ -51,6 +51,19 @@ ENDPOINTS = [
         id="get_user",
     ),
     pytest.param(
+        "POST",
+        "/api/v1/tenants/{tenantId}/users",
+        {
+            "username": "alice",
+            "email": "email@x",
+            "password": "correct-horse-1",
+            "roles": [" "],
+            "attributes": {"department": "sales"},
+        },
+        "iam-users:write",
+        id="create_user",
+    ),
+    pytest.param(
         "DELETE",
         f"/api/v1/tenants/{{tenantId}}/users/{UNKNOWN_ID}",
         None,
@@ -101,6 +114,16 @@ ENDPOINTS = [
         None,
         "iam-service-accounts:read",
         id="list_service_accounts",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/tenants/{tenantId}/service-accounts",
+        {
+            "clientId": "billing-worker",
+            "roles": ["user"],
+        },
+        "iam-service-accounts:write",
+        id="create_service_account",
     ),
     pytest.param(
         "POST",

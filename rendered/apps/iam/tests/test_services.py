@@ -24,6 +24,7 @@ from eaf.projectors import projection_store
 from iam.application.services import RoleService, ServiceAccountService, UserService
 from iam.domain.errors import (
     ConcurrencyError,
+    DomainValidationError,
     NotFoundError,
     ServiceAccountDisabled,
 )
@@ -113,10 +114,26 @@ def use_cases(store: EventStore) -> Cases:
 async def user_arguments(cases: Cases) -> dict[str, Any]:
     """The examples' arguments of User.create (the aggregates they reference made)."""
     return dict(
-        username="alice",
+        username=cases.next_of(
+            "User.username",
+            [
+                "alice",
+                "alic0",
+                "alic1",
+                "alic2",
+                "alic3",
+                "alic4",
+                "alic5",
+                "alic6",
+                "alic7",
+                "alic8",
+                "alic9",
+                "alica",
+            ],
+        ),
         email="email@x",
-        password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-        roles=["user"],
+        password="correct-horse-1",
+        roles=[(await new_role(cases)).name],
         attributes={"department": "sales"},
     )
 
@@ -141,6 +158,31 @@ async def test_user_of_one_tenant_is_invisible_to_another(store: EventStore) -> 
         created = await new_user(cases)
     with use(TENANT_B):
         assert await cases.user.get(created.id) is None
+
+
+async def test_create_user_checks_the_plain_password_breaking_min_length(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(DomainValidationError) as error:
+        await new_user(cases, password="correct")
+    assert ("password", "Password is at least 8 characters") in {
+        (v.field, v.message) for v in error.value.violations
+    }
+
+
+async def test_the_key_of_a_user_makes_its_id_once_in_the_tenant(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_user(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_user(cases, username=first.username)
+        assert await cases.user.get(first.id) == first
+    with use(TENANT_B):
+        elsewhere = await new_user(cases, username=first.username)
+    assert elsewhere.id != first.id
 
 
 async def test_an_idempotency_key_makes_one_user(store: EventStore) -> None:
@@ -195,7 +237,7 @@ async def test_change_roles_of_a_missing_user_is_not_found(store: EventStore) ->
     with use(TENANT_A), pytest.raises(NotFoundError):
         await cases.user.change_roles(
             "no-such-id",
-            roles=["user"],
+            roles=[(await new_role(cases)).name],
         )
 
 
@@ -205,7 +247,7 @@ async def test_change_roles_of_a_user_is_stored_as_an_event(store: EventStore) -
         user = await new_user(cases)
         changed = await cases.user.change_roles(
             user.id,
-            roles=["user"],
+            roles=[(await new_role(cases)).name],
         )
         assert changed.version == user.version + 1
         assert await cases.user.get(user.id) == changed
@@ -221,7 +263,9 @@ async def test_change_roles_of_a_user_read_at_another_version_fails(
         user = await new_user(cases)
         with pytest.raises(PreconditionFailedError):
             await cases.user.change_roles(
-                user.id, roles=["user"], expected_version=user.version + 1
+                user.id,
+                roles=[(await new_role(cases)).name],
+                expected_version=user.version + 1,
             )
 
 
@@ -273,7 +317,7 @@ async def test_change_password_of_a_missing_user_is_not_found(
     with use(TENANT_A), pytest.raises(NotFoundError):
         await cases.user.change_password(
             "no-such-id",
-            password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+            password="correct-horse-1",
         )
 
 
@@ -285,7 +329,7 @@ async def test_change_password_of_a_user_is_stored_as_an_event(
         user = await new_user(cases)
         changed = await cases.user.change_password(
             user.id,
-            password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
+            password="correct-horse-1",
         )
         assert changed.version == user.version + 1
         assert await cases.user.get(user.id) == changed
@@ -301,9 +345,7 @@ async def test_change_password_of_a_user_read_at_another_version_fails(
         user = await new_user(cases)
         with pytest.raises(PreconditionFailedError):
             await cases.user.change_password(
-                user.id,
-                password_hash="$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA",
-                expected_version=user.version + 1,
+                user.id, password="correct-horse-1", expected_version=user.version + 1
             )
 
 
@@ -566,9 +608,25 @@ async def test_a_stale_role_is_not_saved_over_a_newer_one(store: EventStore) -> 
 async def service_account_arguments(cases: Cases) -> dict[str, Any]:
     """The examples' arguments of ServiceAccount.create (the aggregates they reference made)."""
     return dict(
-        client_id="billing-worker",
+        client_id=cases.next_of(
+            "ServiceAccount.clientId",
+            [
+                "billing-worker",
+                "billing-worke0",
+                "billing-worke1",
+                "billing-worke2",
+                "billing-worke3",
+                "billing-worke4",
+                "billing-worke5",
+                "billing-worke6",
+                "billing-worke7",
+                "billing-worke8",
+                "billing-worke9",
+                "billing-workea",
+            ],
+        ),
         client_secret="clientSecret",
-        roles=["service"],
+        roles=[(await new_role(cases)).name],
     )
 
 
@@ -594,6 +652,20 @@ async def test_service_account_of_one_tenant_is_invisible_to_another(
         created = await new_service_account(cases)
     with use(TENANT_B):
         assert await cases.service_account.get(created.id) is None
+
+
+async def test_the_key_of_a_service_account_makes_its_id_once_in_the_tenant(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_service_account(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_service_account(cases, client_id=first.client_id)
+        assert await cases.service_account.get(first.id) == first
+    with use(TENANT_B):
+        elsewhere = await new_service_account(cases, client_id=first.client_id)
+    assert elsewhere.id != first.id
 
 
 async def test_an_idempotency_key_makes_one_service_account(store: EventStore) -> None:

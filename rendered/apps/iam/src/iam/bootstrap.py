@@ -16,6 +16,7 @@ import iam.application.brokering
 import iam.application.directory
 import iam.application.federation
 import iam.application.ldap
+import iam.application.service_accounts
 import iam.infrastructure.api_saml_providers
 import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
@@ -27,7 +28,7 @@ from iam.application.ports.inbound import (
     UserUseCases,
 )
 from iam.application.ports.outbound import Clock
-from iam.application.services import RoleService, ServiceAccountService, UserService
+from iam.application.services import RoleService, UserService
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
@@ -129,17 +130,21 @@ async def bootstrap(
         transactions,
         clock,
         queries["UserList"],
+        hasher=_hasher,
     )
     role = role or RoleService(
         transactions,
         clock,
         queries["Roles"],
     )
-    service_account = service_account or ServiceAccountService(
-        transactions,
-        clock,
-        queries["ServiceAccounts"],
-        hasher=_hasher,
+    service_account = (
+        service_account
+        or iam.application.service_accounts.ServiceAccounts(
+            transactions,
+            clock,
+            queries["ServiceAccounts"],
+            hasher=_hasher,
+        )
     )
     publisher = relay or EventRelay(
         store,

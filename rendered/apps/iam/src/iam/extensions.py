@@ -21,7 +21,6 @@ from iam.infrastructure import (
     api_ldap,
     api_oidc_providers,
     api_saml_providers,
-    api_service_accounts,
     api_tenants,
     api_tokens,
     oidc_broker_http,
@@ -36,7 +35,6 @@ logger = logging.getLogger(__name__)
 routers: list[APIRouter] = [
     api_tokens.router,
     api_tenants.router,
-    api_service_accounts.router,
     api_access.router,
     api_saml_providers.router,
     saml_http.router,

@@ -120,18 +120,25 @@ async def test_managed_roles_follow_the_source_and_the_others_stay(
     assert later.user.attributes == {"name": "Alice L."}
 
 
+async def local_user(
+    services: Services, tenant_id: str, username: str, email: str
+) -> User:
+    """A user of the tenant made by the generated use case (its password hashed)."""
+    with in_tenant(tenant_id):
+        return await services.user.create(
+            username=username,
+            email=email,
+            password="local-password-1",
+            roles=["user"],
+            attributes={},
+        )
+
+
 async def test_link_by_email_links_only_a_verified_email_of_one_user(
-    wired: tuple[Identity, Federation, Listing, str],
+    wired: tuple[Identity, Federation, Listing, str], services: Services
 ) -> None:
-    identity, federation, listing, tenant_id = wired
-    local = await identity.directory.create_user(
-        tenant_id,
-        username="alice.local",
-        email="Alice@Example.org",
-        password="local-password-1",
-        roles=["user"],
-        attributes={},
-    )
+    _, federation, listing, tenant_id = wired
+    local = await local_user(services, tenant_id, "alice.local", "Alice@Example.org")
     await listing.add(tenant_id, local.id)
 
     unverified = await federation.sign_in(
@@ -147,18 +154,11 @@ async def test_link_by_email_links_only_a_verified_email_of_one_user(
 
 
 async def test_a_first_sign_in_that_matches_no_user_it_may_take_is_refused(
-    wired: tuple[Identity, Federation, Listing, str],
+    wired: tuple[Identity, Federation, Listing, str], services: Services
 ) -> None:
-    identity, federation, listing, tenant_id = wired
+    _, federation, listing, tenant_id = wired
     for username in ("alice", "alice.twin"):
-        user = await identity.directory.create_user(
-            tenant_id,
-            username=username,
-            email="alice@example.org",
-            password="local-password-1",
-            roles=["user"],
-            attributes={},
-        )
+        user = await local_user(services, tenant_id, username, "alice@example.org")
         await listing.add(tenant_id, user.id)
 
     with pytest.raises(FirstSignInRefusedError, match="Several users"):

@@ -119,6 +119,26 @@ def test_a_bad_client_id_is_reported_as_client_id(iam: Iam, client_id: str) -> N
     ]
 
 
+def test_the_public_clients_id_and_unknown_roles_are_refused(iam: Iam) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+    accounts = f"/api/v1/tenants/{tenant_id}/service-accounts"
+
+    public = iam.http.post(accounts, json={"clientId": "iam"}, headers=bearer(admin))
+    unknown = iam.http.post(
+        accounts,
+        json={"clientId": "batch", "roles": ["user", "wizard"]},
+        headers=bearer(admin),
+    )
+
+    assert public.status_code == unknown.status_code == 422
+    assert public.json()["errors"] == [
+        {"field": "clientId", "message": "iam is the public client's id"}
+    ]
+    assert unknown.json()["errors"] == [
+        {"field": "roles.1", "message": 'Unknown role "wizard"'}
+    ]
+
+
 def test_a_service_account_is_read_with_its_tenant_and_never_its_secret(
     iam: Iam,
 ) -> None:

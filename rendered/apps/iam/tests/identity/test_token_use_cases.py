@@ -5,16 +5,21 @@ from pathlib import Path
 
 import pytest
 
+from iam.application.identity import in_tenant
 from iam.application.oauth import ClientCredentials, OAuthError, TokenResponse
-from iam.bootstrap import bootstrap
+from iam.bootstrap import Services, bootstrap
 from iam.infrastructure.http import Identity
 from tests.identity.conftest import ADMIN_PASSWORD, settings_for
 
 
 @pytest.fixture
-async def identity(tmp_path: Path) -> Identity:
-    settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
-    return (await bootstrap(settings)).identity
+async def services(tmp_path: Path) -> Services:
+    return await bootstrap(settings_for(tmp_path, DATABASE_URL="sqlite://"))
+
+
+@pytest.fixture
+def identity(services: Services) -> Identity:
+    return services.identity
 
 
 async def test_a_concurrent_double_refresh_revokes_the_family(
@@ -58,7 +63,7 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
 
 
 async def test_the_authenticated_client_binds_the_refresh_token(
-    identity: Identity,
+    identity: Identity, services: Services
 ) -> None:
     tenant, _ = await identity.directory.create_tenant(
         name="Acme",
@@ -66,18 +71,17 @@ async def test_the_authenticated_client_binds_the_refresh_token(
         admin_email="admin@acme.example",
         admin_password=ADMIN_PASSWORD,
     )
-    web, cli = [
-        await identity.directory.create_service_account(
-            tenant.id, client_id=name, roles=[]
-        )
-        for name in ("web", "cli")
-    ]
+    with in_tenant(tenant.id):
+        for name in ("web", "cli"):
+            await services.service_account.create(
+                client_id=name, client_secret=f"{name}-secret", roles=[]
+            )
     issued = await identity.tokens.password_grant(
         tenant="Acme",
         username="admin",
         password=ADMIN_PASSWORD,
         scope=None,
-        client=ClientCredentials("web", web.secret),
+        client=ClientCredentials("web", "web-secret"),
     )
     assert issued.refresh_token is not None
 
@@ -85,7 +89,7 @@ async def test_the_authenticated_client_binds_the_refresh_token(
         await identity.tokens.refresh_grant(
             refresh_token=issued.refresh_token,
             scope=None,
-            client=ClientCredentials("cli", cli.secret),
+            client=ClientCredentials("cli", "cli-secret"),
         )
     claims = await identity.tokens.authenticate(issued.access_token)
     assert claims.client_id == "web"

@@ -1,7 +1,5 @@
 """Tenants, their users and service accounts, and the platform administrators."""
 
-import re
-import secrets
 from dataclasses import dataclass
 
 from eaf.security import PasswordHasher
@@ -14,13 +12,11 @@ from iam.application.identity import (
     DISABLED,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
-    PUBLIC_CLIENT_ID,
     SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
     check_password,
     in_tenant,
-    service_account_id_for,
     tenant_id_for,
     user_id_for,
 )
@@ -34,12 +30,10 @@ from iam.application.ports.outbound import (
     UserRepository,
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
-from iam.domain.model import ServiceAccount, Tenant, User
+from iam.domain.model import Tenant, User
 
 USER_STATUSES = (ACTIVE, DISABLED)
 TENANT_STATUSES = (ACTIVE, SUSPENDED)
-# The username rule, matched in full (a trailing newline is no part of a client id).
-CLIENT_ID = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 
 
 def platform_admin_email(username: str) -> str:
@@ -55,14 +49,6 @@ class UserChanges:
     roles: list[str] | None = None
     attributes: dict[str, str] | None = None
     password: str | None = None
-
-
-@dataclass(frozen=True)
-class NewServiceAccount:
-    """A created service account and its secret, shown this once."""
-
-    account: ServiceAccount
-    secret: str
 
 
 class Directory:
@@ -202,37 +188,12 @@ class Directory:
             )
             return True
         now = self._clock.now()
-        admin = admin.change_password(
-            password_hash=self._hasher.hash(password), now=now
-        )
+        admin = admin.change_password(password=self._hasher.hash(password), now=now)
         if admin.status != ACTIVE:
             admin = admin.change_status(status=ACTIVE, now=now)
         with in_tenant(PLATFORM):
             await self._users.save(admin)
         return False
-
-    async def create_user(
-        self,
-        tenant_id: str,
-        *,
-        username: str,
-        email: str,
-        password: str,
-        roles: list[str],
-        attributes: dict[str, str],
-    ) -> User:
-        await self.tenant(tenant_id)
-        unknown = await self._access.unknown_roles(tenant_id, roles)
-        if unknown:
-            raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")
-        return await self._create_user(
-            tenant_id,
-            username=username,
-            email=email,
-            password=password,
-            roles=roles,
-            attributes=attributes,
-        )
 
     async def _create_user(
         self,
@@ -248,7 +209,7 @@ class Directory:
         user = User.create(
             username=username,
             email=email,
-            password_hash=self._hasher.hash(password),
+            password=self._hasher.hash(password),
             roles=list(dict.fromkeys(roles)),
             attributes=attributes,
             now=self._clock.now(),
@@ -300,39 +261,7 @@ class Directory:
         if changes.password is not None:
             check_password(changes.password)
             user = user.change_password(
-                password_hash=self._hasher.hash(changes.password), now=now
+                password=self._hasher.hash(changes.password), now=now
             )
         with in_tenant(tenant_id):
             return await self._users.save(user)
-
-    async def create_service_account(
-        self, tenant_id: str, *, client_id: str, roles: list[str]
-    ) -> NewServiceAccount:
-        await self.tenant(tenant_id)
-        if CLIENT_ID.fullmatch(client_id) is None:
-            raise DomainValidationError(
-                "clientId", "A client id is 1-64 letters, digits or . _ @ -"
-            )
-        if client_id == PUBLIC_CLIENT_ID:
-            raise DomainValidationError(
-                "clientId", f"{PUBLIC_CLIENT_ID} is the public client's id"
-            )
-        unknown = await self._access.unknown_roles(tenant_id, roles)
-        if unknown:
-            raise DomainValidationError("roles", f"Unknown roles: {', '.join(unknown)}")
-        secret = secrets.token_urlsafe(32)
-        account = ServiceAccount.create(
-            client_id=client_id,
-            client_secret=self._hasher.hash(secret),
-            roles=list(dict.fromkeys(roles)),
-            now=self._clock.now(),
-            id=service_account_id_for(tenant_id, client_id),
-        )
-        with in_tenant(tenant_id):
-            try:
-                account = await self._service_accounts.save(account)
-            except ConcurrencyError:
-                raise AlreadyExistsError(
-                    f"A client with id {client_id} exists"
-                ) from None
-        return NewServiceAccount(account, secret)

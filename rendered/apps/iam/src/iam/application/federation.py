@@ -124,7 +124,7 @@ class Federation:
         user = User.create(
             username=identity.username,
             email=identity.email,
-            password_hash=EXTERNAL_PASSWORD,
+            password=EXTERNAL_PASSWORD,
             roles=roles,
             attributes=identity.attributes,
             now=now,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from eaf.eventsourcing import change_one, keyed_id, make_one
+from eaf.eventsourcing import DuplicateKeyError, change_one, keyed_id, make_one
 from eaf.security import PasswordHasher
 
 from iam.application.ports.outbound import (
@@ -16,10 +16,16 @@ from iam.application.ports.outbound import (
     Idempotency,
     RoleListing,
     ServiceAccountListing,
+    Transaction,
     Transactions,
     UserListing,
 )
-from iam.domain.errors import NotFoundError
+from iam.domain.errors import (
+    DomainValidationError,
+    NotFoundError,
+    Violation,
+    with_value,
+)
 from iam.domain.model import Role, ServiceAccount, User
 
 
@@ -31,42 +37,86 @@ class UserService:
         transactions: Transactions,
         clock: Clock,
         listing: UserListing,
+        hasher: PasswordHasher | None = None,
     ) -> None:
         self._transactions = transactions
         self._clock = clock
         self._listing = listing
+        self._hasher = hasher or PasswordHasher()  # argon2id, for password
 
     async def create(
         self,
         *,
         username: str,
         email: str,
-        password_hash: str,
+        password: str,
         roles: list[str],
         attributes: dict[str, str],
         idempotency: Idempotency | None = None,
     ) -> User:
-        return await make_one(
-            self._transactions,
-            User,
-            lambda now: User.create(
+        # a secret's rules are its plain text's; from here on only its hash goes (the
+        # fingerprint of an idempotent request leaves it out)
+        DomainValidationError.raise_for(
+            [
+                *User.check_password(password),
+            ]
+        )
+        password = await asyncio.to_thread(self._hasher.hash, password)
+
+        async def work(tx: Transaction) -> User:
+            now = self._clock.now()
+            roles_ref = [
+                await tx.get(
+                    Role,
+                    keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "role", [item]),
+                )
+                for item in roles
+            ]
+            missing = [
+                *(
+                    Violation(
+                        f"roles.{index}", with_value("Unknown role {value}", value)
+                    )
+                    for index, (value, item) in enumerate(
+                        zip(roles, roles_ref, strict=True)
+                    )
+                    if item is None
+                ),
+            ]
+            if missing:
+                raise DomainValidationError.of(*missing)
+            created = User.create(
                 username=username,
                 email=email,
-                password_hash=password_hash,
+                password=password,
                 roles=roles,
                 attributes=attributes,
                 now=now,
-            ),
-            clock=self._clock,
+                id=keyed_id(
+                    "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
+                    "",
+                    [username],
+                    ignore_case=True,
+                ),
+            )
+            if await tx.exists(User, created.id):
+                raise DuplicateKeyError("User", "username")
+            for item in roles_ref:
+                if item is not None:
+                    tx.keep(item)
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
             idempotency=idempotency,
             request=(
                 "create",
                 username,
                 email,
-                password_hash,
                 roles,
                 attributes,
             ),
+            kind=User,
         )
 
     async def change_status(
@@ -101,20 +151,47 @@ class UserService:
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> User:
-        return await change_one(
-            self._transactions,
-            User,
-            id,
-            lambda current, now: current.change_roles(roles=roles, now=now),
-            clock=self._clock,
-            missing=lambda: NotFoundError("User not found"),
-            expected_version=expected_version,
+        async def work(tx: Transaction) -> User:
+            now = self._clock.now()
+            current = await tx.get(User, id)
+            if current is None:
+                raise NotFoundError("User not found")
+            tx.expect(current, expected_version)
+            roles_ref = [
+                await tx.get(
+                    Role,
+                    keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "role", [item]),
+                )
+                for item in roles
+            ]
+            missing = [
+                *(
+                    Violation(
+                        f"roles.{index}", with_value("Unknown role {value}", value)
+                    )
+                    for index, (value, item) in enumerate(
+                        zip(roles, roles_ref, strict=True)
+                    )
+                    if item is None
+                ),
+            ]
+            if missing:
+                raise DomainValidationError.of(*missing)
+            changed = current.change_roles(roles=roles, now=now)
+            for item in roles_ref:
+                if item is not None:
+                    tx.keep(item)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
             idempotency=idempotency,
             request=(
                 "changeRoles",
                 id,
                 roles,
             ),
+            kind=User,
         )
 
     async def change_attributes(
@@ -147,17 +224,23 @@ class UserService:
         self,
         id: str,
         *,
-        password_hash: str,
+        password: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> User:
+        # a secret's rules are its plain text's; from here on only its hash goes (the
+        # fingerprint of an idempotent request leaves it out)
+        DomainValidationError.raise_for(
+            [
+                *User.check_password(password),
+            ]
+        )
+        password = await asyncio.to_thread(self._hasher.hash, password)
         return await change_one(
             self._transactions,
             User,
             id,
-            lambda current, now: current.change_password(
-                password_hash=password_hash, now=now
-            ),
+            lambda current, now: current.change_password(password=password, now=now),
             clock=self._clock,
             missing=lambda: NotFoundError("User not found"),
             expected_version=expected_version,
@@ -165,7 +248,6 @@ class UserService:
             request=(
                 "changePassword",
                 id,
-                password_hash,
             ),
         )
 
@@ -351,19 +433,54 @@ class ServiceAccountService:
         # a secret's rules are its plain text's; from here on only its hash goes (the
         # fingerprint of an idempotent request leaves it out)
         client_secret = await asyncio.to_thread(self._hasher.hash, client_secret)
-        return await make_one(
-            self._transactions,
-            ServiceAccount,
-            lambda now: ServiceAccount.create(
-                client_id=client_id, client_secret=client_secret, roles=roles, now=now
-            ),
-            clock=self._clock,
+
+        async def work(tx: Transaction) -> ServiceAccount:
+            now = self._clock.now()
+            roles_ref = [
+                await tx.get(
+                    Role,
+                    keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "role", [item]),
+                )
+                for item in roles
+            ]
+            missing = [
+                *(
+                    Violation(
+                        f"roles.{index}", with_value("Unknown role {value}", value)
+                    )
+                    for index, (value, item) in enumerate(
+                        zip(roles, roles_ref, strict=True)
+                    )
+                    if item is None
+                ),
+            ]
+            if missing:
+                raise DomainValidationError.of(*missing)
+            created = ServiceAccount.create(
+                client_id=client_id,
+                client_secret=client_secret,
+                roles=roles,
+                now=now,
+                id=keyed_id(
+                    "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "client", [client_id]
+                ),
+            )
+            if await tx.exists(ServiceAccount, created.id):
+                raise DuplicateKeyError("ServiceAccount", "client_id")
+            for item in roles_ref:
+                if item is not None:
+                    tx.keep(item)
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
             idempotency=idempotency,
             request=(
                 "create",
                 client_id,
                 roles,
             ),
+            kind=ServiceAccount,
         )
 
     async def change_status(

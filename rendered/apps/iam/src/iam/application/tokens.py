@@ -188,9 +188,9 @@ class TokenService:
         password source, if it has one (its first sign-in creates or links the user).
         ``OAuthError`` ``temporarily_unavailable`` (503) when that source cannot answer."""
         user = await self._active_user(tenant_id, user_id_for(tenant_id, username))
-        external = user is None or user.password_hash == EXTERNAL_PASSWORD
+        external = user is None or user.password == EXTERNAL_PASSWORD
         if not external or self._external_passwords is None:
-            if not self._hasher.verify(user.password_hash if user else None, password):
+            if not self._hasher.verify(user.password if user else None, password):
                 return None
             assert user is not None
             await self._rehash(tenant_id, user, password)
@@ -588,10 +588,10 @@ class TokenService:
         return user if user is not None and user.status == ACTIVE else None
 
     async def _rehash(self, tenant_id: str, user: User, password: str) -> None:
-        if not self._hasher.needs_rehash(user.password_hash):
+        if not self._hasher.needs_rehash(user.password):
             return
         changed = user.change_password(
-            password_hash=self._hasher.hash(password), now=self._clock.now()
+            password=self._hasher.hash(password), now=self._clock.now()
         )
         # a ConcurrencyError: changed meanwhile, the next login rehashes
         with in_tenant(tenant_id), suppress(ConcurrencyError):

@@ -32,12 +32,12 @@ class TenantStatusChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserCreated:
-    """User created (v1)."""
+    """User created (v2)."""
 
     user_id: UUID
     username: str
     email: str
-    password_hash: str
+    password: str
     roles: list[str]
     attributes: dict[str, str]
     occurred_at: datetime
@@ -72,10 +72,10 @@ class UserAttributesChanged:
 
 @dataclass(frozen=True, kw_only=True)
 class UserPasswordChanged:
-    """User password changed (v1)."""
+    """User password changed (v2)."""
 
     user_id: UUID
-    password_hash: str
+    password: str
     occurred_at: datetime
 
 
@@ -336,11 +336,11 @@ DomainEvent: TypeAlias = (
 SCHEMA_VERSIONS: dict[str, int] = {
     "TenantCreatedEvent": 1,
     "TenantStatusChanged": 1,
-    "UserCreated": 1,
+    "UserCreated": 2,
     "UserStatusChanged": 1,
     "UserRolesChanged": 1,
     "UserAttributesChanged": 1,
-    "UserPasswordChanged": 1,
+    "UserPasswordChanged": 2,
     "RoleCreated": 2,
     "RoleChanged": 1,
     "RolePermissionsChanged": 1,

@@ -126,9 +126,9 @@ class User(AggregateRoot[DomainEvent]):
 
     username: str
     email: str
-    password_hash: str
-    roles: list[str]
-    attributes: dict[str, str]
+    password: str
+    roles: list[str] = field(default_factory=lambda: ["user"])
+    attributes: dict[str, str] = field(default_factory=dict)
     status: str = "ACTIVE"
 
     def __post_init__(self) -> None:
@@ -144,7 +144,7 @@ class User(AggregateRoot[DomainEvent]):
                     id=str(event.user_id),
                     username=event.username,
                     email=event.email,
-                    password_hash=event.password_hash,
+                    password=event.password,
                     roles=event.roles,
                     attributes=event.attributes,
                     created_at=event.occurred_at,
@@ -175,7 +175,7 @@ class User(AggregateRoot[DomainEvent]):
             case UserPasswordChanged():
                 return replace(
                     self,
-                    password_hash=event.password_hash,
+                    password=event.password,
                     updated_at=event.occurred_at,
                 )
         raise ValueError(f"{type(event).__name__} does not apply to a started User")
@@ -184,6 +184,7 @@ class User(AggregateRoot[DomainEvent]):
         found: list[Violation] = []
         found.extend(self.check_username(self.username))
         found.extend(self.check_email(self.email))
+        found.extend(self.check_roles(self.roles))
         return found
 
     @classmethod
@@ -192,7 +193,7 @@ class User(AggregateRoot[DomainEvent]):
         *,
         username: str,
         email: str,
-        password_hash: str,
+        password: str,
         roles: list[str],
         attributes: dict[str, str],
         now: datetime,
@@ -203,7 +204,7 @@ class User(AggregateRoot[DomainEvent]):
             user_id=UUID(id) if id is not None else uuid4(),
             username=username,
             email=email,
-            password_hash=password_hash,
+            password=password,
             roles=roles,
             attributes=attributes,
             occurred_at=now,
@@ -237,11 +238,11 @@ class User(AggregateRoot[DomainEvent]):
         )
         return self.apply(event).checked(now).record(event)
 
-    def change_password(self, *, password_hash: str, now: datetime) -> Self:
+    def change_password(self, *, password: str, now: datetime) -> Self:
         """Apply changePassword to this user; fails when a value breaks a rule or its guard."""
         event = UserPasswordChanged(
             user_id=UUID(self.id),
-            password_hash=password_hash,
+            password=password,
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)
@@ -270,6 +271,32 @@ class User(AggregateRoot[DomainEvent]):
         found: list[Violation] = []
         if "@" not in value:
             found.append(Violation(path, "Email must be valid"))
+        return found
+
+    @staticmethod
+    def check_password(value: str, path: str = "password") -> list[Violation]:
+        """The rules of ``password`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) < 8:
+            found.append(Violation(path, "Password is at least 8 characters"))
+        return found
+
+    @staticmethod
+    def check_roles(value: list[str], path: str = "roles") -> list[Violation]:
+        """The rules of ``roles`` that ``value`` breaks."""
+        found: list[Violation] = []
+        for index, item in enumerate(value):
+            found.extend(User.check_roles_item(item, f"{path}.{index}"))
+        return found
+
+    @staticmethod
+    def check_roles_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``roles`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches("^(?:[ -~]{1,64})$", value):
+            found.append(
+                Violation(path, "Role name is 1-64 printable ASCII characters")
+            )
         return found
 
 
@@ -529,7 +556,7 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
 
     client_id: str
     client_secret: str
-    roles: list[str]
+    roles: list[str] = field(default_factory=list)
     status: str = "ACTIVE"
 
     @classmethod
@@ -566,6 +593,12 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
 
     def problems(self, now: datetime) -> list[Violation]:
         found: list[Violation] = []
+        found.extend(self.check_client_id(self.client_id))
+        found.extend(self.check_roles(self.roles))
+        if found:
+            return found
+        if self.client_id == "iam":
+            found.append(Violation("clientId", "iam is the public client's id"))
         return found
 
     @classmethod
@@ -617,6 +650,34 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
             occurred_at=now,
         )
         return self.apply(event).checked(now).record(event)
+
+    @staticmethod
+    def check_client_id(value: str, path: str = "clientId") -> list[Violation]:
+        """The rules of ``clientId`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
+            found.append(
+                Violation(path, "A client id is 1-64 letters, digits or . _ @ -")
+            )
+        return found
+
+    @staticmethod
+    def check_roles(value: list[str], path: str = "roles") -> list[Violation]:
+        """The rules of ``roles`` that ``value`` breaks."""
+        found: list[Violation] = []
+        for index, item in enumerate(value):
+            found.extend(ServiceAccount.check_roles_item(item, f"{path}.{index}"))
+        return found
+
+    @staticmethod
+    def check_roles_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``roles`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches("^(?:[ -~]{1,64})$", value):
+            found.append(
+                Violation(path, "Role name is 1-64 printable ASCII characters")
+            )
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -12,7 +12,6 @@ from iam.application.identity import (
     ROLE_NAME_PATTERN,
     TENANTS_READ,
     TENANTS_WRITE,
-    USER_ROLE,
     USERNAME_PATTERN,
     USERS_WRITE,
 )
@@ -68,16 +67,6 @@ class TenantView(CamelModel):
 
 class TenantPatch(CamelModel):
     status: str = Field(json_schema_extra={"enum": list(TENANT_STATUSES)})
-
-
-class NewUser(CamelModel):
-    username: str = Field(json_schema_extra=USERNAME)
-    email: str = Field(json_schema_extra=EMAIL)
-    password: str = Field(repr=False, json_schema_extra=PASSWORD)
-    roles: list[str] = Field(
-        default_factory=lambda: [USER_ROLE], json_schema_extra=ROLES
-    )
-    attributes: dict[str, str] = Field(default_factory=dict)
 
 
 class UserPatch(CamelModel):
@@ -166,21 +155,6 @@ async def change_tenant(
     return TenantView.of(
         await wired.directory.change_tenant_status(tenantId, body.status)
     )
-
-
-@router.post("/{tenantId}/users", status_code=201, responses=AUTH_PROBLEMS)
-async def create_user(
-    tenant_id: UsersWriter, body: NewUser, wired: IdentityCases
-) -> UserView:
-    user = await wired.directory.create_user(
-        tenant_id,
-        username=body.username,
-        email=body.email,
-        password=body.password,
-        roles=body.roles,
-        attributes=body.attributes,
-    )
-    return UserView.of(tenant_id, user)
 
 
 @router.patch("/{tenantId}/users/{userId}", responses=AUTH_PROBLEMS)

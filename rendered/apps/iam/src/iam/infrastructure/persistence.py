@@ -91,6 +91,24 @@ for event_class in (
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 
 
+def _user_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """UserCreated v1 as v2."""
+    payload["password"] = payload.pop("password_hash")
+    return payload
+
+
+EVENTS.add_upcaster("UserCreated", 1, _user_created_v1_to_v2)
+
+
+def _user_password_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """UserPasswordChanged v1 as v2."""
+    payload["password"] = payload.pop("password_hash")
+    return payload
+
+
+EVENTS.add_upcaster("UserPasswordChanged", 1, _user_password_changed_v1_to_v2)
+
+
 def _role_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """RoleCreated v1 as v2."""
     payload.setdefault("description", "")

@@ -41,7 +41,7 @@ USER_LIST_TABLE = read_model_table(
         "id": "str",
         "username": "str",
         "email": "str",
-        "password_hash": "str",
+        "password": "str",
         "roles": "json",
         "attributes": "json",
         "status": "str",
@@ -50,7 +50,7 @@ USER_LIST_TABLE = read_model_table(
     },
     key=("id",),
 )
-USER_LIST = Projection("UserList", USER_LIST_TABLE, version="99145f200d29")
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="d9b88b97b18c")
 
 
 @USER_LIST.handles("UserCreated", writer_only=True)
@@ -64,7 +64,7 @@ async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) 
             **key,
             "username": encode_value(event.username),
             "email": encode_value(event.email),
-            "password_hash": encode_value(event.password_hash),
+            "password": encode_value(event.password),
             "roles": encode_value(event.roles),
             "attributes": encode_value(event.attributes),
             "updated_at": encode_value(event.occurred_at),
@@ -139,7 +139,7 @@ async def _user_password_changed_user_list(
     await writer.update(
         key,
         {
-            "password_hash": encode_value(event.password_hash),
+            "password": encode_value(event.password),
             "updated_at": encode_value(event.occurred_at),
         },
     )

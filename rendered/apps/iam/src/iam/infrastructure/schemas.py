@@ -17,6 +17,28 @@ from eaf.web import (
 from pydantic import AwareDatetime, Field
 
 
+class NewUser(Body):
+    """The body of POST /api/v1/tenants/{tenantId}/users."""
+
+    username: Annotated[
+        str,
+        TextRule("^(?:[A-Za-z0-9._@-]{1,64})$", pattern="^(?:[A-Za-z0-9._@-]{1,64})$"),
+    ] = Field(alias="username")
+    email: Annotated[str, TextRule("^(?=[\\s\\S]*@)", contains="@")] = Field(
+        alias="email"
+    )
+    password: str = Field(
+        alias="password",
+        min_length=8,
+        json_schema_extra={"writeOnly": True, "format": "password"},
+        repr=False,
+    )
+    roles: list[
+        Annotated[str, TextRule("^(?:[ -~]{1,64})$", pattern="^(?:[ -~]{1,64})$")]
+    ] = Field(alias="roles", default_factory=lambda: ["user"])
+    attributes: dict[str, str] = Field(alias="attributes", default_factory=lambda: {})
+
+
 class NewRole(Body):
     """The body of POST /api/v1/tenants/{tenantId}/roles."""
 
@@ -64,6 +86,18 @@ class ChangeRoleRequest(Body):
         ]
     ] = Field(alias="permissions")
     description: str = Field(alias="description", default="")
+
+
+class NewServiceAccount(Body):
+    """The body of POST /api/v1/tenants/{tenantId}/service-accounts."""
+
+    client_id: Annotated[
+        str,
+        TextRule("^(?:[A-Za-z0-9._@-]{1,64})$", pattern="^(?:[A-Za-z0-9._@-]{1,64})$"),
+    ] = Field(alias="clientId")
+    roles: list[
+        Annotated[str, TextRule("^(?:[ -~]{1,64})$", pattern="^(?:[ -~]{1,64})$")]
+    ] = Field(alias="roles", default_factory=lambda: [])
 
 
 class User(View):

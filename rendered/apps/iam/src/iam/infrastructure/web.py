@@ -312,6 +312,47 @@ async def get_user(
     return user_view(user, utc_now())
 
 
+@router.post(
+    "/api/v1/tenants/{tenantId}/users",
+    status_code=201,
+    dependencies=[Depends(require("iam-users:write", tenant_path="tenantId"))],
+    response_model=schemas.User,
+    responses=PROBLEM,
+    summary="A new user of the tenant; the username is taken once, in any case (409 when a user has it), the roles are the tenant's (default: user)",
+)
+async def create_user(
+    use_cases: UserCases,
+    response: Response,
+    body: schemas.NewUser,
+    idempotency_key: IdempotencyKey,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.User:
+    """A new user of the tenant; the username is taken once, in any case (409 when a user has it), the roles are the tenant's (default: user)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    user = await use_cases.create(
+        username=body.username,
+        email=body.email,
+        password=body.password,
+        roles=body.roles,
+        attributes=body.attributes,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = (
+        "/api/v1/tenants/{tenantId}/users/".replace("{tenantId}", path_tenant) + user.id
+    )
+    response.headers["ETag"] = etag(user.version)
+    return user_view(user, utc_now())
+
+
 @router.delete(
     "/api/v1/tenants/{tenantId}/users/{userId}",
     status_code=204,
@@ -547,6 +588,62 @@ async def list_service_accounts(
 
 
 @router.post(
+    "/api/v1/tenants/{tenantId}/service-accounts",
+    status_code=201,
+    dependencies=[
+        Depends(require("iam-service-accounts:write", tenant_path="tenantId"))
+    ],
+    response_model=schemas.ServiceAccountWithClientSecret,
+    responses=PROBLEM,
+    summary="A new client of the client credentials grant; its secret is shown only here (409 when a service account or registered client has the client id)",
+)
+async def create_service_account(
+    use_cases: ServiceAccountCases,
+    response: Response,
+    body: schemas.NewServiceAccount,
+    idempotency_key: IdempotencyKey,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.ServiceAccountWithClientSecret:
+    """A new client of the client credentials grant; its secret is shown only here (409 when a service account or registered client has the client id).
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - iam is the public client's id (clientId)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    made_client_secret = token_urlsafe(
+        32
+    )  # shown in this answer only: its hash is kept
+    account = await use_cases.create(
+        client_id=body.client_id,
+        client_secret=made_client_secret,
+        roles=body.roles,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = (
+        "/api/v1/tenants/{tenantId}/service-accounts/".replace(
+            "{tenantId}", path_tenant
+        )
+        + account.id
+    )
+    response.headers["ETag"] = etag(account.version)
+    shown = service_account_view(account, utc_now()).model_dump(by_alias=True)
+    # a replayed answer cannot show the secret: the first answer showed it, once
+    replayed = idempotency is not None and idempotency.replayed
+    return schemas.ServiceAccountWithClientSecret.model_validate(
+        {**shown, "clientSecret": None if replayed else made_client_secret}
+    )
+
+
+@router.post(
     "/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}/secret",
     status_code=200,
     dependencies=[
@@ -571,7 +668,11 @@ async def change_secret_service_account(
     ],
     service_account_id: Annotated[str, Path(alias="serviceAccountId")],
 ) -> schemas.ServiceAccountWithClientSecret:
-    """Replace the secret: the new one is shown only here, the old one stops working at once (409 for a disabled service account)."""
+    """Replace the secret: the new one is shown only here, the old one stops working at once (409 for a disabled service account).
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - iam is the public client's id (clientId)
+    """
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     made_client_secret = token_urlsafe(
         32
@@ -618,7 +719,11 @@ async def disable_service_account(
     ],
     service_account_id: Annotated[str, Path(alias="serviceAccountId")],
 ) -> Response:
-    """Disable the service account: it stays readable, with status DISABLED, and its client gets no token."""
+    """Disable the service account: it stays readable, with status DISABLED, and its client gets no token.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - iam is the public client's id (clientId)
+    """
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     account = await use_cases.disable(
         service_account_id,
@@ -637,6 +742,12 @@ async def disable_service_account(
 # or value of a map), so that a request that breaks them is answered with the spec's
 # messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
+    "create_user": {
+        "username": lambda value: User.check_username(value),
+        "email": lambda value: User.check_email(value),
+        "password": lambda value: User.check_password(value),
+        "roles.*": lambda value: User.check_roles_item(value, ""),
+    },
     "create_role": {
         "name": lambda value: Role.check_name(value),
         "permissions.*": lambda value: Role.check_permissions_item(value, ""),
@@ -647,10 +758,16 @@ RULES: dict[str, dict[str, RuleCheck]] = {
     "change_role_2": {
         "permissions.*": lambda value: Role.check_permissions_item(value, ""),
     },
+    "create_service_account": {
+        "clientId": lambda value: ServiceAccount.check_client_id(value),
+        "roles.*": lambda value: ServiceAccount.check_roles_item(value, ""),
+    },
 }
 NESTED_RULES: dict[str, RuleCheck] = {}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
+    ("User", "username"): "username",
     ("Role", "name"): "name",
+    ("ServiceAccount", "client_id"): "clientId",
 }
 
 

@@ -19,7 +19,7 @@ class UserUseCases(Protocol):
         *,
         username: str,
         email: str,
-        password_hash: str,
+        password: str,
         roles: list[str],
         attributes: dict[str, str],
         idempotency: Idempotency | None = None,
@@ -64,7 +64,7 @@ class UserUseCases(Protocol):
         self,
         id: str,
         *,
-        password_hash: str,
+        password: str,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> User:

@@ -1,0 +1,33 @@
+"""The service accounts' use cases: a client id is taken once in its tenant, by a service
+account or by a registered client, whichever has it first."""
+
+from eaf.context import require_tenant
+from eaf.eventsourcing import DuplicateKeyError, Idempotency
+
+from iam.application.clients import registered_client_id_for
+from iam.application.services import ServiceAccountService
+from iam.domain.clients import RegisteredClient
+from iam.domain.model import ServiceAccount
+
+
+class ServiceAccounts(ServiceAccountService):
+    """The generated use cases, refusing a client id a registered client has (409
+    ``duplicate``, as a taken one is)."""
+
+    async def create(
+        self,
+        *,
+        client_id: str,
+        client_secret: str,
+        roles: list[str],
+        idempotency: Idempotency | None = None,
+    ) -> ServiceAccount:
+        registered = registered_client_id_for(require_tenant(), client_id)
+        if await self._transactions.load(RegisteredClient, registered) is not None:
+            raise DuplicateKeyError("ServiceAccount", "client_id")
+        return await super().create(
+            client_id=client_id,
+            client_secret=client_secret,
+            roles=roles,
+            idempotency=idempotency,
+        )
