@@ -247,6 +247,9 @@ class CommandCtx:
     also: list[AlsoCtx]
     references: list[ReferenceCtx]
     loads: list[LoadCtx]
+    kept_secrets: list[str] = field(default_factory=list)
+    """The given secrets (attributes) the use case keeps when it gets None: a PATCH serves
+    the command, and a secret the patch leaves out keeps its hash."""
     tests: CommandTests = field(default_factory=CommandTests)
 
 

@@ -448,12 +448,12 @@ def _command_endpoint(
     if kind != "create" and len(ids) != 1:
         domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}")
         return None
-    secrets = [f.name for f in command.arguments if f.secret]
-    if endpoint.method == "PATCH" and secrets:
+    made = [f.name for f in command.arguments if f.secret == "generated"]
+    if endpoint.method == "PATCH" and made:
         domain.problem(
             (*loc, "method"),
-            f"a PATCH cannot leave out {secrets[0]!r}, a secret (only its hash is kept): "
-            "serve the command with PUT or POST, or set the secret in a command of its own",
+            f"a PATCH cannot serve {member!r}, which makes {made[0]!r}, a generated secret:"
+            " serve the command with PUT or POST",
         )
         return None
     for param in others:

@@ -26,7 +26,7 @@ aggregates:
     commands:
       join: {creates: true, params: [email, pin, nickname], emits: MemberJoined}
       changePin: {params: [pin], emits: PinChanged}
-      rename: {params: [nickname], emits: MemberRenamed}
+      rename: {params: [nickname, pin], emits: MemberRenamed}
   ApiClient:
     fields:
       name: {type: str, not_blank: true}
@@ -95,15 +95,15 @@ def test_the_spec_with_secrets_is_valid() -> None:
         ),
         (
             '{method: PATCH, path: "/api/v1/members/{id}", command: Member.rename}',
-            '{method: PATCH, path: "/api/v1/members/{id}", command: Member.changePin}',
-            "keys.yaml:26:14: endpoints.3.method: a PATCH cannot leave out 'pin', a secret (only"
-            " its hash is kept): serve the command with PUT or POST, or set the secret in a"
-            " command of its own",
+            '{method: PATCH, path: "/api/v1/members/{id}", command: ApiClient.rotate}',
+            "keys.yaml:26:14: endpoints.3.method: a PATCH cannot serve 'rotate',"
+            " which makes 'clientSecret', a generated secret: serve the command with PUT or"
+            " POST",
         ),
         (
-            "rename: {params: [nickname], emits",
-            "rename: {params: [nickname], when: \"pin != ''\", emits",
-            "keys.yaml:12:42: aggregates.Member.commands.rename.when: 'pin' is a secret: only"
+            "rename: {params: [nickname, pin], emits",
+            "rename: {params: [nickname, pin], when: \"pin != ''\", emits",
+            "keys.yaml:12:47: aggregates.Member.commands.rename.when: 'pin' is a secret: only"
             " its hash is kept, no rule may read it",
         ),
         (
@@ -159,6 +159,15 @@ with TestClient(create_app(settings)) as client:
     app = client.app
     member = stored(app.state.member, made.json()["id"])
     assert hasher.verify(member.pin, "775511") and not hasher.verify(member.pin, "482913")
+    # a merge patch that leaves the secret out keeps its hash; one that gives it sets it
+    renamed = client.patch(path, json={"nickname": "al"})
+    assert renamed.status_code == 200 and renamed.json()["nickname"] == "al", renamed.text
+    assert stored(app.state.member, made.json()["id"]).pin == member.pin
+    assert client.patch(path, json={"pin": "1"}).status_code == 422
+    assert client.patch(path, json={"pin": None}).status_code == 422
+    assert client.patch(path, json={"pin": "246810"}).status_code == 200
+    member = stored(app.state.member, made.json()["id"])
+    assert hasher.verify(member.pin, "246810")
 
     key = {"Idempotency-Key": "k-1"}
     first = client.post("/api/v1/api-clients", json={"name": "worker"}, headers=key)
@@ -182,7 +191,7 @@ with TestClient(create_app(settings)) as client:
     assert "clientSecret" not in schemas["RegisterApiClientRequest"]["properties"]
     assert "clientSecret" not in schemas["ApiClient"]["properties"]
     assert "clientSecret" in schemas["ApiClientWithClientSecret"]["properties"]
-    plain = ["482913", "775511", secret, rotated.json()["clientSecret"]]
+    plain = ["482913", "775511", "246810", secret, rotated.json()["clientSecret"]]
 
 store = sqlite3.connect(f"{sys.argv[1]}/k.db")
 tables = [name for (name,) in store.execute("select name from sqlite_master where type='table'")]

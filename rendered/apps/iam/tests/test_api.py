@@ -49,6 +49,16 @@ def create_user_body(client: TestClient, headers: Headers = None) -> dict[str, A
     }
 
 
+def change_user_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body of PATCH /api/v1/tenants/{tenantId}/users/{userId} (the aggregates it references made)."""
+    return {
+        "status": "ACTIVE",
+        "roles": [create_role(client, headers)["name"]],
+        "attributes": {"department": "sales"},
+        "password": "correct-horse-1",
+    }
+
+
 def remove_user_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
     """The examples' body of DELETE /api/v1/tenants/{tenantId}/users/{userId} (the aggregates it references made)."""
     return {}
@@ -193,6 +203,21 @@ def create_service_account(
     for name in ["clientSecret"]:
         assert isinstance(created.pop(name), str), response.text
     return created
+
+
+def call_change_user(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """PATCH /api/v1/tenants/{tenantId}/users/{userId} with the examples' body."""
+    return client.request(
+        "PATCH",
+        f"/api/v1/tenants/{{tenantId}}/users/{id}",
+        json={**change_user_body(client, headers), **(changes or {})},
+        headers=headers,
+    )
 
 
 def call_remove_user(
@@ -462,6 +487,72 @@ def test_create_user_with_an_idempotency_key_makes_one_user(client: TestClient) 
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
+
+
+def test_change_user_changes_the_stored_user(client: TestClient) -> None:
+    created = create_user(client)
+    response = call_change_user(client, created["userId"])
+    assert response.status_code == 200, response.text
+    assert response.json()["updatedAt"] >= created["updatedAt"]
+    assert response.json()["createdAt"] == created["createdAt"]
+    assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_change_user_keeps_what_the_patch_leaves_out(client: TestClient) -> None:
+    created = create_user(client)
+    before = client.get(
+        "/api/v1/tenants/{{tenantId}}/users/{userId}".format(userId=created["userId"])
+    ).json()
+    inputs: dict[str, Any] = {}
+    response = client.patch(
+        "/api/v1/tenants/{{tenantId}}/users/{userId}".format(
+            userId=created["userId"],
+        ),
+        json=inputs,
+    )
+    assert response.status_code == 200, response.text
+    after = client.get(
+        "/api/v1/tenants/{{tenantId}}/users/{userId}".format(userId=created["userId"])
+    ).json()
+    assert after["status"] == before["status"]
+    assert after["roles"] == before["roles"]
+    assert after["attributes"] == before["attributes"]
+    # an empty patch changes nothing: no event, the same version
+    assert int(response.headers["ETag"].strip('"')) == 1
+    assert after["updatedAt"] == before["updatedAt"]
+
+
+def test_change_user_refuses_null_for_status(client: TestClient) -> None:
+    created = create_user(client)
+    errors = errors_of(
+        call_change_user(client, created["userId"], changes={"status": None})
+    )
+    assert "status" in {error["field"] for error in errors}
+
+
+def test_change_user_of_a_version_not_read_is_412(client: TestClient) -> None:
+    created = create_user(client)
+    stale = {"If-Match": '"5"'}
+    response = call_change_user(client, created["userId"], stale)
+    assert response.status_code == 412
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+def test_change_user_of_a_missing_user_is_404(client: TestClient) -> None:
+    response = call_change_user(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "User not found"
+
+
+def test_change_user_rejects_password_breaking_min_length(client: TestClient) -> None:
+    created = create_user(client)
+    errors = errors_of(
+        call_change_user(client, created["userId"], changes={"password": "correct"})
+    )
+    assert {
+        "field": "password",
+        "message": "Password is at least 8 characters",
+    } in errors
 
 
 def test_remove_user_changes_the_stored_user(client: TestClient) -> None:
@@ -911,6 +1002,7 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "get" in paths["/api/v1/tenants/{tenantId}/users"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
     assert "post" in paths["/api/v1/tenants/{tenantId}/users"]
+    assert "patch" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
     assert "delete" in paths["/api/v1/tenants/{tenantId}/users/{userId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/roles"]
     assert "post" in paths["/api/v1/tenants/{tenantId}/roles"]

@@ -36,6 +36,7 @@ from iam.domain.events import (
     TenantCreatedEvent,
     TenantStatusChanged,
     UserAttributesChanged,
+    UserChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
@@ -159,6 +160,13 @@ def test_replaying_the_events_of_a_user_rebuilds_it() -> None:
     user = user.change_password(
         password="correct-horse-1", now=LATER + timedelta(seconds=4)
     )
+    user = user.change(
+        status="ACTIVE",
+        roles=[" "],
+        attributes={"department": "sales"},
+        password="correct-horse-1",
+        now=LATER + timedelta(seconds=5),
+    )
     assert User.from_history(user.changes) == user.committed()
 
 
@@ -209,6 +217,21 @@ def test_change_password_user_returns_a_changed_copy_with_its_event() -> None:
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
     assert [type(event) for event in changed.changes] == [UserPasswordChanged]
+
+
+def test_change_user_returns_a_changed_copy_with_its_event() -> None:
+    original = new_user()
+    changed = original.change(
+        status="ACTIVE",
+        roles=[" "],
+        attributes={"department": "sales"},
+        password="correct-horse-1",
+        now=LATER,
+    )
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [UserChanged]
 
 
 def test_remove_user_returns_a_changed_copy_with_its_event() -> None:

@@ -64,6 +64,18 @@ ENDPOINTS = [
         id="create_user",
     ),
     pytest.param(
+        "PATCH",
+        f"/api/v1/tenants/{{tenantId}}/users/{UNKNOWN_ID}",
+        {
+            "status": "ACTIVE",
+            "roles": [" "],
+            "attributes": {"department": "sales"},
+            "password": "correct-horse-1",
+        },
+        "iam-users:write",
+        id="change_user",
+    ),
+    pytest.param(
         "DELETE",
         f"/api/v1/tenants/{{tenantId}}/users/{UNKNOWN_ID}",
         None,

@@ -349,6 +349,52 @@ async def test_change_password_of_a_user_read_at_another_version_fails(
             )
 
 
+async def test_change_of_a_missing_user_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.user.change(
+            "no-such-id",
+            status="ACTIVE",
+            roles=[(await new_role(cases)).name],
+            attributes={"department": "sales"},
+            password="correct-horse-1",
+        )
+
+
+async def test_change_of_a_user_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        changed = await cases.user.change(
+            user.id,
+            status="ACTIVE",
+            roles=[(await new_role(cases)).name],
+            attributes={"department": "sales"},
+            password="correct-horse-1",
+        )
+        assert changed.version == user.version + 1
+        assert await cases.user.get(user.id) == changed
+        stream = await store.read_stream("User", user.id)
+    assert stream[-1].event_type == "UserChanged"
+
+
+async def test_change_of_a_user_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        user = await new_user(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.user.change(
+                user.id,
+                status="ACTIVE",
+                roles=[(await new_role(cases)).name],
+                attributes={"department": "sales"},
+                password="correct-horse-1",
+                expected_version=user.version + 1,
+            )
+
+
 async def test_remove_of_a_missing_user_is_not_found(store: EventStore) -> None:
     cases = use_cases(store)
     with use(TENANT_A), pytest.raises(NotFoundError):

@@ -66,7 +66,7 @@ class Services:
     access: iam.application.access.AccessControl
     """Roles, ABAC policies and access decisions"""
     directory: iam.application.directory.Directory
-    """Tenants, users and service accounts"""
+    """Tenants with their first administrator, a user's changes, platform administrators"""
     federation: iam.application.federation.Federation
     """The first sign-in of an external identity (created or linked)"""
     secret_box: eaf.security.SecretBox
@@ -162,12 +162,7 @@ async def bootstrap(
         access = iam.wiring.access(store=store, clock=clock)
     if directory is None:
         directory = iam.wiring.directory(
-            settings=settings,
-            store=store,
-            clock=clock,
-            read_models=read_models,
-            access=access,
-            role=role,
+            settings=settings, store=store, clock=clock, access=access, role=role
         )
     if federation is None:
         federation = iam.wiring.federation(

@@ -84,17 +84,14 @@ def directory(
     settings: Settings,
     store: EventStore,
     clock: Clock,
-    read_models: ProjectionStore,
     access: AccessControl,
     role: RoleUseCases,
 ) -> Directory:
-    """Tenants, users and service accounts on the event store and its read models."""
+    """Tenants, their first administrators and users' changes on the event store."""
     return Directory(
         tenants=EventSourcedTenantRepository(store),
         tenant_catalog=StoredTenantCatalog(store),
         users=EventSourcedUserRepository(store),
-        user_listing=ReadModelUserListing(read_models),
-        service_accounts=EventSourcedServiceAccountRepository(store),
         access=access,
         roles=role,
         hasher=PasswordHasher.from_settings(settings),

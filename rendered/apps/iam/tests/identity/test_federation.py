@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from eaf.eventsourcing import EventStore
 
-from iam.application.directory import UserChanges
 from iam.application.federation import (
     ExternalIdentity,
     Federation,
@@ -103,11 +102,9 @@ async def test_managed_roles_follow_the_source_and_the_others_stay(
         await services.role.create(
             name="auditor", permissions=["iam-users:read"], description=""
         )
-    await identity.directory.change_user(
-        tenant_id,
-        created.user.id,
-        UserChanges(roles=[*created.user.roles, "auditor"]),
-    )
+        await services.user.change_roles(
+            created.user.id, roles=[*created.user.roles, "auditor"]
+        )
 
     later = await federation.sign_in(
         tenant_id,

@@ -161,6 +161,35 @@ def test_a_disabled_user_cannot_log_in(iam: Iam) -> None:
     }
 
 
+def test_a_patch_changes_the_password_and_never_deletes(iam: Iam) -> None:
+    tenant_id, admin = iam.tenant_admin("Acme")
+    alice = iam.create_user(tenant_id, admin, "alice").json()
+    one = f"/api/v1/tenants/{tenant_id}/users/{alice['userId']}"
+
+    renamed = iam.http.patch(
+        one, json={"attributes": {"a": "b"}}, headers=bearer(admin)
+    )
+    kept = iam.token(tenant_id, "alice", "user-password-1")
+    short = iam.http.patch(one, json={"password": "short"}, headers=bearer(admin))
+    changed = iam.http.patch(
+        one, json={"password": "another-password-2"}, headers=bearer(admin)
+    )
+    deleted = iam.http.patch(one, json={"status": "DELETED"}, headers=bearer(admin))
+    unknown = iam.http.patch(one, json={"status": "LOCKED"}, headers=bearer(admin))
+
+    assert renamed.status_code == 200 and kept.status_code == 200, kept.text
+    assert short.status_code == 422
+    assert short.json()["errors"] == [
+        {"field": "password", "message": "Password is at least 8 characters"}
+    ]
+    assert changed.status_code == 200 and "password" not in changed.json()
+    assert iam.token(tenant_id, "alice", "user-password-1").status_code == 400
+    assert iam.token(tenant_id, "alice", "another-password-2").status_code == 200
+    assert deleted.status_code == unknown.status_code == 422
+    assert deleted.json()["detail"] == "Status is one of ACTIVE, DISABLED"
+    assert iam.http.get(one, headers=bearer(admin)).json()["status"] == "ACTIVE"
+
+
 def test_a_username_is_unique_in_its_tenant(iam: Iam) -> None:
     tenant_id, admin = iam.tenant_admin("Acme")
     iam.create_user(tenant_id, admin, "alice")

@@ -1,15 +1,11 @@
 """Tenants, their users and service accounts, and the platform administrators."""
 
-from dataclasses import dataclass
-
 from eaf.security import PasswordHasher
 
 from iam.application.access import AccessControl
 from iam.application.identity import (
     ACTIVE,
     BUILT_IN_ROLES,
-    DELETED,
-    DISABLED,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
     SUSPENDED,
@@ -24,31 +20,18 @@ from iam.application.ports.access import TenantCatalog
 from iam.application.ports.inbound import RoleUseCases
 from iam.application.ports.outbound import (
     Clock,
-    ServiceAccountRepository,
     TenantRepository,
-    UserListing,
     UserRepository,
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import Tenant, User
 
-USER_STATUSES = (ACTIVE, DISABLED)
 TENANT_STATUSES = (ACTIVE, SUSPENDED)
 
 
 def platform_admin_email(username: str) -> str:
     """The email of a platform administrator given none: the username if it is one."""
     return username if "@" in username else f"{username}@platform.invalid"
-
-
-@dataclass(frozen=True)
-class UserChanges:
-    """What a PATCH of a user changes (``None``: unchanged)."""
-
-    status: str | None = None
-    roles: list[str] | None = None
-    attributes: dict[str, str] | None = None
-    password: str | None = None
 
 
 class Directory:
@@ -60,8 +43,6 @@ class Directory:
         tenants: TenantRepository,
         tenant_catalog: TenantCatalog,
         users: UserRepository,
-        user_listing: UserListing,
-        service_accounts: ServiceAccountRepository,
         access: AccessControl,
         roles: RoleUseCases,
         hasher: PasswordHasher,
@@ -70,8 +51,6 @@ class Directory:
         self._tenants = tenants
         self._tenant_catalog = tenant_catalog
         self._users = users
-        self._user_listing = user_listing
-        self._service_accounts = service_accounts
         self._access = access
         self._roles = roles
         self._hasher = hasher
@@ -220,48 +199,3 @@ class Directory:
                 return await self._users.save(user)
             except ConcurrencyError:
                 raise AlreadyExistsError(f"A user named {username} exists") from None
-
-    async def user(self, tenant_id: str, user_id: str) -> User:
-        """A user of the tenant that is not deleted."""
-        with in_tenant(tenant_id):
-            user = await self._users.get(user_id)
-        if user is None or user.status == DELETED:
-            raise NotFoundError("User not found")
-        return user
-
-    async def users(self, tenant_id: str) -> list[User]:
-        """The tenant's users that are not deleted (eventually consistent)."""
-        with in_tenant(tenant_id):
-            users = await self._user_listing.list()
-        return sorted(
-            (user for user in users if user.status != DELETED),
-            key=lambda user: user.username,
-        )
-
-    async def change_user(
-        self, tenant_id: str, user_id: str, changes: UserChanges
-    ) -> User:
-        user = await self.user(tenant_id, user_id)
-        now = self._clock.now()
-        if changes.status is not None and changes.status != user.status:
-            if changes.status not in USER_STATUSES:
-                raise DomainValidationError(
-                    "status", f"Status is one of {', '.join(USER_STATUSES)}"
-                )
-            user = user.change_status(status=changes.status, now=now)
-        if changes.roles is not None:
-            unknown = await self._access.unknown_roles(tenant_id, changes.roles)
-            if unknown:
-                raise DomainValidationError(
-                    "roles", f"Unknown roles: {', '.join(unknown)}"
-                )
-            user = user.change_roles(roles=list(dict.fromkeys(changes.roles)), now=now)
-        if changes.attributes is not None:
-            user = user.change_attributes(attributes=changes.attributes, now=now)
-        if changes.password is not None:
-            check_password(changes.password)
-            user = user.change_password(
-                password=self._hasher.hash(changes.password), now=now
-            )
-        with in_tenant(tenant_id):
-            return await self._users.save(user)

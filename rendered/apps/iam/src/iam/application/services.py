@@ -251,6 +251,75 @@ class UserService:
             ),
         )
 
+    async def change(
+        self,
+        id: str,
+        *,
+        status: str,
+        roles: list[str],
+        attributes: dict[str, str],
+        password: str | None,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        # a secret's rules are its plain text's; from here on only its hash goes (the
+        # fingerprint of an idempotent request leaves it out); None keeps the one
+        # stored (a merge patch left it out)
+        if password is not None:
+            DomainValidationError.raise_for(User.check_password(password))
+            password = await asyncio.to_thread(self._hasher.hash, password)
+
+        async def work(tx: Transaction) -> User:
+            now = self._clock.now()
+            current = await tx.get(User, id)
+            if current is None:
+                raise NotFoundError("User not found")
+            tx.expect(current, expected_version)
+            roles_ref = [
+                await tx.get(
+                    Role,
+                    keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "role", [item]),
+                )
+                for item in roles
+            ]
+            missing = [
+                *(
+                    Violation(
+                        f"roles.{index}", with_value("Unknown role {value}", value)
+                    )
+                    for index, (value, item) in enumerate(
+                        zip(roles, roles_ref, strict=True)
+                    )
+                    if item is None
+                ),
+            ]
+            if missing:
+                raise DomainValidationError.of(*missing)
+            changed = current.change(
+                status=status,
+                roles=roles,
+                attributes=attributes,
+                password=current.password if password is None else password,
+                now=now,
+            )
+            for item in roles_ref:
+                if item is not None:
+                    tx.keep(item)
+            return tx.save(changed)
+
+        return await self._transactions.run(
+            work,
+            idempotency=idempotency,
+            request=(
+                "change",
+                id,
+                status,
+                roles,
+                attributes,
+            ),
+            kind=User,
+        )
+
     async def remove(
         self,
         id: str,

@@ -41,6 +41,7 @@ __all__ = [
     "member_path",
     "violations_computing",
     "with_value",
+    "UserStatusRefused",
     "ServiceAccountDisabled",
 ]
 
@@ -50,6 +51,17 @@ class CommandNotAllowedError(DomainError):
 
     type = "urn:problem-type:iam:command-not-allowed"
     title = "Not allowed in the current state"
+
+
+class UserStatusRefused(DomainError):
+    """Validation failed"""
+
+    status = 422
+    type = "urn:problem-type:iam:user-status-refused"
+    title = "Validation failed"
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail or "Status is one of ACTIVE, DISABLED")
 
 
 class ServiceAccountDisabled(DomainError):

@@ -5,7 +5,7 @@ default is filled with it when a stored event predates the field."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeAlias
 from uuid import UUID
@@ -303,6 +303,18 @@ class SamlAssertionConsumed:
     occurred_at: datetime
 
 
+@dataclass(frozen=True, kw_only=True)
+class UserChanged:
+    """User changed (v1)."""
+
+    user_id: UUID
+    status: str = "ACTIVE"
+    roles: list[str] = field(default_factory=lambda: ["user"])
+    attributes: dict[str, str] = field(default_factory=dict)
+    password: str
+    occurred_at: datetime
+
+
 DomainEvent: TypeAlias = (
     TenantCreatedEvent
     | TenantStatusChanged
@@ -331,6 +343,7 @@ DomainEvent: TypeAlias = (
     | SamlLoginStarted
     | SamlLoginCompleted
     | SamlAssertionConsumed
+    | UserChanged
 )
 
 SCHEMA_VERSIONS: dict[str, int] = {
@@ -361,4 +374,5 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "SamlLoginStarted": 1,
     "SamlLoginCompleted": 1,
     "SamlAssertionConsumed": 1,
+    "UserChanged": 1,
 }

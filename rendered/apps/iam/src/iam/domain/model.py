@@ -14,6 +14,7 @@ from eaf.domain import AggregateRoot
 
 from iam.domain.errors import (
     ServiceAccountDisabled,
+    UserStatusRefused,
     Violation,
     is_blank,
     matches,
@@ -44,6 +45,7 @@ from iam.domain.events import (
     TenantCreatedEvent,
     TenantStatusChanged,
     UserAttributesChanged,
+    UserChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
@@ -178,6 +180,15 @@ class User(AggregateRoot[DomainEvent]):
                     password=event.password,
                     updated_at=event.occurred_at,
                 )
+            case UserChanged():
+                return replace(
+                    self,
+                    password=event.password,
+                    roles=event.roles,
+                    attributes=event.attributes,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
         raise ValueError(f"{type(event).__name__} does not apply to a started User")
 
     def problems(self, now: datetime) -> list[Violation]:
@@ -242,6 +253,28 @@ class User(AggregateRoot[DomainEvent]):
         """Apply changePassword to this user; fails when a value breaks a rule or its guard."""
         event = UserPasswordChanged(
             user_id=UUID(self.id),
+            password=password,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+    def change(
+        self,
+        *,
+        status: str,
+        roles: list[str],
+        attributes: dict[str, str],
+        password: str,
+        now: datetime,
+    ) -> Self:
+        """Apply change to this user; fails when a value breaks a rule or its guard."""
+        if status not in ["ACTIVE", "DISABLED"]:
+            raise UserStatusRefused()
+        event = UserChanged(
+            user_id=UUID(self.id),
+            status=status,
+            roles=roles,
+            attributes=attributes,
             password=password,
             occurred_at=now,
         )

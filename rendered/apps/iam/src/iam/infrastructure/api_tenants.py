@@ -1,4 +1,5 @@
-"""HTTP API of tenants and their users."""
+"""HTTP API of tenants: created with their first administrator, listed and suspended by
+platform administrators."""
 
 from datetime import datetime
 from typing import Annotated
@@ -6,16 +7,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from iam.application.directory import TENANT_STATUSES, USER_STATUSES, UserChanges
+from iam.application.directory import TENANT_STATUSES
 from iam.application.identity import (
     MIN_PASSWORD_LENGTH,
-    ROLE_NAME_PATTERN,
     TENANTS_READ,
     TENANTS_WRITE,
     USERNAME_PATTERN,
-    USERS_WRITE,
 )
-from iam.domain.model import Tenant, User
+from iam.domain.model import Tenant
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
@@ -35,7 +34,6 @@ TENANT_NAME: JsonSchema = {"pattern": r"^(?=[\s\S]*\S)", "maxLength": 100}
 USERNAME: JsonSchema = {"pattern": USERNAME_PATTERN}
 EMAIL: JsonSchema = {"pattern": "@"}
 PASSWORD: JsonSchema = {"minLength": MIN_PASSWORD_LENGTH}
-ROLES: JsonSchema = {"items": {"type": "string", "pattern": ROLE_NAME_PATTERN}}
 
 
 class NewTenant(CamelModel):
@@ -69,43 +67,7 @@ class TenantPatch(CamelModel):
     status: str = Field(json_schema_extra={"enum": list(TENANT_STATUSES)})
 
 
-class UserPatch(CamelModel):
-    status: str | None = Field(
-        default=None, json_schema_extra={"enum": [*USER_STATUSES, None]}
-    )
-    roles: list[str] | None = Field(default=None, json_schema_extra=ROLES)
-    attributes: dict[str, str] | None = None
-    password: str | None = Field(default=None, repr=False, json_schema_extra=PASSWORD)
-
-
-class UserView(CamelModel):
-    user_id: str = Field(serialization_alias="userId")
-    tenant_id: str = Field(serialization_alias="tenantId")
-    username: str
-    email: str
-    roles: list[str]
-    attributes: dict[str, str]
-    status: str
-    created_at: datetime = Field(serialization_alias="createdAt")
-    updated_at: datetime = Field(serialization_alias="updatedAt")
-
-    @classmethod
-    def of(cls, tenant_id: str, user: User) -> "UserView":
-        return cls(
-            user_id=user.id,
-            tenant_id=tenant_id,
-            username=user.username,
-            email=user.email,
-            roles=user.roles,
-            attributes=user.attributes,
-            status=user.status,
-            created_at=user.created_at,
-            updated_at=user.updated_at,
-        )
-
-
 TenantReader = Annotated[str, Depends(in_path_tenant(TENANTS_READ))]
-UsersWriter = Annotated[str, Depends(in_path_tenant(USERS_WRITE))]
 
 
 @router.post(
@@ -155,17 +117,3 @@ async def change_tenant(
     return TenantView.of(
         await wired.directory.change_tenant_status(tenantId, body.status)
     )
-
-
-@router.patch("/{tenantId}/users/{userId}", responses=AUTH_PROBLEMS)
-async def change_user(
-    tenant_id: UsersWriter, userId: str, body: UserPatch, wired: IdentityCases
-) -> UserView:
-    changes = UserChanges(
-        status=body.status,
-        roles=body.roles,
-        attributes=body.attributes,
-        password=body.password,
-    )
-    user = await wired.directory.change_user(tenant_id, userId, changes)
-    return UserView.of(tenant_id, user)

@@ -40,6 +40,7 @@ from iam.domain.events import (
     TenantCreatedEvent,
     TenantStatusChanged,
     UserAttributesChanged,
+    UserChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
@@ -87,6 +88,7 @@ for event_class in (
     SamlLoginStarted,
     SamlLoginCompleted,
     SamlAssertionConsumed,
+    UserChanged,
 ):
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 

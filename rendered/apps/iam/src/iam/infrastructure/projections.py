@@ -25,6 +25,7 @@ from iam.domain.events import (
     ServiceAccountSecretChanged,
     ServiceAccountStatusChanged,
     UserAttributesChanged,
+    UserChanged,
     UserCreated,
     UserPasswordChanged,
     UserRolesChanged,
@@ -50,7 +51,7 @@ USER_LIST_TABLE = read_model_table(
     },
     key=("id",),
 )
-USER_LIST = Projection("UserList", USER_LIST_TABLE, version="d9b88b97b18c")
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="cef60e2be4d3")
 
 
 @USER_LIST.handles("UserCreated", writer_only=True)
@@ -139,6 +140,27 @@ async def _user_password_changed_user_list(
     await writer.update(
         key,
         {
+            "password": encode_value(event.password),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@USER_LIST.handles("UserChanged", writer_only=True)
+async def _user_changed_user_list(writer: ReadModelWriter, stored: StoredEvent) -> None:
+    event = _EVENT_TYPES.decode_as(stored, UserChanged)
+    key = {
+        "id": key_value(event.user_id),
+    }
+    if event.status == "DELETED":  # the User is gone (deleted): so is its row
+        await writer.delete(key)
+        return
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "roles": encode_value(event.roles),
+            "attributes": encode_value(event.attributes),
             "password": encode_value(event.password),
             "updated_at": encode_value(event.occurred_at),
         },

@@ -39,6 +39,23 @@ class NewUser(Body):
     attributes: dict[str, str] = Field(alias="attributes", default_factory=lambda: {})
 
 
+class ChangeUserPatch(Body):
+    """The body of PATCH /api/v1/tenants/{tenantId}/users/{userId}: a merge patch, what it
+    leaves out keeps its value."""
+
+    status: str = patch_field(alias="status")
+    roles: list[
+        Annotated[str, TextRule("^(?:[ -~]{1,64})$", pattern="^(?:[ -~]{1,64})$")]
+    ] = patch_field(alias="roles")
+    attributes: dict[str, str] = patch_field(alias="attributes")
+    password: str = patch_field(
+        alias="password",
+        min_length=8,
+        json_schema_extra={"writeOnly": True, "format": "password"},
+        repr=False,
+    )
+
+
 class NewRole(Body):
     """The body of POST /api/v1/tenants/{tenantId}/roles."""
 

@@ -353,6 +353,62 @@ async def create_user(
     return user_view(user, utc_now())
 
 
+@router.patch(
+    "/api/v1/tenants/{tenantId}/users/{userId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-users:write", tenant_path="tenantId"))],
+    response_model=schemas.User,
+    responses=PROBLEM,
+    summary="Change a user's status (ACTIVE, DISABLED), roles, attributes or password (what the body leaves out is kept)",
+)
+async def change_user(
+    use_cases: UserCases,
+    response: Response,
+    body: schemas.ChangeUserPatch,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    user_id: Annotated[str, Path(alias="userId")],
+) -> schemas.User:
+    """Change a user's status (ACTIVE, DISABLED), roles, attributes or password (what the body leaves out is kept)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # A merge patch (RFC 7396): what the body leaves out keeps the value read here, and
+    # the command applies to the version read (unless If-Match names one).
+    current_state = await use_cases.get(user_id)
+    if current_state is None:
+        raise NotFoundError("User not found")
+    given = body.model_fields_set
+    if not given:
+        # An empty merge patch changes nothing: no command runs, no event is stored, the
+        # version stays (If-Match still has to name it).
+        if if_match is not None and if_match != current_state.version:
+            raise PreconditionFailedError(if_match, current_state.version)
+        response.headers["ETag"] = etag(current_state.version)
+        return user_view(current_state, utc_now())
+    user = await use_cases.change(
+        user_id,
+        status=body.status if "status" in given else current_state.status,
+        roles=body.roles if "roles" in given else current_state.roles,
+        attributes=body.attributes
+        if "attributes" in given
+        else current_state.attributes,
+        password=body.password if "password" in given else None,  # None: kept
+        expected_version=current_state.version if if_match is None else if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(user.version)
+    return user_view(user, utc_now())
+
+
 @router.delete(
     "/api/v1/tenants/{tenantId}/users/{userId}",
     status_code=204,
@@ -747,6 +803,10 @@ RULES: dict[str, dict[str, RuleCheck]] = {
         "email": lambda value: User.check_email(value),
         "password": lambda value: User.check_password(value),
         "roles.*": lambda value: User.check_roles_item(value, ""),
+    },
+    "change_user": {
+        "roles.*": lambda value: User.check_roles_item(value, ""),
+        "password": lambda value: User.check_password(value),
     },
     "create_role": {
         "name": lambda value: Role.check_name(value),

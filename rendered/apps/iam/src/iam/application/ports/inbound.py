@@ -71,6 +71,20 @@ class UserUseCases(Protocol):
         """Apply changePassword to the user with this id."""
         ...
 
+    async def change(
+        self,
+        id: str,
+        *,
+        status: str,
+        roles: list[str],
+        attributes: dict[str, str],
+        password: str | None,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> User:
+        """Apply change to the user with this id."""
+        ...
+
     async def remove(
         self,
         id: str,
