@@ -23,6 +23,7 @@ PERMISSIONS = [
     "iam-roles:write",
     "iam-service-accounts:read",
     "iam-service-accounts:write",
+    "iam-tenants:read",
     "iam-users:read",
     "iam-users:write",
 ]

@@ -995,6 +995,7 @@ def test_metrics_count_requests_by_route(client: TestClient) -> None:
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "the OpenAPI document lists the routes"
+    assert "get" in paths["/api/v1/tenants/{tenantId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
     assert (
         "get" in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]

@@ -16,12 +16,20 @@ PERMISSIONS = [
     "iam-roles:write",
     "iam-service-accounts:read",
     "iam-service-accounts:write",
+    "iam-tenants:read",
     "iam-users:read",
     "iam-users:write",
 ]
 UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}",
+        None,
+        "iam-tenants:read",
+        id="get_tenant_of_the_tenant",
+    ),
     pytest.param(
         "GET",
         f"/api/v1/tenants/{{tenantId}}/roles/{UNKNOWN_ID}",

@@ -21,17 +21,23 @@ from eaf.eventsourcing import (
 )
 from eaf.projectors import projection_store
 
-from iam.application.services import RoleService, ServiceAccountService, UserService
+from iam.application.services import (
+    RoleService,
+    ServiceAccountService,
+    TenantService,
+    UserService,
+)
 from iam.domain.errors import (
     ConcurrencyError,
     DomainValidationError,
     NotFoundError,
     ServiceAccountDisabled,
 )
-from iam.domain.model import Role, ServiceAccount, User
+from iam.domain.model import Role, ServiceAccount, Tenant, User
 from iam.infrastructure.persistence import (
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
+    EventSourcedTenantRepository,
     EventSourcedUserRepository,
     transactions,
 )
@@ -77,6 +83,7 @@ async def store(
 class Cases:
     """The use cases of one store, and the examples of unique fields used so far."""
 
+    tenant: TenantService
     user: UserService
     role: RoleService
     service_account: ServiceAccountService
@@ -93,6 +100,10 @@ def use_cases(store: EventStore) -> Cases:
     wired = transactions(store)
     clock = TickingClock()
     return Cases(
+        tenant=TenantService(
+            wired,
+            clock,
+        ),
         user=UserService(
             wired,
             clock,
@@ -109,6 +120,100 @@ def use_cases(store: EventStore) -> Cases:
             ReadModelServiceAccountListing(projection_store(store)),
         ),
     )
+
+
+async def tenant_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of Tenant.create (the aggregates they reference made)."""
+    return dict(
+        name="name",
+        admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10",
+    )
+
+
+async def new_tenant(cases: Cases, **overrides: Any) -> Tenant:
+    """A new tenant from the examples."""
+    arguments = {**await tenant_arguments(cases), **overrides}
+    return await cases.tenant.create(**arguments)
+
+
+async def test_tenant_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_tenant(cases)
+        assert await cases.tenant.get(created.id) == created
+        assert await cases.tenant.get("no-such-id") is None
+
+
+async def test_tenant_of_one_tenant_is_invisible_to_another(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_tenant(cases)
+    with use(TENANT_B):
+        assert await cases.tenant.get(created.id) is None
+
+
+async def test_an_idempotency_key_makes_one_tenant(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await tenant_arguments(cases)
+        create = cases.tenant.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_change_status_of_a_missing_tenant_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.tenant.change_status(
+            "no-such-id",
+            status="ACTIVE",
+        )
+
+
+async def test_change_status_of_a_tenant_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        tenant_ = await new_tenant(cases)
+        changed = await cases.tenant.change_status(
+            tenant_.id,
+            status="ACTIVE",
+        )
+        assert changed.version == tenant_.version + 1
+        assert await cases.tenant.get(tenant_.id) == changed
+        stream = await store.read_stream("Tenant", tenant_.id)
+    assert stream[-1].event_type == "TenantStatusChanged"
+
+
+async def test_change_status_of_a_tenant_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        tenant_ = await new_tenant(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.tenant.change_status(
+                tenant_.id, status="ACTIVE", expected_version=tenant_.version + 1
+            )
+
+
+async def test_a_stale_tenant_is_not_saved_over_a_newer_one(store: EventStore) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedTenantRepository(store)
+    with use(TENANT_A):
+        created = await new_tenant(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(created.change_status(status="ACTIVE", now=now))
+        with pytest.raises(ConcurrencyError):
+            await repository.save(created.change_status(status="ACTIVE", now=now))
 
 
 async def user_arguments(cases: Cases) -> dict[str, Any]:

@@ -25,10 +25,15 @@ import iam.wiring
 from iam.application.ports.inbound import (
     RoleUseCases,
     ServiceAccountUseCases,
+    TenantUseCases,
     UserUseCases,
 )
 from iam.application.ports.outbound import Clock
-from iam.application.services import RoleService, UserService
+from iam.application.services import (
+    RoleService,
+    TenantService,
+    UserService,
+)
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
@@ -58,6 +63,7 @@ class Services:
     transactions: Transactions
     clock: Clock
     read_models: ProjectionStore
+    tenant: TenantUseCases
     user: UserUseCases
     role: RoleUseCases
     service_account: ServiceAccountUseCases
@@ -94,6 +100,7 @@ async def bootstrap(
     store: EventStore | None = None,
     clock: Clock | None = None,
     transactions: Transactions | None = None,
+    tenant: TenantUseCases | None = None,
     user: UserUseCases | None = None,
     role: RoleUseCases | None = None,
     service_account: ServiceAccountUseCases | None = None,
@@ -126,6 +133,10 @@ async def bootstrap(
     }
     # the secrets' argon2id costs: security.password_hashing (a name no parameter has)
     _hasher = PasswordHasher.from_settings(settings)
+    tenant = tenant or TenantService(
+        transactions,
+        clock,
+    )
     user = user or UserService(
         transactions,
         clock,
@@ -216,6 +227,7 @@ async def bootstrap(
         workers=tuple(workers),
         read_models=read_models,
         queries=queries,
+        tenant=tenant,
         user=user,
         role=role,
         service_account=service_account,

@@ -23,7 +23,14 @@ def stored_events(iam: Iam, tenant_id: str) -> list[StoredEvent]:
 def test_a_platform_admin_creates_a_tenant_in_its_own_scope(iam: Iam) -> None:
     body = iam.create_tenant("Acme")
 
-    assert set(body) == {"tenantId", "name", "status", "createdAt", "adminUserId"}
+    assert set(body) == {
+        "tenantId",
+        "name",
+        "status",
+        "createdAt",
+        "updatedAt",
+        "adminUserId",
+    }
     assert body["name"] == "Acme"
     assert body["status"] == "ACTIVE"
     created = [

@@ -26,7 +26,62 @@ from iam.domain.errors import (
     Violation,
     with_value,
 )
-from iam.domain.model import Role, ServiceAccount, User
+from iam.domain.model import Role, ServiceAccount, Tenant, User
+
+
+class TenantService:
+    """Runs the Tenant use cases (implements ``TenantUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+
+    async def create(
+        self, *, name: str, admin_user_id: str, idempotency: Idempotency | None = None
+    ) -> Tenant:
+        return await make_one(
+            self._transactions,
+            Tenant,
+            lambda now: Tenant.create(name=name, admin_user_id=admin_user_id, now=now),
+            clock=self._clock,
+            idempotency=idempotency,
+            request=(
+                "create",
+                name,
+                admin_user_id,
+            ),
+        )
+
+    async def change_status(
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Tenant:
+        return await change_one(
+            self._transactions,
+            Tenant,
+            id,
+            lambda current, now: current.change_status(status=status, now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Tenant not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "changeStatus",
+                id,
+                status,
+            ),
+        )
+
+    async def get(self, id: str) -> Tenant | None:
+        return await self._transactions.load(Tenant, id)
 
 
 class UserService:

@@ -117,6 +117,17 @@ class NewServiceAccount(Body):
     ] = Field(alias="roles", default_factory=lambda: [])
 
 
+class Tenant(View):
+    """A tenant."""
+
+    id: str = Field(alias="tenantId", description="identifier")
+    name: str = Field(alias="name")
+    admin_user_id: str = Field(alias="adminUserId")
+    status: str = Field(alias="status")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
 class User(View):
     """A user."""
 

@@ -27,6 +27,7 @@ from iam_client import require
 from iam.application.ports.inbound import (
     RoleUseCases,
     ServiceAccountUseCases,
+    TenantUseCases,
     UserUseCases,
 )
 from iam.domain.errors import (
@@ -35,7 +36,7 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
 )
-from iam.domain.model import Role, ServiceAccount, User
+from iam.domain.model import Role, ServiceAccount, Tenant, User
 from iam.infrastructure import schemas
 from iam.infrastructure.projections import (
     ReadModelRoleListing,
@@ -58,6 +59,30 @@ TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 def utc_now() -> datetime:
     """The instant computed values are computed at."""
     return datetime.now(UTC)
+
+
+async def tenant_use_cases(request: Request) -> TenantUseCases:
+    """The Tenant use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: TenantUseCases = request.app.state.tenant
+    return use_cases
+
+
+TenantCases = Annotated[TenantUseCases, Depends(tenant_use_cases)]
+
+
+def tenant_view(tenant_: Tenant, now: datetime) -> schemas.Tenant:
+    """The HTTP body of a Tenant."""
+    return schemas.Tenant.model_validate(
+        {
+            "tenantId": tenant_.id,
+            "name": tenant_.name,
+            "adminUserId": tenant_.admin_user_id,
+            "status": tenant_.status,
+            "createdAt": tenant_.created_at,
+            "updatedAt": tenant_.updated_at,
+        }
+    )
 
 
 async def user_use_cases(request: Request) -> UserUseCases:
@@ -169,6 +194,42 @@ async def service_accounts_queries(request: Request) -> ReadModelServiceAccountL
 ServiceAccountsReads = Annotated[
     ReadModelServiceAccountListing, Depends(service_accounts_queries)
 ]
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-tenants:read", tenant_path="tenantId"))],
+    response_model=schemas.Tenant,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+    summary="A tenant: any for platform administrators, else the caller's own",
+)
+async def get_tenant_of_the_tenant(
+    use_cases: TenantCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.Tenant | Response:
+    """A tenant: any for platform administrators, else the caller's own; 404 when there is none."""
+    tenant_ = await use_cases.get(path_tenant)  # its id is the tenant
+    if tenant_ is None:
+        return problem(404, "Not found", "Tenant not found")
+    tag = etag(tenant_.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return tenant_view(tenant_, utc_now())
 
 
 @router.get(

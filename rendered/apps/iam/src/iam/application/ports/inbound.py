@@ -8,7 +8,32 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency
 
-from iam.domain.model import Role, ServiceAccount, User
+from iam.domain.model import Role, ServiceAccount, Tenant, User
+
+
+class TenantUseCases(Protocol):
+    """What callers can do with tenant aggregates."""
+
+    async def create(
+        self, *, name: str, admin_user_id: str, idempotency: Idempotency | None = None
+    ) -> Tenant:
+        """Create a tenant (create)."""
+        ...
+
+    async def change_status(
+        self,
+        id: str,
+        *,
+        status: str,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Tenant:
+        """Apply changeStatus to the tenant with this id."""
+        ...
+
+    async def get(self, id: str) -> Tenant | None:
+        """The tenant with this id, or None."""
+        ...
 
 
 class UserUseCases(Protocol):
