@@ -710,7 +710,7 @@ def _loads(
     reference (they must exist in the tenant), and those its ``also`` commands change."""
     taken = {a.attr for a in command.arguments} | {"current", "created", "changed", "now", "tx"}
     loads: list[LoadCtx] = []
-    sources = [(f, f.attr) for f in command.params if f.references]
+    sources = [(f, f.attr) for f in command.arguments if f.references]
     for also in command.also:
         name = str(also.id.value)
         if all(f.name != name for f, _ in sources):

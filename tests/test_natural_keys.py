@@ -42,7 +42,7 @@ aggregates:
       productId: {type: uuid, references: Product, optional: true}
     commands:
       open: {creates: true, params: [aisle, position], emits: SlotOpened}
-      fill: {params: [productId], emits: SlotFilled}
+      fill: {params: [productId], inputs: {tag: {type: str, references: Tag.code}}, emits: Filled}
   # named in any case (Steel is steel), its id derived from the tenant and the code alone
   Tag:
     key: {fields: [code], label: "", ignore_case: true}
@@ -139,15 +139,15 @@ def test_the_spec_with_keys_is_valid() -> None:
         ),
         ("key: [sku]", "key: sku", None),  # one field, named alone
         (
-            "references: Tag.code",
-            "references: Product.title",
+            "references: Tag.code, default",
+            "references: Product.title, default",
             "stock.yaml:13:45: aggregates.Product.fields.tags.references: 'title' is not the"
             " key of Product (a reference names an aggregate, by its id, or the one field of"
             " its key: Product.sku)",
         ),
         (
-            "references: Tag.code",
-            "references: Slot.aisle",
+            "references: Tag.code, default",
+            "references: Slot.aisle, default",
             "stock.yaml:13:45: aggregates.Product.fields.tags.references: 'aisle' is not the"
             " key of Slot (a reference names an aggregate, by its id, or the one field of"
             " its key: Slot has a key of 2 fields)",
@@ -336,6 +336,16 @@ with TestClient(create_app(settings, iam=iam)) as client:
                        json={**tagged, "tags": ["STEEL", "steel"]})
     assert kept.status_code == 201, kept.text
     assert kept.json()["tags"] == ["STEEL", "steel"], kept.text
+    # an input (no field) may reference by a key too
+    filling = "/api/v1/slots/" + slot.json()["id"] + "/product"
+    unknown = client.put(filling, headers=auth("acme"),
+                         json={"productId": kept.json()["id"], "tag": "zinc"})
+    assert unknown.json()["errors"] == [
+        {"field": "tag", "message": "No tag has this code"}
+    ], unknown.text
+    filled = client.put(filling, headers=auth("acme"),
+                        json={"productId": kept.json()["id"], "tag": "Steel"})
+    assert filled.status_code == 200, filled.text
 print("ok")
 """
 
