@@ -204,7 +204,9 @@ class FieldResolver:
             optional=spec.optional,
             unique=spec.unique,
             references=spec.references.partition(".")[0] if spec.references else None,
-            references_key=spec.references.partition(".")[2] or None if spec.references else None,
+            references_key=spec.references.partition(".")[2]
+            if spec.references and "." in spec.references
+            else None,
             description=spec.description or "",
         )
         if rules:

@@ -147,6 +147,13 @@ def test_the_spec_with_keys_is_valid() -> None:
         ),
         (
             "references: Tag.code, default",
+            "references: Tag., default",
+            "stock.yaml:13:45: aggregates.Product.fields.tags.references: '' is not the key of"
+            " Tag (a reference names an aggregate, by its id, or the one field of its key:"
+            " Tag.code)",
+        ),
+        (
+            "references: Tag.code, default",
             "references: Slot.aisle, default",
             "stock.yaml:13:45: aggregates.Product.fields.tags.references: 'aisle' is not the"
             " key of Slot (a reference names an aggregate, by its id, or the one field of"
