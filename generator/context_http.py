@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import keyword
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +128,9 @@ class EndpointCtx:
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
+    platform_only: bool = False
+    path_regex: str = ""
+    """The paths the endpoint answers (each parameter a segment), for the tests' hooks."""
     """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
@@ -369,6 +373,8 @@ def _endpoint(
         extra=EndpointTests(sort_names=list(endpoint.sort), order_names=list(endpoint.order)),
         patch=endpoint.method == "PATCH" and endpoint.kind == "change",
         tenant_path=endpoint.tenant_path,
+        platform_only=endpoint.platform_only,
+        path_regex="^" + re.sub(r"\\\{[^/]*?\\\}", "[^/]+", re.escape(endpoint.path)) + "$",
         flag=endpoint.flag,
         test_path=_test_path(endpoint.path, params, endpoint.tenant_path),
     )

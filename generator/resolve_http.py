@@ -389,7 +389,15 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
         resolved = _command_endpoint(domain, index, endpoint, path_params, loc)
     else:
         resolved = _query_endpoint(domain, index, endpoint, path_params, loc)
+    if resolved is not None and endpoint.platform_only and endpoint.tenant != "path":
+        domain.problem(
+            (*loc, "platform_only"),
+            "an endpoint for platform operators names the tenant it acts in: add tenant: path"
+            " (a platform operator's token has no tenant)",
+        )
+        return None
     if resolved is not None:
+        resolved.platform_only = endpoint.platform_only
         resolved.tenant_path = endpoint.tenant == "path"
         resolved.flag = endpoint.flag
         if endpoint.consistent and resolved.target not in domain.read_models:
@@ -445,7 +453,15 @@ def _command_endpoint(
     if kind == "create" and ids:
         domain.problem((*loc, "path"), f"command {member!r} creates: no {{id}} in its path")
         return None
-    if kind != "create" and len(ids) != 1:
+    # a command on the aggregate whose id is the tenant (a tenant's own record): the path's
+    own_record = (
+        kind != "create"
+        and not ids
+        and endpoint.tenant == "path"
+        and TENANT_PARAM in aggregate.path_ids
+        and not aggregate.key
+    )
+    if kind != "create" and len(ids) != 1 and not own_record:
         domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}")
         return None
     made = [f.name for f in command.arguments if f.secret == "generated"]
@@ -481,7 +497,7 @@ def _command_endpoint(
         )
     if endpoint.filter or endpoint.sort or endpoint.order or endpoint.page:
         domain.problem(loc, "filter, sort, order and page are for list queries")
-    return REndpoint(
+    resolved = REndpoint(
         index,
         endpoint.method,
         endpoint.path,
@@ -499,6 +515,8 @@ def _command_endpoint(
         False,
         endpoint.summary or "",
     )
+    resolved.id_is_tenant = own_record
+    return resolved
 
 
 def _query_endpoint(

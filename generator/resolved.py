@@ -233,6 +233,8 @@ class REndpoint:
     page: bool
     summary: str
     tenant_path: bool = False
+    platform_only: bool = False
+    """Only platform operators' tokens call it (403 for a tenant's)."""
     """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""

@@ -471,6 +471,12 @@ class EndpointSpec(_Strict):
         description="where the request's tenant comes from: the bearer token, or the path's "
         "{tenantId} (a tenant's token may name only its own tenant, a platform operator's any)",
     )
+    platform_only: StrictBool = Field(
+        default=False,
+        description="only a platform operator's token may call it (403 for a tenant's, whatever"
+        " its permissions: a tenant administrator can grant their own roles any permission);"
+        " needs tenant: path",
+    )
 
     @field_validator("path")
     @classmethod

@@ -3,6 +3,7 @@
 """Fixtures: the application on a fresh SQLite file, and bearer tokens signed by a
 test key ring (the application validates them against its public keys, as it would IAM's)."""
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +25,7 @@ PERMISSIONS = [
     "iam-service-accounts:read",
     "iam-service-accounts:write",
     "iam-tenants:read",
+    "iam-tenants:write",
     "iam-users:read",
     "iam-users:write",
 ]
@@ -72,11 +74,23 @@ def as_platform(key_ring: KeyRing) -> Callable[[list[str]], dict[str, str]]:
 
 
 TENANT_OF_TOKEN: dict[str, str] = {}
+# The endpoints only platform operators call: the client's own requests to them carry a
+# platform operator's token of the same permissions instead, acting in the same tenant.
+PLATFORM_ONLY = [
+    ("PATCH", re.compile("^/api/v1/tenants/[^/]+$")),
+]
+OPERATOR_OF: dict[str, str] = {}
 
 
 def fill_tenant(request: httpx.Request) -> None:
     """A path's ``{tenantId}`` is the tenant of the request's bearer token: the tests
     write the paths of the spec, each request names its own tenant."""
+    token = request.headers.get("authorization", "").removeprefix("Bearer ")
+    if token in OPERATOR_OF and any(
+        method == request.method and path.match(request.url.path)
+        for method, path in PLATFORM_ONLY
+    ):
+        request.headers["authorization"] = f"Bearer {OPERATOR_OF[token]}"
     placeholder = b"%7BtenantId%7D"
     if placeholder in request.url.raw_path:
         token = request.headers.get("authorization", "").removeprefix("Bearer ")
@@ -86,9 +100,24 @@ def fill_tenant(request: httpx.Request) -> None:
         )
 
 
+def operated(
+    as_tenant: TenantHeaders, as_platform: Callable[[list[str]], dict[str, str]]
+) -> dict[str, str]:
+    """The client's headers: a user of the default tenant, whose requests to the endpoints
+    of platform operators go as an operator's in the same tenant."""
+    headers = as_tenant("default")
+    operator = as_platform(PERMISSIONS)["Authorization"].removeprefix("Bearer ")
+    OPERATOR_OF[headers["Authorization"].removeprefix("Bearer ")] = operator
+    TENANT_OF_TOKEN[operator] = "default"
+    return headers
+
+
 @pytest.fixture
 def client(
-    tmp_path: Path, key_ring: KeyRing, as_tenant: TenantHeaders
+    tmp_path: Path,
+    key_ring: KeyRing,
+    as_tenant: TenantHeaders,
+    as_platform: Callable[[list[str]], dict[str, str]],
 ) -> Iterator[TestClient]:
     settings = load_settings(
         {
@@ -99,6 +128,6 @@ def client(
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
     app = create_app(settings, iam=iam)
-    with TestClient(app, headers=as_tenant("default")) as test_client:
+    with TestClient(app, headers=operated(as_tenant, as_platform)) as test_client:
         test_client.event_hooks = {"request": [fill_tenant], "response": []}
         yield test_client

@@ -22,6 +22,15 @@ TenantHeaders = Callable[..., dict[str, str]]
 Headers = dict[str, str] | None
 
 
+def change_status_tenant_body(
+    client: TestClient, headers: Headers = None
+) -> dict[str, Any]:
+    """The examples' body of PATCH /api/v1/tenants/{tenantId} (the aggregates it references made)."""
+    return {
+        "status": "ACTIVE",
+    }
+
+
 def create_user_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
     """The examples' body of POST /api/v1/tenants/{tenantId}/users (the aggregates it references made)."""
     return {
@@ -996,6 +1005,7 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "the OpenAPI document lists the routes"
     assert "get" in paths["/api/v1/tenants/{tenantId}"]
+    assert "patch" in paths["/api/v1/tenants/{tenantId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
     assert (
         "get" in paths["/api/v1/tenants/{tenantId}/service-accounts/{serviceAccountId}"]

@@ -54,6 +54,7 @@ from iam.domain.model import (
     Tenant,
     User,
 )
+from iam.domain.types import TenantStatus
 from iam.infrastructure.persistence import EVENTS
 
 # Now: the spec's examples are checked against the current date (a due date in 2099).
@@ -82,7 +83,9 @@ def test_replaying_the_events_of_a_tenant_rebuilds_it() -> None:
     tenant_ = Tenant.create(
         name="name", admin_user_id="9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10", now=NOW
     )
-    tenant_ = tenant_.change_status(status="ACTIVE", now=LATER + timedelta(seconds=1))
+    tenant_ = tenant_.change_status(
+        status=TenantStatus.ACTIVE, now=LATER + timedelta(seconds=1)
+    )
     assert Tenant.from_history(tenant_.changes) == tenant_.committed()
 
 
@@ -106,7 +109,7 @@ def test_create_tenant_rejects_name_breaking_max_length() -> None:
 
 def test_change_status_tenant_returns_a_changed_copy_with_its_event() -> None:
     original = new_tenant()
-    changed = original.change_status(status="ACTIVE", now=LATER)
+    changed = original.change_status(status=TenantStatus.ACTIVE, now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
@@ -761,6 +764,25 @@ def test_replaying_the_events_of_a_saml_assertion_use_rebuilds_it() -> None:
         now=NOW,
     )
     assert SamlAssertionUse.from_history(use.changes) == use.committed()
+
+
+def test_a_stored_tenant_status_changed_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "TenantStatusChanged",
+        1,
+        {
+            "tenant_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "status": "ACTIVE",
+            "occurred_at": "2030-01-02T03:04:05Z",
+        },
+    )
+    assert sorted(payload) == ["occurred_at", "status", "tenant_id"]
+    assert payload == {
+        "tenant_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "status": "ACTIVE",
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(TenantStatusChanged, payload), TenantStatusChanged)
 
 
 def test_a_stored_user_created_of_version_1_is_read_as_version_2() -> None:

@@ -17,6 +17,7 @@ PERMISSIONS = [
     "iam-service-accounts:read",
     "iam-service-accounts:write",
     "iam-tenants:read",
+    "iam-tenants:write",
     "iam-users:read",
     "iam-users:write",
 ]
@@ -29,6 +30,15 @@ ENDPOINTS = [
         None,
         "iam-tenants:read",
         id="get_tenant_of_the_tenant",
+    ),
+    pytest.param(
+        "PATCH",
+        "/api/v1/tenants/{tenantId}",
+        {
+            "status": "ACTIVE",
+        },
+        "iam-tenants:write",
+        id="change_status_tenant",
     ),
     pytest.param(
         "GET",
@@ -243,6 +253,29 @@ def test_a_platform_operator_needs_the_permission_too(
         headers=as_platform(others),
     )
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ENDPOINT, [e for e in ENDPOINTS if e.id in ["change_status_tenant"]]
+)
+def test_a_tenant_s_token_is_refused_where_only_platform_operators_call(
+    client: TestClient,
+    as_tenant: TenantHeaders,
+    method: str,
+    path: str,
+    body: Any,
+    permission: str,
+) -> None:
+    """A tenant's administrator may grant their roles any permission: these endpoints
+    let only a platform operator's token through, even in the caller's own tenant."""
+    response = client.request(
+        method,
+        path.replace("{tenantId}", "tenant-a"),
+        json=body,
+        headers=as_tenant("tenant-a"),
+    )
+    assert response.status_code == 403
+    assert response.json()["detail"] == "platform operators only"
 
 
 def test_a_tenant_header_does_not_choose_the_tenant(

@@ -34,6 +34,7 @@ from iam.domain.errors import (
     ServiceAccountDisabled,
 )
 from iam.domain.model import Role, ServiceAccount, Tenant, User
+from iam.domain.types import TenantStatus
 from iam.infrastructure.persistence import (
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
@@ -171,7 +172,7 @@ async def test_change_status_of_a_missing_tenant_is_not_found(
     with use(TENANT_A), pytest.raises(NotFoundError):
         await cases.tenant.change_status(
             "no-such-id",
-            status="ACTIVE",
+            status=TenantStatus.ACTIVE,
         )
 
 
@@ -183,7 +184,7 @@ async def test_change_status_of_a_tenant_is_stored_as_an_event(
         tenant_ = await new_tenant(cases)
         changed = await cases.tenant.change_status(
             tenant_.id,
-            status="ACTIVE",
+            status=TenantStatus.ACTIVE,
         )
         assert changed.version == tenant_.version + 1
         assert await cases.tenant.get(tenant_.id) == changed
@@ -199,7 +200,9 @@ async def test_change_status_of_a_tenant_read_at_another_version_fails(
         tenant_ = await new_tenant(cases)
         with pytest.raises(PreconditionFailedError):
             await cases.tenant.change_status(
-                tenant_.id, status="ACTIVE", expected_version=tenant_.version + 1
+                tenant_.id,
+                status=TenantStatus.ACTIVE,
+                expected_version=tenant_.version + 1,
             )
 
 
@@ -211,9 +214,13 @@ async def test_a_stale_tenant_is_not_saved_over_a_newer_one(store: EventStore) -
         now = datetime.now(UTC) + timedelta(
             seconds=1
         )  # after every tick of the cases' clock
-        await repository.save(created.change_status(status="ACTIVE", now=now))
+        await repository.save(
+            created.change_status(status=TenantStatus.ACTIVE, now=now)
+        )
         with pytest.raises(ConcurrencyError):
-            await repository.save(created.change_status(status="ACTIVE", now=now))
+            await repository.save(
+                created.change_status(status=TenantStatus.ACTIVE, now=now)
+            )
 
 
 async def user_arguments(cases: Cases) -> dict[str, Any]:

@@ -285,6 +285,18 @@ def tenant_path_app(client: TokenValidator | None) -> FastAPI:
             "platform": context.platform,
         }
 
+    @app.post("/tenants/{tenantId}/suspension")
+    async def suspend(
+        tenantId: str,
+        user: Annotated[
+            User,
+            Depends(
+                require("tenants:write", tenant_path="tenantId", platform_only=True)
+            ),
+        ],
+    ) -> dict[str, Any]:
+        return {"tenant": current().tenant_id, "user": user.id}
+
     return app
 
 
@@ -403,3 +415,32 @@ async def test_a_service_s_own_validator_set_at_start_up_authenticates_and_knows
     assert unknown.json()["detail"] == "Tenant not found"
     assert forged.status_code == 401  # a well-signed token it did not issue
     assert forged.headers["www-authenticate"].startswith('Bearer error="invalid_token"')
+
+
+async def test_a_platform_only_endpoint_refuses_every_tenant_s_token(
+    tenants_http: httpx.AsyncClient, issuer: TokenIssuer
+) -> None:
+    """A tenant's roles may hold any permission (its administrator grants them): only a
+    platform operator's token passes, in the tenant the path names."""
+    admin = issuer.issue(
+        subject="u1", client_id="web", tenant_id="acme", permissions=["*"]
+    ).token
+    operator = issuer.issue(
+        subject="operator",
+        client_id="console",
+        tenant_id=None,
+        platform=True,
+        permissions=["tenants:write"],
+    ).token
+
+    own = await tenants_http.post("/tenants/acme/suspension", headers=bearer(admin))
+    other = await tenants_http.post("/tenants/globex/suspension", headers=bearer(admin))
+    allowed = await tenants_http.post(
+        "/tenants/globex/suspension", headers=bearer(operator)
+    )
+
+    assert own.status_code == 403
+    assert own.json()["detail"] == "platform operators only"
+    assert other.status_code == 404  # as for any path: another tenant never shows
+    assert allowed.status_code == 200
+    assert allowed.json() == {"tenant": "globex", "user": "operator"}

@@ -50,6 +50,8 @@ def test_the_request_bodies_state_the_rules(iam: Iam) -> None:
     role = schema_of(iam, "NewRole")["properties"]
     check = schema_of(iam, "CheckRequest")["properties"]
     status = schema_of(iam, "TenantPatch")["properties"]["status"]
+    assert status["$ref"] == "#/components/schemas/TenantStatus"
+    status = schema_of(iam, "TenantStatus")
 
     assert tenant["adminUsername"]["pattern"] == USERNAME_PATTERN
     assert tenant["adminPassword"]["minLength"] == 8

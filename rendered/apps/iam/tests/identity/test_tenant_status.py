@@ -83,7 +83,30 @@ def test_only_platform_admins_change_a_tenants_status(iam: Iam) -> None:
     assert own.status_code == 403
     assert unknown.status_code == 404
     assert bad.status_code == 422
-    assert bad.json()["detail"] == "Status is one of ACTIVE, SUSPENDED"
+    assert bad.json()["errors"] == [
+        {"field": "status", "message": "Input should be 'ACTIVE' or 'SUSPENDED'"}
+    ]
+
+
+def test_a_role_granting_tenant_writes_does_not_make_a_platform_admin(iam: Iam) -> None:
+    """A tenant's administrator may give a role any permission, iam-tenants:write too:
+    the tenant's status still changes only by a platform administrator's token."""
+    tenant_id, admin = iam.tenant_admin("Acme")
+    role = iam.http.post(
+        f"{TENANTS}/{tenant_id}/roles",
+        json={"name": "tenant-ops", "permissions": ["iam-tenants:*"]},
+        headers=bearer(admin),
+    )
+    assert role.status_code == 201, role.text
+    assert iam.create_user(tenant_id, admin, "ops", roles=["tenant-ops"]).is_success
+    ops = iam.access_token(tenant_id, "ops", "user-password-1")
+
+    refused = set_status(iam, tenant_id, "SUSPENDED", ops)
+
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "platform operators only"
+    read = iam.http.get(f"{TENANTS}/{tenant_id}", headers=bearer(ops))
+    assert read.json()["status"] == "ACTIVE"
 
 
 def test_a_suspended_tenant_gets_no_tokens(iam: Iam) -> None:

@@ -135,6 +135,7 @@ def require(
     client: TokenValidator | None = None,
     check_revocation: bool = False,
     tenant_path: str | None = None,
+    platform_only: bool = False,
 ) -> Callable[..., AsyncIterator[User]]:
     """A dependency yielding the request's authenticated :class:`User`, with the security
     context set for the rest of the request; 401 without a valid bearer token, 403
@@ -143,7 +144,9 @@ def require(
     With ``tenant_path`` (a path parameter's name, such as ``tenantId``) the path names
     the tenant the request runs in: a tenant's token may name only its own tenant (404
     otherwise, so that no other tenant's existence shows), a platform token (a platform
-    operator's) any tenant; the permission is checked after that."""
+    operator's) any tenant; the permission is checked after that. ``platform_only``: then only
+    a platform operator's token is let through (403 ``platform operators only`` for a
+    tenant's, whatever permissions its roles hold)."""
     if permission is not None:
         validate_permission(permission)
 
@@ -169,6 +172,8 @@ def require(
             tenant = await _path_tenant(iam, request, tenant_path, user)
         if permission is not None and not iam.has_permission(user, permission):
             raise _forbidden(permission)
+        if platform_only and not user.platform:
+            raise ProblemError(403, "Forbidden", "platform operators only", {})
         with use(security_context(user, request, tenant)):
             yield user
 

@@ -8,7 +8,6 @@ from iam.application.identity import (
     BUILT_IN_ROLES,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
-    SUSPENDED,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
     check_password,
@@ -25,8 +24,6 @@ from iam.application.ports.outbound import (
 )
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import Tenant, User
-
-TENANT_STATUSES = (ACTIVE, SUSPENDED)
 
 
 def platform_admin_email(username: str) -> str:
@@ -108,21 +105,6 @@ class Directory:
         """Every tenant, by name (a platform-level read)."""
         tenants = await self._tenant_catalog.tenants()
         return sorted(tenants, key=lambda tenant: (tenant.name.casefold(), tenant.id))
-
-    async def change_tenant_status(self, tenant_id: str, status: str) -> Tenant:
-        """Suspend or reactivate a tenant: a suspended tenant's users and clients get no
-        tokens, and the tokens they hold stop working."""
-        if status not in TENANT_STATUSES:
-            raise DomainValidationError(
-                "status", f"Status is one of {', '.join(TENANT_STATUSES)}"
-            )
-        tenant = await self.tenant(tenant_id)
-        if tenant.status == status:
-            return tenant
-        with in_tenant(tenant_id):
-            return await self._tenants.save(
-                tenant.change_status(status=status, now=self._clock.now())
-            )
 
     async def ensure_platform_admin(
         self, *, username: str, password: str, email: str

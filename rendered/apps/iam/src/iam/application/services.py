@@ -27,6 +27,7 @@ from iam.domain.errors import (
     with_value,
 )
 from iam.domain.model import Role, ServiceAccount, Tenant, User
+from iam.domain.types import TenantStatus
 
 
 class TenantService:
@@ -60,7 +61,7 @@ class TenantService:
         self,
         id: str,
         *,
-        status: str,
+        status: TenantStatus,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Tenant:

@@ -10,6 +10,8 @@ from datetime import datetime
 from typing import TypeAlias
 from uuid import UUID
 
+from iam.domain.types import TenantStatus
+
 
 @dataclass(frozen=True, kw_only=True)
 class TenantCreatedEvent:
@@ -23,10 +25,10 @@ class TenantCreatedEvent:
 
 @dataclass(frozen=True, kw_only=True)
 class TenantStatusChanged:
-    """Tenant status changed (v1)."""
+    """Tenant status changed (v2)."""
 
     tenant_id: UUID
-    status: str
+    status: TenantStatus
     occurred_at: datetime
 
 
@@ -348,7 +350,7 @@ DomainEvent: TypeAlias = (
 
 SCHEMA_VERSIONS: dict[str, int] = {
     "TenantCreatedEvent": 1,
-    "TenantStatusChanged": 1,
+    "TenantStatusChanged": 2,
     "UserCreated": 2,
     "UserStatusChanged": 1,
     "UserRolesChanged": 1,

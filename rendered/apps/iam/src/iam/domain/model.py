@@ -51,6 +51,7 @@ from iam.domain.events import (
     UserRolesChanged,
     UserStatusChanged,
 )
+from iam.domain.types import TenantStatus
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,7 +60,7 @@ class Tenant(AggregateRoot[DomainEvent]):
 
     name: str
     admin_user_id: str
-    status: str = "ACTIVE"
+    status: TenantStatus = TenantStatus.ACTIVE
 
     @classmethod
     def started_by(cls, event: DomainEvent) -> Self:
@@ -102,7 +103,7 @@ class Tenant(AggregateRoot[DomainEvent]):
         )
         return cls.started_by(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> Self:
+    def change_status(self, *, status: TenantStatus, now: datetime) -> Self:
         """Apply changeStatus to this tenant; fails when a value breaks a rule or its guard."""
         event = TenantStatusChanged(
             tenant_id=UUID(self.id),

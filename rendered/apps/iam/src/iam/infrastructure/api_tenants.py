@@ -6,7 +6,6 @@ from datetime import datetime
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from iam.application.directory import TENANT_STATUSES
 from iam.application.identity import (
     MIN_PASSWORD_LENGTH,
     TENANTS_READ,
@@ -65,10 +64,6 @@ class TenantView(CamelModel):
         )
 
 
-class TenantPatch(CamelModel):
-    status: str = Field(json_schema_extra={"enum": list(TENANT_STATUSES)})
-
-
 @router.post(
     "",
     status_code=201,
@@ -95,18 +90,3 @@ async def create_tenant(body: NewTenant, wired: IdentityCases) -> TenantView:
 async def list_tenants(wired: IdentityCases) -> list[TenantView]:
     """Every tenant, by name (platform administrators only)."""
     return [TenantView.of(tenant) for tenant in await wired.directory.tenants()]
-
-
-@router.patch(
-    "/{tenantId}",
-    responses=AUTH_PROBLEMS,
-    dependencies=[Depends(platform_admin(TENANTS_WRITE))],
-)
-async def change_tenant(
-    tenantId: str, body: TenantPatch, wired: IdentityCases
-) -> TenantView:
-    """Suspend (``SUSPENDED``) or reactivate (``ACTIVE``) a tenant (platform
-    administrators only)."""
-    return TenantView.of(
-        await wired.directory.change_tenant_status(tenantId, body.status)
-    )

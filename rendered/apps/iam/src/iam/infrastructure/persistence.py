@@ -93,6 +93,14 @@ for event_class in (
     EVENTS.register(event_class, version=SCHEMA_VERSIONS[event_class.__name__])
 
 
+def _tenant_status_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """TenantStatusChanged v1 as v2."""
+    return payload
+
+
+EVENTS.add_upcaster("TenantStatusChanged", 1, _tenant_status_changed_v1_to_v2)
+
+
 def _user_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """UserCreated v1 as v2."""
     payload["password"] = payload.pop("password_hash")

@@ -16,6 +16,15 @@ from eaf.web import (
 )
 from pydantic import AwareDatetime, Field
 
+from iam.domain.types import TenantStatus
+
+
+class TenantPatch(Body):
+    """The body of PATCH /api/v1/tenants/{tenantId}: a merge patch, what it
+    leaves out keeps its value."""
+
+    status: TenantStatus = patch_field(alias="status")
+
 
 class NewUser(Body):
     """The body of POST /api/v1/tenants/{tenantId}/users."""
@@ -123,7 +132,7 @@ class Tenant(View):
     id: str = Field(alias="tenantId", description="identifier")
     name: str = Field(alias="name")
     admin_user_id: str = Field(alias="adminUserId")
-    status: str = Field(alias="status")
+    status: TenantStatus = Field(alias="status")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
 

@@ -232,6 +232,60 @@ async def get_tenant_of_the_tenant(
     return tenant_view(tenant_, utc_now())
 
 
+@router.patch(
+    "/api/v1/tenants/{tenantId}",
+    status_code=200,
+    dependencies=[
+        Depends(
+            require("iam-tenants:write", tenant_path="tenantId", platform_only=True)
+        )
+    ],
+    response_model=schemas.Tenant,
+    responses=PROBLEM,
+    summary="Suspend (SUSPENDED) or reactivate (ACTIVE) a tenant (platform administrators only)",
+)
+async def change_status_tenant(
+    use_cases: TenantCases,
+    response: Response,
+    body: schemas.TenantPatch,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.Tenant:
+    """Suspend (SUSPENDED) or reactivate (ACTIVE) a tenant (platform administrators only)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # A merge patch (RFC 7396): what the body leaves out keeps the value read here, and
+    # the command applies to the version read (unless If-Match names one).
+    current_state = await use_cases.get(path_tenant)
+    if current_state is None:
+        raise NotFoundError("Tenant not found")
+    given = body.model_fields_set
+    if not given:
+        # An empty merge patch changes nothing: no command runs, no event is stored, the
+        # version stays (If-Match still has to name it).
+        if if_match is not None and if_match != current_state.version:
+            raise PreconditionFailedError(if_match, current_state.version)
+        response.headers["ETag"] = etag(current_state.version)
+        return tenant_view(current_state, utc_now())
+    tenant_ = await use_cases.change_status(
+        path_tenant,
+        status=body.status if "status" in given else current_state.status,
+        expected_version=current_state.version if if_match is None else if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(tenant_.version)
+    return tenant_view(tenant_, utc_now())
+
+
 @router.get(
     "/api/v1/tenants/{tenantId}/roles/{roleId}",
     status_code=200,
@@ -859,6 +913,7 @@ async def disable_service_account(
 # or value of a map), so that a request that breaks them is answered with the spec's
 # messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
+    "change_status_tenant": {},
     "create_user": {
         "username": lambda value: User.check_username(value),
         "email": lambda value: User.check_email(value),

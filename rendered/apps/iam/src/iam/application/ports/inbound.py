@@ -9,6 +9,7 @@ from typing import Protocol
 from eaf.eventsourcing import Idempotency
 
 from iam.domain.model import Role, ServiceAccount, Tenant, User
+from iam.domain.types import TenantStatus
 
 
 class TenantUseCases(Protocol):
@@ -24,7 +25,7 @@ class TenantUseCases(Protocol):
         self,
         id: str,
         *,
-        status: str,
+        status: TenantStatus,
         expected_version: int | None = None,
         idempotency: Idempotency | None = None,
     ) -> Tenant:
