@@ -38,10 +38,14 @@ def key_ring() -> KeyRing:
 
 @pytest.fixture
 def as_tenant(key_ring: KeyRing) -> TenantHeaders:
-    """Headers of a user of ``tenant`` holding ``permissions`` (all the spec's by default)."""
+    """Headers of a user of ``tenant`` holding ``permissions`` (all the spec's by default).
+    Unless ``plain``, its requests to the endpoints only platform operators call go with an
+    operator's token of the same permissions, acting in ``tenant``."""
     issuer = TokenIssuer(key_ring, issuer=ISSUER, default_audience=AUDIENCE)
 
-    def headers(tenant: str, permissions: list[str] | None = None) -> dict[str, str]:
+    def headers(
+        tenant: str, permissions: list[str] | None = None, *, plain: bool = False
+    ) -> dict[str, str]:
         token = issuer.issue(
             subject=f"user-of-{tenant}",
             client_id="tests",
@@ -49,6 +53,16 @@ def as_tenant(key_ring: KeyRing) -> TenantHeaders:
             permissions=PERMISSIONS if permissions is None else permissions,
         ).token
         TENANT_OF_TOKEN[token] = tenant
+        if not plain:
+            operator = issuer.issue(
+                subject="platform-operator",
+                client_id="tests",
+                tenant_id=None,
+                platform=True,
+                permissions=PERMISSIONS if permissions is None else permissions,
+            ).token
+            OPERATOR_OF[token] = operator
+            TENANT_OF_TOKEN[operator] = tenant
         return {"Authorization": f"Bearer {token}"}
 
     return headers
@@ -74,8 +88,8 @@ def as_platform(key_ring: KeyRing) -> Callable[[list[str]], dict[str, str]]:
 
 
 TENANT_OF_TOKEN: dict[str, str] = {}
-# The endpoints only platform operators call: the client's own requests to them carry a
-# platform operator's token of the same permissions instead, acting in the same tenant.
+# The endpoints only platform operators call: a tenant user's requests to them carry an
+# operator's token of the same permissions instead, acting in the same tenant (as_tenant).
 PLATFORM_ONLY = [
     ("PATCH", re.compile("^/api/v1/tenants/[^/]+$")),
 ]
@@ -100,24 +114,9 @@ def fill_tenant(request: httpx.Request) -> None:
         )
 
 
-def operated(
-    as_tenant: TenantHeaders, as_platform: Callable[[list[str]], dict[str, str]]
-) -> dict[str, str]:
-    """The client's headers: a user of the default tenant, whose requests to the endpoints
-    of platform operators go as an operator's in the same tenant."""
-    headers = as_tenant("default")
-    operator = as_platform(PERMISSIONS)["Authorization"].removeprefix("Bearer ")
-    OPERATOR_OF[headers["Authorization"].removeprefix("Bearer ")] = operator
-    TENANT_OF_TOKEN[operator] = "default"
-    return headers
-
-
 @pytest.fixture
 def client(
-    tmp_path: Path,
-    key_ring: KeyRing,
-    as_tenant: TenantHeaders,
-    as_platform: Callable[[list[str]], dict[str, str]],
+    tmp_path: Path, key_ring: KeyRing, as_tenant: TenantHeaders
 ) -> Iterator[TestClient]:
     settings = load_settings(
         {
@@ -128,6 +127,6 @@ def client(
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)
     app = create_app(settings, iam=iam)
-    with TestClient(app, headers=operated(as_tenant, as_platform)) as test_client:
+    with TestClient(app, headers=as_tenant("default")) as test_client:
         test_client.event_hooks = {"request": [fill_tenant], "response": []}
         yield test_client

@@ -3,6 +3,7 @@
 """Bearer tokens guard every endpoint: 401 without a valid one, 403 without the
 permission, and the tenant comes from the token only. Health, metrics and docs are public."""
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -171,6 +172,12 @@ ENDPOINTS = [
     ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")
+
+
+@pytest.fixture
+def as_tenant(as_tenant: TenantHeaders) -> TenantHeaders:
+    """Here a tenant user's token is only theirs: never sent as a platform operator's."""
+    return functools.partial(as_tenant, plain=True)
 
 
 @pytest.mark.parametrize(ENDPOINT, ENDPOINTS)
