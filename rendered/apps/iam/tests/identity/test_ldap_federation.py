@@ -176,6 +176,14 @@ def test_invalid_settings_are_answered_with_every_invalid_field(
         "caCertificate",
         "groupRoles",
     }
+    # a timeout is a JSON number: true is no 1.0
+    boolean = iam.http.put(
+        f"/api/v1/tenants/{tenant_id}/ldap",
+        json={**settings(slapd), "readTimeoutSeconds": True},
+        headers=bearer(admin),
+    )
+    assert boolean.status_code == 422, boolean.text
+    assert [e["field"] for e in boolean.json()["errors"]] == ["readTimeoutSeconds"]
 
 
 def test_a_tenant_admin_permission_is_required_and_other_tenants_see_nothing(

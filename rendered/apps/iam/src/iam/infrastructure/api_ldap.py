@@ -4,7 +4,7 @@ credential is written, never read back) and the sync of its users."""
 from datetime import datetime
 from typing import Annotated, Literal
 
-from eaf.web import PROBLEM_TYPE
+from eaf.web import PROBLEM_TYPE, NumberForm
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StrictBool
 
@@ -106,10 +106,11 @@ class LdapSettingsBody(CamelModel):
         examples=[{"admins": ["tenant-admin"]}],
         json_schema_extra={"propertyNames": NOT_BLANK},
     )
-    connect_timeout_seconds: float | None = Field(
+    # a JSON number only (lax pydantic would read true as 1.0)
+    connect_timeout_seconds: Annotated[float | None, NumberForm] = Field(
         default=None, alias="connectTimeoutSeconds", json_schema_extra=TIMEOUT
     )
-    read_timeout_seconds: float | None = Field(
+    read_timeout_seconds: Annotated[float | None, NumberForm] = Field(
         default=None, alias="readTimeoutSeconds", json_schema_extra=TIMEOUT
     )
     first_sign_in: str | None = Field(
