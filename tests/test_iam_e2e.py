@@ -94,7 +94,14 @@ async def test_tenant_user_token_call_refresh_revoke(services: tuple[Service, Se
         )
         assert created.status_code == 201, created.text
         tenant = created.json()
-        assert set(tenant) == {"tenantId", "name", "status", "createdAt", "adminUserId"}
+        assert set(tenant) == {
+            "tenantId",
+            "name",
+            "status",
+            "createdAt",
+            "updatedAt",
+            "adminUserId",
+        }
         tenant_id = tenant["tenantId"]
 
         # The sample service's durable consumer got TenantCreatedEvent over NATS, in the

@@ -109,6 +109,20 @@ def test_a_disabled_user_s_earlier_tokens_are_refused_and_stay_refused(
     assert revocations.refusal(claims(iat=T0 + 3)) is None
 
 
+def test_a_user_disabled_by_a_change_of_several_fields_is_refused(
+    revocations: RevocationList,
+) -> None:
+    """IAM's PATCH of a user stores one UserChanged, with the status it leaves."""
+    assert not revocations.apply(
+        "UserChanged", "acme", status_changed("ACTIVE", T0, user_id="u1")
+    )
+    assert revocations.refusal(claims(subject="u1", iat=T0 - 1)) is None
+    assert revocations.apply(
+        "UserChanged", "acme", status_changed("DISABLED", T0, user_id="u1")
+    )
+    assert revocations.refusal(claims(subject="u1", iat=T0 - 1)) is not None
+
+
 def test_deleted_users_and_disabled_service_accounts_are_refused(
     revocations: RevocationList,
 ) -> None:

@@ -21,17 +21,22 @@ ACTIVE = "ACTIVE"
 
 ACCESS_TOKEN_REVOKED = "AccessTokenRevoked"
 USER_STATUS_CHANGED = "UserStatusChanged"
+#: A user's change (a merge patch of its status, roles, attributes, password) carries the
+#: status it leaves the user in.
+USER_CHANGED = "UserChanged"
 SERVICE_ACCOUNT_STATUS_CHANGED = "ServiceAccountStatusChanged"
 TENANT_STATUS_CHANGED = "TenantStatusChanged"
 #: IAM's events that feed the deny list.
 EVENT_TYPES = (
     ACCESS_TOKEN_REVOKED,
     USER_STATUS_CHANGED,
+    USER_CHANGED,
     SERVICE_ACCOUNT_STATUS_CHANGED,
     TENANT_STATUS_CHANGED,
 )
 _SUBJECT_FIELDS = {
     USER_STATUS_CHANGED: "user_id",
+    USER_CHANGED: "user_id",
     SERVICE_ACCOUNT_STATUS_CHANGED: "service_account_id",
 }
 
