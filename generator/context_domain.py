@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import naming
-from generator.context_fields import FieldCtx, field_ctx, title
+from generator.context_fields import VALUE_TOKEN, FieldCtx, field_ctx, title
 from generator.expr import FLOAT, Node, can_fail
 from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
@@ -217,8 +217,8 @@ class LoadCtx:
     field: str
     target: str
     id_code: str
-    lookup: str
-    """The id of the aggregate a value ``{}`` names: ``str({})``, or the id its key makes."""
+    by_key: bool
+    """The value names the aggregate by its key (the id its key makes), not by its id."""
     many: bool
     optional: bool
     message: str
@@ -700,6 +700,21 @@ def _command(
         also=also,
         references=[],
         loads=loads,
+        kept_secrets=[f.attr for f in command.arguments if f.secret == "given"]
+        if _patched(command, aggregate, domain)
+        else [],
+    )
+
+
+def _patched(command: RCommand, aggregate: RAggregate, domain: Domain) -> bool:
+    """Whether a PATCH (a merge patch) serves ``command``: a given secret it leaves out
+    keeps its hash, so the use case takes None for it."""
+    return any(
+        e.method == "PATCH"
+        and e.kind == "change"
+        and e.target == aggregate.name
+        and e.command == command.name
+        for e in domain.endpoints
     )
 
 
@@ -724,31 +739,23 @@ def _loads(
             var += "_ref"
         taken.add(var)
         assert f.references is not None
-        target = domain.aggregates[f.references]
         loads.append(
             LoadCtx(
                 var=var,
                 field=f.name,
                 target=f.references,
                 id_code=code,
-                lookup=key_lookup(target) if f.references_key else "str({})",
+                by_key=f.references_key is not None,
                 many=f.type.kind == "list",
                 optional=f.optional,
                 message=f.messages.get("references")
                 or f"No {' '.join(naming.words(f.references))} has this "
                 + (" ".join(naming.words(f.references_key)) if f.references_key else "id"),
-                shows_value="{value}" in f.messages.get("references", ""),
+                shows_value=VALUE_TOKEN in f.messages.get("references", ""),
                 changed=any(str(a.id.value) == f.name for a in command.also),
             )
         )
     return loads
-
-
-def key_lookup(target: RAggregate) -> str:
-    """The id of the ``target`` a value ``{}`` of its one-field key names (a format)."""
-    folded = ", ignore_case=True" if target.key_ignore_case else ""
-    # a UUID and lower-case words (or nothing): validated, no quote or brace in them
-    return f"keyed_id({target.key_namespace!r}, {target.key_label!r}, [{{}}]{folded})"
 
 
 def _attr_of(domain: Domain, aggregate: str, command: str, name: str) -> str:

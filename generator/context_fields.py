@@ -14,6 +14,7 @@ from generator.resolved import RField
 from generator.spec import JSON_INT
 from generator.typeref import TypeRef
 from generator.values import (
+    SAMPLES,
     Catalog,
     Invalid,
     LongText,
@@ -165,9 +166,12 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
     unused: list[Any] = []
     try:
         varied = field_.unique or field_.varied
-        distinct = distinct_samples(field_, catalog, count=13) if varied else [sample_value]
-        # a valid value the tests never make one with (a reference by the key names nothing)
-        unused = [distinct.pop()] if len(distinct) == 13 else []
+        # one more than the tests use: a valid value they never make one with (a reference
+        # by the key names nothing with it)
+        distinct = (
+            distinct_samples(field_, catalog, count=SAMPLES + 1) if varied else [sample_value]
+        )
+        unused = [distinct.pop()] if len(distinct) > SAMPLES else []
     except Invalid:
         distinct = [sample_value]
     return FieldCtx(

@@ -128,10 +128,10 @@ class EndpointCtx:
     patch: bool = False
     """A merge patch (RFC 7396) of the command's parameters: what it leaves out is kept."""
     tenant_path: bool = False
+    """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
     platform_only: bool = False
     path_regex: str = ""
     """The paths the endpoint answers (each parameter a segment), for the tests' hooks."""
-    """The path's ``{tenantId}`` names the request's tenant (not among ``path_params``)."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
     test_path: str = ""
@@ -285,9 +285,6 @@ def _endpoint(
             a for a in command.arguments if a.name not in endpoint.path_params and a not in made
         ]
         patch = endpoint.method == "PATCH" and endpoint.kind == "change"
-        if patch:
-            # a secret the patch leaves out keeps its hash: the use case takes None for it
-            command.kept_secrets = [a.attr for a in command.arguments if a.secret == "given"]
         suffix = "Patch" if patch else "Request"
         # a body without the values the path gives is a model of its own
         from_path = "".join(

@@ -196,6 +196,8 @@ class FieldResolver:
         type_ = self.type(spec.type, (*loc, "type"))
         if type_ is None:
             return None
+        # `Member` (by its id) or `Role.name` (by its key's one field)
+        target, by_key, key = (spec.references or "").partition(".")
         field = RField(
             name=name,
             attr=python_attribute(naming.snake(name)),
@@ -203,10 +205,8 @@ class FieldResolver:
             loc=loc,
             optional=spec.optional,
             unique=spec.unique,
-            references=spec.references.partition(".")[0] if spec.references else None,
-            references_key=spec.references.partition(".")[2]
-            if spec.references and "." in spec.references
-            else None,
+            references=target or None,
+            references_key=key if by_key else None,
             description=spec.description or "",
         )
         if rules:

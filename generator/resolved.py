@@ -233,9 +233,9 @@ class REndpoint:
     page: bool
     summary: str
     tenant_path: bool = False
+    """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
     platform_only: bool = False
     """Only platform operators' tokens call it (403 for a tenant's)."""
-    """The request's tenant is the path's ``{tenantId}`` (not among ``path_params``)."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
     order: list[tuple[str, bool]] = field(default_factory=list)

@@ -404,7 +404,11 @@ class LongText(int):
 _VARIANTS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any]:
+SAMPLES = 12
+"""How many distinct examples the generated tests take of a unique or key field."""
+
+
+def distinct_samples(field: RField, types: Catalog, count: int = SAMPLES) -> list[Any]:
     """Up to ``count`` different valid values of a unique field (its sample first), so that
     tests can make several aggregates without breaking uniqueness."""
     first = sample(field, types)
@@ -415,6 +419,9 @@ def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any
         return [first, *(f"00000000-0000-4000-8000-{n:012d}" for n in range(1, count))]
     if field.type.kind == "enum":
         return list(types.enums[field.type.name])[:count]
+    # a key that ignores case: values equal once case-folded are one
+    same = (lambda v: str(v).casefold()) if field.folded else (lambda v: v)
+    seen = {same(first)}
     for candidate in _variants(first, field.type):
         if len(found) >= count:
             break
@@ -422,9 +429,8 @@ def distinct_samples(field: RField, types: Catalog, count: int = 12) -> list[Any
             value = conform(candidate, field.type, field.rules, types, field.item_rules)
         except Invalid:
             continue
-        if value not in found and not (
-            field.folded and str(value).casefold() in {str(v).casefold() for v in found}
-        ):
+        if same(value) not in seen:
+            seen.add(same(value))
             found.append(value)
     return found
 

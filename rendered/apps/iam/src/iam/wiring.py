@@ -84,15 +84,13 @@ def directory(
     settings: Settings,
     store: EventStore,
     clock: Clock,
-    access: AccessControl,
     role: RoleUseCases,
 ) -> Directory:
-    """Tenants, their first administrators and users' changes on the event store."""
+    """Tenants with their first administrators, and the platform's, on the event store."""
     return Directory(
         tenants=EventSourcedTenantRepository(store),
         tenant_catalog=StoredTenantCatalog(store),
         users=EventSourcedUserRepository(store),
-        access=access,
         roles=role,
         hasher=PasswordHasher.from_settings(settings),
         clock=clock,

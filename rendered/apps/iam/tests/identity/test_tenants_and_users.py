@@ -1,6 +1,7 @@
 """Tenants (platform administrators only) and the users of a tenant."""
 
 from typing import Any
+from uuid import UUID, uuid5
 
 import pytest
 from eaf import context
@@ -9,6 +10,8 @@ from eaf.eventsourcing import StoredEvent
 from tests.identity.conftest import ADMIN_PASSWORD, Iam, bearer, eventually
 
 PROBLEM_TYPE = "application/problem+json"
+#: The namespace of the IAM's name-derived ids (specs/iam.yaml, the keys' namespace).
+NAMESPACE = UUID("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91")
 
 
 def stored_events(iam: Iam, tenant_id: str) -> list[StoredEvent]:
@@ -195,6 +198,26 @@ def test_a_patch_changes_the_password_and_never_deletes(iam: Iam) -> None:
     assert deleted.status_code == unknown.status_code == 422
     assert deleted.json()["detail"] == "Status is one of ACTIVE, DISABLED"
     assert iam.http.get(one, headers=bearer(admin)).json()["status"] == "ACTIVE"
+
+
+def test_users_and_service_accounts_keep_the_ids_they_were_given_before(
+    iam: Iam,
+) -> None:
+    """The spec's keys make the ids the hand-written directory made (stored data, and
+    the tokens' subjects, refer to them)."""
+    tenant_id, admin = iam.tenant_admin("Acme")
+
+    alice = iam.create_user(tenant_id, admin, "Alice").json()
+    batch = iam.http.post(
+        f"/api/v1/tenants/{tenant_id}/service-accounts",
+        json={"clientId": "batch"},
+        headers=bearer(admin),
+    ).json()
+
+    assert alice["userId"] == str(uuid5(NAMESPACE, f"{tenant_id}/alice"))
+    assert batch["serviceAccountId"] == str(
+        uuid5(NAMESPACE, f"{tenant_id}/client/batch")
+    )
 
 
 def test_a_username_is_unique_in_its_tenant(iam: Iam) -> None:

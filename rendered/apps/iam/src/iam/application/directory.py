@@ -1,8 +1,8 @@
-"""Tenants, their users and service accounts, and the platform administrators."""
+"""Tenants, made with their built-in roles and first administrator, and the platform
+administrators (the users' and service accounts' use cases are the spec's)."""
 
 from eaf.security import PasswordHasher
 
-from iam.application.access import AccessControl
 from iam.application.identity import (
     ACTIVE,
     BUILT_IN_ROLES,
@@ -40,7 +40,6 @@ class Directory:
         tenants: TenantRepository,
         tenant_catalog: TenantCatalog,
         users: UserRepository,
-        access: AccessControl,
         roles: RoleUseCases,
         hasher: PasswordHasher,
         clock: Clock,
@@ -48,7 +47,6 @@ class Directory:
         self._tenants = tenants
         self._tenant_catalog = tenant_catalog
         self._users = users
-        self._access = access
         self._roles = roles
         self._hasher = hasher
         self._clock = clock

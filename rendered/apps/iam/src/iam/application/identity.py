@@ -7,6 +7,7 @@ from dataclasses import replace
 from uuid import UUID, uuid5
 
 from eaf import context
+from eaf.eventsourcing import keyed_id
 
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 
@@ -68,8 +69,10 @@ def tenant_id_for(name: str) -> str:
 
 
 def user_id_for(tenant_id: str, username: str) -> str:
-    """The id of ``username`` (case-insensitive) in ``tenant_id``."""
-    return str(uuid5(NAMESPACE, f"{tenant_id}/{username.casefold()}"))
+    """The id of ``username`` (case-insensitive) in ``tenant_id``: the one the spec's key
+    of User makes (no label, case folded)."""
+    with in_tenant(tenant_id):
+        return keyed_id(str(NAMESPACE), "", [username], ignore_case=True)
 
 
 def policy_id_for(tenant_id: str, name: str) -> str:
@@ -77,7 +80,9 @@ def policy_id_for(tenant_id: str, name: str) -> str:
 
 
 def service_account_id_for(tenant_id: str, client_id: str) -> str:
-    return str(uuid5(NAMESPACE, f"{tenant_id}/client/{client_id}"))
+    """The id the spec's key of ServiceAccount makes of ``client_id`` in ``tenant_id``."""
+    with in_tenant(tenant_id):
+        return keyed_id(str(NAMESPACE), "client", [client_id])
 
 
 def revocation_id_for(jti: str) -> str:
