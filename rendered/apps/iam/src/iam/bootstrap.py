@@ -72,7 +72,7 @@ class Services:
     access: iam.application.access.AccessControl
     """Roles, ABAC policies and access decisions"""
     directory: iam.application.directory.Directory
-    """Tenants with their first administrator, a user's changes, platform administrators"""
+    """Tenants with their first administrator, and platform administrators"""
     federation: iam.application.federation.Federation
     """The first sign-in of an external identity (created or linked)"""
     secret_box: eaf.security.SecretBox
@@ -173,7 +173,7 @@ async def bootstrap(
         access = iam.wiring.access(store=store, clock=clock)
     if directory is None:
         directory = iam.wiring.directory(
-            settings=settings, store=store, clock=clock, access=access, role=role
+            settings=settings, store=store, clock=clock, role=role
         )
     if federation is None:
         federation = iam.wiring.federation(
