@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from generator.loading import SpecError, load_spec_text
+
 REPO = Path(__file__).resolve().parents[1]
 GENERATE = Path(sys.executable).parent / "generate"
 
@@ -240,3 +242,13 @@ def password_token(iam: str, tenant: str, username: str, password: str) -> str:
     assert answer.status_code == 200, answer.text
     token: str = answer.json()["access_token"]
     return token
+
+
+def spec_problems(text: str, filename: str) -> list[str]:
+    """What ``generate validate`` reports of a spec ``text`` read as ``filename``, each
+    problem located (``file:line:col: path: message``); none for a valid one."""
+    try:
+        load_spec_text(text, filename)
+    except SpecError as error:
+        return [str(problem) for problem in error.problems]
+    return []

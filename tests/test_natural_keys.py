@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in
+from helpers import Result, ran_in, spec_problems
 
 from generator.evolution import breaking_changes
-from generator.loading import SpecError, load_spec_text
+from generator.loading import load_spec_text
 
 Generate = Callable[..., Result]
 
@@ -74,11 +74,7 @@ endpoints:
 
 
 def problems(text: str) -> list[str]:
-    try:
-        load_spec_text(text, "stock.yaml")
-    except SpecError as error:
-        return [str(problem) for problem in error.problems]
-    return []
+    return spec_problems(text, "stock.yaml")
 
 
 def test_the_spec_with_keys_is_valid() -> None:

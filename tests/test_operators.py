@@ -9,9 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in
-
-from generator.loading import SpecError, load_spec_text
+from helpers import Result, ran_in, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -51,11 +49,7 @@ endpoints:
 
 
 def problems(text: str) -> list[str]:
-    try:
-        load_spec_text(text, "console.yaml")
-    except SpecError as error:
-        return [str(problem) for problem in error.problems]
-    return []
+    return spec_problems(text, "console.yaml")
 
 
 def test_the_spec_with_operator_endpoints_is_valid() -> None:
