@@ -22,6 +22,7 @@ _SCALARS: dict[str, dict[str, Any]] = {
     "uuid": {"type": "string", "format": "uuid"},
     "datetime": {"type": "string", "format": "date-time"},
     "date": {"type": "string", "format": "date"},
+    "json": {"not": {"type": "null"}},
 }
 
 HEADERS: dict[str, tuple[str, bool]] = {

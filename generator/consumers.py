@@ -128,8 +128,8 @@ def _event_fields(producer: Domain, key: str) -> list[RField]:
 
 def _readable(reader: TypeRef, writer: TypeRef) -> bool:
     """Whether a value written as ``writer`` reads as ``reader``."""
-    if str(reader) == str(writer):
-        return True
+    if str(reader) == str(writer) or reader.is_scalar("json"):
+        return True  # any JSON value reads as json
     if reader.kind == "scalar":
         if reader.name == "str":
             return writer.kind == "enum" or writer.is_scalar(*_READ_AS_TEXT)

@@ -89,6 +89,9 @@ class UpcastCtx:
     remove: list[str]
     inputs: list[dict[str, str]]
     compute: list[dict[str, str]]
+    decode: list[dict[str, str]] = field(default_factory=list)
+    """Fields stored as JSON text: ``attr`` and the ``shape`` (code) of
+    ``eaf.eventsourcing.serialization.stored_form`` for their type."""
 
 
 @dataclass
@@ -462,9 +465,11 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
         return value
 
     payload: dict[str, Any] = {}
+    written: dict[str, Any] = {}  # the samples with spec names, as JSON text holds them
     for f in event.fields:
         sample = json.loads(json.dumps(field_ctx(f, catalog).sample, default=str))
         payload[f.attr] = stored(sample, f.full_type)
+        written[f.attr] = sample
     expected = dict(payload)
     current = {name: name for name in payload}  # a name at the version walked to -> now
     computed: set[str] = set()
@@ -475,6 +480,10 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
             payload.pop(name, None)
             if name in current:
                 computed.add(current.pop(name))
+        for name in step.get("decode", []):
+            name = attr(name)
+            if name in payload and name in current:
+                payload[name] = json.dumps(written[current[name]], sort_keys=True)
         for name, value in step["add"]:
             name = attr(name)
             payload.pop(name, None)
@@ -500,6 +509,19 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
     return tests
 
 
+def _shape(type_: TypeRef, catalog: Catalog) -> Any:
+    """How a value of ``type_`` written with spec names is laid out for
+    ``stored_form``: None where names do not change."""
+    type_ = type_.required()
+    if type_.kind in ("list", "map"):
+        inner = _shape(type_.element, catalog)
+        return None if inner is None else (type_.kind, inner)
+    if type_.kind == "value":
+        fields = catalog.values.get(type_.name, [])
+        return ("value", {f.name: (f.attr, _shape(f.full_type, catalog)) for f in fields})
+    return None
+
+
 def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
     from generator.reserved import python_attribute
 
@@ -519,6 +541,10 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
                 rename=[[attr(old), attr(new)] for old, new in upcast["rename"]],
                 add=[[attr(name), repr(_json(value))] for name, value in upcast["add"]],
                 remove=[attr(name) for name in upcast["remove"]],
+                decode=[
+                    {"attr": by_name[n].attr, "shape": repr(_shape(by_name[n].full_type, catalog))}
+                    for n in upcast.get("decode", [])
+                ],
                 inputs=[{"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs],
                 compute=[
                     {

@@ -44,6 +44,7 @@ PYDANTIC_TYPES = {
     "uuid": "UUID",
     "date": "date",
     "datetime": "AwareDatetime",
+    "json": "JsonValue",
 }
 
 # Request fields of these scalars read only their JSON form (a date as ISO 8601 text, not a
@@ -58,7 +59,13 @@ ANSWER_TYPES = {
 }
 """The types of a view's fields: a decimal written in plain notation, whatever text a row
 kept it as."""
-JSON_TYPES = {**ANSWER_TYPES, "int": "JsonInt", "float": "JsonFloat", "decimal": "JsonDecimal"}
+JSON_TYPES = {
+    **ANSWER_TYPES,
+    "int": "JsonInt",
+    "float": "JsonFloat",
+    "decimal": "JsonDecimal",
+    "json": "JsonData",
+}
 NUMBER_FORMS = {
     "int": ("int", "IntegerForm"),
     "float": ("float", "NumberForm"),

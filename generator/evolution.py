@@ -180,7 +180,12 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
     loc: Loc = ("events", name, "upcasts", stored.version)
     named = [("rename", old) for old, _ in step["rename"]]
     named += [("remove", gone) for gone in step["remove"]]
-    return [
+    renamed = dict(step["rename"])
+    named += [  # a decoded field, by the name the stored events have
+        ("decode", next((old for old, new in renamed.items() if new == text), text))
+        for text in step.get("decode", [])
+    ]
+    problems = [
         Breaking(
             (*loc, key),
             f"stored {name} events (v{stored.version}) have no {field!r} to {key} "
@@ -190,6 +195,18 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
         for key, field in named
         if field not in fields
     ]
+    types = {f.name: f.type for f in stored.fields}
+    problems += [
+        Breaking(
+            (*loc, key),
+            f"stored {name} events (v{stored.version}) hold {field!r} as {types[field]}, "
+            "not as JSON text (str) to decode",
+            (name,),
+        )
+        for key, field in named
+        if key == "decode" and field in types and not types[field].is_scalar("str")
+    ]
+    return problems
 
 
 def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) -> list[Breaking]:

@@ -574,6 +574,7 @@ class _Resolver:
                 *((new, (*where, "rename", old)) for old, new in upcast.rename.items()),
                 *((new, (*where, "add", new)) for new in upcast.add),
                 *((gone, (*where, "remove", i)) for i, gone in enumerate(upcast.remove)),
+                *((text, (*where, "decode", i)) for i, text in enumerate(upcast.decode)),
             ]
             for field_name, named in names:
                 problem = camel_problem(field_name, "field name")
@@ -601,6 +602,7 @@ class _Resolver:
                     "rename": [[old, new] for old, new in upcast.rename.items()],
                     "add": added,
                     "remove": list(upcast.remove),
+                    "decode": list(upcast.decode),
                     "compute": computed,
                 }
             )
@@ -623,11 +625,13 @@ class _Resolver:
                 *((("add", new), new) for new in upcast.add),
                 *((("compute", new), new) for new in upcast.compute or {}),
             ]
-            for (key, entry), new in made:
+            decoded = [(("decode", i), name) for i, name in enumerate(upcast.decode)]
+            for (key, entry), new in [*made, *decoded]:
                 if new not in later:
                     self.domain.problem(
                         (*where, key, entry),
-                        f"gives {new!r}, which version {from_version + 1} of {name} does "
+                        f"{'decodes' if key == 'decode' else 'gives'} {new!r}, which version"
+                        f" {from_version + 1} of {name} does "
                         f"not have (its fields: {', '.join(sorted(later)) or 'none'})",
                     )
             later = (later - {new for _, new in made}) | set(upcast.rename) | set(upcast.remove)

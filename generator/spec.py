@@ -301,6 +301,11 @@ class UpcastSpec(_Strict):
     rename: dict[StrictStr, StrictStr] = Field(default={}, description="old name -> new name")
     add: dict[StrictStr, Any] = Field(default={}, description="new field -> value for old events")
     remove: list[StrictStr] = Field(default=[], description="fields the new version dropped")
+    decode: list[StrictStr] = Field(
+        default=[],
+        description="fields stored as JSON text, read as the value the text holds (value "
+        "objects' fields by their spec names)",
+    )
     compute: dict[StrictStr, Expression] = Field(
         default={},
         description="new field -> an expression over the event's other fields (last step only)",

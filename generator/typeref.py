@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SCALARS = ("str", "int", "float", "bool", "decimal", "uuid", "datetime", "date")
+SCALARS = ("str", "int", "float", "bool", "decimal", "uuid", "datetime", "date", "json")
 ORDERED = frozenset({"int", "float", "decimal", "datetime", "date", "str"})
 NUMERIC = frozenset({"int", "float", "decimal"})
 MAX_DEPTH = 4
@@ -22,6 +22,7 @@ _PY = {
     "uuid": "UUID",
     "datetime": "datetime",
     "date": "date",
+    "json": "JsonValue",
 }
 
 
@@ -91,7 +92,7 @@ class TypeRef:
         """The kind of read-model column that stores it."""
         if self.kind == "scalar" and self.name in ("int", "float", "bool"):
             return self.name
-        if self.kind in ("scalar", "enum"):
+        if self.kind == "enum" or (self.kind == "scalar" and self.name != "json"):
             return "str"
         return "json"
 

@@ -4,6 +4,7 @@ for each rule a value that breaks that rule alone."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import uuid
@@ -41,6 +42,7 @@ _SCALAR_SAMPLES: dict[str, Any] = {
     "uuid": SAMPLE_UUID,
     "datetime": "2030-01-02T03:04:05Z",
     "date": "2030-01-02",
+    "json": {"sample": [1, "two", True]},
 }
 LONG_TEXT = 10_000
 """Longer strings are written as an expression (``"x" * 1001``) in generated tests."""
@@ -203,6 +205,24 @@ def _datetime(value: Any) -> str:
     return parsed.isoformat().replace("+00:00", "Z")
 
 
+def _json_value(value: Any) -> Any:
+    """Any JSON value, its numbers finite (null inside a list or object too)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise Invalid("a number is finite")
+        if isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            if not all(isinstance(k, str) for k in item):
+                raise Invalid("an object's keys are text")
+            pending.extend(item.values())
+        elif item is not None and not isinstance(item, str | int | float | bool):
+            raise Invalid(f"expected a JSON value, got {_kind(item)}")
+    return value
+
+
 _SCALARS: dict[str, Callable[[Any], Any]] = {
     "str": _str,
     "int": _int,
@@ -212,6 +232,7 @@ _SCALARS: dict[str, Callable[[Any], Any]] = {
     "uuid": _uuid,
     "date": _date,
     "datetime": _datetime,
+    "json": _json_value,
 }
 
 
@@ -420,7 +441,13 @@ def distinct_samples(field: RField, types: Catalog, count: int = SAMPLES) -> lis
     if field.type.kind == "enum":
         return list(types.enums[field.type.name])[:count]
     # a key that ignores case: values equal once case-folded are one
-    same = (lambda v: str(v).casefold()) if field.folded else (lambda v: v)
+    same: Callable[[Any], Any] = (
+        (lambda v: str(v).casefold())
+        if field.folded
+        else (lambda v: json.dumps(v, sort_keys=True))
+        if field.type.is_scalar("json")
+        else (lambda v: v)
+    )
     seen = {same(first)}
     for candidate in _variants(first, field.type):
         if len(found) >= count:
@@ -436,6 +463,8 @@ def distinct_samples(field: RField, types: Catalog, count: int = SAMPLES) -> lis
 
 
 def _variants(first: Any, type_: TypeRef) -> list[Any]:
+    if type_.is_scalar("json"):
+        return [{"variant": step} for step in range(1, 40)]
     if type_.is_scalar("int"):
         return [first + step for step in (*range(1, 40), *range(-1, -40, -1))]
     if type_.is_scalar("decimal"):

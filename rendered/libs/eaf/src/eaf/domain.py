@@ -11,12 +11,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from types import TracebackType
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar
 
 import re2
 
 EventT = TypeVar("EventT")
 T = TypeVar("T")
+
+JsonValue: TypeAlias = Any
+"""A JSON value kept as parsed (text, a number, true or false, a list or an object of JSON
+values): the domain type of a spec's ``json`` fields. The HTTP models check what it holds
+(``eaf.web.JsonData``); the domain stores and answers it as it is."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from eaf.domain import decimal_text
 
 T = TypeVar("T")
 
-__all__ = ["decode_value", "encode_value", "from_dict", "to_dict"]
+__all__ = ["decode_value", "encode_value", "from_dict", "stored_form", "to_dict"]
 
 
 def encode_value(value: Any) -> Any:
@@ -53,6 +53,32 @@ def encode_value(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [encode_value(item) for item in value]
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+Shape = tuple[str, Any] | None
+"""How data of a type is laid out: None (as it is), ``("list", item)``, ``("map", item)``
+or ``("value", {name: (attribute, shape)})`` for a value object whose fields are named
+``name`` in an API's JSON and ``attribute`` in the stored form."""
+
+
+def stored_form(data: Any, shape: Shape) -> Any:
+    """JSON ``data`` as an API writes it (a value object's fields by their spec names:
+    ``valueOf``) in the form the event store keeps (by attribute names: ``value_of``),
+    following ``shape``; keys a value object does not name are kept, null stays null."""
+    if data is None or shape is None:
+        return data
+    kind, inner = shape
+    if kind == "list" and isinstance(data, list):
+        return [stored_form(item, inner) for item in data]
+    if kind == "map" and isinstance(data, dict):
+        return {key: stored_form(item, inner) for key, item in data.items()}
+    if kind == "value" and isinstance(data, dict):
+        stored = {}
+        for key, item in data.items():
+            attribute, item_shape = inner.get(key, (key, None))
+            stored[attribute] = stored_form(item, item_shape)
+        return stored
+    return data
 
 
 def to_dict(instance: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ pydantic states for the plain types."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -20,8 +21,10 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    JsonValue,
     PlainSerializer,
     Strict,
+    WithJsonSchema,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
@@ -62,6 +65,33 @@ JsonDateTime = Annotated[
 ]
 """A date and time with its offset, given as ISO 8601 text, read as the instant in UTC
 (so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
+
+def _json_data(value: JsonValue) -> JsonValue:
+    """``value`` if it is JSON data a store can keep: not null, its numbers finite
+    (Python's JSON reader takes ``NaN`` and ``Infinity``, which JSON has not)."""
+    if value is None:
+        raise PydanticCustomError("json_type", "Input should be a JSON value, not null")
+    pending = [value]
+    while pending:  # no recursion: the body's depth is bounded elsewhere, not here
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise PydanticCustomError(
+                "finite_number", "Input should be a finite number (JSON has no NaN)"
+            )
+        if isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+    return value
+
+
+JsonData = Annotated[
+    JsonValue,
+    AfterValidator(_json_data),
+    WithJsonSchema({"not": {"type": "null"}}),
+]
+"""Any JSON value but null (a ``json`` field left empty is an optional one's null), with
+finite numbers."""
 
 JsonBool = Annotated[bool, Strict()]
 """``true`` or ``false``, not 1 or "yes"."""
