@@ -253,6 +253,9 @@ class CommandCtx:
     kept_secrets: list[str] = field(default_factory=list)
     """The given secrets (attributes) the use case keeps when it gets None: a PATCH serves
     the command, and a secret the patch leaves out keeps its hash."""
+    value_invariants: list[Code] = field(default_factory=list)
+    """The invariants of the value objects the request gives (at any depth), which JSON
+    Schema cannot state either."""
     tests: CommandTests = field(default_factory=CommandTests)
 
 
@@ -729,7 +732,25 @@ def _command(
         kept_secrets=[f.attr for f in command.arguments if f.secret == "given"]
         if _patched(command, aggregate, domain)
         else [],
+        value_invariants=_value_invariants(command.arguments, domain),
     )
+
+
+def _value_invariants(fields: list[RField], domain: Domain) -> list[Code]:
+    """The invariants of every value object ``fields`` hold, at any depth, each once."""
+    seen: set[str] = set()
+    found: list[Code] = []
+    pending = [part for f in fields for part in f.full_type.walk()]
+    while pending:
+        part = pending.pop(0)
+        if part.kind != "value" or part.name in seen:
+            continue
+        seen.add(part.name)
+        value = domain.values[part.name]
+        names = {**_names(value.fields, "self."), "now": "now", "today": "now.date()"}
+        found += [_check(i.check, names, i.message, i.field) for i in value.invariants]
+        pending += [nested for f in value.fields for nested in f.full_type.walk()]
+    return found
 
 
 def _patched(command: RCommand, aggregate: RAggregate, domain: Domain) -> bool:
