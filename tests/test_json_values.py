@@ -28,7 +28,8 @@ values:
       value: {type: json, optional: true, example: blue}
       valueOf: {type: str, optional: true}
     invariants:
-      - {check: "value is None or valueOf is None", message: "value or valueOf, not both", field: valueOf}
+      - {check: "value is None or valueOf is None", message: "value or valueOf, not both",
+         field: valueOf}
 aggregates:
   Rule:
     fields:
@@ -43,7 +44,8 @@ events:
   # v1 held the matches as JSON text, as the API writes them (valueOf)
   RuleCreated:
     version: 2
-    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]", note: {type: json, optional: true}, occurredAt: datetime}
+    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
+             note: {type: json, optional: true}, occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
 read_models:
   Rules: {of: Rule}
@@ -69,19 +71,19 @@ def test_the_spec_with_json_values_is_valid() -> None:
         (
             "data: {type: json, example: {limits: [1, 2.5], on: true}}",
             "data: {type: json, max_length: 3}",
-            "rulebook.yaml:18:38: aggregates.Rule.fields.data.max_length: max_length applies"
+            "rulebook.yaml:19:38: aggregates.Rule.fields.data.max_length: max_length applies"
             " to str, list and map fields, not json",
         ),
         (
             "data: {type: json, example: {limits: [1, 2.5], on: true}}",
             "data: {type: json, unique: true}",
-            "rulebook.yaml:18:34: aggregates.Rule.fields.data.unique: a json field cannot be"
+            "rulebook.yaml:19:34: aggregates.Rule.fields.data.unique: a json field cannot be"
             " unique",
         ),
         (
             "data: {type: json, example: {limits: [1, 2.5], on: true}}",
             "data: {type: json, example: null}",
-            "rulebook.yaml:18:35: aggregates.Rule.fields.data.example: None does not fit data:"
+            "rulebook.yaml:19:35: aggregates.Rule.fields.data.example: None does not fit data:"
             " null is not allowed (the field is not optional)",
         ),
         (
@@ -93,33 +95,33 @@ def test_the_spec_with_json_values_is_valid() -> None:
         (
             "  Rule:\n",
             "  Rule:\n    key: [data]\n",
-            "rulebook.yaml:16:11: aggregates.Rule.key.fields.0: a json field cannot be part"
+            "rulebook.yaml:17:11: aggregates.Rule.key.fields.0: a json field cannot be part"
             " of a key",
         ),
         (
             "emits: RuleChanged}",
             "emits: RuleChanged, when: \"data == 'x'\"}",
-            "rulebook.yaml:23:73: aggregates.Rule.commands.change.when: cannot compare a json"
+            "rulebook.yaml:24:73: aggregates.Rule.commands.change.when: cannot compare a json"
             " with a str (in \"data == 'x'\")",
         ),
         (
             "query: Rules.list, consistent: true}",
             "query: Rules.list, consistent: true, filter: [data]}",
-            "rulebook.yaml:36:86: endpoints.3.filter.0: 'data' (json) cannot be filtered on"
+            "rulebook.yaml:38:86: endpoints.3.filter.0: 'data' (json) cannot be filtered on"
             " (filters take str, int, float, bool, uuid, date, datetime and enum columns; a"
             " decimal is kept as text, exactly)",
         ),
         (
             "query: Rules.list, consistent: true}",
             "query: Rules.list, consistent: true, sort: [data]}",
-            "rulebook.yaml:36:84: endpoints.3.sort.0: Rules cannot be sorted by 'data': 'data'"
+            "rulebook.yaml:38:84: endpoints.3.sort.0: Rules cannot be sorted by 'data': 'data'"
             " is a json; sorts take str, int, float, date, datetime and enum columns (a"
             " decimal is kept as text, exactly)",
         ),
         (
             "decode: [matches]",
             "decode: [matchez]",
-            "rulebook.yaml:29:59: events.RuleCreated.upcasts.1.decode.0: decodes 'matchez',"
+            "rulebook.yaml:31:59: events.RuleCreated.upcasts.1.decode.0: decodes 'matchez',"
             " which version 2 of RuleCreated does not have (its fields: data, matches, name,"
             " note, occurredAt, ruleId)",
         ),
@@ -139,11 +141,13 @@ V1 = (
     .replace(
         """  RuleCreated:
     version: 2
-    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]", note: {type: json, optional: true}, occurredAt: datetime}
+    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
+             note: {type: json, optional: true}, occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
 """,
         """  RuleCreated:
-    fields: {ruleId: uuid, name: str, data: json, conditions: str, note: {type: json, optional: true}, occurredAt: datetime}
+    fields: {ruleId: uuid, name: str, data: json, conditions: str,
+             note: {type: json, optional: true}, occurredAt: datetime}
 """,
     )
 )
