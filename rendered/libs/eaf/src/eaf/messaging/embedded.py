@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -164,19 +165,26 @@ class EmbeddedNats:
             self._log = None
 
     async def _healthy(self) -> bool:
+        return await self.monitor("/healthz") is not None
+
+    async def monitor(self, path: str) -> bytes | None:
+        """The body of the monitoring endpoint ``path`` (``/jsz``), or None when the
+        server does not answer it with 200."""
         try:
             reader, writer = await asyncio.open_connection(
                 "127.0.0.1", self.monitor_port
             )
         except OSError:
-            return False
+            return None
         try:
-            writer.write(b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            request = f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
+            writer.write(request.encode())
             await writer.drain()
-            status = await reader.readline()
-            return b" 200 " in status
+            answer = await reader.read()
+            head, _, body = answer.partition(b"\r\n\r\n")
+            return body if b" 200 " in head.split(b"\r\n", 1)[0] else None
         except OSError:
-            return False
+            return None
         finally:
             writer.close()
             with contextlib.suppress(OSError):
@@ -231,9 +239,33 @@ class EmbeddedCluster:
         return ",".join(node.url for node in self.nodes)
 
     async def start(self) -> None:
+        """Start every node and wait until the cluster places streams: each node healthy
+        and the meta leader seeing every other node current (before that, a replicated
+        stream may be refused with "no suitable peers for placement")."""
         for node in self.nodes:
             node.launch()
         await asyncio.gather(*(node.wait_ready() for node in self.nodes))
+        timeout = max(node.startup_timeout for node in self.nodes)
+        try:
+            async with asyncio.timeout(timeout):
+                while not await self._formed():
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise TimeoutError(
+                f"the NATS cluster did not form; see {self.store_dir}/n*/nats-server.log"
+            ) from None
+
+    async def _formed(self) -> bool:
+        for node in self.nodes:
+            body = await node.monitor("/jsz")
+            meta = json.loads(body).get("meta_cluster", {}) if body else {}
+            if meta.get("leader") != node.server_name:
+                continue
+            replicas = meta.get("replicas") or []
+            return len(replicas) == len(self.nodes) - 1 and all(
+                peer.get("current") and not peer.get("offline") for peer in replicas
+            )
+        return False
 
     async def stop(self) -> None:
         await asyncio.gather(*(node.stop() for node in self.nodes))
