@@ -20,6 +20,8 @@ TenantHeaders = Callable[..., dict[str, str]]
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
 PERMISSIONS = [
+    "iam-policies:read",
+    "iam-policies:write",
     "iam-roles:read",
     "iam-roles:write",
     "iam-service-accounts:read",

@@ -114,6 +114,46 @@ def change_role_2_body(client: TestClient, headers: Headers = None) -> dict[str,
     }
 
 
+def create_policy_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body of POST /api/v1/tenants/{tenantId}/policies (the aggregates it references made)."""
+    return {
+        "name": next_of(
+            "Policy.name",
+            [
+                "sales-only",
+                "sales-onl0",
+                "sales-onl1",
+                "sales-onl2",
+                "sales-onl3",
+                "sales-onl4",
+                "sales-onl5",
+                "sales-onl6",
+                "sales-onl7",
+                "sales-onl8",
+                "sales-onl9",
+                "sales-onla",
+            ],
+        ),
+        "effect": "deny",
+        "permissions": ["license:*"],
+        "conditions": [{"attribute": "user.department", "op": "ne", "value": "sales"}],
+    }
+
+
+def change_policy_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body of PUT /api/v1/tenants/{tenantId}/policies/{policyId} (the aggregates it references made)."""
+    return {
+        "effect": "deny",
+        "permissions": ["license:*"],
+        "conditions": [{"attribute": "user.department", "op": "ne", "value": "sales"}],
+    }
+
+
+def disable_policy_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body of DELETE /api/v1/tenants/{tenantId}/policies/{policyId} (the aggregates it references made)."""
+    return {}
+
+
 def create_service_account_body(
     client: TestClient, headers: Headers = None
 ) -> dict[str, Any]:
@@ -185,6 +225,25 @@ def create_role(
     response = client.post(
         "/api/v1/tenants/{tenantId}/roles",
         json={**role_body(client, headers), **overrides},
+        headers=headers,
+    )
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def policy_body(client: TestClient, headers: Headers = None) -> dict[str, Any]:
+    """The examples' body that makes a policy."""
+    return create_policy_body(client, headers)
+
+
+def create_policy(
+    client: TestClient, headers: Headers = None, **overrides: Any
+) -> dict[str, Any]:
+    """A new policy, made through POST /api/v1/tenants/{tenantId}/policies."""
+    response = client.post(
+        "/api/v1/tenants/{tenantId}/policies",
+        json={**policy_body(client, headers), **overrides},
         headers=headers,
     )
     assert response.status_code == 201, response.text
@@ -269,6 +328,35 @@ def call_change_role_2(
         "PUT",
         f"/api/v1/tenants/{{tenantId}}/roles/{id}",
         json={**change_role_2_body(client, headers), **(changes or {})},
+        headers=headers,
+    )
+
+
+def call_change_policy(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """PUT /api/v1/tenants/{tenantId}/policies/{policyId} with the examples' body."""
+    return client.request(
+        "PUT",
+        f"/api/v1/tenants/{{tenantId}}/policies/{id}",
+        json={**change_policy_body(client, headers), **(changes or {})},
+        headers=headers,
+    )
+
+
+def call_disable_policy(
+    client: TestClient,
+    id: str,
+    headers: Headers = None,
+    changes: dict[str, Any] | None = None,
+) -> Response:
+    """DELETE /api/v1/tenants/{tenantId}/policies/{policyId} with the examples' body."""
+    return client.request(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/policies/{id}",
         headers=headers,
     )
 
@@ -790,6 +878,215 @@ def test_change_role_2_of_a_missing_role_is_404(client: TestClient) -> None:
     assert response.json()["detail"] == "Role not found"
 
 
+def test_list_policies_answers_a_list(client: TestClient) -> None:
+    response = client.get("/api/v1/tenants/{tenantId}/policies")
+    assert response.status_code == 200, response.text
+
+
+def test_list_policies_lists_the_tenant_s_policy_rows(
+    client: TestClient, as_tenant: TenantHeaders
+) -> None:
+    mine = as_tenant("tenant-a")
+    created = [create_policy(client, mine) for _ in range(2)]
+    create_policy(client, as_tenant("tenant-b"))
+
+    def listed() -> list[dict[str, Any]]:
+        body: Any = client.get(
+            "/api/v1/tenants/{tenantId}/policies", headers=mine
+        ).json()
+        return list(body["items"] if isinstance(body, dict) else body)
+
+    rows = eventually(listed, lambda rows: len(rows) >= 2)
+    assert sorted(row["policyId"] for row in rows) == sorted(
+        row["policyId"] for row in created
+    )
+    # without ?sort=, in the spec's order: by name
+    ordered = [row["name"] for row in rows if row["name"] is not None]
+    assert ordered == sorted(ordered)
+
+
+def test_get_policy_returns_the_stored_policy(client: TestClient) -> None:
+    created = create_policy(client)
+    response = client.get(
+        "/api/v1/tenants/{{tenantId}}/policies/{policyId}".format(
+            policyId=created["policyId"]
+        )
+    )
+    assert response.status_code == 200
+    assert response.json() == created
+    tag = response.headers["ETag"]
+    unchanged = client.get(
+        "/api/v1/tenants/{{tenantId}}/policies/{policyId}".format(
+            policyId=created["policyId"]
+        ),
+        headers={"If-None-Match": tag},
+    )
+    assert unchanged.status_code == 304
+
+
+def test_get_policy_is_scoped_to_the_tenant(
+    client: TestClient, as_tenant: TenantHeaders
+) -> None:
+    created = create_policy(client, as_tenant("tenant-a"))
+    path = "/api/v1/tenants/{{tenantId}}/policies/{policyId}".format(
+        policyId=created["policyId"]
+    )
+    assert client.get(path, headers=as_tenant("tenant-a")).status_code == 200
+    assert client.get(path, headers=as_tenant("tenant-b")).status_code == 404
+
+
+def test_get_policy_answers_404_with_a_problem(client: TestClient) -> None:
+    response = client.get(f"/api/v1/tenants/{{tenantId}}/policies/{UNKNOWN_ID}")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == PROBLEM_TYPE
+    assert response.json()["detail"] == "Policy not found"
+
+
+def test_create_policy_answers_201_with_the_stored_policy(client: TestClient) -> None:
+    body = create_policy_body(client)
+    response = client.post("/api/v1/tenants/{tenantId}/policies", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    for field, value in body.items():
+        assert sent(created[field], value) == value, field
+    assert created["createdAt"] == created["updatedAt"]
+    assert response.headers["ETag"] == '"1"'
+    assert response.headers["Location"].endswith(created["policyId"])
+    assert "/default" in response.headers["Location"]
+
+
+def test_create_policy_rejects_permissions_breaking_min_length(
+    client: TestClient,
+) -> None:
+    body = {**policy_body(client), "permissions": []}
+    errors = errors_of(client.post("/api/v1/tenants/{tenantId}/policies", json=body))
+    assert {"field": "permissions", "message": "A policy names permissions"} in errors
+
+
+def test_create_policy_names_every_missing_field(client: TestClient) -> None:
+    errors = errors_of(client.post("/api/v1/tenants/{tenantId}/policies", json={}))
+    assert {error["field"] for error in errors} >= {
+        "name",
+        "effect",
+        "permissions",
+    }
+
+
+def test_create_policy_refuses_a_second_policy_with_the_same_key(
+    client: TestClient,
+) -> None:
+    first = create_policy(client)
+    body = {**policy_body(client), "name": first["name"]}
+    response = client.post("/api/v1/tenants/{tenantId}/policies", json=body)
+    assert response.status_code == 409, response.text
+    assert response.json()["type"].endswith(":duplicate")
+    assert [error["field"] for error in response.json()["errors"]] == ["name"]
+
+
+def test_create_policy_with_an_idempotency_key_makes_one_policy(
+    client: TestClient,
+) -> None:
+    body = policy_body(client)
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    path = "/api/v1/tenants/{tenantId}/policies"
+    first = client.post(path, json=body, headers=key)
+    again = client.post(path, json=body, headers=key)
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.json() == first.json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    changed = {**body, "name": "sales-onl0"}
+    other = client.post(path, json=changed, headers=key)
+    assert other.status_code == 422, other.text
+    assert other.json()["title"] == "Idempotency-Key reused"
+
+
+def test_change_policy_changes_the_stored_policy(client: TestClient) -> None:
+    created = create_policy(client)
+    response = call_change_policy(client, created["policyId"])
+    assert response.status_code == 200, response.text
+    assert response.json()["updatedAt"] >= created["updatedAt"]
+    assert response.json()["createdAt"] == created["createdAt"]
+    assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_change_policy_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_policy(client)
+    body = change_policy_body(client)
+    path = "/api/v1/tenants/{{tenantId}}/policies/{policyId}".format(
+        policyId=created["policyId"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("PUT", path, json=body, headers=key)
+    again = client.request("PUT", path, json=body, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_change_policy_of_a_version_not_read_is_412(client: TestClient) -> None:
+    created = create_policy(client)
+    stale = {"If-Match": '"5"'}
+    response = call_change_policy(client, created["policyId"], stale)
+    assert response.status_code == 412
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+def test_change_policy_of_a_missing_policy_is_404(client: TestClient) -> None:
+    response = call_change_policy(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "Policy not found"
+
+
+def test_change_policy_rejects_permissions_breaking_min_length(
+    client: TestClient,
+) -> None:
+    created = create_policy(client)
+    errors = errors_of(
+        call_change_policy(client, created["policyId"], changes={"permissions": []})
+    )
+    assert {"field": "permissions", "message": "A policy names permissions"} in errors
+
+
+def test_disable_policy_changes_the_stored_policy(client: TestClient) -> None:
+    created = create_policy(client)
+    response = call_disable_policy(client, created["policyId"])
+    assert response.status_code == 200, response.text
+    assert response.json()["updatedAt"] >= created["updatedAt"]
+    assert response.json()["createdAt"] == created["createdAt"]
+    assert int(response.headers["ETag"].strip('"')) == 2
+
+
+def test_disable_policy_with_the_same_idempotency_key_is_replayed(
+    client: TestClient,
+) -> None:
+    created = create_policy(client)
+    path = "/api/v1/tenants/{{tenantId}}/policies/{policyId}".format(
+        policyId=created["policyId"],
+    )
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.request("DELETE", path, headers=key)
+    again = client.request("DELETE", path, headers=key)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_disable_policy_of_a_version_not_read_is_412(client: TestClient) -> None:
+    created = create_policy(client)
+    stale = {"If-Match": '"5"'}
+    response = call_disable_policy(client, created["policyId"], stale)
+    assert response.status_code == 412
+    assert response.headers["content-type"] == PROBLEM_TYPE
+
+
+def test_disable_policy_of_a_missing_policy_is_404(client: TestClient) -> None:
+    response = call_disable_policy(client, UNKNOWN_ID)
+    assert response.status_code == 404
+    assert response.json()["detail"] == "Policy not found"
+
+
 def test_list_service_accounts_answers_a_list(client: TestClient) -> None:
     response = client.get("/api/v1/tenants/{tenantId}/service-accounts")
     assert response.status_code == 200, response.text
@@ -1019,6 +1316,11 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert "post" in paths["/api/v1/tenants/{tenantId}/roles"]
     assert "patch" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
     assert "put" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]
+    assert "get" in paths["/api/v1/tenants/{tenantId}/policies"]
+    assert "get" in paths["/api/v1/tenants/{tenantId}/policies/{policyId}"]
+    assert "post" in paths["/api/v1/tenants/{tenantId}/policies"]
+    assert "put" in paths["/api/v1/tenants/{tenantId}/policies/{policyId}"]
+    assert "delete" in paths["/api/v1/tenants/{tenantId}/policies/{policyId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/service-accounts"]
     assert "post" in paths["/api/v1/tenants/{tenantId}/service-accounts"]
     assert (

@@ -54,7 +54,12 @@ from iam.domain.model import (
     Tenant,
     User,
 )
-from iam.domain.types import TenantStatus
+from iam.domain.types import (
+    ConditionOperator,
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 from iam.infrastructure.persistence import EVENTS
 
 # Now: the spec's examples are checked against the current date (a due date in 2099).
@@ -322,9 +327,13 @@ def test_describe_role_returns_a_changed_copy_with_its_event() -> None:
 def new_policy() -> Policy:
     return Policy.create(
         name="sales-only",
-        effect="deny",
+        effect=PolicyEffect.DENY,
         permissions=["license:*"],
-        conditions="[]",
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
         now=NOW,
     ).committed()
 
@@ -332,15 +341,23 @@ def new_policy() -> Policy:
 def test_create_policy_sets_fields_and_records_policy_created() -> None:
     policy = Policy.create(
         name="sales-only",
-        effect="deny",
+        effect=PolicyEffect.DENY,
         permissions=["license:*"],
-        conditions="[]",
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
         now=NOW,
     )
     assert policy.name == "sales-only"
-    assert policy.effect == "deny"
+    assert policy.effect == PolicyEffect.DENY
     assert policy.permissions == ["license:*"]
-    assert policy.conditions == "[]"
+    assert policy.conditions == [
+        PolicyCondition(
+            attribute="user.department", op=ConditionOperator.NE, value_="sales"
+        )
+    ]
     assert policy.created_at == policy.updated_at == NOW
     assert [type(event) for event in policy.changes] == [PolicyCreated]
     assert policy.committed().version == 1
@@ -349,29 +366,75 @@ def test_create_policy_sets_fields_and_records_policy_created() -> None:
 def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
     policy = Policy.create(
         name="sales-only",
-        effect="deny",
+        effect=PolicyEffect.DENY,
         permissions=["license:*"],
-        conditions="[]",
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
         now=NOW,
     )
     policy = policy.change(
-        name="sales-only",
-        effect="deny",
+        effect=PolicyEffect.DENY,
         permissions=["license:*"],
-        conditions="[]",
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
         now=LATER + timedelta(seconds=1),
     )
-    policy = policy.change_status(status="ACTIVE", now=LATER + timedelta(seconds=2))
+    policy = policy.disable(now=LATER + timedelta(seconds=2))
     assert Policy.from_history(policy.changes) == policy.committed()
+
+
+def test_create_policy_rejects_permissions_breaking_min_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        Policy.create(
+            name="sales-only",
+            effect=PolicyEffect.DENY,
+            permissions=[],
+            conditions=[
+                PolicyCondition(
+                    attribute="user.department", op=ConditionOperator.NE, value_="sales"
+                )
+            ],
+            now=NOW,
+        )
+    assert (
+        Violation("permissions", "A policy names permissions") in error.value.violations
+    )
+
+
+def test_change_policy_rejects_permissions_breaking_min_length() -> None:
+    original = new_policy()
+    with pytest.raises(DomainValidationError) as error:
+        original.change(
+            effect=PolicyEffect.DENY,
+            permissions=[],
+            conditions=[
+                PolicyCondition(
+                    attribute="user.department", op=ConditionOperator.NE, value_="sales"
+                )
+            ],
+            now=NOW,
+        )
+    assert (
+        Violation("permissions", "A policy names permissions") in error.value.violations
+    )
 
 
 def test_change_policy_returns_a_changed_copy_with_its_event() -> None:
     original = new_policy()
     changed = original.change(
-        name="sales-only",
-        effect="deny",
+        effect=PolicyEffect.DENY,
         permissions=["license:*"],
-        conditions="[]",
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
         now=LATER,
     )
     assert changed is not original
@@ -380,9 +443,9 @@ def test_change_policy_returns_a_changed_copy_with_its_event() -> None:
     assert [type(event) for event in changed.changes] == [PolicyChanged]
 
 
-def test_change_status_policy_returns_a_changed_copy_with_its_event() -> None:
+def test_disable_policy_returns_a_changed_copy_with_its_event() -> None:
     original = new_policy()
-    changed = original.change_status(status="ACTIVE", now=LATER)
+    changed = original.disable(now=LATER)
     assert changed is not original
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
@@ -865,6 +928,68 @@ def test_a_stored_role_created_of_version_1_is_read_as_version_2() -> None:
         "occurred_at": "2030-01-02T03:04:05Z",
     }
     assert isinstance(from_dict(RoleCreated, payload), RoleCreated)
+
+
+def test_a_stored_policy_created_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "PolicyCreated",
+        1,
+        {
+            "policy_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "name": "name",
+            "effect": "allow",
+            "permissions": [],
+            "conditions": "[]",
+            "occurred_at": "2030-01-02T03:04:05Z",
+        },
+    )
+    assert sorted(payload) == [
+        "conditions",
+        "effect",
+        "name",
+        "occurred_at",
+        "permissions",
+        "policy_id",
+    ]
+    assert payload == {
+        "policy_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "name": "name",
+        "effect": "allow",
+        "permissions": [],
+        "conditions": [],
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(PolicyCreated, payload), PolicyCreated)
+
+
+def test_a_stored_policy_changed_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "PolicyChanged",
+        1,
+        {
+            "policy_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "effect": "allow",
+            "permissions": [],
+            "conditions": "[]",
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "name": "a value the next version dropped",
+        },
+    )
+    assert sorted(payload) == [
+        "conditions",
+        "effect",
+        "occurred_at",
+        "permissions",
+        "policy_id",
+    ]
+    assert payload == {
+        "policy_id": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "effect": "allow",
+        "permissions": [],
+        "conditions": [],
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(PolicyChanged, payload), PolicyChanged)
 
 
 def test_a_stored_service_account_created_of_version_1_is_read_as_version_2() -> None:

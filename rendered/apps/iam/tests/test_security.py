@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
 PERMISSIONS = [
+    "iam-policies:read",
+    "iam-policies:write",
     "iam-roles:read",
     "iam-roles:write",
     "iam-service-accounts:read",
@@ -138,6 +140,54 @@ ENDPOINTS = [
         },
         "iam-roles:write",
         id="change_role_2",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}/policies",
+        None,
+        "iam-policies:read",
+        id="list_policies",
+    ),
+    pytest.param(
+        "GET",
+        f"/api/v1/tenants/{{tenantId}}/policies/{UNKNOWN_ID}",
+        None,
+        "iam-policies:read",
+        id="get_policy",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/tenants/{tenantId}/policies",
+        {
+            "name": "sales-only",
+            "effect": "deny",
+            "permissions": ["license:*"],
+            "conditions": [
+                {"attribute": "user.department", "op": "ne", "value": "sales"}
+            ],
+        },
+        "iam-policies:write",
+        id="create_policy",
+    ),
+    pytest.param(
+        "PUT",
+        f"/api/v1/tenants/{{tenantId}}/policies/{UNKNOWN_ID}",
+        {
+            "effect": "deny",
+            "permissions": ["license:*"],
+            "conditions": [
+                {"attribute": "user.department", "op": "ne", "value": "sales"}
+            ],
+        },
+        "iam-policies:write",
+        id="change_policy",
+    ),
+    pytest.param(
+        "DELETE",
+        f"/api/v1/tenants/{{tenantId}}/policies/{UNKNOWN_ID}",
+        None,
+        "iam-policies:write",
+        id="disable_policy",
     ),
     pytest.param(
         "GET",

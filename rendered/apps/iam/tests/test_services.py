@@ -22,6 +22,7 @@ from eaf.eventsourcing import (
 from eaf.projectors import projection_store
 
 from iam.application.services import (
+    PolicyService,
     RoleService,
     ServiceAccountService,
     TenantService,
@@ -33,9 +34,15 @@ from iam.domain.errors import (
     NotFoundError,
     ServiceAccountDisabled,
 )
-from iam.domain.model import Role, ServiceAccount, Tenant, User
-from iam.domain.types import TenantStatus
+from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.types import (
+    ConditionOperator,
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 from iam.infrastructure.persistence import (
+    EventSourcedPolicyRepository,
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,
@@ -43,6 +50,7 @@ from iam.infrastructure.persistence import (
     transactions,
 )
 from iam.infrastructure.projections import (
+    ReadModelPolicyListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -87,6 +95,7 @@ class Cases:
     tenant: TenantService
     user: UserService
     role: RoleService
+    policy: PolicyService
     service_account: ServiceAccountService
     used: dict[str, int] = field(default_factory=dict)
 
@@ -114,6 +123,11 @@ def use_cases(store: EventStore) -> Cases:
             wired,
             clock,
             ReadModelRoleListing(projection_store(store)),
+        ),
+        policy=PolicyService(
+            wired,
+            clock,
+            ReadModelPolicyListing(projection_store(store)),
         ),
         service_account=ServiceAccountService(
             wired,
@@ -758,6 +772,211 @@ async def test_a_stale_role_is_not_saved_over_a_newer_one(store: EventStore) -> 
                 created.change(
                     permissions=["user-profile:read"],
                     description="description",
+                    now=now,
+                )
+            )
+
+
+async def policy_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of Policy.create (the aggregates they reference made)."""
+    return dict(
+        name=cases.next_of(
+            "Policy.name",
+            [
+                "sales-only",
+                "sales-onl0",
+                "sales-onl1",
+                "sales-onl2",
+                "sales-onl3",
+                "sales-onl4",
+                "sales-onl5",
+                "sales-onl6",
+                "sales-onl7",
+                "sales-onl8",
+                "sales-onl9",
+                "sales-onla",
+            ],
+        ),
+        effect=PolicyEffect.DENY,
+        permissions=["license:*"],
+        conditions=[
+            PolicyCondition(
+                attribute="user.department", op=ConditionOperator.NE, value_="sales"
+            )
+        ],
+    )
+
+
+async def new_policy(cases: Cases, **overrides: Any) -> Policy:
+    """A new policy from the examples."""
+    arguments = {**await policy_arguments(cases), **overrides}
+    return await cases.policy.create(**arguments)
+
+
+async def test_policy_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_policy(cases)
+        assert await cases.policy.get(created.id) == created
+        assert await cases.policy.get("no-such-id") is None
+
+
+async def test_policy_of_one_tenant_is_invisible_to_another(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_policy(cases)
+    with use(TENANT_B):
+        assert await cases.policy.get(created.id) is None
+
+
+async def test_the_key_of_a_policy_makes_its_id_once_in_the_tenant(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_policy(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_policy(cases, name=first.name)
+        assert await cases.policy.get(first.id) == first
+    with use(TENANT_B):
+        elsewhere = await new_policy(cases, name=first.name)
+    assert elsewhere.id != first.id
+
+
+async def test_an_idempotency_key_makes_one_policy(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await policy_arguments(cases)
+        create = cases.policy.create
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_change_of_a_missing_policy_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.policy.change(
+            "no-such-id",
+            effect=PolicyEffect.DENY,
+            permissions=["license:*"],
+            conditions=[
+                PolicyCondition(
+                    attribute="user.department", op=ConditionOperator.NE, value_="sales"
+                )
+            ],
+        )
+
+
+async def test_change_of_a_policy_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        policy = await new_policy(cases)
+        changed = await cases.policy.change(
+            policy.id,
+            effect=PolicyEffect.DENY,
+            permissions=["license:*"],
+            conditions=[
+                PolicyCondition(
+                    attribute="user.department", op=ConditionOperator.NE, value_="sales"
+                )
+            ],
+        )
+        assert changed.version == policy.version + 1
+        assert await cases.policy.get(policy.id) == changed
+        stream = await store.read_stream("Policy", policy.id)
+    assert stream[-1].event_type == "PolicyChanged"
+
+
+async def test_change_of_a_policy_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        policy = await new_policy(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.policy.change(
+                policy.id,
+                effect=PolicyEffect.DENY,
+                permissions=["license:*"],
+                conditions=[
+                    PolicyCondition(
+                        attribute="user.department",
+                        op=ConditionOperator.NE,
+                        value_="sales",
+                    )
+                ],
+                expected_version=policy.version + 1,
+            )
+
+
+async def test_disable_of_a_missing_policy_is_not_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.policy.disable(
+            "no-such-id",
+        )
+
+
+async def test_disable_of_a_policy_is_stored_as_an_event(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        policy = await new_policy(cases)
+        changed = await cases.policy.disable(
+            policy.id,
+        )
+        assert changed.version == policy.version + 1
+        assert await cases.policy.get(policy.id) == changed
+        stream = await store.read_stream("Policy", policy.id)
+    assert stream[-1].event_type == "PolicyStatusChanged"
+
+
+async def test_disable_of_a_policy_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        policy = await new_policy(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.policy.disable(policy.id, expected_version=policy.version + 1)
+
+
+async def test_a_stale_policy_is_not_saved_over_a_newer_one(store: EventStore) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedPolicyRepository(store)
+    with use(TENANT_A):
+        created = await new_policy(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(
+            created.change(
+                effect=PolicyEffect.DENY,
+                permissions=["license:*"],
+                conditions=[
+                    PolicyCondition(
+                        attribute="user.department",
+                        op=ConditionOperator.NE,
+                        value_="sales",
+                    )
+                ],
+                now=now,
+            )
+        )
+        with pytest.raises(ConcurrencyError):
+            await repository.save(
+                created.change(
+                    effect=PolicyEffect.DENY,
+                    permissions=["license:*"],
+                    conditions=[
+                        PolicyCondition(
+                            attribute="user.department",
+                            op=ConditionOperator.NE,
+                            value_="sales",
+                        )
+                    ],
                     now=now,
                 )
             )

@@ -16,6 +16,7 @@ import iam.application.brokering
 import iam.application.directory
 import iam.application.federation
 import iam.application.ldap
+import iam.application.policies
 import iam.application.service_accounts
 import iam.infrastructure.api_saml_providers
 import iam.infrastructure.bearer
@@ -23,6 +24,7 @@ import iam.infrastructure.broker_store
 import iam.infrastructure.http
 import iam.wiring
 from iam.application.ports.inbound import (
+    PolicyUseCases,
     RoleUseCases,
     ServiceAccountUseCases,
     TenantUseCases,
@@ -39,6 +41,7 @@ from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     PROJECTIONS,
+    ReadModelPolicyListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -66,6 +69,7 @@ class Services:
     tenant: TenantUseCases
     user: UserUseCases
     role: RoleUseCases
+    policy: PolicyUseCases
     service_account: ServiceAccountUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
@@ -103,6 +107,7 @@ async def bootstrap(
     tenant: TenantUseCases | None = None,
     user: UserUseCases | None = None,
     role: RoleUseCases | None = None,
+    policy: PolicyUseCases | None = None,
     service_account: ServiceAccountUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
@@ -130,6 +135,7 @@ async def bootstrap(
         "UserList": ReadModelUserListing(read_models),
         "Roles": ReadModelRoleListing(read_models),
         "ServiceAccounts": ReadModelServiceAccountListing(read_models),
+        "Policies": ReadModelPolicyListing(read_models),
     }
     # the secrets' argon2id costs: security.password_hashing (a name no parameter has)
     _hasher = PasswordHasher.from_settings(settings)
@@ -147,6 +153,11 @@ async def bootstrap(
         transactions,
         clock,
         queries["Roles"],
+    )
+    policy = policy or iam.application.policies.Policies(
+        transactions,
+        clock,
+        queries["Policies"],
     )
     service_account = (
         service_account
@@ -230,6 +241,7 @@ async def bootstrap(
         tenant=tenant,
         user=user,
         role=role,
+        policy=policy,
         service_account=service_account,
         access=access,
         directory=directory,

@@ -41,6 +41,7 @@ def create_app(
         app.state.tenant = services.tenant
         app.state.user = services.user
         app.state.role = services.role
+        app.state.policy = services.policy
         app.state.service_account = services.service_account
         app.state.access = services.access
         app.state.directory = services.directory

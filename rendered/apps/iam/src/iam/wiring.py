@@ -48,9 +48,7 @@ from iam.infrastructure.http import Identity
 from iam.infrastructure.openid_client import UrllibOpenIdProviderClient
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
-    EventSourcedPolicyRepository,
     EventSourcedRefreshTokenFamilyRepository,
-    EventSourcedRoleRepository,
     EventSourcedSamlAssertionUseRepository,
     EventSourcedSamlIdentityProviderRepository,
     EventSourcedSamlLoginRequestRepository,
@@ -71,8 +69,6 @@ DEFAULT_ISSUER = "http://127.0.0.1:8081"
 def access(store: EventStore, clock: Clock) -> AccessControl:
     """Roles, policies and decisions on the event store."""
     return AccessControl(
-        roles=EventSourcedRoleRepository(store),
-        policies=EventSourcedPolicyRepository(store),
         users=EventSourcedUserRepository(store),
         service_accounts=EventSourcedServiceAccountRepository(store),
         rules=StoredAccessRules(store),

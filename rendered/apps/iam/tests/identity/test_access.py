@@ -1,9 +1,14 @@
 """Roles and attribute policies of a tenant, and the decisions of /authz/check."""
 
+import json
 from typing import Any
+from uuid import uuid5
 
 import pytest
+from eaf import context
+from eaf.eventsourcing import NewEvent
 
+from iam.application.identity import NAMESPACE
 from tests.identity.conftest import Iam, bearer
 
 CHECK = "/api/v1/authz/check"
@@ -114,6 +119,83 @@ def test_disabling_a_policy_lifts_it(acme: Tenant) -> None:
 
     assert deleted.json()["status"] == "DISABLED"
     assert acme.check(acme.alice, "doc:archive")["allowed"] is True
+
+
+def test_policies_are_listed_by_name_and_replaced_whole(acme: Tenant) -> None:
+    policies = f"/api/v1/tenants/{acme.id}/policies"
+    one = f"{policies}/{acme.no_archive}"
+
+    replaced = acme.iam.http.put(
+        one,
+        json={
+            "effect": "deny",
+            "permissions": ["doc:archive", "doc:purge", "doc:archive"],
+            "conditions": [
+                {"attribute": "env.ip", "op": "cidr", "value": ["10.0.0.0/8"]}
+            ],
+        },
+        headers=bearer(acme.admin),
+    )
+    listed = acme.iam.http.get(policies, headers=bearer(acme.admin)).json()
+
+    assert replaced.status_code == 200, replaced.text
+    assert replaced.json()["name"] == "no-archive"
+    assert replaced.json()["permissions"] == ["doc:archive", "doc:purge"]
+    assert [p["name"] for p in listed] == [
+        "deletes-in-sales-only",
+        "no-archive",
+        "owners-write",
+    ]
+    assert listed[1] == replaced.json()
+    inside = {"ip": "10.1.2.3"}
+    assert acme.check(acme.alice, "doc:purge", env=inside)["allowed"] is False
+    assert acme.check(acme.alice, "doc:archive", env={"ip": "192.0.2.1"})["allowed"]
+
+
+def test_policies_keep_the_ids_they_were_given_before(acme: Tenant) -> None:
+    """The spec's key makes the ids the hand-written access control made."""
+    assert acme.no_archive == str(uuid5(NAMESPACE, f"{acme.id}/policy/no-archive"))
+
+
+def test_policies_stored_before_are_read_with_their_conditions(iam: Iam) -> None:
+    """Version 1 events held the conditions as JSON text, with the API's names."""
+    tenant_id, admin = iam.tenant_admin("Acme")
+    policy_id = str(uuid5(NAMESPACE, f"{tenant_id}/policy/owners"))
+    owner = {"attribute": "resource.owner", "op": "eq", "valueOf": "user.id"}
+    team = {"attribute": "user.team", "op": "in", "value": ["a", "b"]}
+    created = {
+        "policy_id": policy_id,
+        "name": "owners",
+        "effect": "allow",
+        "permissions": ["doc:write"],
+        "conditions": json.dumps([owner], sort_keys=True),
+        "occurred_at": "2026-01-02T03:04:05+00:00",
+    }
+    changed = {**created, "conditions": json.dumps([owner, team], sort_keys=True)}
+
+    async def store() -> None:
+        with context.use(context.SecurityContext(tenant_id=tenant_id)):
+            await iam.http.app.state.store.append(  # type: ignore[attr-defined]
+                "Policy",
+                policy_id,
+                [
+                    NewEvent("PolicyCreated", created),
+                    NewEvent("PolicyChanged", changed),
+                ],
+                expected_version=0,
+            )
+
+    iam.http.portal.call(store)  # type: ignore[union-attr]
+    read = iam.http.get(
+        f"/api/v1/tenants/{tenant_id}/policies/{policy_id}", headers=bearer(admin)
+    )
+
+    assert read.status_code == 200, read.text
+    assert read.json()["conditions"] == [
+        {**owner, "value": None},
+        {**team, "valueOf": None},
+    ]
+    assert read.json()["effect"] == "allow" and read.json()["name"] == "owners"
 
 
 def test_changed_role_permissions_apply_at_once(acme: Tenant) -> None:

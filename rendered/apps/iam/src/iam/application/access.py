@@ -1,12 +1,10 @@
 """Roles, attribute policies and authorization decisions, per tenant (RBAC + ABAC)."""
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from eaf.security import (
-    Condition,
     Decision,
     PolicyEngine,
     TenantRules,
@@ -14,23 +12,17 @@ from eaf.security import (
 )
 from eaf.security import Policy as EnginePolicy
 
-from iam.application.identity import (
-    ACTIVE,
-    DISABLED,
-    AlreadyExistsError,
-    in_tenant,
-    policy_id_for,
-)
+from iam.application.identity import ACTIVE, in_tenant
+from iam.application.policies import engine_condition
 from iam.application.ports.access import AccessRules
 from iam.application.ports.outbound import (
     Clock,
-    PolicyRepository,
-    RoleRepository,
     ServiceAccountRepository,
     UserRepository,
 )
-from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
+from iam.domain.errors import DomainValidationError
 from iam.domain.model import Policy
+from iam.domain.types import PolicyEffect
 
 
 @dataclass(frozen=True)
@@ -55,43 +47,12 @@ def checked_permissions(permissions: Iterable[str]) -> list[str]:
     return checked
 
 
-def conditions_json(conditions: Sequence[Mapping[str, Any]]) -> str:
-    """The stored form of API conditions (``{attribute, op, value | valueOf}``), checked."""
-    stored = []
-    for condition in conditions:
-        unknown = set(condition) - {"attribute", "op", "value", "valueOf"}
-        if unknown:
-            raise DomainValidationError(
-                "conditions", f"unknown condition fields {sorted(unknown)}"
-            )
-        try:
-            _engine_condition(condition)
-        except (KeyError, ValueError, TypeError) as error:
-            raise DomainValidationError("conditions", str(error)) from None
-        stored.append(dict(condition))
-    return json.dumps(stored, sort_keys=True)
-
-
-def conditions_of(policy: Policy) -> list[dict[str, Any]]:
-    """The conditions of ``policy`` as the API shows them."""
-    return cast(list[dict[str, Any]], json.loads(policy.conditions or "[]"))
-
-
-def _engine_condition(condition: Mapping[str, Any]) -> Condition:
-    return Condition(
-        attribute=condition["attribute"],
-        op=condition["op"],
-        value=condition.get("value"),
-        value_of=condition.get("valueOf"),
-    )
-
-
 def _engine_policy(policy: Policy) -> EnginePolicy:
     return EnginePolicy(
         id=policy.name,
-        effect="deny" if policy.effect == "deny" else "allow",
+        effect="deny" if policy.effect == PolicyEffect.DENY else "allow",
         permissions=frozenset(policy.permissions),
-        conditions=tuple(_engine_condition(c) for c in conditions_of(policy)),
+        conditions=tuple(engine_condition(c) for c in policy.conditions),
     )
 
 
@@ -101,15 +62,11 @@ class AccessControl:
     def __init__(
         self,
         *,
-        roles: RoleRepository,
-        policies: PolicyRepository,
         users: UserRepository,
         service_accounts: ServiceAccountRepository,
         rules: AccessRules,
         clock: Clock,
     ) -> None:
-        self._roles = roles
-        self._policies = policies
         self._users = users
         self._service_accounts = service_accounts
         self._rules = rules
@@ -130,70 +87,6 @@ class AccessControl:
             if name in known
             for permission in known[name].permissions
         }
-
-    async def create_policy(
-        self,
-        tenant_id: str,
-        *,
-        name: str,
-        effect: str,
-        permissions: list[str],
-        conditions: Sequence[Mapping[str, Any]],
-    ) -> Policy:
-        policy = Policy.create(
-            name=name,
-            effect=effect,
-            permissions=self._policy_permissions(permissions),
-            conditions=conditions_json(conditions),
-            now=self._clock.now(),
-            id=policy_id_for(tenant_id, name),
-        )
-        with in_tenant(tenant_id):
-            try:
-                return await self._policies.save(policy)
-            except ConcurrencyError:
-                raise AlreadyExistsError(f"A policy named {name} exists") from None
-
-    async def policies(self, tenant_id: str) -> list[Policy]:
-        with in_tenant(tenant_id):
-            return sorted(await self._rules.policies(), key=lambda p: p.name)
-
-    async def policy(self, tenant_id: str, policy_id: str) -> Policy:
-        with in_tenant(tenant_id):
-            policy = await self._policies.get(policy_id)
-        if policy is None:
-            raise NotFoundError("Policy not found")
-        return policy
-
-    async def change_policy(
-        self,
-        tenant_id: str,
-        policy_id: str,
-        *,
-        effect: str,
-        permissions: list[str],
-        conditions: Sequence[Mapping[str, Any]],
-    ) -> Policy:
-        """Replace the rule of a policy; its name (and so its id) stays."""
-        policy = await self.policy(tenant_id, policy_id)
-        changed = policy.change(
-            name=policy.name,
-            effect=effect,
-            permissions=self._policy_permissions(permissions),
-            conditions=conditions_json(conditions),
-            now=self._clock.now(),
-        )
-        with in_tenant(tenant_id):
-            return await self._policies.save(changed)
-
-    async def disable_policy(self, tenant_id: str, policy_id: str) -> Policy:
-        policy = await self.policy(tenant_id, policy_id)
-        if policy.status == DISABLED:
-            return policy
-        with in_tenant(tenant_id):
-            return await self._policies.save(
-                policy.change_status(status=DISABLED, now=self._clock.now())
-            )
 
     async def subject(self, tenant_id: str, subject_id: str) -> Subject | None:
         """The active user or service account ``subject_id`` of the tenant."""
@@ -242,9 +135,3 @@ class AccessControl:
         return engine.check(
             subject.id, tenant_id, permission, resource=resource, env=env
         )
-
-    @staticmethod
-    def _policy_permissions(permissions: list[str]) -> list[str]:
-        if not permissions:
-            raise DomainValidationError("permissions", "A policy names permissions")
-        return checked_permissions(permissions)

@@ -32,7 +32,6 @@ ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
 
 USERS_READ, USERS_WRITE = "iam-users:read", "iam-users:write"
 ROLES_READ, ROLES_WRITE = "iam-roles:read", "iam-roles:write"
-POLICIES_READ, POLICIES_WRITE = "iam-policies:read", "iam-policies:write"
 CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts:write"
 AUTHZ_READ = "iam-authz:read"
 TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
@@ -73,10 +72,6 @@ def user_id_for(tenant_id: str, username: str) -> str:
     of User makes (no label, case folded)."""
     with in_tenant(tenant_id):
         return keyed_id(str(NAMESPACE), "", [username], ignore_case=True)
-
-
-def policy_id_for(tenant_id: str, name: str) -> str:
-    return str(uuid5(NAMESPACE, f"{tenant_id}/policy/{name}"))
 
 
 def service_account_id_for(tenant_id: str, client_id: str) -> str:

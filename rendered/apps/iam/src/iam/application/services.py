@@ -14,6 +14,7 @@ from eaf.security import PasswordHasher
 from iam.application.ports.outbound import (
     Clock,
     Idempotency,
+    PolicyListing,
     RoleListing,
     ServiceAccountListing,
     Transaction,
@@ -26,8 +27,12 @@ from iam.domain.errors import (
     Violation,
     with_value,
 )
-from iam.domain.model import Role, ServiceAccount, Tenant, User
-from iam.domain.types import TenantStatus
+from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.types import (
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 
 
 class TenantService:
@@ -529,6 +534,110 @@ class RoleService:
         return await self._transactions.load(Role, id)
 
     async def list(self) -> list[Role]:
+        return await self._listing.list()
+
+
+class PolicyService:
+    """Runs the Policy use cases (implements ``PolicyUseCases``)."""
+
+    def __init__(
+        self,
+        transactions: Transactions,
+        clock: Clock,
+        listing: PolicyListing,
+    ) -> None:
+        self._transactions = transactions
+        self._clock = clock
+        self._listing = listing
+
+    async def create(
+        self,
+        *,
+        name: str,
+        effect: PolicyEffect,
+        permissions: list[str],
+        conditions: list[PolicyCondition],
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        return await make_one(
+            self._transactions,
+            Policy,
+            lambda now: Policy.create(
+                name=name,
+                effect=effect,
+                permissions=permissions,
+                conditions=conditions,
+                now=now,
+                id=keyed_id("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "policy", [name]),
+            ),
+            clock=self._clock,
+            idempotency=idempotency,
+            request=(
+                "create",
+                name,
+                effect,
+                permissions,
+                conditions,
+            ),
+            key="name",
+        )
+
+    async def change(
+        self,
+        id: str,
+        *,
+        effect: PolicyEffect,
+        permissions: list[str],
+        conditions: list[PolicyCondition],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        return await change_one(
+            self._transactions,
+            Policy,
+            id,
+            lambda current, now: current.change(
+                effect=effect, permissions=permissions, conditions=conditions, now=now
+            ),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Policy not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "change",
+                id,
+                effect,
+                permissions,
+                conditions,
+            ),
+        )
+
+    async def disable(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        return await change_one(
+            self._transactions,
+            Policy,
+            id,
+            lambda current, now: current.disable(now=now),
+            clock=self._clock,
+            missing=lambda: NotFoundError("Policy not found"),
+            expected_version=expected_version,
+            idempotency=idempotency,
+            request=(
+                "disable",
+                id,
+            ),
+        )
+
+    async def get(self, id: str) -> Policy | None:
+        return await self._transactions.load(Policy, id)
+
+    async def list(self) -> list[Policy]:
         return await self._listing.list()
 
 

@@ -10,7 +10,11 @@ from datetime import datetime
 from typing import TypeAlias
 from uuid import UUID
 
-from iam.domain.types import TenantStatus
+from iam.domain.types import (
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,25 +126,24 @@ class RoleDescribed:
 
 @dataclass(frozen=True, kw_only=True)
 class PolicyCreated:
-    """Policy created (v1)."""
+    """Policy created (v2)."""
 
     policy_id: UUID
     name: str
-    effect: str
+    effect: PolicyEffect
     permissions: list[str]
-    conditions: str
+    conditions: list[PolicyCondition]
     occurred_at: datetime
 
 
 @dataclass(frozen=True, kw_only=True)
 class PolicyChanged:
-    """Policy changed (v1)."""
+    """Policy changed (v2)."""
 
     policy_id: UUID
-    name: str
-    effect: str
+    effect: PolicyEffect
     permissions: list[str]
-    conditions: str
+    conditions: list[PolicyCondition]
     occurred_at: datetime
 
 
@@ -360,8 +363,8 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "RoleChanged": 1,
     "RolePermissionsChanged": 1,
     "RoleDescribed": 1,
-    "PolicyCreated": 1,
-    "PolicyChanged": 1,
+    "PolicyCreated": 2,
+    "PolicyChanged": 2,
     "PolicyStatusChanged": 1,
     "ServiceAccountCreated": 2,
     "ServiceAccountStatusChanged": 1,

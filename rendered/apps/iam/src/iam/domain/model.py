@@ -51,7 +51,11 @@ from iam.domain.events import (
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.types import TenantStatus
+from iam.domain.types import (
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -480,9 +484,9 @@ class Policy(AggregateRoot[DomainEvent]):
     """A policy."""
 
     name: str
-    effect: str
+    effect: PolicyEffect
     permissions: list[str]
-    conditions: str
+    conditions: list[PolicyCondition] = field(default_factory=list)
     status: str = "ACTIVE"
 
     @classmethod
@@ -505,7 +509,6 @@ class Policy(AggregateRoot[DomainEvent]):
             case PolicyChanged():
                 return replace(
                     self,
-                    name=event.name,
                     effect=event.effect,
                     permissions=event.permissions,
                     conditions=event.conditions,
@@ -521,7 +524,8 @@ class Policy(AggregateRoot[DomainEvent]):
 
     def problems(self, now: datetime) -> list[Violation]:
         found: list[Violation] = []
-        found.extend(self.check_effect(self.effect))
+        found.extend(self.check_permissions(self.permissions))
+        found.extend(self.check_conditions(self.conditions))
         return found
 
     @classmethod
@@ -529,9 +533,9 @@ class Policy(AggregateRoot[DomainEvent]):
         cls,
         *,
         name: str,
-        effect: str,
+        effect: PolicyEffect,
         permissions: list[str],
-        conditions: str,
+        conditions: list[PolicyCondition],
         now: datetime,
         id: str | None = None,
     ) -> Self:
@@ -549,16 +553,14 @@ class Policy(AggregateRoot[DomainEvent]):
     def change(
         self,
         *,
-        name: str,
-        effect: str,
+        effect: PolicyEffect,
         permissions: list[str],
-        conditions: str,
+        conditions: list[PolicyCondition],
         now: datetime,
     ) -> Self:
         """Apply change to this policy; fails when a value breaks a rule or its guard."""
         event = PolicyChanged(
             policy_id=UUID(self.id),
-            name=name,
             effect=effect,
             permissions=permissions,
             conditions=conditions,
@@ -566,8 +568,9 @@ class Policy(AggregateRoot[DomainEvent]):
         )
         return self.apply(event).checked(now).record(event)
 
-    def change_status(self, *, status: str, now: datetime) -> Self:
-        """Apply changeStatus to this policy; fails when a value breaks a rule or its guard."""
+    def disable(self, *, now: datetime) -> Self:
+        """Apply disable to this policy; fails when a value breaks a rule or its guard."""
+        status = "DISABLED"
         event = PolicyStatusChanged(
             policy_id=UUID(self.id),
             status=status,
@@ -576,11 +579,44 @@ class Policy(AggregateRoot[DomainEvent]):
         return self.apply(event).checked(now).record(event)
 
     @staticmethod
-    def check_effect(value: str, path: str = "effect") -> list[Violation]:
-        """The rules of ``effect`` that ``value`` breaks."""
+    def check_permissions(
+        value: list[str], path: str = "permissions"
+    ) -> list[Violation]:
+        """The rules of ``permissions`` that ``value`` breaks."""
         found: list[Violation] = []
-        if not matches("^(?:(allow|deny))$", value):
-            found.append(Violation(path, "Effect is allow or deny"))
+        if len(value) < 1:
+            found.append(Violation(path, "A policy names permissions"))
+        for index, item in enumerate(value):
+            found.extend(Policy.check_permissions_item(item, f"{path}.{index}"))
+        return found
+
+    @staticmethod
+    def check_permissions_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``permissions`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches(
+            "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            value,
+        ):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "Permission {value} is not <resource>:<action> (either part may be *; letters, digits, _ . -)",
+                        value,
+                    ),
+                )
+            )
+        return found
+
+    @staticmethod
+    def check_conditions(
+        value: list[PolicyCondition], path: str = "conditions"
+    ) -> list[Violation]:
+        """The rules of ``conditions`` that ``value`` breaks."""
+        found: list[Violation] = []
+        for index, item in enumerate(value):
+            found.extend(item.problems(f"{path}.{index}."))
         return found
 
 

@@ -4,7 +4,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
+
+from eaf.domain import JsonValue
+
+from iam.domain.errors import (
+    Violation,
+    matches,
+    with_value,
+)
 
 
 class TenantStatus(StrEnum):
@@ -12,3 +21,108 @@ class TenantStatus(StrEnum):
 
     ACTIVE = "ACTIVE"
     SUSPENDED = "SUSPENDED"
+
+
+class PolicyEffect(StrEnum):
+    """The values of PolicyEffect."""
+
+    ALLOW = "allow"
+    DENY = "deny"
+
+
+class ConditionOperator(StrEnum):
+    """The values of ConditionOperator."""
+
+    EQ = "eq"
+    NE = "ne"
+    GT = "gt"
+    LT = "lt"
+    GTE = "gte"
+    LTE = "lte"
+    IN = "in"
+    NOT_IN = "not_in"
+    CIDR = "cidr"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PolicyCondition:
+    """A policy condition."""
+
+    attribute: str
+    op: ConditionOperator
+    value_: JsonValue | None = None
+    value_of: str | None = None
+
+    def problems(self, prefix: str = "") -> list[Violation]:
+        """The rules and invariants this value breaks (paths under ``prefix``)."""
+        found: list[Violation] = []
+        found.extend(self.check_attribute(self.attribute, prefix + "attribute"))
+        found.extend(self.check_value_of(self.value_of, prefix + "valueOf"))
+        if found:
+            return found
+        if not ((self.value_ is None) or (self.value_of is None)):
+            found.append(
+                Violation(
+                    prefix + "valueOf", "a condition takes value or valueOf, not both"
+                )
+            )
+        if not (
+            (self.op not in [ConditionOperator.IN, ConditionOperator.NOT_IN])
+            or (self.value_ is not None)
+            or (self.value_of is not None)
+        ):
+            found.append(
+                Violation(
+                    prefix + "value",
+                    "in and not_in take a list value or valueOf, one of them",
+                )
+            )
+        if not ((self.op != ConditionOperator.CIDR) or (self.value_of is None)):
+            found.append(
+                Violation(
+                    prefix + "valueOf",
+                    "a cidr condition needs literal networks, not valueOf",
+                )
+            )
+        if not ((self.op != ConditionOperator.CIDR) or (self.value_ is not None)):
+            found.append(
+                Violation(
+                    prefix + "value",
+                    "a cidr condition needs a network or a list of them",
+                )
+            )
+        return found
+
+    @staticmethod
+    def check_attribute(value: str, path: str = "attribute") -> list[Violation]:
+        """The rules of ``attribute`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches("^(?:(?:user|resource|env)(?:\\.[^.]+)+)$", value):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "Attribute {value} is not user.<name>, resource.<name> or env.<name>",
+                        value,
+                    ),
+                )
+            )
+        return found
+
+    @staticmethod
+    def check_value_of(value: str | None, path: str = "valueOf") -> list[Violation]:
+        """The rules of ``valueOf`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if value is None:
+            return found
+        if not matches("^(?:(?:user|resource|env)(?:\\.[^.]+)+)$", value):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "Attribute {value} is not user.<name>, resource.<name> or env.<name>",
+                        value,
+                    ),
+                )
+            )
+        return found

@@ -1,85 +1,30 @@
-"""HTTP API of attribute policies and authorization checks (roles are served from the
+"""The authorization checks of the HTTP API (roles and policies are served from the
 spec)."""
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from eaf.security import PERMISSION_PATTERN, has_permission
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from iam.application.access import checked_permissions, conditions_of
+from iam.application.access import checked_permissions
 from iam.application.identity import (
     AUTHZ_READ,
     PLATFORM,
-    POLICIES_READ,
-    POLICIES_WRITE,
     tenant_reference,
 )
 from iam.application.tokens import PLATFORM_PERMISSIONS
-from iam.domain.model import Policy
-from iam.infrastructure.conditions_http import ConditionBody
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     Authenticated,
     CamelModel,
     IdentityCases,
-    JsonSchema,
     ProblemRoute,
     forbidden,
-    in_path_tenant,
     problem_error,
 )
 
 router = APIRouter(tags=["access"], route_class=ProblemRoute)
-TENANT = "/api/v1/tenants/{tenantId}"
-
-PoliciesReader = Annotated[str, Depends(in_path_tenant(POLICIES_READ))]
-PoliciesWriter = Annotated[str, Depends(in_path_tenant(POLICIES_WRITE))]
-
-
-# The rules the use cases enforce, stated for the OpenAPI document (the use cases answer
-# a request that breaks them with their own messages).
-PERMISSION: JsonSchema = {"type": "string", "pattern": PERMISSION_PATTERN}
-
-
-class PolicyRule(CamelModel):
-    effect: Literal["allow", "deny"]
-    permissions: list[str] = Field(
-        json_schema_extra={"items": PERMISSION, "minItems": 1}
-    )
-    conditions: list[ConditionBody] = Field(default_factory=list)
-
-    def condition_data(self) -> list[dict[str, Any]]:
-        return [c.model_dump(exclude_none=True) for c in self.conditions]
-
-
-class NewPolicy(PolicyRule):
-    name: str
-
-
-class PolicyView(CamelModel):
-    policy_id: str = Field(serialization_alias="policyId")
-    name: str
-    effect: str
-    permissions: list[str]
-    conditions: list[dict[str, Any]]
-    status: str
-    created_at: datetime = Field(serialization_alias="createdAt")
-    updated_at: datetime = Field(serialization_alias="updatedAt")
-
-    @classmethod
-    def of(cls, policy: Policy) -> "PolicyView":
-        return cls(
-            policy_id=policy.id,
-            name=policy.name,
-            effect=policy.effect,
-            permissions=policy.permissions,
-            conditions=conditions_of(policy),
-            status=policy.status,
-            created_at=policy.created_at,
-            updated_at=policy.updated_at,
-        )
 
 
 class CheckRequest(CamelModel):
@@ -97,56 +42,6 @@ class CheckRequest(CamelModel):
 class CheckAnswer(BaseModel):
     allowed: bool
     reason: str
-
-
-@router.post(f"{TENANT}/policies", status_code=201, responses=AUTH_PROBLEMS)
-async def create_policy(
-    tenant_id: PoliciesWriter, body: NewPolicy, wired: IdentityCases
-) -> PolicyView:
-    policy = await wired.access.create_policy(
-        tenant_id,
-        name=body.name,
-        effect=body.effect,
-        permissions=body.permissions,
-        conditions=body.condition_data(),
-    )
-    return PolicyView.of(policy)
-
-
-@router.get(f"{TENANT}/policies", responses=AUTH_PROBLEMS)
-async def list_policies(
-    tenant_id: PoliciesReader, wired: IdentityCases
-) -> list[PolicyView]:
-    return [PolicyView.of(p) for p in await wired.access.policies(tenant_id)]
-
-
-@router.get(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
-async def get_policy(
-    tenant_id: PoliciesReader, policyId: str, wired: IdentityCases
-) -> PolicyView:
-    return PolicyView.of(await wired.access.policy(tenant_id, policyId))
-
-
-@router.put(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
-async def change_policy(
-    tenant_id: PoliciesWriter, policyId: str, body: PolicyRule, wired: IdentityCases
-) -> PolicyView:
-    policy = await wired.access.change_policy(
-        tenant_id,
-        policyId,
-        effect=body.effect,
-        permissions=body.permissions,
-        conditions=body.condition_data(),
-    )
-    return PolicyView.of(policy)
-
-
-@router.delete(f"{TENANT}/policies/{{policyId}}", responses=AUTH_PROBLEMS)
-async def disable_policy(
-    tenant_id: PoliciesWriter, policyId: str, wired: IdentityCases
-) -> PolicyView:
-    """Disable the policy (it stays listed, with status DISABLED)."""
-    return PolicyView.of(await wired.access.disable_policy(tenant_id, policyId))
 
 
 @router.post("/api/v1/authz/check", responses=AUTH_PROBLEMS)

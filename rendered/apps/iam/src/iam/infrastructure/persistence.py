@@ -5,6 +5,7 @@ aggregate is the fold of its stream; a use case's changes are appended in one tr
 (with unique-value reservations and idempotency records); stored events of older schema
 versions are upcast on read."""
 
+import json
 from typing import Any
 
 from eaf.eventsourcing import (
@@ -13,6 +14,7 @@ from eaf.eventsourcing import (
     EventStore,
     StoreTransactions,
 )
+from eaf.eventsourcing.serialization import stored_form
 
 from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
@@ -126,6 +128,55 @@ def _role_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 EVENTS.add_upcaster("RoleCreated", 1, _role_created_v1_to_v2)
+
+
+def _policy_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """PolicyCreated v1 as v2."""
+    if payload.get("conditions") is not None:  # JSON text, with the spec's names
+        payload["conditions"] = stored_form(
+            json.loads(payload["conditions"]),
+            (
+                "list",
+                (
+                    "value",
+                    {
+                        "attribute": ("attribute", None),
+                        "op": ("op", None),
+                        "value": ("value_", None),
+                        "valueOf": ("value_of", None),
+                    },
+                ),
+            ),
+        )
+    return payload
+
+
+EVENTS.add_upcaster("PolicyCreated", 1, _policy_created_v1_to_v2)
+
+
+def _policy_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """PolicyChanged v1 as v2."""
+    payload.pop("name", None)
+    if payload.get("conditions") is not None:  # JSON text, with the spec's names
+        payload["conditions"] = stored_form(
+            json.loads(payload["conditions"]),
+            (
+                "list",
+                (
+                    "value",
+                    {
+                        "attribute": ("attribute", None),
+                        "op": ("op", None),
+                        "value": ("value_", None),
+                        "valueOf": ("value_of", None),
+                    },
+                ),
+            ),
+        )
+    return payload
+
+
+EVENTS.add_upcaster("PolicyChanged", 1, _policy_changed_v1_to_v2)
 
 
 def _service_account_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:

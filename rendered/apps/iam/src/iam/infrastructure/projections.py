@@ -17,6 +17,9 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
+    PolicyChanged,
+    PolicyCreated,
+    PolicyStatusChanged,
     RoleChanged,
     RoleCreated,
     RoleDescribed,
@@ -31,7 +34,7 @@ from iam.domain.events import (
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import Role, ServiceAccount, User
+from iam.domain.model import Policy, Role, ServiceAccount, User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
@@ -345,4 +348,87 @@ class ReadModelServiceAccountListing(RowQueries[ServiceAccount]):
         super().__init__(store, SERVICE_ACCOUNTS, ServiceAccount)
 
 
-PROJECTIONS = [USER_LIST, ROLES, SERVICE_ACCOUNTS]
+POLICIES_TABLE = read_model_table(
+    "policies",
+    {
+        "id": "str",
+        "name": "str",
+        "effect": "str",
+        "permissions": "json",
+        "conditions": "json",
+        "status": "str",
+        "created_at": "str",
+        "updated_at": "str",
+    },
+    key=("id",),
+)
+POLICIES = Projection("Policies", POLICIES_TABLE, version="5f8a674dbc79")
+
+
+@POLICIES.handles("PolicyCreated", writer_only=True)
+async def _policy_created_policies(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, PolicyCreated)
+    key = {
+        "id": key_value(event.policy_id),
+    }
+    await writer.upsert(
+        {
+            **key,
+            "name": encode_value(event.name),
+            "effect": encode_value(event.effect),
+            "permissions": encode_value(event.permissions),
+            "conditions": encode_value(event.conditions),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
+    )
+
+
+@POLICIES.handles("PolicyChanged", writer_only=True)
+async def _policy_changed_policies(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, PolicyChanged)
+    key = {
+        "id": key_value(event.policy_id),
+    }
+    await writer.update(
+        key,
+        {
+            "effect": encode_value(event.effect),
+            "permissions": encode_value(event.permissions),
+            "conditions": encode_value(event.conditions),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+@POLICIES.handles("PolicyStatusChanged", writer_only=True)
+async def _policy_status_changed_policies(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, PolicyStatusChanged)
+    key = {
+        "id": key_value(event.policy_id),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelPolicyListing(RowQueries[Policy]):
+    """Reads the tenant's rows of Policies (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        super().__init__(store, POLICIES, Policy)
+
+
+PROJECTIONS = [USER_LIST, ROLES, SERVICE_ACCOUNTS, POLICIES]

@@ -10,13 +10,38 @@ from typing import Annotated
 
 from eaf.web import (
     Body,
+    JsonData,
     TextRule,
     View,
     patch_field,
 )
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, TypeAdapter
 
-from iam.domain.types import TenantStatus
+from iam.domain.types import ConditionOperator, PolicyEffect, TenantStatus
+
+
+class PolicyConditionBody(Body):
+    """A policy condition."""
+
+    attribute: Annotated[
+        str,
+        TextRule(
+            "^(?:(?:user|resource|env)(?:\\.[^.]+)+)$",
+            pattern="^(?:(?:user|resource|env)(?:\\.[^.]+)+)$",
+        ),
+    ] = Field(alias="attribute")
+    op: ConditionOperator = Field(alias="op")
+    value_: JsonData | None = Field(alias="value", default=None)
+    value_of: (
+        Annotated[
+            str,
+            TextRule(
+                "^(?:(?:user|resource|env)(?:\\.[^.]+)+)$",
+                pattern="^(?:(?:user|resource|env)(?:\\.[^.]+)+)$",
+            ),
+        ]
+        | None
+    ) = Field(alias="valueOf", default=None)
 
 
 class TenantPatch(Body):
@@ -114,6 +139,49 @@ class ChangeRoleRequest(Body):
     description: str = Field(alias="description", default="")
 
 
+class NewPolicy(Body):
+    """The body of POST /api/v1/tenants/{tenantId}/policies."""
+
+    name: str = Field(alias="name")
+    effect: PolicyEffect = Field(alias="effect")
+    permissions: list[
+        Annotated[
+            str,
+            TextRule(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            ),
+        ]
+    ] = Field(alias="permissions", min_length=1)
+    conditions: list[PolicyConditionBody] = Field(
+        alias="conditions",
+        default_factory=lambda: TypeAdapter(list[PolicyConditionBody]).validate_python(
+            []
+        ),
+    )
+
+
+class PolicyRule(Body):
+    """The body of PUT /api/v1/tenants/{tenantId}/policies/{policyId}."""
+
+    effect: PolicyEffect = Field(alias="effect")
+    permissions: list[
+        Annotated[
+            str,
+            TextRule(
+                "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            ),
+        ]
+    ] = Field(alias="permissions", min_length=1)
+    conditions: list[PolicyConditionBody] = Field(
+        alias="conditions",
+        default_factory=lambda: TypeAdapter(list[PolicyConditionBody]).validate_python(
+            []
+        ),
+    )
+
+
 class NewServiceAccount(Body):
     """The body of POST /api/v1/tenants/{tenantId}/service-accounts."""
 
@@ -158,6 +226,19 @@ class Role(View):
     name: str = Field(alias="name")
     permissions: list[str] = Field(alias="permissions")
     description: str = Field(alias="description")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
+class Policy(View):
+    """A policy."""
+
+    id: str = Field(alias="policyId", description="identifier")
+    name: str = Field(alias="name")
+    effect: PolicyEffect = Field(alias="effect")
+    permissions: list[str] = Field(alias="permissions")
+    conditions: list[PolicyConditionBody] = Field(alias="conditions")
+    status: str = Field(alias="status")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
 

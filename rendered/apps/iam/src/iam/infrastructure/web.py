@@ -25,6 +25,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
 from iam.application.ports.inbound import (
+    PolicyUseCases,
     RoleUseCases,
     ServiceAccountUseCases,
     TenantUseCases,
@@ -36,9 +37,13 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
 )
-from iam.domain.model import Role, ServiceAccount, Tenant, User
+from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.types import (
+    PolicyCondition,
+)
 from iam.infrastructure import schemas
 from iam.infrastructure.projections import (
+    ReadModelPolicyListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -136,6 +141,32 @@ def role_view(role: Role, now: datetime) -> schemas.Role:
     )
 
 
+async def policy_use_cases(request: Request) -> PolicyUseCases:
+    """The Policy use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: PolicyUseCases = request.app.state.policy
+    return use_cases
+
+
+PolicyCases = Annotated[PolicyUseCases, Depends(policy_use_cases)]
+
+
+def policy_view(policy: Policy, now: datetime) -> schemas.Policy:
+    """The HTTP body of a Policy."""
+    return schemas.Policy.model_validate(
+        {
+            "policyId": policy.id,
+            "name": policy.name,
+            "effect": policy.effect,
+            "permissions": policy.permissions,
+            "conditions": policy.conditions,
+            "status": policy.status,
+            "createdAt": policy.created_at,
+            "updatedAt": policy.updated_at,
+        }
+    )
+
+
 async def service_account_use_cases(request: Request) -> ServiceAccountUseCases:
     """The ServiceAccount use cases the application was built with (a coroutine: FastAPI
     runs a plain function dependency on a worker thread)."""
@@ -162,6 +193,16 @@ def service_account_view(
             "createdAt": account.created_at,
             "updatedAt": account.updated_at,
         }
+    )
+
+
+def policy_condition_of(body: schemas.PolicyConditionBody) -> PolicyCondition:
+    """The domain's PolicyCondition of a request's."""
+    return PolicyCondition(
+        attribute=body.attribute,
+        op=body.op,
+        value_=body.value_,
+        value_of=body.value_of,
     )
 
 
@@ -194,6 +235,15 @@ async def service_accounts_queries(request: Request) -> ReadModelServiceAccountL
 ServiceAccountsReads = Annotated[
     ReadModelServiceAccountListing, Depends(service_accounts_queries)
 ]
+
+
+async def policies_queries(request: Request) -> ReadModelPolicyListing:
+    """The queries of the Policies read model (a coroutine, as the use cases')."""
+    queries: ReadModelPolicyListing = request.app.state.queries["Policies"]
+    return queries
+
+
+PoliciesReads = Annotated[ReadModelPolicyListing, Depends(policies_queries)]
 
 
 @router.get(
@@ -726,6 +776,190 @@ async def change_role_2(
 
 
 @router.get(
+    "/api/v1/tenants/{tenantId}/policies",
+    status_code=200,
+    dependencies=[Depends(require("iam-policies:read", tenant_path="tenantId"))],
+    response_model=list[schemas.Policy],
+    responses={404: PROBLEM[404], 422: PROBLEM[422], **problem_responses(503)},
+    summary="The tenant's attribute policies, disabled ones too, by name",
+)
+async def list_policies(
+    request: Request,
+    queries: PoliciesReads,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> list[schemas.Policy]:
+    """The tenant's attribute policies, disabled ones too, by name."""
+    await queries.caught_up_with(
+        request.app.state.store
+    )  # read your writes (503 past 5 s)
+    where: list[Condition] = []
+    order: list[tuple[str, bool]] = [("name", False)]
+    now = utc_now()
+    rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    return [policy_view(row, now) for row in rows]
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/policies/{policyId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-policies:read", tenant_path="tenantId"))],
+    response_model=schemas.Policy,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_policy(
+    use_cases: PolicyCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    policy_id: Annotated[str, Path(alias="policyId")],
+) -> schemas.Policy | Response:
+    """The policy with this id; 404 when there is none."""
+    policy = await use_cases.get(policy_id)
+    if policy is None:
+        return problem(404, "Not found", "Policy not found")
+    tag = etag(policy.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return policy_view(policy, utc_now())
+
+
+@router.post(
+    "/api/v1/tenants/{tenantId}/policies",
+    status_code=201,
+    dependencies=[Depends(require("iam-policies:write", tenant_path="tenantId"))],
+    response_model=schemas.Policy,
+    responses=PROBLEM,
+    summary="A new attribute policy of the tenant; its name is taken once (409 when a policy has it)",
+)
+async def create_policy(
+    use_cases: PolicyCases,
+    response: Response,
+    body: schemas.NewPolicy,
+    idempotency_key: IdempotencyKey,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.Policy:
+    """A new attribute policy of the tenant; its name is taken once (409 when a policy has it)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    policy = await use_cases.create(
+        name=body.name,
+        effect=body.effect,
+        permissions=body.permissions,
+        conditions=[policy_condition_of(item0) for item0 in body.conditions],
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = (
+        "/api/v1/tenants/{tenantId}/policies/".replace("{tenantId}", path_tenant)
+        + policy.id
+    )
+    response.headers["ETag"] = etag(policy.version)
+    return policy_view(policy, utc_now())
+
+
+@router.put(
+    "/api/v1/tenants/{tenantId}/policies/{policyId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-policies:write", tenant_path="tenantId"))],
+    response_model=schemas.Policy,
+    responses=PROBLEM,
+    summary="Replace a policy's effect, permissions and conditions (its name stays)",
+)
+async def change_policy(
+    use_cases: PolicyCases,
+    response: Response,
+    body: schemas.PolicyRule,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    policy_id: Annotated[str, Path(alias="policyId")],
+) -> schemas.Policy:
+    """Replace a policy's effect, permissions and conditions (its name stays)."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    policy = await use_cases.change(
+        policy_id,
+        effect=body.effect,
+        permissions=body.permissions,
+        conditions=[policy_condition_of(item0) for item0 in body.conditions],
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(policy.version)
+    return policy_view(policy, utc_now())
+
+
+@router.delete(
+    "/api/v1/tenants/{tenantId}/policies/{policyId}",
+    status_code=200,
+    dependencies=[Depends(require("iam-policies:write", tenant_path="tenantId"))],
+    response_model=schemas.Policy,
+    responses=PROBLEM,
+    summary="Disable the policy: it stays listed, with status DISABLED, and decides nothing",
+)
+async def disable_policy(
+    use_cases: PolicyCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    policy_id: Annotated[str, Path(alias="policyId")],
+) -> schemas.Policy:
+    """Disable the policy: it stays listed, with status DISABLED, and decides nothing."""
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    policy = await use_cases.disable(
+        policy_id,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(policy.version)
+    return policy_view(policy, utc_now())
+
+
+@router.get(
     "/api/v1/tenants/{tenantId}/service-accounts",
     status_code=200,
     dependencies=[
@@ -934,15 +1168,27 @@ RULES: dict[str, dict[str, RuleCheck]] = {
     "change_role_2": {
         "permissions.*": lambda value: Role.check_permissions_item(value, ""),
     },
+    "create_policy": {
+        "permissions": lambda value: Policy.check_permissions(value),
+        "permissions.*": lambda value: Policy.check_permissions_item(value, ""),
+    },
+    "change_policy": {
+        "permissions": lambda value: Policy.check_permissions(value),
+        "permissions.*": lambda value: Policy.check_permissions_item(value, ""),
+    },
     "create_service_account": {
         "clientId": lambda value: ServiceAccount.check_client_id(value),
         "roles.*": lambda value: ServiceAccount.check_roles_item(value, ""),
     },
 }
-NESTED_RULES: dict[str, RuleCheck] = {}
+NESTED_RULES: dict[str, RuleCheck] = {
+    "PolicyCondition.attribute": lambda value: PolicyCondition.check_attribute(value),
+    "PolicyCondition.valueOf": lambda value: PolicyCondition.check_value_of(value),
+}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("User", "username"): "username",
     ("Role", "name"): "name",
+    ("Policy", "name"): "name",
     ("ServiceAccount", "client_id"): "clientId",
 }
 

@@ -8,8 +8,12 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency
 
-from iam.domain.model import Role, ServiceAccount, Tenant, User
-from iam.domain.types import TenantStatus
+from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.types import (
+    PolicyCondition,
+    PolicyEffect,
+    TenantStatus,
+)
 
 
 class TenantUseCases(Protocol):
@@ -184,6 +188,53 @@ class RoleUseCases(Protocol):
 
     async def list(self) -> list[Role]:
         """Every role of the tenant (from the read model: eventually consistent)."""
+        ...
+
+
+class PolicyUseCases(Protocol):
+    """What callers can do with policy aggregates."""
+
+    async def create(
+        self,
+        *,
+        name: str,
+        effect: PolicyEffect,
+        permissions: list[str],
+        conditions: list[PolicyCondition],
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        """Create a policy (create)."""
+        ...
+
+    async def change(
+        self,
+        id: str,
+        *,
+        effect: PolicyEffect,
+        permissions: list[str],
+        conditions: list[PolicyCondition],
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        """Apply change to the policy with this id."""
+        ...
+
+    async def disable(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> Policy:
+        """Apply disable to the policy with this id."""
+        ...
+
+    async def get(self, id: str) -> Policy | None:
+        """The policy with this id, or None."""
+        ...
+
+    async def list(self) -> list[Policy]:
+        """Every policy of the tenant (from the read model: eventually consistent)."""
         ...
 
 

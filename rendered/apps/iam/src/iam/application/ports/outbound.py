@@ -9,6 +9,7 @@ from typing import Protocol
 from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
+    Policy,
     Role,
     ServiceAccount,
     User,
@@ -37,6 +38,7 @@ __all__ = [
     "RoleRepository",
     "RoleListing",
     "PolicyRepository",
+    "PolicyListing",
     "ServiceAccountRepository",
     "ServiceAccountListing",
     "RefreshTokenFamilyRepository",
@@ -68,6 +70,14 @@ class RoleListing(Protocol):
 
     async def list(self) -> list[Role]:
         """Every role of the tenant, as of the projection's last batch."""
+        ...
+
+
+class PolicyListing(Protocol):
+    """The read side of Policy: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[Policy]:
+        """Every policy of the tenant, as of the projection's last batch."""
         ...
 
 
