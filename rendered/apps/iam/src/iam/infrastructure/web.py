@@ -864,7 +864,14 @@ async def create_policy(
         ),
     ],
 ) -> schemas.Policy:
-    """A new attribute policy of the tenant; its name is taken once (409 when a policy has it)."""
+    """A new attribute policy of the tenant; its name is taken once (409 when a policy has it).
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - a condition takes value or valueOf, not both (valueOf)
+    - in and not_in take a list value or valueOf, one of them (value)
+    - a cidr condition needs literal networks, not valueOf (valueOf)
+    - a cidr condition needs a network or a list of them (value)
+    """
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     policy = await use_cases.create(
         name=body.name,
@@ -907,7 +914,14 @@ async def change_policy(
     ],
     policy_id: Annotated[str, Path(alias="policyId")],
 ) -> schemas.Policy:
-    """Replace a policy's effect, permissions and conditions (its name stays)."""
+    """Replace a policy's effect, permissions and conditions (its name stays).
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - a condition takes value or valueOf, not both (valueOf)
+    - in and not_in take a list value or valueOf, one of them (value)
+    - a cidr condition needs literal networks, not valueOf (valueOf)
+    - a cidr condition needs a network or a list of them (value)
+    """
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
     policy = await use_cases.change(
         policy_id,
