@@ -326,5 +326,6 @@ def _upcast(version: int, step: UpcastSpec) -> Upcast:
     lines = [f"rename {old} -> {new}" for old, new in step.rename.items()]
     lines += [f"add {name} = {value!r}" for name, value in step.add.items()]
     lines += [f"remove {name}" for name in step.remove]
+    lines += [f"decode {name} (stored as JSON text)" for name in step.decode]
     lines += [f"compute {name} = {text}" for name, text in step.compute.items()]
     return Upcast(version, lines)

@@ -70,6 +70,8 @@ def contract_problems(specs: Mapping[str, Spec]) -> list[ContractProblem]:
                 problem = _field_problem(read, fields.get(read.name), key, domain)
                 if problem is None and read.required and read.name in fields:
                     problem = _maybe_missing(read, fields[read.name], always, key, event)
+                if problem is None and read.name in fields:
+                    problem = _decoded(read, key, event)
                 if problem is not None:
                     problems.append(ContractProblem(consumer_name, read.loc, problem))
     return problems
@@ -85,6 +87,19 @@ def _always_published(event: REvent) -> set[str]:
         always -= {new for new, _ in step["add"]}
         always -= {computed["field"] for computed in step["compute"]}
     return always
+
+
+def _decoded(read: RField, key: str, event: REvent) -> str | None:
+    """A field an upcast decodes is JSON text in the events stored before it: events are
+    published as they were stored, so only a ``json`` reader takes both forms."""
+    versions = [step["from"] for step in event.upcasts if read.name in step.get("decode", [])]
+    if not versions or read.type.required().is_scalar("json"):
+        return None
+    return (
+        f"{key}.{read.name} is JSON text in the events stored before version "
+        f"{max(versions) + 1} (an upcast decodes it on read; events are published as they "
+        f"were stored): read it as json"
+    )
 
 
 def _maybe_missing(

@@ -57,7 +57,7 @@ events:
       note: {type: str, optional: true}
       occurredAt: datetime
     upcasts:
-      1: {rename: {buyer: customer}, add: {channel: web, lines: []}}
+      1: {rename: {buyer: customer}, add: {channel: web}, decode: [lines]}
 endpoints:
   - {method: POST, path: /api/v1/orders, command: Order.place, permission: "shop:write"}
   - {method: GET, path: "/api/v1/orders/{id}", query: Order.get, permission: "shop:read"}
@@ -130,6 +130,7 @@ def test_the_catalog_lists_services_events_flows_and_findings(
     )
     event = (out / "event-shop.OrderPlaced.html").read_text(encoding="utf-8")
     assert "v1 → v2" in event and "rename buyer -&gt; customer" in event
+    assert "decode lines (stored as JSON text)" in event
     assert "billing-shop-order-placed" in event  # the durable consumer group
     assert "events.{tenant}.shop.OrderPlaced" in event
     service = (out / "service-shop.html").read_text(encoding="utf-8")

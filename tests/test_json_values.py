@@ -260,3 +260,37 @@ def test_a_rendered_service_keeps_any_json_value(workspace: Path, generate: Gene
     ran_in(project, "-c", PROBE, str(workspace))
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+def test_a_consumer_of_a_decoded_field_reads_it_as_json() -> None:
+    """Events are published as they were stored: the old ones hold the text, which only a
+    json reader takes beside the decoded value."""
+    from generator.consumers import contract_problems
+
+    producer = (
+        'version: 2\nname: tagger\naggregates:\n  Item:\n    fields: {tags: "list[str]"}\n'
+        "    commands: {tag: {creates: true, params: [tags], emits: Tagged}}\n"
+        "events:\n  Tagged:\n    version: 2\n"
+        '    fields: {itemId: uuid, tags: "list[str]", occurredAt: datetime}\n'
+        "    upcasts: {1: {decode: [tags]}}\n"
+    )
+
+    def reader(type_: str) -> str:
+        return (
+            "version: 2\nname: audit\naggregates:\n  Entry:\n    fields: {note: str}\n"
+            "    commands: {open: {creates: true, params: [note], emits: EntryOpened}}\n"
+            f"consumes:\n  tagger.Tagged:\n    fields: {{tags: {type_}}}\n"
+        )
+
+    def problems_of(type_: str) -> list[str]:
+        specs = {
+            "tagger": load_spec_text(producer, "tagger.yaml"),
+            "audit": load_spec_text(reader(type_), "audit.yaml"),
+        }
+        return [problem.message for problem in contract_problems(specs)]
+
+    assert problems_of('"list[str]"') == [
+        "tagger.Tagged.tags is JSON text in the events stored before version 2 (an upcast"
+        " decodes it on read; events are published as they were stored): read it as json"
+    ]
+    assert problems_of("json") == []
