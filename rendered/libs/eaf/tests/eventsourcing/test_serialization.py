@@ -18,7 +18,7 @@ from eaf.eventsourcing import (
     UnknownEventTypeError,
     UpcastError,
 )
-from eaf.eventsourcing.serialization import from_dict, to_dict
+from eaf.eventsourcing.serialization import from_dict, stored_form, to_dict
 
 
 class Colour(enum.Enum):
@@ -206,3 +206,31 @@ def test_a_decimal_is_written_in_plain_notation(amount: Decimal, text: str) -> N
 
     assert data["amount"] == text
     assert from_dict(Money, data).amount == amount
+
+
+def test_stored_form_renames_the_fields_of_value_objects_at_any_depth() -> None:
+    """JSON an API wrote (spec names) in the form the store keeps (attribute names)."""
+    shape = (
+        "list",
+        (
+            "value",
+            {
+                "valueOf": ("value_of", None),
+                "parts": (
+                    "parts",
+                    ("map", ("value", {"unitPrice": ("unit_price", None)})),
+                ),
+            },
+        ),
+    )
+    written = [
+        {"valueOf": "user.id", "op": "eq", "parts": {"a": {"unitPrice": "1.50"}}},
+        {"parts": None},
+    ]
+
+    assert stored_form(written, shape) == [
+        {"value_of": "user.id", "op": "eq", "parts": {"a": {"unit_price": "1.50"}}},
+        {"parts": None},
+    ]
+    assert stored_form({"valueOf": 1}, None) == {"valueOf": 1}
+    assert stored_form("not a list", shape) == "not a list"

@@ -15,6 +15,7 @@ from eaf.web import (
     DecimalForm,
     IntegerForm,
     JsonBool,
+    JsonData,
     JsonDate,
     JsonDateTime,
     JsonDecimal,
@@ -170,3 +171,38 @@ def test_the_schema_dates_stay_iso_text() -> None:
 
     assert properties["day"] == {"type": "string", "format": "date", "title": "Day"}
     assert properties["flag"] == {"type": "boolean", "title": "Flag"}
+
+
+class Rule(BaseModel):
+    data: JsonData
+    note: JsonData | None = None
+
+
+@pytest.mark.parametrize(
+    "value", ["text", 0, -2.5, True, [], {}, [1, {"a": None, "b": [False]}], {"": {}}]
+)
+def test_any_json_value_is_taken_as_given(value: object) -> None:
+    assert Rule.model_validate({"data": value}).data == value
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "Input should be a JSON value, not null"),
+        (float("nan"), "Input should be a finite number (JSON has no NaN)"),
+        ([1, {"x": float("inf")}], "Input should be a finite number (JSON has no NaN)"),
+    ],
+)
+def test_null_and_numbers_json_has_not_are_refused(value: object, message: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        Rule.model_validate({"data": value})
+
+    assert [e["msg"] for e in raised.value.errors()] == [message]
+    assert Rule.model_validate({"data": 1, "note": None}).note is None
+
+
+def test_a_json_value_is_documented_as_anything_but_null() -> None:
+    properties = Rule.model_json_schema()["properties"]
+
+    assert properties["data"] == {"not": {"type": "null"}}
+    assert {"type": "null"} in properties["note"]["anyOf"]
