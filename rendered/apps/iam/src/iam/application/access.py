@@ -1,4 +1,5 @@
-"""Roles, attribute policies and authorization decisions, per tenant (RBAC + ABAC)."""
+"""Authorization decisions over each tenant's roles and attribute policies (RBAC +
+ABAC); the policies themselves are served from the spec (``application/policies.py``)."""
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass

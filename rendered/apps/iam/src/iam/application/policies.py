@@ -2,12 +2,11 @@
 evaluate (a list for ``in`` and ``not_in``, literal networks for ``cidr``), and each
 permission is kept once, in the order given."""
 
-from eaf.domain import Violation
 from eaf.eventsourcing import Idempotency
 from eaf.security import Condition
 
 from iam.application.services import PolicyService
-from iam.domain.errors import DomainValidationError
+from iam.domain.errors import DomainValidationError, Violation
 from iam.domain.model import Policy
 from iam.domain.types import ConditionOperator, PolicyCondition, PolicyEffect
 
