@@ -66,12 +66,13 @@ JsonDateTime = Annotated[
 """A date and time with its offset, given as ISO 8601 text, read as the instant in UTC
 (so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
 
+
 def _json_data(value: JsonValue) -> JsonValue:
     """``value`` if it is JSON data a store can keep: not null, its numbers finite
     (Python's JSON reader takes ``NaN`` and ``Infinity``, which JSON has not)."""
     if value is None:
         raise PydanticCustomError("json_type", "Input should be a JSON value, not null")
-    pending = [value]
+    pending: list[JsonValue] = [value]
     while pending:  # no recursion: the body's depth is bounded elsewhere, not here
         item = pending.pop()
         if isinstance(item, float) and not math.isfinite(item):
