@@ -159,7 +159,8 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
     default_py = default_factory = None
     if field_.has_default:
         literal = python_literal(field_.default, field_.full_type, values)
-        if type_.is_collection and field_.default is not None:
+        mutable = isinstance(field_.default, list | dict)  # a json field's too
+        if (type_.is_collection or mutable) and field_.default is not None:
             default_factory = (
                 "list" if literal == "[]" else "dict" if literal == "{}" else (f"lambda: {literal}")
             )
@@ -456,6 +457,11 @@ def api_field(field_: RField, *, patch: bool = False) -> str:
             )
         elif field_.type.is_collection:
             args.append(f"default_factory=lambda: {json_literal(field_.default)}")
+        elif isinstance(field_.default, list | dict):  # a json value: typed by the adapter
+            args.append(
+                f"default_factory=lambda: TypeAdapter({api_type(field_.type)})"
+                f".validate_python({json_literal(field_.default)})"
+            )
         elif field_.type.kind == "value":
             args.append(f"default_factory=lambda: {field_.type.name}Body.model_validate("
                         f"{json_literal(field_.default)})")  # fmt: skip

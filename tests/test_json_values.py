@@ -37,15 +37,17 @@ aggregates:
       data: {type: json, example: {limits: [1, 2.5], on: true}}
       matches: {type: "list[Match]", default: []}
       note: {type: json, optional: true}
+      limits: {type: json, default: {retries: [1, 2]}}
     commands:
-      create: {params: [name, data, matches, note], emits: RuleCreated, creates: true}
+      create: {params: [name, data, matches, note, limits], emits: RuleCreated, creates: true}
       change: {params: [data, matches, note], emits: RuleChanged}
 events:
   # v1 held the matches as JSON text, as the API writes them (valueOf)
   RuleCreated:
     version: 2
     fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
-             note: {type: json, optional: true}, occurredAt: datetime}
+             note: {type: json, optional: true}, limits: {type: json, default: {}},
+             occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
 read_models:
   Rules: {of: Rule}
@@ -101,29 +103,29 @@ def test_the_spec_with_json_values_is_valid() -> None:
         (
             "emits: RuleChanged}",
             "emits: RuleChanged, when: \"data == 'x'\"}",
-            "rulebook.yaml:24:73: aggregates.Rule.commands.change.when: cannot compare a json"
+            "rulebook.yaml:25:73: aggregates.Rule.commands.change.when: cannot compare a json"
             " with a str (in \"data == 'x'\")",
         ),
         (
             "query: Rules.list, consistent: true}",
             "query: Rules.list, consistent: true, filter: [data]}",
-            "rulebook.yaml:38:86: endpoints.3.filter.0: 'data' (json) cannot be filtered on"
+            "rulebook.yaml:40:86: endpoints.3.filter.0: 'data' (json) cannot be filtered on"
             " (filters take str, int, float, bool, uuid, date, datetime and enum columns; a"
             " decimal is kept as text, exactly)",
         ),
         (
             "query: Rules.list, consistent: true}",
             "query: Rules.list, consistent: true, sort: [data]}",
-            "rulebook.yaml:38:84: endpoints.3.sort.0: Rules cannot be sorted by 'data': 'data'"
+            "rulebook.yaml:40:84: endpoints.3.sort.0: Rules cannot be sorted by 'data': 'data'"
             " is a json; sorts take str, int, float, date, datetime and enum columns (a"
             " decimal is kept as text, exactly)",
         ),
         (
             "decode: [matches]",
             "decode: [matchez]",
-            "rulebook.yaml:31:59: events.RuleCreated.upcasts.1.decode.0: decodes 'matchez',"
-            " which version 2 of RuleCreated does not have (its fields: data, matches, name,"
-            " note, occurredAt, ruleId)",
+            "rulebook.yaml:33:59: events.RuleCreated.upcasts.1.decode.0: decodes 'matchez',"
+            " which version 2 of RuleCreated does not have (its fields: data, limits, matches,"
+            " name, note, occurredAt, ruleId)",
         ),
     ],
 )
@@ -136,18 +138,23 @@ V1 = (
     RULES.replace(
         'matches: {type: "list[Match]", default: []}', 'conditions: {type: str, default: "[]"}'
     )
-    .replace("params: [name, data, matches, note]", "params: [name, data, conditions, note]")
+    .replace(
+        "params: [name, data, matches, note, limits]",
+        "params: [name, data, conditions, note, limits]",
+    )
     .replace("params: [data, matches, note]", "params: [data, conditions, note]")
     .replace(
         """  RuleCreated:
     version: 2
     fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
-             note: {type: json, optional: true}, occurredAt: datetime}
+             note: {type: json, optional: true}, limits: {type: json, default: {}},
+             occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
 """,
         """  RuleCreated:
     fields: {ruleId: uuid, name: str, data: json, conditions: str,
-             note: {type: json, optional: true}, occurredAt: datetime}
+             note: {type: json, optional: true}, limits: {type: json, default: {}},
+             occurredAt: datetime}
 """,
     )
 )
@@ -179,7 +186,7 @@ def test_render_decodes_only_text_the_stored_events_hold() -> None:
         (
             ("events", "RuleCreated", "upcasts", 1, "decode"),
             "stored RuleCreated events (v1) have no 'matches' to decode (their fields: "
-            "conditions, data, name, note, occurredAt, ruleId)",
+            "conditions, data, limits, name, note, occurredAt, ruleId)",
         ),
     ]
 
@@ -204,6 +211,7 @@ with TestClient(create_app(settings)) as client:
     assert made.status_code == 201, made.text
     rule = made.json()
     assert rule["data"] == data and rule["note"] is None, rule
+    assert rule["limits"] == {"retries": [1, 2]}, rule  # a default each request gets anew
     assert rule["matches"][0]["value"] == ["blue", 7], rule
     path = "/api/v1/rules/" + rule["id"]
     # any JSON value, text and numbers too; null clears an optional one
