@@ -54,7 +54,7 @@ def test_types_and_cross_references_are_checked_once_the_keys_are_right(
     assert result.code == 1
     assert result.err.splitlines() == [
         "specs/x.yaml:7:15: aggregates.Order.fields.total.type: unknown type 'money' (expected "
-        "one of: str, int, float, bool, decimal, uuid, datetime, date, <Enum>, <Value>, "
+        "one of: str, int, float, bool, decimal, uuid, datetime, date, json, <Enum>, <Value>, "
         "list[<type>], map[<type>], map)",
         "specs/x.yaml:10:41: aggregates.Order.commands.place.params.2: unknown parameter "
         "'missing' (expected a field of Order: customer, note)",
