@@ -92,7 +92,7 @@ def _always_published(event: REvent) -> set[str]:
 def _decoded(read: RField, key: str, event: REvent) -> str | None:
     """A field an upcast decodes is JSON text in the events stored before it: events are
     published as they were stored, so only a ``json`` reader takes both forms."""
-    versions = [step["from"] for step in event.upcasts if read.name in step.get("decode", [])]
+    versions = [step["from"] for step in event.upcasts if read.name in step["decode"]]
     if not versions or read.type.required().is_scalar("json"):
         return None
     return (

@@ -13,7 +13,7 @@ from generator.expr import FLOAT, Node, can_fail
 from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES, python_attribute
-from generator.resolved import Domain, RAggregate, RCommand, RComputed, REvent, RField
+from generator.resolved import Domain, RAggregate, RCommand, RComputed, REvent, RField, RValue
 from generator.typeref import TypeRef
 from generator.values import Catalog
 
@@ -399,16 +399,21 @@ def errors(domain: Domain) -> list[ErrorCtx]:
 def values(domain: Domain, catalog: Catalog) -> list[ValueCtx]:
     result = []
     for value in domain.values.values():
-        names = {**_names(value.fields, "self."), "now": "now", "today": "now.date()"}
         result.append(
             ValueCtx(
                 value.name,
                 value.description or f"{naming.a_noun(value.name)}.",
                 [field_ctx(f, catalog) for f in value.fields],
-                [_check(i.check, names, i.message, i.field) for i in value.invariants],
+                _value_checks(value),
             )
         )
     return result
+
+
+def _value_checks(value: RValue) -> list[Code]:
+    """The invariants of a value object, as code over ``self``."""
+    names = {**_names(value.fields, "self."), "now": "now", "today": "now.date()"}
+    return [_check(i.check, names, i.message, i.field) for i in value.invariants]
 
 
 def events(domain: Domain, catalog: Catalog) -> list[EventCtx]:
@@ -483,7 +488,7 @@ def _upcast_tests(event: REvent, catalog: Catalog) -> list[UpcastTestCtx]:
             payload.pop(name, None)
             if name in current:
                 computed.add(current.pop(name))
-        for name in step.get("decode", []):
+        for name in step["decode"]:
             name = attr(name)
             if name in payload and name in current:
                 payload[name] = json.dumps(written[current[name]], sort_keys=True)
@@ -546,7 +551,7 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
                 remove=[attr(name) for name in upcast["remove"]],
                 decode=[
                     {"attr": by_name[n].attr, "shape": repr(_shape(by_name[n].full_type, catalog))}
-                    for n in upcast.get("decode", [])
+                    for n in upcast["decode"]
                 ],
                 inputs=[{"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs],
                 compute=[
@@ -747,8 +752,7 @@ def _value_invariants(fields: list[RField], domain: Domain) -> list[Code]:
             continue
         seen.add(part.name)
         value = domain.values[part.name]
-        names = {**_names(value.fields, "self."), "now": "now", "today": "now.date()"}
-        found += [_check(i.check, names, i.message, i.field) for i in value.invariants]
+        found += _value_checks(value)
         pending += [nested for f in value.fields for nested in f.full_type.walk()]
     return found
 

@@ -183,7 +183,7 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
     renamed = dict(step["rename"])
     named += [  # a decoded field, by the name the stored events have
         ("decode", next((old for old, new in renamed.items() if new == text), text))
-        for text in step.get("decode", [])
+        for text in step["decode"]
     ]
     problems = [
         Breaking(
