@@ -9,7 +9,7 @@ from typing import Any
 
 from generator import naming
 from generator.context_fields import VALUE_TOKEN, FieldCtx, field_ctx, title
-from generator.expr import FLOAT, Node, can_fail
+from generator.expr import FLOAT, Node, can_fail, names_in
 from generator.expr_code import member_name, refusal, to_python
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES, python_attribute
@@ -326,6 +326,22 @@ class AggregateCtx:
     """A hand-written subclass of the generated service that bootstrap builds instead."""
     secrets: list[str] = field(default_factory=list)
     """The fields kept as a hash (``secret``): its use cases take a ``PasswordHasher``."""
+    made_when: list[MadeWhenCtx] = field(default_factory=list)
+    """The generated secrets the service makes only on a condition."""
+
+
+@dataclass
+class MadeWhenCtx:
+    """The condition on which the service makes the generated secret ``attr``: a static
+    method of the aggregate (``method``) over the values a command is given (``args``:
+    attribute and Python type)."""
+
+    name: str
+    attr: str
+    method: str
+    text: str
+    args: list[tuple[str, str]]
+    code: str
 
 
 def catalog_of(domain: Domain) -> Catalog:
@@ -653,8 +669,31 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         key_namespace=aggregate.key_namespace,
         key_label=aggregate.key_label,
         key_ignore_case=aggregate.key_ignore_case,
+        made_when=_made_when(aggregate, catalog),
     )
     return ctx
+
+
+def _made_when(aggregate: RAggregate, catalog: Catalog) -> list[MadeWhenCtx]:
+    """Each conditional generated secret's condition, as the first command setting it
+    states it (every such command is given the values it names)."""
+    found: dict[str, MadeWhenCtx] = {}
+    for command in aggregate.commands:
+        given = {f.name: f for f in command.arguments}
+        for name, node in command.made_when.items():
+            secret = given[name]
+            if secret.attr in found or secret.made_when is None:
+                continue
+            used = [f for f in command.arguments if f.name in names_in(node)]
+            found[secret.attr] = MadeWhenCtx(
+                name=secret.name,
+                attr=secret.attr,
+                method=f"makes_{secret.attr.rstrip('_')}",
+                text=secret.made_when,
+                args=[(f.attr, field_ctx(f, catalog).py) for f in used],
+                code=_code(node, {f.name: f.attr for f in used}),
+            )
+    return list(found.values())
 
 
 def _var(name: str) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 from generator import naming
 from generator.context_domain import AggregateCtx, CommandCtx, ComputedCtx, _code, computed_ctx
 from generator.context_fields import QUERY_TYPES, FieldCtx, field_ctx
+from generator.expr import names_in
+from generator.expr_code import EvalError, evaluate
 from generator.literals import python_literal
 from generator.resolved import Domain, REndpoint, RReadModel
 from generator.typeref import TypeRef
@@ -112,6 +114,11 @@ class EndpointCtx:
     body: list[FieldCtx]
     made: list[FieldCtx]
     """The generated secrets the command sets: made by the service, shown once."""
+    made_shown: list[str]
+    """The generated secrets made on a condition that the examples' body meets."""
+    made_null: list[str]
+    """Those whose condition the examples' body does not meet (neither list names one whose
+    condition reads values the examples vary)."""
     answer: str | None
     """The model of the answer that shows them (the aggregate's view and those secrets)."""
     by: str | None
@@ -264,6 +271,7 @@ def _endpoint(
     params: list[ParamCtx] = []
     body: list[FieldCtx] = []
     made: list[FieldCtx] = []
+    made_shown: dict[str, bool] = {}
     by = None
     filters: list[FilterCtx] = []
     if endpoint.command is not None and aggregate is not None:
@@ -281,6 +289,7 @@ def _endpoint(
                 )
         # a generated secret is made by the service, not given: its answer shows it once
         made = [a for a in command.arguments if a.secret == "generated"]
+        made_shown = _made_shown(domain, aggregate.name, command)
         body = [
             a for a in command.arguments if a.name not in endpoint.path_params and a not in made
         ]
@@ -357,6 +366,8 @@ def _endpoint(
         path_params=params,
         body=body,
         made=made,
+        made_shown=[name for name, shown in made_shown.items() if shown],
+        made_null=[name for name, shown in made_shown.items() if not shown],
         answer=f"{aggregate.name}With{''.join(naming.pascal(f.name) for f in made)}"
         if made and aggregate is not None
         else None,
@@ -392,3 +403,21 @@ def _column_attr(read_model: RReadModel | None, name: str) -> str:
     """The stored column of ``name`` (its Python attribute: ``key`` is ``key_``)."""
     assert read_model is not None, "only a read model's list is sorted"
     return next(c.attr for c in read_model.columns if c.name == name)
+
+
+def _made_shown(domain: Domain, aggregate: str, command: CommandCtx) -> dict[str, bool]:
+    """Whether the examples of ``command`` meet the condition of each generated secret it
+    makes only on one (left out: the tests vary or make a value it reads)."""
+    resolved = domain.aggregates[aggregate].command(command.name)
+    assert resolved is not None
+    samples = {a.name: a for a in command.arguments}
+    shown: dict[str, bool] = {}
+    for name, node in resolved.made_when.items():
+        read = [samples[n] for n in names_in(node)]
+        if any(a.references or len(a.distinct_json) > 1 for a in read):
+            continue
+        try:
+            shown[name] = bool(evaluate(node, {a.name: a.sample for a in read}))
+        except EvalError:
+            continue
+    return shown

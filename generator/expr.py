@@ -390,6 +390,17 @@ class _Checker:
             right = self._operand(right_node, left.type, op)
             if op in ("==", "!=") and left.op == "literal" and left.type == STR:
                 left = parts[-1] = self._operand(node.left, right.type, op)
+            held = right.type.required()
+            if (
+                op in ("in", "not in")
+                and left.op == "literal"
+                and left.type == STR
+                and held.kind == "list"
+                and held.element is not None
+                and held.element.required().kind == "enum"
+            ):
+                # 'refresh_token' in grantTypes: the text names a member of the items' enum
+                left = parts[-1] = self.check(node.left, held.element.required())
             self._comparable(node, op, left, right)
             ops.append(op)
             parts.append(right)

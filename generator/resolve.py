@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from generator import naming
-from generator.expr import BOOL, DATE, DATETIME, Node, Scope, names_in
+from generator.expr import BOOL, DATE, DATETIME, ExprError, Node, Scope, can_fail, names_in, parse
 from generator.reserved import class_name_problem, python_attribute
 from generator.resolve_fields import NOT_UNIQUE_WHY, UNIQUE_TYPES, FieldResolver, camel_problem
 from generator.resolved import (
@@ -740,6 +740,7 @@ class _Resolver:
         when = self.fields.expression(spec.when, scope, (*loc, "when"), BOOL) if spec.when else None
         if when is not None:
             _no_secret(self.domain, when, secrets, (*loc, "when"))
+        made_when = self._made_when(name, params, inputs, secrets)
         if spec.error is not None:
             if spec.error not in self.domain.errors:
                 self.domain.problem(
@@ -771,7 +772,37 @@ class _Resolver:
             event=spec.emits,
             also=[],
             description=spec.description or "",
+            made_when=made_when,
         )
+
+    def _made_when(
+        self, command: str, params: list[RField], inputs: list[RField], secrets: set[str]
+    ) -> dict[str, Node]:
+        """The conditions of the generated secrets ``command`` sets only on one: over the
+        other values the command is given (what the request says, before any state)."""
+        given = {f.name: f.full_type for f in [*params, *inputs] if f.name not in secrets}
+        scope = self.fields.scope(given)
+        found: dict[str, Node] = {}
+        for param in params:
+            if param.made_when is None:
+                continue
+            where = (*param.loc, "made_when")
+            try:
+                node: Node | None = parse(param.made_when, scope, BOOL)
+            except ExprError as error:
+                node = None
+                self.domain.problem(
+                    where, f"{error} (made_when reads what command {command!r} is given)"
+                )
+            if node is not None and can_fail(node):
+                self.domain.problem(
+                    where,
+                    "made_when may fail to compute (a division by 0...): the service must"
+                    " know whether it makes the secret",
+                )
+            elif node is not None:
+                found[param.name] = node
+        return found
 
     def _event_of(
         self, aggregate: RAggregate, command: RCommand, spec: CommandSpec, emitted: dict[str, str]

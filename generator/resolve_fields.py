@@ -152,6 +152,11 @@ class FieldResolver:
             field.hidden = spec.hidden and shown
             if spec.secret is not None:
                 self._secret(field, spec, shown, (*loc, name, "secret"))
+            elif spec.made_when is not None:
+                self.domain.problem(
+                    (*loc, name, "made_when"),
+                    "made_when is the condition of a generated secret (secret: generated)",
+                )
             if field.attr in attrs:
                 self.domain.problem(
                     (*loc, name), f"{name!r} and {attrs[field.attr]!r} are the same name in Python"
@@ -164,16 +169,33 @@ class FieldResolver:
     def _secret(self, field: RField, spec: FieldSpec, shown: bool, loc: Loc) -> None:
         """Make ``field`` a secret (only its hash kept, never shown), if it may be one."""
         kind = "generated" if spec.secret == "generated" else "given"
+        conditional = kind == "generated" and spec.made_when is not None
         if not shown:
             problem = "secret applies to an aggregate's fields (only their hash is kept)"
-        elif not field.type.is_scalar("str") or spec.optional:
-            problem = "a secret is a required str (its hash is kept)"
+        elif spec.made_when is not None and kind != "generated":
+            loc, problem = (
+                (*loc[:-1], "made_when"),
+                "made_when is the condition of a generated secret: a given one is given",
+            )
+        elif not field.type.is_scalar("str"):
+            problem = "a secret is a str (its hash is kept)"
+        elif spec.optional and not conditional:
+            problem = (
+                "a secret is required (its hash is kept); a generated one made only on a"
+                " condition is optional and says when: made_when"
+            )
+        elif conditional and not spec.optional:
+            loc, problem = (
+                (*loc[:-1], "made_when"),
+                "a secret made only when a condition holds is null otherwise: optional: true",
+            )
         elif spec.has_default:
             problem = "a secret has no default (it would be written in the spec)"
         elif kind == "generated" and (field.rules or spec.has_example):
             problem = "a generated secret takes no rules or example: the service makes it"
         else:
             field.secret, field.hidden = kind, True
+            field.made_when = spec.made_when
             return
         self.domain.problem(loc, problem)
 

@@ -43,6 +43,9 @@ class RField:
     secret: str | None = None
     """``given`` (the request gives it in plain) or ``generated`` (the service makes it):
     the field holds only its hash."""
+    made_when: str | None = None
+    """An optional generated secret's condition (spec text): the service makes it only when
+    the values a command is given meet it."""
 
     @property
     def full_type(self) -> TypeRef:
@@ -96,6 +99,8 @@ class RCommand:
     event: str
     also: list[RAlso]
     description: str = ""
+    made_when: dict[str, Node] = field(default_factory=dict)
+    """By parameter name: the condition on which the service makes a generated secret."""
 
     @property
     def arguments(self) -> list[RField]:

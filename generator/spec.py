@@ -119,6 +119,11 @@ class FieldSpec(_Strict):
         " gives it in plain (its rules checked on that); generated, the service makes it and"
         " the answer of the command that set it shows it once",
     )
+    made_when: Text | None = Field(
+        default=None,
+        description="an optional generated secret: the condition, over the other values a"
+        " command that sets it is given, on which the service makes it (else it is null)",
+    )
     items: ItemsSpec | None = Field(
         default=None,
         description="list[T] or map[T] of a scalar T: the rules of each item (each value of a"
