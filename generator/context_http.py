@@ -282,6 +282,11 @@ def _endpoint(
                 params.append(
                     ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id")
                 )
+            elif name == endpoint.by_key:
+                key = next(f for f in aggregate.fields if f.name == name)
+                # the tests' unknown key: one they make no aggregate with
+                unknown = key.unused_json or "UNKNOWN_ID"
+                params.append(ParamCtx(name, key.attr, key.py, "key", unknown))
             else:
                 argument = arguments[name]
                 params.append(

@@ -181,8 +181,8 @@ class FieldResolver:
             problem = "a secret is a str (its hash is kept)"
         elif spec.optional and not conditional:
             problem = (
-                "a secret is required (its hash is kept); a generated one made only on a"
-                " condition is optional and says when: made_when"
+                "a secret is required (its hash is kept), unless generated only on a condition:"
+                " optional, with made_when"
             )
         elif conditional and not spec.optional:
             loc, problem = (

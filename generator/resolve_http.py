@@ -448,8 +448,21 @@ def _command_endpoint(
         )
         return None
     ids = [p for p in path_params if p in aggregate.path_ids]
-    others = [p for p in path_params if p not in ids]
     arguments = {f.name: f for f in command.arguments}
+    # `/clients/{clientId}`: the aggregate named by the one field of its key
+    by_key = next(
+        (
+            p
+            for p in path_params
+            if kind != "create"
+            and not ids
+            and p not in arguments
+            and len(aggregate.key) == 1
+            and aggregate.key[0].name == p
+        ),
+        None,
+    )
+    others = [p for p in path_params if p not in ids and p != by_key]
     if kind == "create" and ids:
         domain.problem((*loc, "path"), f"command {member!r} creates: no {{id}} in its path")
         return None
@@ -461,8 +474,15 @@ def _command_endpoint(
         and TENANT_PARAM in aggregate.path_ids
         and not aggregate.key
     )
-    if kind != "create" and len(ids) != 1 and not own_record:
-        domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}")
+    if kind != "create" and len(ids) != 1 and not own_record and by_key is None:
+        keyed = (
+            f" (or {{{aggregate.key[0].name}}}, the one field of its key)"
+            if len(aggregate.key) == 1
+            else ""
+        )
+        domain.problem(
+            (*loc, "path"), f"command {member!r} needs the path parameter {{id}}{keyed}"
+        )
         return None
     made = [f.name for f in command.arguments if f.secret == "generated"]
     if endpoint.method == "PATCH" and made:
@@ -516,6 +536,7 @@ def _command_endpoint(
         endpoint.summary or "",
     )
     resolved.id_is_tenant = own_record
+    resolved.by_key = by_key
     return resolved
 
 

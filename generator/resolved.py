@@ -249,6 +249,9 @@ class REndpoint:
     """A read-model query answers once the rows hold the tenant's stored events."""
     id_is_tenant: bool = False
     """A get of the aggregate whose id is the path's tenant (a tenant's own record)."""
+    by_key: str | None = None
+    """A command endpoint's path parameter that names its aggregate by the one field of
+    its key (the id is derived from it), not by its id."""
 
 
 @dataclass

@@ -187,6 +187,23 @@ def test_the_spec_with_keys_is_valid() -> None:
             "    unique: [[position, productId]]\n    key: {fields: [aisle, position],",
             None,
         ),
+        # a command's path names its aggregate by {id} or by the one field of its key
+        (
+            '{method: DELETE, path: "/api/v1/products/{id}"',
+            '{method: DELETE, path: "/api/v1/products/{title}"',
+            "stock.yaml:48:28: endpoints.4.path: command 'retire' needs the path parameter"
+            " {id} (or {sku}, the one field of its key)",
+        ),
+        (
+            'path: "/api/v1/slots/{id}/product"',
+            'path: "/api/v1/slots/{aisle}/product"',
+            "stock.yaml:51:25: endpoints.6.path: command 'fill' needs the path parameter {id}",
+        ),
+        (
+            '{method: DELETE, path: "/api/v1/products/{id}"',
+            '{method: DELETE, path: "/api/v1/products/{sku}"',
+            None,
+        ),
         (
             "key: [sku]",
             "key: {fields: []}",
@@ -349,6 +366,17 @@ with TestClient(create_app(settings, iam=iam)) as client:
     filled = client.put(filling, headers=auth("acme"),
                         json={"productId": kept.json()["id"], "tag": "Steel"})
     assert filled.status_code == 200, filled.text
+    # a command's path may name the aggregate by its key: in any case, in the caller's
+    # tenant only
+    labelled = client.put("/api/v1/tags/STEEL/label", json={"label": "metal"},
+                          headers=auth("acme"))
+    assert labelled.status_code == 200, labelled.text
+    assert labelled.json()["id"] == steel.json()["id"], labelled.text
+    assert labelled.json()["label"] == "metal" and labelled.json()["code"] == "Steel"
+    assert client.put("/api/v1/tags/zinc/label", json={"label": "x"},
+                      headers=auth("acme")).status_code == 404
+    assert client.put("/api/v1/tags/steel/label", json={"label": "x"},
+                      headers=auth("globex")).status_code == 404
 print("ok")
 """
 
@@ -363,9 +391,22 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     spec = workspace / "specs/stock.yaml"
     spec.parent.mkdir()
     # and read by its key (the one field of it)
+    # and a tag described through the path that names it by its key, in any case
+    described = STOCK.replace(
+        "      define: {creates: true, params: [code], emits: TagDefined}\n",
+        "      define: {creates: true, params: [code], emits: TagDefined}\n"
+        "      describe: {params: [label], emits: TagDescribed}\n",
+    ).replace(
+        '      code: {type: str, pattern: "^[A-Za-z]{2,20}$", example: Steel}\n',
+        '      code: {type: str, pattern: "^[A-Za-z]{2,20}$", example: Steel}\n'
+        '      label: {type: str, default: ""}\n',
+    )
+    assert "TagDescribed" in described and "label: {type: str" in described
     spec.write_text(
-        STOCK + '  - {method: GET, path: "/api/v1/products/by-sku/{sku}", query: Product.get,'
+        described + '  - {method: GET, path: "/api/v1/products/by-sku/{sku}", query: Product.get,'
         ' permission: "stock:read"}\n'
+        '  - {method: PUT, path: "/api/v1/tags/{code}/label", command: Tag.describe,'
+        ' permission: "stock:write"}\n'
     )
     assert generate("service", "stock", cwd=workspace).code == 0
     project = workspace / "apps/stock"
@@ -373,6 +414,7 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     assert "def test_register_product_refuses_a_second_product_with_the_same_key" in tests
     assert "def test_get_product_by_sku_returns_the_stored_product" in tests
     assert '"tags": [create_tag(client, headers)["code"]]' in tests
+    assert "code=KEYS.get(id, " in tests  # the generated tests name the tag by its key
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-c", PROBE, str(workspace))

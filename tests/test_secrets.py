@@ -1,6 +1,7 @@
 """Secret fields (``secret: true`` / ``secret: generated``): a credential kept only as its
 argon2id hash. Given ones are checked in plain and hashed by the use case; generated ones
-are made by the service and shown once, in the answer of the command that set them."""
+are made by the service and shown once, in the answer of the command that set them, and
+with ``made_when`` only for the values a condition holds for (else null)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,15 @@ aggregates:
       register: {creates: true, params: [name, clientSecret], emits: ApiClientRegistered}
       rotate: {params: [clientSecret], emits: ApiClientSecretRotated}
       disable: {set: {status: "'DISABLED'"}, emits: ApiClientDisabled}
+  App:
+    fields:
+      name: {type: str}
+      kind: {type: AppKind, example: confidential}
+      appSecret: {type: str, secret: generated, optional: true, made_when: "kind == 'confidential'"}
+    commands:
+      register: {creates: true, params: [name, kind, appSecret], emits: AppRegistered}
+enums:
+  AppKind: [confidential, public]
 endpoints:
   - {method: POST, path: /api/v1/members, command: Member.join}
   - {method: GET, path: "/api/v1/members/{id}", query: Member.get}
@@ -43,6 +53,8 @@ endpoints:
   - {method: GET, path: "/api/v1/api-clients/{id}", query: ApiClient.get}
   - {method: POST, path: "/api/v1/api-clients/{id}/secret", command: ApiClient.rotate}
   - {method: DELETE, path: "/api/v1/api-clients/{id}", command: ApiClient.disable}
+  - {method: POST, path: /api/v1/apps, command: App.register}
+  - {method: GET, path: "/api/v1/apps/{id}", query: App.get}
 """
 
 
@@ -67,7 +79,7 @@ def test_the_spec_with_secrets_is_valid() -> None:
             "clientSecret: {type: str, secret: generated}",
             "clientSecret: {type: int, secret: generated}",
             "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: a secret is a"
-            " required str (its hash is kept)",
+            " str (its hash is kept)",
         ),
         (
             "pin: {type: str, secret: true,",
@@ -90,7 +102,7 @@ def test_the_spec_with_secrets_is_valid() -> None:
         (
             '{method: PATCH, path: "/api/v1/members/{id}", command: Member.rename}',
             '{method: PATCH, path: "/api/v1/members/{id}", command: ApiClient.rotate}',
-            "keys.yaml:26:14: endpoints.3.method: a PATCH cannot serve 'rotate',"
+            "keys.yaml:35:14: endpoints.3.method: a PATCH cannot serve 'rotate',"
             " which makes 'clientSecret', a generated secret: serve the command with PUT or"
             " POST",
         ),
@@ -109,8 +121,47 @@ def test_the_spec_with_secrets_is_valid() -> None:
         (
             'path: "/api/v1/api-clients/{id}", command: ApiClient.disable}',
             'path: "/api/v1/api-clients/{id}", command: ApiClient.rotate}',
-            "keys.yaml:30:5: endpoints.7.status: 'rotate' makes a generated secret, which its"
+            "keys.yaml:39:5: endpoints.7.status: 'rotate' makes a generated secret, which its"
             " answer shows once: not 204",
+        ),
+        (
+            "clientSecret: {type: str, secret: generated}",
+            "clientSecret: {type: str, secret: generated, optional: true}",
+            "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: a secret is"
+            " required (its hash is kept), unless generated only on a condition: optional,"
+            " with made_when",
+        ),
+        (
+            "appSecret: {type: str, secret: generated, optional: true,",
+            "appSecret: {type: str, secret: generated,",
+            "keys.yaml:26:60: aggregates.App.fields.appSecret.made_when: a secret made only"
+            " when a condition holds is null otherwise: optional: true",
+        ),
+        (
+            "appSecret: {type: str, secret: generated,",
+            "appSecret: {type: str, secret: true,",
+            "keys.yaml:26:71: aggregates.App.fields.appSecret.made_when: made_when is the"
+            " condition of a generated secret: a given one is given",
+        ),
+        (
+            "name: {type: str}\n      kind",
+            "name: {type: str, made_when: \"kind == 'public'\"}\n      kind",
+            "keys.yaml:24:36: aggregates.App.fields.name.made_when: made_when is the"
+            " condition of a generated secret (secret: generated)",
+        ),
+        (
+            "made_when: \"kind == 'confidential'\"",
+            "made_when: \"kind == 'private'\"",
+            "keys.yaml:26:76: aggregates.App.fields.appSecret.made_when: 'private' is not a"
+            " AppKind (expected one of: confidential, public) (in \"'private'\") (made_when"
+            " reads what command 'register' is given)",
+        ),
+        (
+            "made_when: \"kind == 'confidential'\"",
+            "made_when: \"len(name) > 1 and status == 'x'\"",
+            "keys.yaml:26:76: aggregates.App.fields.appSecret.made_when: unknown name"
+            " 'status' (known: kind, name) (in 'status') (made_when reads what command"
+            " 'register' is given)",
         ),
     ],
 )
@@ -179,13 +230,24 @@ with TestClient(create_app(settings)) as client:
     assert hasher.verify(account.client_secret, rotated.json()["clientSecret"])
     assert not hasher.verify(account.client_secret, secret)
 
+    # made only for a confidential app: a public one gets none, and keeps none
+    confidential = client.post("/api/v1/apps", json={"name": "a", "kind": "confidential"})
+    assert confidential.status_code == 201, confidential.text
+    app_secret = confidential.json()["appSecret"]
+    assert len(app_secret) >= 43, confidential.text
+    public = client.post("/api/v1/apps", json={"name": "b", "kind": "public"})
+    assert public.status_code == 201 and public.json()["appSecret"] is None, public.text
+    kept = stored(app.state.app, confidential.json()["id"])
+    assert hasher.verify(kept.app_secret, app_secret)
+    assert stored(app.state.app, public.json()["id"]).app_secret is None
+
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     pin = schemas["JoinMemberRequest"]["properties"]["pin"]
     assert pin["writeOnly"] and pin["format"] == "password", pin
     assert "clientSecret" not in schemas["RegisterApiClientRequest"]["properties"]
     assert "clientSecret" not in schemas["ApiClient"]["properties"]
     assert "clientSecret" in schemas["ApiClientWithClientSecret"]["properties"]
-    plain = ["482913", "775511", "246810", secret, rotated.json()["clientSecret"]]
+    plain = ["482913", "775511", "246810", secret, rotated.json()["clientSecret"], app_secret]
 
 store = sqlite3.connect(f"{sys.argv[1]}/k.db")
 tables = [name for (name,) in store.execute("select name from sqlite_master where type='table'")]

@@ -503,6 +503,18 @@ def test_a_list_is_made_from_another_with_a_comprehension() -> None:
     assert evaluate(upper, {"tags": ["a", "b"]}) == ["A", "B"]
 
 
+def test_a_text_looked_for_in_a_list_of_an_enum_names_a_member() -> None:
+    grant = TypeRef("enum", "Grant")
+    scope = Scope({"grants": TypeRef("list", item=grant)}, {"Grant": ["code", "refresh"]})
+    node = parse("'refresh' not in grants or 'code' in grants", scope)
+    code = to_python(node, {"grants": "self.grants"}).source
+    assert code == "(Grant.REFRESH not in self.grants) or (Grant.CODE in self.grants)"
+    assert evaluate(node, {"grants": ["refresh"]}) is False
+    with pytest.raises(ExprError) as raised:
+        parse("'implicit' in grants", scope)
+    assert "'implicit' is not a Grant (expected one of: code, refresh)" in str(raised.value)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
