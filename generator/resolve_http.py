@@ -480,9 +480,7 @@ def _command_endpoint(
             if len(aggregate.key) == 1
             else ""
         )
-        domain.problem(
-            (*loc, "path"), f"command {member!r} needs the path parameter {{id}}{keyed}"
-        )
+        domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}{keyed}")
         return None
     made = [f.name for f in command.arguments if f.secret == "generated"]
     if endpoint.method == "PATCH" and made:
