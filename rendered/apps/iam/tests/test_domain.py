@@ -14,6 +14,8 @@ from iam.domain.errors import (
 )
 from iam.domain.events import (
     AccessTokenRevoked,
+    ClientRegistered,
+    ClientStatusChanged,
     PolicyChanged,
     PolicyCreated,
     PolicyStatusChanged,
@@ -46,6 +48,7 @@ from iam.domain.model import (
     AccessTokenRevocation,
     Policy,
     RefreshTokenFamily,
+    RegisteredClient,
     Role,
     SamlAssertionUse,
     SamlIdentityProvider,
@@ -55,7 +58,9 @@ from iam.domain.model import (
     User,
 )
 from iam.domain.types import (
+    ClientType,
     ConditionOperator,
+    GrantType,
     PolicyCondition,
     PolicyEffect,
     TenantStatus,
@@ -525,6 +530,154 @@ def test_disable_service_account_returns_a_changed_copy_with_its_event() -> None
     assert changed.updated_at == LATER
     assert changed.created_at == original.created_at == NOW
     assert [type(event) for event in changed.changes] == [ServiceAccountStatusChanged]
+
+
+def new_registered_client() -> RegisteredClient:
+    return RegisteredClient.register(
+        client_id="portal",
+        name="name",
+        client_type=ClientType.CONFIDENTIAL,
+        client_secret="clientSecret",
+        grant_types=[GrantType.AUTHORIZATION_CODE],
+        redirect_uris=["https://portal.example.com/callback"],
+        post_logout_redirect_uris=["https://portal.example.com/"],
+        scopes=["openid"],
+        first_party=True,
+        now=NOW,
+    ).committed()
+
+
+def test_register_registered_client_sets_fields_and_records_client_registered() -> None:
+    client = RegisteredClient.register(
+        client_id="portal",
+        name="name",
+        client_type=ClientType.CONFIDENTIAL,
+        client_secret="clientSecret",
+        grant_types=[GrantType.AUTHORIZATION_CODE],
+        redirect_uris=["https://portal.example.com/callback"],
+        post_logout_redirect_uris=["https://portal.example.com/"],
+        scopes=["openid"],
+        first_party=True,
+        now=NOW,
+    )
+    assert client.client_id == "portal"
+    assert client.name == "name"
+    assert client.client_type == ClientType.CONFIDENTIAL
+    assert client.client_secret == "clientSecret"
+    assert client.grant_types == [GrantType.AUTHORIZATION_CODE]
+    assert client.redirect_uris == ["https://portal.example.com/callback"]
+    assert client.post_logout_redirect_uris == ["https://portal.example.com/"]
+    assert client.scopes == ["openid"]
+    assert client.first_party is True
+    assert client.created_at == client.updated_at == NOW
+    assert [type(event) for event in client.changes] == [ClientRegistered]
+    assert client.committed().version == 1
+
+
+def test_replaying_the_events_of_a_registered_client_rebuilds_it() -> None:
+    client = RegisteredClient.register(
+        client_id="portal",
+        name="name",
+        client_type=ClientType.CONFIDENTIAL,
+        client_secret="clientSecret",
+        grant_types=[GrantType.AUTHORIZATION_CODE],
+        redirect_uris=["https://portal.example.com/callback"],
+        post_logout_redirect_uris=["https://portal.example.com/"],
+        scopes=["openid"],
+        first_party=True,
+        now=NOW,
+    )
+    client = client.disable(now=LATER + timedelta(seconds=1))
+    assert RegisteredClient.from_history(client.changes) == client.committed()
+
+
+def test_register_registered_client_rejects_name_breaking_max_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        RegisteredClient.register(
+            client_id="portal",
+            name="x" * 101,
+            client_type=ClientType.CONFIDENTIAL,
+            client_secret="clientSecret",
+            grant_types=[GrantType.AUTHORIZATION_CODE],
+            redirect_uris=["https://portal.example.com/callback"],
+            post_logout_redirect_uris=["https://portal.example.com/"],
+            scopes=["openid"],
+            first_party=True,
+            now=NOW,
+        )
+    assert (
+        Violation("name", "A client name is at most 100 characters")
+        in error.value.violations
+    )
+
+
+def test_register_registered_client_rejects_grant_types_breaking_min_length() -> None:
+    with pytest.raises(DomainValidationError) as error:
+        RegisteredClient.register(
+            client_id="portal",
+            name="name",
+            client_type=ClientType.CONFIDENTIAL,
+            client_secret="clientSecret",
+            grant_types=[],
+            redirect_uris=["https://portal.example.com/callback"],
+            post_logout_redirect_uris=["https://portal.example.com/"],
+            scopes=["openid"],
+            first_party=True,
+            now=NOW,
+        )
+    assert (
+        Violation("grantTypes", "At least one grant type is needed")
+        in error.value.violations
+    )
+
+
+def test_register_registered_client_rejects_redirect_uris_breaking_item_max_length() -> (
+    None
+):
+    with pytest.raises(DomainValidationError) as error:
+        RegisteredClient.register(
+            client_id="portal",
+            name="name",
+            client_type=ClientType.CONFIDENTIAL,
+            client_secret="clientSecret",
+            grant_types=[GrantType.AUTHORIZATION_CODE],
+            redirect_uris=["x" * 2001],
+            post_logout_redirect_uris=["https://portal.example.com/"],
+            scopes=["openid"],
+            first_party=True,
+            now=NOW,
+        )
+    assert "redirectUris.0" in {violation.field for violation in error.value.violations}
+
+
+def test_register_registered_client_rejects_post_logout_redirect_uris_breaking_item_max_length() -> (
+    None
+):
+    with pytest.raises(DomainValidationError) as error:
+        RegisteredClient.register(
+            client_id="portal",
+            name="name",
+            client_type=ClientType.CONFIDENTIAL,
+            client_secret="clientSecret",
+            grant_types=[GrantType.AUTHORIZATION_CODE],
+            redirect_uris=["https://portal.example.com/callback"],
+            post_logout_redirect_uris=["x" * 2001],
+            scopes=["openid"],
+            first_party=True,
+            now=NOW,
+        )
+    assert "postLogoutRedirectUris.0" in {
+        violation.field for violation in error.value.violations
+    }
+
+
+def test_disable_registered_client_returns_a_changed_copy_with_its_event() -> None:
+    original = new_registered_client()
+    changed = original.disable(now=LATER)
+    assert changed is not original
+    assert changed.updated_at == LATER
+    assert changed.created_at == original.created_at == NOW
+    assert [type(event) for event in changed.changes] == [ClientStatusChanged]
 
 
 def new_refresh_token_family() -> RefreshTokenFamily:
@@ -1042,3 +1195,50 @@ def test_a_stored_service_account_secret_changed_of_version_1_is_read_as_version
     assert isinstance(
         from_dict(ServiceAccountSecretChanged, payload), ServiceAccountSecretChanged
     )
+
+
+def test_a_stored_client_registered_of_version_1_is_read_as_version_2() -> None:
+    payload = EVENTS.upcast(
+        "ClientRegistered",
+        1,
+        {
+            "client_uuid": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "client_id": "clientId",
+            "name": "name",
+            "client_type": "confidential",
+            "grant_types": [],
+            "redirect_uris": [],
+            "post_logout_redirect_uris": [],
+            "scopes": [],
+            "first_party": True,
+            "occurred_at": "2030-01-02T03:04:05Z",
+            "secret_hash": "clientSecret",
+        },
+    )
+    assert sorted(payload) == [
+        "client_id",
+        "client_secret",
+        "client_type",
+        "client_uuid",
+        "first_party",
+        "grant_types",
+        "name",
+        "occurred_at",
+        "post_logout_redirect_uris",
+        "redirect_uris",
+        "scopes",
+    ]
+    assert payload == {
+        "client_uuid": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+        "client_id": "clientId",
+        "name": "name",
+        "client_type": "confidential",
+        "client_secret": "clientSecret",
+        "grant_types": [],
+        "redirect_uris": [],
+        "post_logout_redirect_uris": [],
+        "scopes": [],
+        "first_party": True,
+        "occurred_at": "2030-01-02T03:04:05Z",
+    }
+    assert isinstance(from_dict(ClientRegistered, payload), ClientRegistered)

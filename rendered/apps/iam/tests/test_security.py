@@ -220,6 +220,47 @@ ENDPOINTS = [
         "iam-service-accounts:write",
         id="disable_service_account",
     ),
+    pytest.param(
+        "POST",
+        "/api/v1/tenants/{tenantId}/clients",
+        {
+            "clientId": "portal",
+            "name": "name",
+            "clientType": "confidential",
+            "grantTypes": ["authorization_code"],
+            "redirectUris": ["https://portal.example.com/callback"],
+            "postLogoutRedirectUris": ["https://portal.example.com/"],
+            "scopes": ["openid"],
+            "firstParty": True,
+        },
+        "iam-service-accounts:write",
+        id="register_registered_client",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{tenantId}/clients",
+        None,
+        "iam-service-accounts:read",
+        id="list_registered_clients",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants/{{tenantId}}/clients/{clientId}".format(
+            clientId="portal",
+        ),
+        None,
+        "iam-service-accounts:read",
+        id="get_registered_client_by_client_id",
+    ),
+    pytest.param(
+        "DELETE",
+        "/api/v1/tenants/{{tenantId}}/clients/{clientId}".format(
+            clientId="portab",
+        ),
+        None,
+        "iam-service-accounts:write",
+        id="disable_registered_client",
+    ),
 ]
 ENDPOINT = ("method", "path", "body", "permission")
 

@@ -23,6 +23,7 @@ from eaf.projectors import projection_store
 
 from iam.application.services import (
     PolicyService,
+    RegisteredClientService,
     RoleService,
     ServiceAccountService,
     TenantService,
@@ -34,15 +35,25 @@ from iam.domain.errors import (
     NotFoundError,
     ServiceAccountDisabled,
 )
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.model import (
+    Policy,
+    RegisteredClient,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
 from iam.domain.types import (
+    ClientType,
     ConditionOperator,
+    GrantType,
     PolicyCondition,
     PolicyEffect,
     TenantStatus,
 )
 from iam.infrastructure.persistence import (
     EventSourcedPolicyRepository,
+    EventSourcedRegisteredClientRepository,
     EventSourcedRoleRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,
@@ -51,6 +62,7 @@ from iam.infrastructure.persistence import (
 )
 from iam.infrastructure.projections import (
     ReadModelPolicyListing,
+    ReadModelRegisteredClientListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -97,6 +109,7 @@ class Cases:
     role: RoleService
     policy: PolicyService
     service_account: ServiceAccountService
+    registered_client: RegisteredClientService
     used: dict[str, int] = field(default_factory=dict)
 
     def next_of(self, key: str, values: list[T]) -> T:
@@ -133,6 +146,11 @@ def use_cases(store: EventStore) -> Cases:
             wired,
             clock,
             ReadModelServiceAccountListing(projection_store(store)),
+        ),
+        registered_client=RegisteredClientService(
+            wired,
+            clock,
+            ReadModelRegisteredClientListing(projection_store(store)),
         ),
     )
 
@@ -1203,3 +1221,138 @@ async def test_a_stale_service_account_is_not_saved_over_a_newer_one(
         await repository.save(created.change_status(status="ACTIVE", now=now))
         with pytest.raises(ConcurrencyError):
             await repository.save(created.change_status(status="ACTIVE", now=now))
+
+
+async def registered_client_arguments(cases: Cases) -> dict[str, Any]:
+    """The examples' arguments of RegisteredClient.register (the aggregates they reference made)."""
+    return dict(
+        client_id=cases.next_of(
+            "RegisteredClient.clientId",
+            [
+                "portal",
+                "porta0",
+                "porta1",
+                "porta2",
+                "porta3",
+                "porta4",
+                "porta5",
+                "porta6",
+                "porta7",
+                "porta8",
+                "porta9",
+                "portaa",
+            ],
+        ),
+        name="name",
+        client_type=ClientType.CONFIDENTIAL,
+        client_secret="clientSecret",
+        grant_types=[GrantType.AUTHORIZATION_CODE],
+        redirect_uris=["https://portal.example.com/callback"],
+        post_logout_redirect_uris=["https://portal.example.com/"],
+        scopes=["openid"],
+        first_party=True,
+    )
+
+
+async def new_registered_client(cases: Cases, **overrides: Any) -> RegisteredClient:
+    """A new registered client from the examples."""
+    arguments = {**await registered_client_arguments(cases), **overrides}
+    return await cases.registered_client.register(**arguments)
+
+
+async def test_registered_client_is_stored_and_found(store: EventStore) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_registered_client(cases)
+        assert await cases.registered_client.get(created.id) == created
+        assert await cases.registered_client.get("no-such-id") is None
+
+
+async def test_registered_client_of_one_tenant_is_invisible_to_another(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        created = await new_registered_client(cases)
+    with use(TENANT_B):
+        assert await cases.registered_client.get(created.id) is None
+
+
+async def test_the_key_of_a_registered_client_makes_its_id_once_in_the_tenant(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_registered_client(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_registered_client(cases, client_id=first.client_id)
+        assert await cases.registered_client.get(first.id) == first
+    with use(TENANT_B):
+        elsewhere = await new_registered_client(cases, client_id=first.client_id)
+    assert elsewhere.id != first.id
+
+
+async def test_an_idempotency_key_makes_one_registered_client(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        arguments = await registered_client_arguments(cases)
+        create = cases.registered_client.register
+        first = await create(**arguments, idempotency=Idempotency("key-1"))
+        again = Idempotency("key-1")
+        repeated = await create(**arguments, idempotency=again)
+        assert again.replayed
+        assert repeated == first
+
+
+async def test_disable_of_a_missing_registered_client_is_not_found(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A), pytest.raises(NotFoundError):
+        await cases.registered_client.disable(
+            "no-such-id",
+        )
+
+
+async def test_disable_of_a_registered_client_is_stored_as_an_event(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        client = await new_registered_client(cases)
+        changed = await cases.registered_client.disable(
+            client.id,
+        )
+        assert changed.version == client.version + 1
+        assert await cases.registered_client.get(client.id) == changed
+        stream = await store.read_stream("RegisteredClient", client.id)
+    assert stream[-1].event_type == "ClientStatusChanged"
+
+
+async def test_disable_of_a_registered_client_read_at_another_version_fails(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        client = await new_registered_client(cases)
+        with pytest.raises(PreconditionFailedError):
+            await cases.registered_client.disable(
+                client.id, expected_version=client.version + 1
+            )
+
+
+async def test_a_stale_registered_client_is_not_saved_over_a_newer_one(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    repository = EventSourcedRegisteredClientRepository(store)
+    with use(TENANT_A):
+        created = await new_registered_client(cases)
+        now = datetime.now(UTC) + timedelta(
+            seconds=1
+        )  # after every tick of the cases' clock
+        await repository.save(created.disable(now=now))
+        with pytest.raises(ConcurrencyError):
+            await repository.save(created.disable(now=now))

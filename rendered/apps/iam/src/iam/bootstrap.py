@@ -13,6 +13,7 @@ from eaf.security import PasswordHasher
 
 import iam.application.access
 import iam.application.brokering
+import iam.application.clients
 import iam.application.directory
 import iam.application.federation
 import iam.application.ldap
@@ -25,6 +26,7 @@ import iam.infrastructure.http
 import iam.wiring
 from iam.application.ports.inbound import (
     PolicyUseCases,
+    RegisteredClientUseCases,
     RoleUseCases,
     ServiceAccountUseCases,
     TenantUseCases,
@@ -42,6 +44,7 @@ from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     PROJECTIONS,
     ReadModelPolicyListing,
+    ReadModelRegisteredClientListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -71,6 +74,7 @@ class Services:
     role: RoleUseCases
     policy: PolicyUseCases
     service_account: ServiceAccountUseCases
+    registered_client: RegisteredClientUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
     access: iam.application.access.AccessControl
@@ -109,6 +113,7 @@ async def bootstrap(
     role: RoleUseCases | None = None,
     policy: PolicyUseCases | None = None,
     service_account: ServiceAccountUseCases | None = None,
+    registered_client: RegisteredClientUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
     access: iam.application.access.AccessControl | None = None,
@@ -136,6 +141,7 @@ async def bootstrap(
         "Roles": ReadModelRoleListing(read_models),
         "ServiceAccounts": ReadModelServiceAccountListing(read_models),
         "Policies": ReadModelPolicyListing(read_models),
+        "RegisteredClients": ReadModelRegisteredClientListing(read_models),
     }
     # the secrets' argon2id costs: security.password_hashing (a name no parameter has)
     _hasher = PasswordHasher.from_settings(settings)
@@ -167,6 +173,12 @@ async def bootstrap(
             queries["ServiceAccounts"],
             hasher=_hasher,
         )
+    )
+    registered_client = registered_client or iam.application.clients.RegisteredClients(
+        transactions,
+        clock,
+        queries["RegisteredClients"],
+        hasher=_hasher,
     )
     publisher = relay or EventRelay(
         store,
@@ -211,6 +223,7 @@ async def bootstrap(
             directory=directory,
             ldap=ldap,
             oidc_providers=oidc_providers,
+            registered_client=registered_client,
         )
     if saml is None:
         saml = iam.wiring.saml(
@@ -243,6 +256,7 @@ async def bootstrap(
         role=role,
         policy=policy,
         service_account=service_account,
+        registered_client=registered_client,
         access=access,
         directory=directory,
         federation=federation,

@@ -17,7 +17,6 @@ from iam.application.directory import Directory, platform_admin_email
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_access,
-    api_clients,
     api_ldap,
     api_oidc_providers,
     api_saml_providers,
@@ -40,7 +39,6 @@ routers: list[APIRouter] = [
     saml_http.router,
     saml_signin_http.router,
     api_ldap.router,
-    api_clients.router,
     oidc_http.router,
     api_oidc_providers.router,
     oidc_broker_http.router,

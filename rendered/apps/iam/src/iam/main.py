@@ -43,6 +43,7 @@ def create_app(
         app.state.role = services.role
         app.state.policy = services.policy
         app.state.service_account = services.service_account
+        app.state.registered_client = services.registered_client
         app.state.access = services.access
         app.state.directory = services.directory
         app.state.federation = services.federation

@@ -21,12 +21,11 @@ from eaf.security import (
 
 from iam.application.access import AccessControl
 from iam.application.brokering import Brokering, OidcProviderListing
-from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory
 from iam.application.federation import Federation
 from iam.application.ldap import LdapProviders
 from iam.application.ldap_client import Ldap3Directory
-from iam.application.ports.inbound import RoleUseCases
+from iam.application.ports.inbound import RegisteredClientUseCases, RoleUseCases
 from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
@@ -38,7 +37,6 @@ from iam.infrastructure.api_saml_providers import SamlFederation
 from iam.infrastructure.bearer import OwnBearerTokens
 from iam.infrastructure.broker_store import EventSourcedOidcProviders
 from iam.infrastructure.client_registry import StoredClientRegistry
-from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
 from iam.infrastructure.config import Settings
 from iam.infrastructure.federation_store import (
     EventSourcedFederatedIdentities,
@@ -140,6 +138,7 @@ def identity(
     directory: Directory,
     ldap: LdapProviders,
     oidc_providers: EventSourcedOidcProviders,
+    registered_client: RegisteredClientUseCases,
 ) -> Identity:
     """Tokens, registered clients and browser sign-in with the key ring of
     ``settings``; users no local password knows are checked by the tenant's LDAP
@@ -165,14 +164,6 @@ def identity(
         ),
     )
     registry = StoredClientRegistry(store)
-    clients = ClientRegistrations(
-        clients=EventSourcedRegisteredClientRepository(store),
-        registry=registry,
-        tenants=EventSourcedTenantRepository(store),
-        service_accounts=EventSourcedServiceAccountRepository(store),
-        hasher=hasher,
-        clock=clock,
-    )
 
     @cache
     def issuer_at(url: str) -> TokenIssuer:
@@ -184,7 +175,7 @@ def identity(
         keys=keys,
         issuer=issuer_at(issuer_url),
         issuer_at=issuer_at,
-        registrations=clients,
+        registrations=registered_client,
         verifier=TokenVerifier(
             KeyRingJwks(keys), issuer=issuer_url, audience=audience, realms=True
         ),
@@ -205,7 +196,7 @@ def identity(
     )
     signin = SignIn(
         tokens=tokens,
-        registrations=clients,
+        registrations=registered_client,
         tenants=EventSourcedTenantRepository(store),
         keys=keys,
         codes=MemoryExpiring(),
@@ -227,7 +218,7 @@ def identity(
         access=access,
         tokens=tokens,
         issuer=issuer_url,
-        clients=clients,
+        clients=registered_client,
         signin=signin,
     )
 

@@ -8,7 +8,10 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from iam.application.identity import PLATFORM
-from iam.domain.clients import RegisteredClient
+from iam.domain.model import RegisteredClient
+
+#: The OpenID Connect scopes; any other scope is a permission ``<resource>:<action>``.
+OIDC_SCOPES = ("openid", "profile", "email")
 
 
 class OAuthError(Exception):

@@ -1,13 +1,11 @@
 """The service accounts' use cases: a client id is taken once in its tenant, by a service
 account or by a registered client, whichever has it first."""
 
-from eaf.context import require_tenant
 from eaf.eventsourcing import DuplicateKeyError, Idempotency
 
-from iam.application.clients import registered_client_id_for
+from iam.application.clients import registered_client_id
 from iam.application.services import ServiceAccountService
-from iam.domain.clients import RegisteredClient
-from iam.domain.model import ServiceAccount
+from iam.domain.model import RegisteredClient, ServiceAccount
 
 
 class ServiceAccounts(ServiceAccountService):
@@ -22,8 +20,12 @@ class ServiceAccounts(ServiceAccountService):
         roles: list[str],
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
-        registered = registered_client_id_for(require_tenant(), client_id)
-        if await self._transactions.load(RegisteredClient, registered) is not None:
+        if (
+            await self._transactions.load(
+                RegisteredClient, registered_client_id(client_id)
+            )
+            is not None
+        ):
             raise DuplicateKeyError("ServiceAccount", "client_id")
         return await super().create(
             client_id=client_id,

@@ -16,7 +16,7 @@ from eaf.security import SIGNING_ALGORITHM, KeyRing
 from joserfc import jws, jwt
 from joserfc.errors import JoseError
 
-from iam.application.clients import ClientRegistrations
+from iam.application.clients import active_client, is_public
 from iam.application.identity import ACTIVE, PLATFORM, in_tenant, tenant_reference
 from iam.application.oauth import (
     Client,
@@ -26,11 +26,12 @@ from iam.application.oauth import (
     Realm,
     TokenResponse,
 )
+from iam.application.ports.inbound import RegisteredClientUseCases
 from iam.application.ports.outbound import TenantRepository
 from iam.application.ports.signin import Expiring, ExternalProvider, ExternalProviders
 from iam.application.tokens import TokenService
-from iam.domain.clients import AUTHORIZATION_CODE, RegisteredClient
-from iam.domain.model import User
+from iam.domain.model import RegisteredClient, User
+from iam.domain.types import GrantType
 
 CODE_TTL = timedelta(seconds=60)
 SPENT_CODE_TTL = timedelta(minutes=15)
@@ -148,7 +149,7 @@ class SignIn:
         self,
         *,
         tokens: TokenService,
-        registrations: ClientRegistrations,
+        registrations: RegisteredClientUseCases,
         tenants: TenantRepository,
         keys: KeyRing,
         codes: Expiring[CodeGrant | SpentCode],
@@ -195,7 +196,7 @@ class SignIn:
             raise InvalidAuthorizationRequestError("a parameter is too long")
         client_id = params.get("client_id")
         client = (
-            await self._registrations.active(realm.tenant_id, client_id)
+            await active_client(self._registrations, realm.tenant_id, client_id)
             if client_id
             else None
         )
@@ -221,7 +222,7 @@ class SignIn:
             raise AuthorizationError(
                 request, "unsupported_response_type", "only response_type=code"
             )
-        if AUTHORIZATION_CODE not in client.grant_types:
+        if GrantType.AUTHORIZATION_CODE not in client.grant_types:
             raise AuthorizationError(
                 request, "unauthorized_client", "the client has no code grant"
             )
@@ -245,7 +246,7 @@ class SignIn:
     def _check_pkce(request: AuthorizationRequest, params: dict[str, str]) -> None:
         challenge = request.code_challenge
         if challenge is None:
-            if request.client.public:
+            if is_public(request.client):
                 raise AuthorizationError(
                     request,
                     "invalid_request",
@@ -476,7 +477,7 @@ class SignIn:
         hinted = self._hinted_client(realm, id_token_hint) if id_token_hint else None
         client_id = hinted or client_id
         client = (
-            await self._registrations.active(realm.tenant_id, client_id)
+            await active_client(self._registrations, realm.tenant_id, client_id)
             if client_id
             else None
         )

@@ -21,7 +21,7 @@ from eaf.security import (
 )
 
 from iam.application.access import AccessControl, checked_permissions
-from iam.application.clients import ClientRegistrations
+from iam.application.clients import active_client, is_public
 from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.identity import (
     ACTIVE,
@@ -34,6 +34,7 @@ from iam.application.identity import (
     user_id_for,
 )
 from iam.application.oauth import (
+    OIDC_SCOPES,
     Client,
     ClientCredentials,
     InactiveTokenError,
@@ -49,6 +50,7 @@ from iam.application.ports.federation import (
     ExternalPasswords,
     IdentitySourceUnavailableError,
 )
+from iam.application.ports.inbound import RegisteredClientUseCases
 from iam.application.ports.outbound import (
     AccessTokenRevocationRepository,
     Clock,
@@ -57,13 +59,14 @@ from iam.application.ports.outbound import (
     TenantRepository,
     UserRepository,
 )
-from iam.domain.clients import OIDC_SCOPES, REFRESH_TOKEN, RegisteredClient
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import (
     AccessTokenRevocation,
     RefreshTokenFamily,
+    RegisteredClient,
     User,
 )
+from iam.domain.types import GrantType
 
 REVOKED = "REVOKED"
 # How many spent refresh tokens a family remembers for reuse detection: an older spent
@@ -110,7 +113,7 @@ class TokenService:
         clock: Clock,
         clients: ClientRegistry,
         refresh_ttl: timedelta,
-        registrations: ClientRegistrations,
+        registrations: RegisteredClientUseCases,
         issuer_at: Callable[[str], TokenIssuer],
         external_passwords: ExternalPasswords | None = None,
     ) -> None:
@@ -271,7 +274,10 @@ class TokenService:
             realm is not None and realm.tenant_id != tenant_id
         ):
             raise _invalid_grant("refresh token of another issuer")
-        if registered is not None and REFRESH_TOKEN not in registered.grant_types:
+        if (
+            registered is not None
+            and GrantType.REFRESH_TOKEN not in registered.grant_types
+        ):
             raise OAuthError("unauthorized_client", "the client may not refresh")
         if spent:
             await self._revoke_family(tenant_id, family)
@@ -349,11 +355,11 @@ class TokenService:
         registered = None
         if account is None and tenant_id is not None:
             registered = await self._registered(tenant_id, client_id)
-            if registered is not None and registered.public:
+            if registered is not None and is_public(registered):
                 registered = None
         secret_hash = account.client_secret if account else None
         if registered is not None:
-            secret_hash = registered.secret_hash
+            secret_hash = registered.client_secret
         if not self._hasher.verify(secret_hash, client.secret):
             self._throttle.failed(key)
             raise OAuthError("invalid_client", "client authentication failed", 401)
@@ -368,7 +374,7 @@ class TokenService:
         client_id = client.client_id or ""
         tenant_id = await self._client_tenant(client_id, client.tenant, tenant_hint)
         registered = await self._registered(tenant_id, client_id) if tenant_id else None
-        if registered is None or not registered.public:
+        if registered is None or not is_public(registered):
             raise OAuthError("invalid_client", "client authentication failed", 401)
         assert tenant_id is not None
         return Client(client_id, tenant_id, registered)
@@ -378,7 +384,7 @@ class TokenService:
     ) -> RegisteredClient | None:
         if not await self._tenant_active(tenant_id):
             return None
-        return await self._registrations.active(tenant_id, client_id)
+        return await active_client(self._registrations, tenant_id, client_id)
 
     async def _client_tenant(
         self, client_id: str, named: str | None, hint: str | None
@@ -504,7 +510,7 @@ class TokenService:
             scope, await self._permissions(tenant_id, user.roles)
         )
         refresh: RefreshToken | None = None
-        if REFRESH_TOKEN in client.grant_types:
+        if GrantType.REFRESH_TOKEN in client.grant_types:
             refresh = RefreshToken.new(tenant_id)
             family = RefreshTokenFamily.issue(
                 subject=user.id,

@@ -11,6 +11,8 @@ from typing import TypeAlias
 from uuid import UUID
 
 from iam.domain.types import (
+    ClientType,
+    GrantType,
     PolicyCondition,
     PolicyEffect,
     TenantStatus,
@@ -186,6 +188,32 @@ class ServiceAccountSecretChanged:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ClientRegistered:
+    """Client registered (v2)."""
+
+    client_uuid: UUID
+    client_id: str
+    name: str
+    client_type: ClientType
+    client_secret: str | None = None
+    grant_types: list[GrantType]
+    redirect_uris: list[str]
+    post_logout_redirect_uris: list[str]
+    scopes: list[str]
+    first_party: bool
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClientStatusChanged:
+    """Client status changed (v1)."""
+
+    client_uuid: UUID
+    status: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
 class RefreshTokenIssued:
     """Refresh token issued (v1)."""
 
@@ -338,6 +366,8 @@ DomainEvent: TypeAlias = (
     | ServiceAccountCreated
     | ServiceAccountStatusChanged
     | ServiceAccountSecretChanged
+    | ClientRegistered
+    | ClientStatusChanged
     | RefreshTokenIssued
     | RefreshTokenRotated
     | RefreshTokenFamilyRevoked
@@ -369,6 +399,8 @@ SCHEMA_VERSIONS: dict[str, int] = {
     "ServiceAccountCreated": 2,
     "ServiceAccountStatusChanged": 1,
     "ServiceAccountSecretChanged": 2,
+    "ClientRegistered": 2,
+    "ClientStatusChanged": 1,
     "RefreshTokenIssued": 1,
     "RefreshTokenRotated": 1,
     "RefreshTokenFamilyRevoked": 1,

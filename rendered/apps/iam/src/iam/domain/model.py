@@ -22,6 +22,8 @@ from iam.domain.errors import (
 )
 from iam.domain.events import (
     AccessTokenRevoked,
+    ClientRegistered,
+    ClientStatusChanged,
     DomainEvent,
     PolicyChanged,
     PolicyCreated,
@@ -52,6 +54,8 @@ from iam.domain.events import (
     UserStatusChanged,
 )
 from iam.domain.types import (
+    ClientType,
+    GrantType,
     PolicyCondition,
     PolicyEffect,
     TenantStatus,
@@ -746,6 +750,286 @@ class ServiceAccount(AggregateRoot[DomainEvent]):
         if not matches("^(?:[ -~]{1,64})$", value):
             found.append(
                 Violation(path, "Role name is 1-64 printable ASCII characters")
+            )
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegisteredClient(AggregateRoot[DomainEvent]):
+    """A registered client."""
+
+    client_id: str
+    name: str = ""
+    client_type: ClientType
+    client_secret: str | None = None
+    grant_types: list[GrantType] = field(
+        default_factory=lambda: [GrantType.AUTHORIZATION_CODE]
+    )
+    redirect_uris: list[str] = field(default_factory=list)
+    post_logout_redirect_uris: list[str] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=lambda: ["openid", "profile", "email"])
+    first_party: bool = False
+    status: str = "ACTIVE"
+
+    @classmethod
+    def started_by(cls, event: DomainEvent) -> Self:
+        match event:
+            case ClientRegistered():
+                return cls(
+                    id=str(event.client_uuid),
+                    client_id=event.client_id,
+                    name=event.name,
+                    client_type=event.client_type,
+                    client_secret=event.client_secret,
+                    grant_types=event.grant_types,
+                    redirect_uris=event.redirect_uris,
+                    post_logout_redirect_uris=event.post_logout_redirect_uris,
+                    scopes=event.scopes,
+                    first_party=event.first_party,
+                    created_at=event.occurred_at,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(f"{type(event).__name__} does not start a RegisteredClient")
+
+    def apply(self, event: DomainEvent) -> Self:
+        match event:
+            case ClientStatusChanged():
+                return replace(
+                    self,
+                    status=event.status,
+                    updated_at=event.occurred_at,
+                )
+        raise ValueError(
+            f"{type(event).__name__} does not apply to a started RegisteredClient"
+        )
+
+    def problems(self, now: datetime) -> list[Violation]:
+        found: list[Violation] = []
+        found.extend(self.check_client_id(self.client_id))
+        found.extend(self.check_name(self.name))
+        found.extend(self.check_grant_types(self.grant_types))
+        found.extend(self.check_redirect_uris(self.redirect_uris))
+        found.extend(
+            self.check_post_logout_redirect_uris(self.post_logout_redirect_uris)
+        )
+        found.extend(self.check_scopes(self.scopes))
+        if found:
+            return found
+        if self.client_id == "iam":
+            found.append(Violation("clientId", "iam is the public client's id"))
+        if not (
+            (GrantType.REFRESH_TOKEN not in self.grant_types)
+            or (GrantType.AUTHORIZATION_CODE in self.grant_types)
+        ):
+            found.append(
+                Violation("grantTypes", "refresh_token needs authorization_code")
+            )
+        if not (
+            (GrantType.AUTHORIZATION_CODE not in self.grant_types)
+            or (len(self.redirect_uris) > 0)
+        ):
+            found.append(
+                Violation("redirectUris", "authorization_code needs a redirect URI")
+            )
+        if not (
+            all(
+                (
+                    len([item_v for item_v in self.redirect_uris if (item_v == item_u)])
+                    == 1
+                )
+                for item_u in self.redirect_uris
+            )
+        ):
+            found.append(Violation("redirectUris", "A URI is listed twice"))
+        if not (
+            all(
+                (
+                    len(
+                        [
+                            item_v
+                            for item_v in self.post_logout_redirect_uris
+                            if (item_v == item_u)
+                        ]
+                    )
+                    == 1
+                )
+                for item_u in self.post_logout_redirect_uris
+            )
+        ):
+            found.append(Violation("postLogoutRedirectUris", "A URI is listed twice"))
+        return found
+
+    @classmethod
+    def register(
+        cls,
+        *,
+        client_id: str,
+        name: str,
+        client_type: ClientType,
+        client_secret: str | None,
+        grant_types: list[GrantType],
+        redirect_uris: list[str],
+        post_logout_redirect_uris: list[str],
+        scopes: list[str],
+        first_party: bool,
+        now: datetime,
+        id: str | None = None,
+    ) -> Self:
+        """register a new registered client; fails when a value breaks a rule."""
+        event = ClientRegistered(
+            client_uuid=UUID(id) if id is not None else uuid4(),
+            client_id=client_id,
+            name=name,
+            client_type=client_type,
+            client_secret=client_secret,
+            grant_types=grant_types,
+            redirect_uris=redirect_uris,
+            post_logout_redirect_uris=post_logout_redirect_uris,
+            scopes=scopes,
+            first_party=first_party,
+            occurred_at=now,
+        )
+        return cls.started_by(event).checked(now).record(event)
+
+    def disable(self, *, now: datetime) -> Self:
+        """Apply disable to this registered client; fails when a value breaks a rule or its guard."""
+        status = "DISABLED"
+        event = ClientStatusChanged(
+            client_uuid=UUID(self.id),
+            status=status,
+            occurred_at=now,
+        )
+        return self.apply(event).checked(now).record(event)
+
+    @staticmethod
+    def makes_client_secret(
+        *,
+        client_type: ClientType,
+    ) -> bool:
+        """Whether the service makes the secret clientSecret for these values: clientType == 'confidential' (else it is null)."""
+        return client_type == ClientType.CONFIDENTIAL
+
+    @staticmethod
+    def check_client_id(value: str, path: str = "clientId") -> list[Violation]:
+        """The rules of ``clientId`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
+            found.append(
+                Violation(path, "A client id is 1-64 letters, digits or . _ @ -")
+            )
+        return found
+
+    @staticmethod
+    def check_name(value: str, path: str = "name") -> list[Violation]:
+        """The rules of ``name`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 100:
+            found.append(Violation(path, "A client name is at most 100 characters"))
+        return found
+
+    @staticmethod
+    def check_grant_types(
+        value: list[GrantType], path: str = "grantTypes"
+    ) -> list[Violation]:
+        """The rules of ``grantTypes`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) < 1:
+            found.append(Violation(path, "At least one grant type is needed"))
+        return found
+
+    @staticmethod
+    def check_redirect_uris(
+        value: list[str], path: str = "redirectUris"
+    ) -> list[Violation]:
+        """The rules of ``redirectUris`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 20:
+            found.append(Violation(path, "At most 20 URIs"))
+        for index, item in enumerate(value):
+            found.extend(
+                RegisteredClient.check_redirect_uris_item(item, f"{path}.{index}")
+            )
+        return found
+
+    @staticmethod
+    def check_redirect_uris_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``redirectUris`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches(
+            "^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+            value,
+        ):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "URI {value} is not https, or http to a loopback host (localhost, 127.0.0.1, ::1), without a fragment",
+                        value,
+                    ),
+                )
+            )
+        if len(value) > 2000:
+            found.append(Violation(path, "A URI is at most 2000 characters"))
+        return found
+
+    @staticmethod
+    def check_post_logout_redirect_uris(
+        value: list[str], path: str = "postLogoutRedirectUris"
+    ) -> list[Violation]:
+        """The rules of ``postLogoutRedirectUris`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if len(value) > 20:
+            found.append(Violation(path, "At most 20 URIs"))
+        for index, item in enumerate(value):
+            found.extend(
+                RegisteredClient.check_post_logout_redirect_uris_item(
+                    item, f"{path}.{index}"
+                )
+            )
+        return found
+
+    @staticmethod
+    def check_post_logout_redirect_uris_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``postLogoutRedirectUris`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches(
+            "^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+            value,
+        ):
+            found.append(
+                Violation(
+                    path,
+                    with_value(
+                        "URI {value} is not https, or http to a loopback host (localhost, 127.0.0.1, ::1), without a fragment",
+                        value,
+                    ),
+                )
+            )
+        if len(value) > 2000:
+            found.append(Violation(path, "A URI is at most 2000 characters"))
+        return found
+
+    @staticmethod
+    def check_scopes(value: list[str], path: str = "scopes") -> list[Violation]:
+        """The rules of ``scopes`` that ``value`` breaks."""
+        found: list[Violation] = []
+        for index, item in enumerate(value):
+            found.extend(RegisteredClient.check_scopes_item(item, f"{path}.{index}"))
+        return found
+
+    @staticmethod
+    def check_scopes_item(value: str, path: str) -> list[Violation]:
+        """The rules of each item of ``scopes`` that ``value`` breaks."""
+        found: list[Violation] = []
+        if not matches(
+            "^(?:openid|profile|email|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            value,
+        ):
+            found.append(
+                Violation(
+                    path,
+                    "A scope is openid, profile, email or a permission <resource>:<action>",
+                )
             )
         return found
 

@@ -8,6 +8,7 @@ from iam.domain.model import (
     AccessTokenRevocation,
     Policy,
     RefreshTokenFamily,
+    RegisteredClient,
     Role,
     SamlAssertionUse,
     SamlIdentityProvider,
@@ -78,6 +79,19 @@ class ServiceAccountRepository(Protocol):
         ...
 
     async def save(self, aggregate: ServiceAccount) -> ServiceAccount:
+        """Append its pending events atomically; raises ConcurrencyError when another
+        writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+
+class RegisteredClientRepository(Protocol):
+    """Keeps RegisteredClient aggregates as the events they emitted (tenant-scoped)."""
+
+    async def get(self, id: str) -> RegisteredClient | None:
+        """The aggregate with this id, or None."""
+        ...
+
+    async def save(self, aggregate: RegisteredClient) -> RegisteredClient:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
         ...

@@ -44,6 +44,20 @@ class ConditionOperator(StrEnum):
     CIDR = "cidr"
 
 
+class ClientType(StrEnum):
+    """The values of ClientType."""
+
+    CONFIDENTIAL = "confidential"
+    PUBLIC = "public"
+
+
+class GrantType(StrEnum):
+    """The values of GrantType."""
+
+    AUTHORIZATION_CODE = "authorization_code"
+    REFRESH_TOKEN = "refresh_token"
+
+
 @dataclass(frozen=True, kw_only=True)
 class PolicyCondition:
     """A policy condition."""

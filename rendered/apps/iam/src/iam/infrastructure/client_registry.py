@@ -11,10 +11,12 @@ from collections import defaultdict
 from eaf import context
 from eaf.eventsourcing import EventStore
 
-from iam.domain.clients import ClientRegistered
-from iam.domain.events import ServiceAccountCreated
-from iam.infrastructure.client_store import EventSourcedRegisteredClientRepository
-from iam.infrastructure.persistence import EVENTS, EventSourcedServiceAccountRepository
+from iam.domain.events import ClientRegistered, ServiceAccountCreated
+from iam.infrastructure.persistence import (
+    EVENTS,
+    EventSourcedRegisteredClientRepository,
+    EventSourcedServiceAccountRepository,
+)
 
 PAGE = 500
 
@@ -26,18 +28,12 @@ class StoredClientRegistry:
         self._store = store
         self._position = 0
         self._tenants: defaultdict[str, set[str]] = defaultdict(set)
-        self._registered: defaultdict[str, set[str]] = defaultdict(set)
         self._lock = asyncio.Lock()
 
     async def tenants_of(self, client_id: str) -> list[str]:
         async with self._lock:
             await self._caught_up()
             return sorted(self._tenants.get(client_id, ()))
-
-    async def registered(self, tenant_id: str) -> list[str]:
-        async with self._lock:
-            await self._caught_up()
-            return sorted(self._registered.get(tenant_id, ()))
 
     async def _caught_up(self) -> None:
         outer = context.current_or_none()
@@ -62,7 +58,5 @@ class StoredClientRegistry:
                 event = EVENTS.decode(stored)
                 if isinstance(event, ServiceAccountCreated | ClientRegistered):
                     self._tenants[event.client_id].add(stored.tenant_id)
-                if isinstance(event, ClientRegistered):
-                    self._registered[stored.tenant_id].add(event.client_id)
             if len(events) < PAGE:
                 return

@@ -13,10 +13,10 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from iam.application.access import AccessControl
-from iam.application.clients import ClientRegistrations
 from iam.application.directory import Directory
 from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError
+from iam.application.ports.inbound import RegisteredClientUseCases
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
 from iam.infrastructure.web import PROBLEM
@@ -44,7 +44,7 @@ class Identity:
     access: AccessControl
     tokens: TokenService
     issuer: str
-    clients: ClientRegistrations
+    clients: RegisteredClientUseCases
     signin: SignIn
 
 

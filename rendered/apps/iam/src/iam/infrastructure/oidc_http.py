@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException
 
 from iam.application.oauth import (
+    OIDC_SCOPES,
     InactiveTokenError,
     OAuthError,
     Realm,
@@ -31,7 +32,6 @@ from iam.application.signin import (
     SignInFormError,
     UnknownRealmError,
 )
-from iam.domain.clients import OIDC_SCOPES
 from iam.infrastructure.api_tokens import (
     CLIENT,
     CLIENT_SECRET_METHODS,

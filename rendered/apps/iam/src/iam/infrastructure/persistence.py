@@ -20,6 +20,8 @@ from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
     SCHEMA_VERSIONS,
     AccessTokenRevoked,
+    ClientRegistered,
+    ClientStatusChanged,
     PolicyChanged,
     PolicyCreated,
     PolicyStatusChanged,
@@ -52,6 +54,7 @@ from iam.domain.model import (
     AccessTokenRevocation,
     Policy,
     RefreshTokenFamily,
+    RegisteredClient,
     Role,
     SamlAssertionUse,
     SamlIdentityProvider,
@@ -80,6 +83,8 @@ for event_class in (
     ServiceAccountCreated,
     ServiceAccountStatusChanged,
     ServiceAccountSecretChanged,
+    ClientRegistered,
+    ClientStatusChanged,
     RefreshTokenIssued,
     RefreshTokenRotated,
     RefreshTokenFamilyRevoked,
@@ -199,6 +204,15 @@ EVENTS.add_upcaster(
 )
 
 
+def _client_registered_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """ClientRegistered v1 as v2."""
+    payload["client_secret"] = payload.pop("secret_hash")
+    return payload
+
+
+EVENTS.add_upcaster("ClientRegistered", 1, _client_registered_v1_to_v2)
+
+
 def transactions(store: EventStore) -> StoreTransactions:
     """The use cases' transactions over ``store``."""
     return StoreTransactions(store, EVENTS)
@@ -247,6 +261,15 @@ class EventSourcedServiceAccountRepository(AggregateRepository[ServiceAccount]):
 
     def __init__(self, store: EventStore) -> None:
         super().__init__(store, EVENTS, ServiceAccount, conflict=ConcurrencyError)
+
+
+class EventSourcedRegisteredClientRepository(AggregateRepository[RegisteredClient]):
+    """RegisteredClient aggregates as streams of the current tenant's events."""
+
+    STREAM = "RegisteredClient"
+
+    def __init__(self, store: EventStore) -> None:
+        super().__init__(store, EVENTS, RegisteredClient, conflict=ConcurrencyError)
 
 
 class EventSourcedRefreshTokenFamilyRepository(AggregateRepository[RefreshTokenFamily]):

@@ -17,6 +17,8 @@ from eaf.projectors import (
 )
 
 from iam.domain.events import (
+    ClientRegistered,
+    ClientStatusChanged,
     PolicyChanged,
     PolicyCreated,
     PolicyStatusChanged,
@@ -34,7 +36,7 @@ from iam.domain.events import (
     UserRolesChanged,
     UserStatusChanged,
 )
-from iam.domain.model import Policy, Role, ServiceAccount, User
+from iam.domain.model import Policy, RegisteredClient, Role, ServiceAccount, User
 
 # Private names: a read model's constant (its name in capitals) may be EVENTS or E.
 from iam.infrastructure.persistence import EVENTS as _EVENT_TYPES
@@ -431,4 +433,80 @@ class ReadModelPolicyListing(RowQueries[Policy]):
         super().__init__(store, POLICIES, Policy)
 
 
-PROJECTIONS = [USER_LIST, ROLES, SERVICE_ACCOUNTS, POLICIES]
+REGISTERED_CLIENTS_TABLE = read_model_table(
+    "registered_clients",
+    {
+        "id": "str",
+        "client_id": "str",
+        "name": "str",
+        "client_type": "str",
+        "client_secret": "str",
+        "grant_types": "json",
+        "redirect_uris": "json",
+        "post_logout_redirect_uris": "json",
+        "scopes": "json",
+        "first_party": "bool",
+        "status": "str",
+        "created_at": "str",
+        "updated_at": "str",
+    },
+    key=("id",),
+)
+REGISTERED_CLIENTS = Projection(
+    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="7534e3f22579"
+)
+
+
+@REGISTERED_CLIENTS.handles("ClientRegistered", writer_only=True)
+async def _client_registered_registered_clients(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, ClientRegistered)
+    key = {
+        "id": key_value(event.client_uuid),
+    }
+    await writer.upsert(
+        {
+            **key,
+            "client_id": encode_value(event.client_id),
+            "name": encode_value(event.name),
+            "client_type": encode_value(event.client_type),
+            "client_secret": encode_value(event.client_secret),
+            "grant_types": encode_value(event.grant_types),
+            "redirect_uris": encode_value(event.redirect_uris),
+            "post_logout_redirect_uris": encode_value(event.post_logout_redirect_uris),
+            "scopes": encode_value(event.scopes),
+            "first_party": encode_value(event.first_party),
+            "updated_at": encode_value(event.occurred_at),
+            "created_at": encode_value(event.occurred_at),
+            "status": encode_value("ACTIVE"),
+        }
+    )
+
+
+@REGISTERED_CLIENTS.handles("ClientStatusChanged", writer_only=True)
+async def _client_status_changed_registered_clients(
+    writer: ReadModelWriter, stored: StoredEvent
+) -> None:
+    event = _EVENT_TYPES.decode_as(stored, ClientStatusChanged)
+    key = {
+        "id": key_value(event.client_uuid),
+    }
+    await writer.update(
+        key,
+        {
+            "status": encode_value(event.status),
+            "updated_at": encode_value(event.occurred_at),
+        },
+    )
+
+
+class ReadModelRegisteredClientListing(RowQueries[RegisteredClient]):
+    """Reads the tenant's rows of RegisteredClients (eventually consistent: as of the projector's
+    last batch)."""
+
+    def __init__(self, store: ProjectionStore) -> None:
+        super().__init__(store, REGISTERED_CLIENTS, RegisteredClient)
+
+
+PROJECTIONS = [USER_LIST, ROLES, SERVICE_ACCOUNTS, POLICIES, REGISTERED_CLIENTS]

@@ -10,6 +10,7 @@ from typing import Annotated
 
 from eaf.web import (
     Body,
+    JsonBool,
     JsonData,
     TextRule,
     View,
@@ -17,7 +18,13 @@ from eaf.web import (
 )
 from pydantic import AwareDatetime, Field, TypeAdapter
 
-from iam.domain.types import ConditionOperator, PolicyEffect, TenantStatus
+from iam.domain.types import (
+    ClientType,
+    ConditionOperator,
+    GrantType,
+    PolicyEffect,
+    TenantStatus,
+)
 
 
 class PolicyConditionBody(Body):
@@ -194,6 +201,54 @@ class NewServiceAccount(Body):
     ] = Field(alias="roles", default_factory=lambda: [])
 
 
+class NewClient(Body):
+    """The body of POST /api/v1/tenants/{tenantId}/clients."""
+
+    client_id: Annotated[
+        str,
+        TextRule("^(?:[A-Za-z0-9._@-]{1,64})$", pattern="^(?:[A-Za-z0-9._@-]{1,64})$"),
+    ] = Field(alias="clientId")
+    name: str = Field(alias="name", default="", max_length=100)
+    client_type: ClientType = Field(alias="clientType")
+    grant_types: list[GrantType] = Field(
+        alias="grantTypes",
+        default_factory=lambda: TypeAdapter(list[GrantType]).validate_python(
+            ["authorization_code"]
+        ),
+        min_length=1,
+    )
+    redirect_uris: list[
+        Annotated[
+            str,
+            Field(max_length=2000),
+            TextRule(
+                "^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+                pattern="^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+            ),
+        ]
+    ] = Field(alias="redirectUris", default_factory=lambda: [], max_length=20)
+    post_logout_redirect_uris: list[
+        Annotated[
+            str,
+            Field(max_length=2000),
+            TextRule(
+                "^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+                pattern="^(?:(?:https://[^\\x00-\\x20\\x7f#/?@]+|http://(?:localhost|127\\.0\\.0\\.1|\\[::1\\])(?::[0-9]{1,5})?)(?:[/?][^\\x00-\\x20\\x7f#]*)?)$",
+            ),
+        ]
+    ] = Field(alias="postLogoutRedirectUris", default_factory=lambda: [], max_length=20)
+    scopes: list[
+        Annotated[
+            str,
+            TextRule(
+                "^(?:openid|profile|email|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+                pattern="^(?:openid|profile|email|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            ),
+        ]
+    ] = Field(alias="scopes", default_factory=lambda: ["openid", "profile", "email"])
+    first_party: JsonBool = Field(alias="firstParty", default=False)
+
+
 class Tenant(View):
     """A tenant."""
 
@@ -255,8 +310,35 @@ class ServiceAccount(View):
     updated_at: AwareDatetime = Field(alias="updatedAt")
 
 
+class RegisteredClient(View):
+    """A registered client."""
+
+    id: str = Field(alias="clientUuid", description="identifier")
+    tenant_id: str = Field(alias="tenantId", description="the tenant")
+    client_id: str = Field(alias="clientId")
+    name: str = Field(alias="name")
+    client_type: ClientType = Field(alias="clientType")
+    grant_types: list[GrantType] = Field(alias="grantTypes")
+    redirect_uris: list[str] = Field(alias="redirectUris")
+    post_logout_redirect_uris: list[str] = Field(alias="postLogoutRedirectUris")
+    scopes: list[str] = Field(alias="scopes")
+    first_party: JsonBool = Field(alias="firstParty")
+    status: str = Field(alias="status")
+    created_at: AwareDatetime = Field(alias="createdAt")
+    updated_at: AwareDatetime = Field(alias="updatedAt")
+
+
 class ServiceAccountWithClientSecret(ServiceAccount):
     """The ServiceAccount and the secret its command made, shown this once: only its hash is kept."""
+
+    client_secret: str | None = Field(
+        alias="clientSecret",
+        description="shown this once: only its hash is kept (null in the answer to a replayed request, whose first answer showed it)",
+    )
+
+
+class RegisteredClientWithClientSecret(RegisteredClient):
+    """The RegisteredClient and the secret its command made, shown this once: only its hash is kept."""
 
     client_secret: str | None = Field(
         alias="clientSecret",

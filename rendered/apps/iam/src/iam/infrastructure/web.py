@@ -10,7 +10,7 @@ from secrets import token_urlsafe
 from typing import Annotated
 
 from eaf import context
-from eaf.eventsourcing import Idempotency, PreconditionFailedError
+from eaf.eventsourcing import Idempotency, PreconditionFailedError, keyed_id
 from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
@@ -26,6 +26,7 @@ from iam_client import require
 
 from iam.application.ports.inbound import (
     PolicyUseCases,
+    RegisteredClientUseCases,
     RoleUseCases,
     ServiceAccountUseCases,
     TenantUseCases,
@@ -37,13 +38,21 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
 )
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.model import (
+    Policy,
+    RegisteredClient,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
 from iam.domain.types import (
     PolicyCondition,
 )
 from iam.infrastructure import schemas
 from iam.infrastructure.projections import (
     ReadModelPolicyListing,
+    ReadModelRegisteredClientListing,
     ReadModelRoleListing,
     ReadModelServiceAccountListing,
     ReadModelUserListing,
@@ -196,6 +205,41 @@ def service_account_view(
     )
 
 
+async def registered_client_use_cases(request: Request) -> RegisteredClientUseCases:
+    """The RegisteredClient use cases the application was built with (a coroutine: FastAPI
+    runs a plain function dependency on a worker thread)."""
+    use_cases: RegisteredClientUseCases = request.app.state.registered_client
+    return use_cases
+
+
+RegisteredClientCases = Annotated[
+    RegisteredClientUseCases, Depends(registered_client_use_cases)
+]
+
+
+def registered_client_view(
+    client: RegisteredClient, now: datetime
+) -> schemas.RegisteredClient:
+    """The HTTP body of a RegisteredClient."""
+    return schemas.RegisteredClient.model_validate(
+        {
+            "clientUuid": client.id,
+            "tenantId": context.require_tenant(),
+            "clientId": client.client_id,
+            "name": client.name,
+            "clientType": client.client_type,
+            "grantTypes": client.grant_types,
+            "redirectUris": client.redirect_uris,
+            "postLogoutRedirectUris": client.post_logout_redirect_uris,
+            "scopes": client.scopes,
+            "firstParty": client.first_party,
+            "status": client.status,
+            "createdAt": client.created_at,
+            "updatedAt": client.updated_at,
+        }
+    )
+
+
 def policy_condition_of(body: schemas.PolicyConditionBody) -> PolicyCondition:
     """The domain's PolicyCondition of a request's."""
     return PolicyCondition(
@@ -244,6 +288,21 @@ async def policies_queries(request: Request) -> ReadModelPolicyListing:
 
 
 PoliciesReads = Annotated[ReadModelPolicyListing, Depends(policies_queries)]
+
+
+async def registered_clients_queries(
+    request: Request,
+) -> ReadModelRegisteredClientListing:
+    """The queries of the RegisteredClients read model (a coroutine, as the use cases')."""
+    queries: ReadModelRegisteredClientListing = request.app.state.queries[
+        "RegisteredClients"
+    ]
+    return queries
+
+
+RegisteredClientsReads = Annotated[
+    ReadModelRegisteredClientListing, Depends(registered_clients_queries)
+]
 
 
 @router.get(
@@ -1157,6 +1216,194 @@ async def disable_service_account(
     return answered
 
 
+@router.post(
+    "/api/v1/tenants/{tenantId}/clients",
+    status_code=201,
+    dependencies=[
+        Depends(require("iam-service-accounts:write", tenant_path="tenantId"))
+    ],
+    response_model=schemas.RegisteredClientWithClientSecret,
+    responses=PROBLEM,
+    summary="Register a client; a confidential client's secret is shown only here (409 when a service account or registered client has the client id)",
+)
+async def register_registered_client(
+    use_cases: RegisteredClientCases,
+    response: Response,
+    body: schemas.NewClient,
+    idempotency_key: IdempotencyKey,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> schemas.RegisteredClientWithClientSecret:
+    """Register a client; a confidential client's secret is shown only here (409 when a service account or registered client has the client id).
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - iam is the public client's id (clientId)
+    - refresh_token needs authorization_code (grantTypes)
+    - authorization_code needs a redirect URI (redirectUris)
+    - A URI is listed twice (redirectUris)
+    - A URI is listed twice (postLogoutRedirectUris)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # made only for the values its condition holds for, shown in this answer only
+    made_client_secret = (
+        token_urlsafe(32)
+        if RegisteredClient.makes_client_secret(
+            client_type=body.client_type,
+        )
+        else None
+    )
+    client = await use_cases.register(
+        client_id=body.client_id,
+        name=body.name,
+        client_type=body.client_type,
+        client_secret=made_client_secret,
+        grant_types=body.grant_types,
+        redirect_uris=body.redirect_uris,
+        post_logout_redirect_uris=body.post_logout_redirect_uris,
+        scopes=body.scopes,
+        first_party=body.first_party,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    response.headers["ETag"] = etag(client.version)
+    shown = registered_client_view(client, utc_now()).model_dump(by_alias=True)
+    # a replayed answer cannot show the secret: the first answer showed it, once
+    replayed = idempotency is not None and idempotency.replayed
+    return schemas.RegisteredClientWithClientSecret.model_validate(
+        {**shown, "clientSecret": None if replayed else made_client_secret}
+    )
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/clients",
+    status_code=200,
+    dependencies=[
+        Depends(require("iam-service-accounts:read", tenant_path="tenantId"))
+    ],
+    response_model=list[schemas.RegisteredClient],
+    responses={404: PROBLEM[404], 422: PROBLEM[422], **problem_responses(503)},
+    summary="The tenant's registered clients, disabled ones too, by client id; secrets are never shown",
+)
+async def list_registered_clients(
+    request: Request,
+    queries: RegisteredClientsReads,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+) -> list[schemas.RegisteredClient]:
+    """The tenant's registered clients, disabled ones too, by client id; secrets are never shown."""
+    await queries.caught_up_with(
+        request.app.state.store
+    )  # read your writes (503 past 5 s)
+    where: list[Condition] = []
+    order: list[tuple[str, bool]] = [("client_id", False)]
+    now = utc_now()
+    rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    return [registered_client_view(row, now) for row in rows]
+
+
+@router.get(
+    "/api/v1/tenants/{tenantId}/clients/{clientId}",
+    status_code=200,
+    dependencies=[
+        Depends(require("iam-service-accounts:read", tenant_path="tenantId"))
+    ],
+    response_model=schemas.RegisteredClient,
+    responses={
+        404: PROBLEM[404],
+        422: PROBLEM[422],
+        304: {"description": "Not modified (If-None-Match)"},
+    },
+)
+async def get_registered_client_by_client_id(
+    use_cases: RegisteredClientCases,
+    response: Response,
+    if_none_match: IfNoneMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    client_id: Annotated[str, Path(alias="clientId")],
+) -> schemas.RegisteredClient | Response:
+    """The registered client with this clientId; 404 when there is none."""
+    client = await use_cases.get_by_client_id(client_id)
+    if client is None:
+        return problem(404, "Not found", "No such client")
+    tag = etag(client.version)
+    if tag in if_none_match:
+        return Response(status_code=304, headers={"ETag": tag})
+    response.headers["ETag"] = tag
+    return registered_client_view(client, utc_now())
+
+
+@router.delete(
+    "/api/v1/tenants/{tenantId}/clients/{clientId}",
+    status_code=204,
+    dependencies=[
+        Depends(require("iam-service-accounts:write", tenant_path="tenantId"))
+    ],
+    response_class=Response,
+    responses=PROBLEM,
+    summary="Disable the client: it stays readable, with status DISABLED, and gets no code or token any more",
+)
+async def disable_registered_client(
+    use_cases: RegisteredClientCases,
+    response: Response,
+    idempotency_key: IdempotencyKey,
+    if_match: IfMatch,
+    path_tenant: Annotated[
+        str,
+        Path(
+            alias="tenantId",
+            pattern=TENANT_PATTERN,
+            description="the tenant the request acts in",
+        ),
+    ],
+    client_id: Annotated[str, Path(alias="clientId")],
+) -> Response:
+    """Disable the client: it stays readable, with status DISABLED, and gets no code or token any more.
+
+    Refused with 422 when the result would break a rule JSON Schema cannot state:
+    - iam is the public client's id (clientId)
+    - refresh_token needs authorization_code (grantTypes)
+    - authorization_code needs a redirect URI (redirectUris)
+    - A URI is listed twice (redirectUris)
+    - A URI is listed twice (postLogoutRedirectUris)
+    """
+    idempotency = Idempotency(idempotency_key) if idempotency_key else None
+    # the registered client the path names by its key: the id it derives in the tenant
+    keyed = keyed_id(
+        "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "registered-client", [client_id]
+    )
+    client = await use_cases.disable(
+        keyed,
+        expected_version=if_match,
+        idempotency=idempotency,
+    )
+    if idempotency is not None and idempotency.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    answered = Response(status_code=204, headers={"ETag": etag(client.version)})
+    if idempotency is not None and idempotency.replayed:
+        answered.headers["Idempotent-Replayed"] = "true"
+    return answered
+
+
 # The rules of each request body, by route and field path (``field.*``: each item of a list
 # or value of a map), so that a request that breaks them is answered with the spec's
 # messages (the models state the same rules to clients).
@@ -1194,6 +1441,22 @@ RULES: dict[str, dict[str, RuleCheck]] = {
         "clientId": lambda value: ServiceAccount.check_client_id(value),
         "roles.*": lambda value: ServiceAccount.check_roles_item(value, ""),
     },
+    "register_registered_client": {
+        "clientId": lambda value: RegisteredClient.check_client_id(value),
+        "name": lambda value: RegisteredClient.check_name(value),
+        "grantTypes": lambda value: RegisteredClient.check_grant_types(value),
+        "redirectUris": lambda value: RegisteredClient.check_redirect_uris(value),
+        "redirectUris.*": lambda value: RegisteredClient.check_redirect_uris_item(
+            value, ""
+        ),
+        "postLogoutRedirectUris": lambda value: (
+            RegisteredClient.check_post_logout_redirect_uris(value)
+        ),
+        "postLogoutRedirectUris.*": lambda value: (
+            RegisteredClient.check_post_logout_redirect_uris_item(value, "")
+        ),
+        "scopes.*": lambda value: RegisteredClient.check_scopes_item(value, ""),
+    },
 }
 NESTED_RULES: dict[str, RuleCheck] = {
     "PolicyCondition.attribute": lambda value: PolicyCondition.check_attribute(value),
@@ -1204,6 +1467,7 @@ UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("Role", "name"): "name",
     ("Policy", "name"): "name",
     ("ServiceAccount", "client_id"): "clientId",
+    ("RegisteredClient", "client_id"): "clientId",
 }
 
 

@@ -2,7 +2,6 @@
 
 from typing import Protocol
 
-from iam.domain.clients import RegisteredClient
 from iam.domain.model import Policy, Role, Tenant
 
 
@@ -35,21 +34,4 @@ class ClientRegistry(Protocol):
     async def tenants_of(self, client_id: str) -> list[str]:
         """The ids of the tenants with a service account or registered client
         ``client_id``, disabled ones included."""
-        ...
-
-    async def registered(self, tenant_id: str) -> list[str]:
-        """The client ids of the tenant's registered clients, disabled ones included."""
-        ...
-
-
-class RegisteredClientRepository(Protocol):
-    """Keeps RegisteredClient aggregates as the events they emitted (tenant-scoped)."""
-
-    async def get(self, id: str) -> RegisteredClient | None:
-        """The aggregate with this id, or None."""
-        ...
-
-    async def save(self, aggregate: RegisteredClient) -> RegisteredClient:
-        """Append its pending events; ConcurrencyError when another writer saved since
-        it was loaded."""
         ...

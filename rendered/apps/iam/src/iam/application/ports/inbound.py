@@ -8,8 +8,17 @@ from typing import Protocol
 
 from eaf.eventsourcing import Idempotency
 
-from iam.domain.model import Policy, Role, ServiceAccount, Tenant, User
+from iam.domain.model import (
+    Policy,
+    RegisteredClient,
+    Role,
+    ServiceAccount,
+    Tenant,
+    User,
+)
 from iam.domain.types import (
+    ClientType,
+    GrantType,
     PolicyCondition,
     PolicyEffect,
     TenantStatus,
@@ -290,4 +299,47 @@ class ServiceAccountUseCases(Protocol):
 
     async def list(self) -> list[ServiceAccount]:
         """Every service account of the tenant (from the read model: eventually consistent)."""
+        ...
+
+
+class RegisteredClientUseCases(Protocol):
+    """What callers can do with registered client aggregates."""
+
+    async def register(
+        self,
+        *,
+        client_id: str,
+        name: str,
+        client_type: ClientType,
+        client_secret: str | None,
+        grant_types: list[GrantType],
+        redirect_uris: list[str],
+        post_logout_redirect_uris: list[str],
+        scopes: list[str],
+        first_party: bool,
+        idempotency: Idempotency | None = None,
+    ) -> RegisteredClient:
+        """Create a registered client (register)."""
+        ...
+
+    async def disable(
+        self,
+        id: str,
+        *,
+        expected_version: int | None = None,
+        idempotency: Idempotency | None = None,
+    ) -> RegisteredClient:
+        """Apply disable to the registered client with this id."""
+        ...
+
+    async def get(self, id: str) -> RegisteredClient | None:
+        """The registered client with this id, or None."""
+        ...
+
+    async def get_by_client_id(self, client_id: str) -> RegisteredClient | None:
+        """The registered client with this clientId, or None."""
+        ...
+
+    async def list(self) -> list[RegisteredClient]:
+        """Every registered client of the tenant (from the read model: eventually consistent)."""
         ...

@@ -10,6 +10,7 @@ from eaf.eventsourcing import Idempotency, Transaction, Transactions
 
 from iam.domain.model import (
     Policy,
+    RegisteredClient,
     Role,
     ServiceAccount,
     User,
@@ -18,6 +19,7 @@ from iam.domain.ports import (
     AccessTokenRevocationRepository,
     PolicyRepository,
     RefreshTokenFamilyRepository,
+    RegisteredClientRepository,
     RoleRepository,
     SamlAssertionUseRepository,
     SamlIdentityProviderRepository,
@@ -41,6 +43,8 @@ __all__ = [
     "PolicyListing",
     "ServiceAccountRepository",
     "ServiceAccountListing",
+    "RegisteredClientRepository",
+    "RegisteredClientListing",
     "RefreshTokenFamilyRepository",
     "AccessTokenRevocationRepository",
     "SamlIdentityProviderRepository",
@@ -86,4 +90,12 @@ class ServiceAccountListing(Protocol):
 
     async def list(self) -> list[ServiceAccount]:
         """Every service account of the tenant, as of the projection's last batch."""
+        ...
+
+
+class RegisteredClientListing(Protocol):
+    """The read side of RegisteredClient: a projection of its events, for the current tenant."""
+
+    async def list(self) -> list[RegisteredClient]:
+        """Every registered client of the tenant, as of the projection's last batch."""
         ...
