@@ -247,6 +247,8 @@ with TestClient(create_app(settings)) as client:
     assert "clientSecret" not in schemas["RegisterApiClientRequest"]["properties"]
     assert "clientSecret" not in schemas["ApiClient"]["properties"]
     assert "clientSecret" in schemas["ApiClientWithClientSecret"]["properties"]
+    made = schemas["AppWithAppSecret"]["properties"]["appSecret"]["description"]
+    assert made.startswith("made only when kind == 'confidential', else null;"), made
     plain = ["482913", "775511", "246810", secret, rotated.json()["clientSecret"], app_secret]
 
 store = sqlite3.connect(f"{sys.argv[1]}/k.db")
