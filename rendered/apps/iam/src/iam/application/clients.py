@@ -14,6 +14,7 @@ from iam.application.identity import (
     service_account_id_for,
 )
 from iam.application.ports.inbound import RegisteredClientUseCases
+from iam.application.ports.outbound import Transactions
 from iam.application.services import RegisteredClientService
 from iam.domain.model import RegisteredClient, ServiceAccount
 from iam.domain.types import ClientType, GrantType
@@ -38,8 +39,9 @@ class RegisteredClients(RegisteredClientService):
         idempotency: Idempotency | None = None,
     ) -> RegisteredClient:
         account = service_account_id_for(require_tenant(), client_id)
-        if await self._transactions.load(ServiceAccount, account) is not None:
-            raise DuplicateKeyError("RegisteredClient", "client_id")
+        await refuse_taken(
+            self._transactions, ServiceAccount, account, "RegisteredClient"
+        )
         return await super().register(
             client_id=client_id,
             name=name,
@@ -78,6 +80,18 @@ async def active_client(
     with in_tenant(tenant_id):
         found = await clients.get_by_client_id(client_id)
     return found if found is not None and found.status == ACTIVE else None
+
+
+async def refuse_taken(
+    transactions: Transactions,
+    other: type[ServiceAccount] | type[RegisteredClient],
+    id: str,
+    kind: str,
+) -> None:
+    """409 ``duplicate`` on ``clientId`` when the ``other`` kind of client has the id
+    (a client id is taken once in its tenant, by either kind)."""
+    if await transactions.load(other, id) is not None:
+        raise DuplicateKeyError(kind, "client_id")
 
 
 def registered_client_id(client_id: str) -> str:

@@ -1,9 +1,9 @@
 """The service accounts' use cases: a client id is taken once in its tenant, by a service
 account or by a registered client, whichever has it first."""
 
-from eaf.eventsourcing import DuplicateKeyError, Idempotency
+from eaf.eventsourcing import Idempotency
 
-from iam.application.clients import registered_client_id
+from iam.application.clients import refuse_taken, registered_client_id
 from iam.application.services import ServiceAccountService
 from iam.domain.model import RegisteredClient, ServiceAccount
 
@@ -20,13 +20,12 @@ class ServiceAccounts(ServiceAccountService):
         roles: list[str],
         idempotency: Idempotency | None = None,
     ) -> ServiceAccount:
-        if (
-            await self._transactions.load(
-                RegisteredClient, registered_client_id(client_id)
-            )
-            is not None
-        ):
-            raise DuplicateKeyError("ServiceAccount", "client_id")
+        await refuse_taken(
+            self._transactions,
+            RegisteredClient,
+            registered_client_id(client_id),
+            "ServiceAccount",
+        )
         return await super().create(
             client_id=client_id,
             client_secret=client_secret,

@@ -342,5 +342,5 @@ class RegisteredClientWithClientSecret(RegisteredClient):
 
     client_secret: str | None = Field(
         alias="clientSecret",
-        description="shown this once: only its hash is kept (null in the answer to a replayed request, whose first answer showed it)",
+        description="made only when clientType == 'confidential', else null; shown this once: only its hash is kept (null in the answer to a replayed request, whose first answer showed it)",
     )
