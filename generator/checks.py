@@ -278,16 +278,18 @@ def _components(spec: Spec) -> Iterator[Finding]:
         return
     package = naming.package(spec.name)
     aggregates = {naming.snake(name) for name in spec.aggregates}
-    available = {"settings", "store", "transactions", "clock", "relay"} | aggregates
+    repositories = {f"{snake}_repository" for snake in aggregates}
+    available = {"settings", "store", "transactions", "clock", "relay", "password_hasher"}
+    available |= aggregates | repositories
     if spec.read_models:
         available |= {"read_models", "queries"}
     if spec.consumes:
         available.add("reactions")
-    taken = BOOTSTRAP_NAMES | aggregates | {package} | set(dir(builtins))
+    taken = BOOTSTRAP_NAMES | available | {package} | set(dir(builtins))
     taken |= {
         target.split(".", 1)[0]
         for component in spec.components.values()
-        for target in (component.type, component.factory)
+        for target in (component.type, component.factory or component.type)
     }  # the modules the composition root imports
     for name, component in spec.components.items():
         where = ("components", name)
@@ -299,16 +301,35 @@ def _components(spec: Spec) -> Iterator[Finding]:
             continue
         if not re.fullmatch(COMPONENT_TYPE, component.type):
             yield (*where, "type"), f"{component.type[:60]!r} is not module:Class"
-        yield from _own_code(spec, component.factory, (*where, "factory"), "module:function")
-        seen: set[str] = set()
-        for index, need in enumerate(component.needs):
-            if need in seen:
-                yield (*where, "needs", index), f"{need!r} is listed twice"
-            elif need not in available:
-                yield (
-                    (*where, "needs", index),
-                    f"{need[:50]!r} is none of the parts the composition root has before this"
-                    f" component: {', '.join(sorted(available))}",
-                )
-            seen.add(need)
+        if component.factory is not None:
+            yield from _own_code(spec, component.factory, (*where, "factory"), "module:function")
+        yield from _needs(
+            component.arguments(),
+            available,
+            (*where, "needs"),
+            mapped=isinstance(component.needs, dict),
+        )
         available.add(name)
+
+
+def _needs(
+    arguments: list[tuple[str, str]], available: set[str], where: Loc, *, mapped: bool
+) -> Iterator[Finding]:
+    """Each keyword once and a parameter name; each part one the composition root has."""
+    keywords: set[str] = set()
+    for index, (word, part) in enumerate(arguments):
+        at = (*where, word) if mapped else (*where, index)
+        head, *attributes = part.split(".")
+        if mapped and (not word.isidentifier() or keyword.iskeyword(word)):
+            yield at, f"{word[:50]!r} is not a keyword argument's name"
+        elif word in keywords:
+            yield at, f"{word!r} is listed twice"
+        elif head not in available:
+            yield (
+                at,
+                f"{head[:50]!r} is none of the parts the composition root has before this"
+                f" component: {', '.join(sorted(available))}",
+            )
+        elif not all(a.isidentifier() and not keyword.iskeyword(a) for a in attributes):
+            yield at, f"{part[:60]!r} is not <part>.<attribute>"
+        keywords.add(word)

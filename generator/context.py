@@ -62,15 +62,27 @@ class PolicyCtx:
 
 
 @dataclass
+class ArgumentCtx:
+    """A keyword argument of a component's factory or type: the part the composition root
+    passes (``relay``, ``user_repository``...), an attribute path after it, and for an
+    aggregate's repository the aggregate's class name."""
+
+    keyword: str
+    part: str
+    attributes: str = ""
+    repository_of: str | None = None
+
+
+@dataclass
 class ComponentCtx:
     """A hand-written service the composition root builds (spec ``components``)."""
 
     name: str
     type_module: str
     type_name: str
-    factory_module: str
-    factory_name: str
-    needs: list[str]
+    factory_module: str | None
+    factory_name: str | None
+    arguments: list[ArgumentCtx]
     worker: bool
     description: str
 
@@ -110,6 +122,8 @@ class ServiceCtx:
     components: list[ComponentCtx] = field(default_factory=list)
     token_validator: str | None = None
     """The component that authenticates bearer tokens (else IAM's published keys)."""
+    password_hasher: bool = False
+    """The composition root builds the secrets' hasher (for use cases or components)."""
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -296,7 +310,11 @@ def _reach(
         served = set(aggregates)
     else:
         served = set(exposed) | {p.aggregate for p in policies}
-        needed = {need for component in spec.components.values() for need in component.needs}
+        needed = {
+            part.split(".", 1)[0]
+            for component in spec.components.values()
+            for _, part in component.arguments()
+        }
         served |= {a.name for a in aggregates.values() if a.snake in needed}
         served |= {a.name for a in aggregates.values() if a.snake in _triggers(policies)}
         pending = list(served)
@@ -318,18 +336,30 @@ def _triggers(policies: list[PolicyCtx]) -> set[str]:
     return {p.tests.trigger for p in policies}
 
 
-def _component(name: str, spec: ComponentSpec) -> ComponentCtx:
+def _component(name: str, spec: ComponentSpec, aggregates: list[str]) -> ComponentCtx:
     type_module, _, type_name = spec.type.partition(":")
-    factory_module, _, factory_name = spec.factory.partition(":")
+    factory_module, _, factory_name = (spec.factory or "").partition(":")
+    repositories = {f"{naming.snake(a)}_repository": a for a in aggregates}
+    arguments = []
+    for keyword, part in spec.arguments():
+        head, _, attributes = part.partition(".")
+        arguments.append(
+            ArgumentCtx(
+                keyword=keyword,
+                part=head,
+                attributes=f".{attributes}" if attributes else "",
+                repository_of=repositories.get(head),
+            )
+        )
     return ComponentCtx(
         name=name,
         type_module=type_module,
         type_name=type_name,
-        factory_module=factory_module,
-        factory_name=factory_name,
-        needs=list(spec.needs),
+        factory_module=factory_module or None,
+        factory_name=factory_name or None,
+        arguments=arguments,
         worker=spec.worker,
-        description=spec.description or f"Built by {spec.factory}",
+        description=spec.description or f"Built by {spec.factory or spec.type}",
     )
 
 
@@ -357,6 +387,7 @@ def build(spec: Spec) -> ServiceCtx:
     _http_makers(endpoints, by_name)
     policies = _policies(domain, by_name)
     _reach(spec, endpoints, policies, by_name, read_models)
+    components = [_component(n, c, list(spec.aggregates)) for n, c in spec.components.items()]
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,
@@ -387,7 +418,9 @@ def build(spec: Spec) -> ServiceCtx:
         permissions=sorted({e.permission for e in spec.endpoints if e.permission}),
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),
-        components=[_component(name, c) for name, c in spec.components.items()],
+        components=components,
+        password_hasher=any(a.served and a.secrets for a in aggregates)
+        or any(arg.part == "password_hasher" for c in components for arg in c.arguments),
         token_validator=spec.token_validator,
         uses_pattern=any(
             c.kind == "pattern"

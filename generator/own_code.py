@@ -19,7 +19,7 @@ class Expected:
 
     key: str
     target: str
-    kind: str  # "function" or "class"
+    kind: str  # "function", "class", or "built" (a class called with ``needs``)
     needs: tuple[str, ...] = ()
 
     @property
@@ -37,9 +37,14 @@ def expected(spec: Spec) -> list[Expected]:
     package = naming.package(spec.name)
     found = []
     for name, c in spec.components.items():
+        keywords = tuple(keyword for keyword, _ in c.arguments())
         if c.type.startswith(f"{package}."):
-            found.append(Expected(f"components.{name}.type", c.type, "class"))
-        found.append(Expected(f"components.{name}.factory", c.factory, "function", tuple(c.needs)))
+            if c.factory:
+                found.append(Expected(f"components.{name}.type", c.type, "class"))
+            else:  # the composition root calls the type
+                found.append(Expected(f"components.{name}.type", c.type, "built", keywords))
+        if c.factory:
+            found.append(Expected(f"components.{name}.factory", c.factory, "function", keywords))
     found += [
         Expected(f"aggregates.{name}.service", a.service, "class")
         for name, a in spec.aggregates.items()
@@ -79,11 +84,17 @@ def missing(spec: Spec, project: Path) -> list[str]:
             problem = _call_problem(definition, item.needs)
             if problem:
                 lines.append(f"{item.key}: {shown}: {item.name}() {problem}")
+        elif item.kind == "built" and isinstance(definition, ast.ClassDef):
+            problem = _construction_problem(definition, item.needs)
+            if problem:
+                lines.append(f"{item.key}: {shown}: {item.name}() {problem}")
     return lines
 
 
 def _stub(item: Expected) -> str:
-    if item.kind == "class":
+    if item.kind == "built" and item.needs:
+        return f"class {item.name} with def __init__(self, *, {', '.join(item.needs)})"
+    if item.kind != "function":
         return f"class {item.name}"
     return f"def {item.name}({', '.join(item.needs)})"
 
@@ -106,12 +117,53 @@ def _defined(tree: ast.Module, name: str) -> ast.stmt | None:
     return None
 
 
+def _construction_problem(definition: ast.ClassDef, needs: tuple[str, ...]) -> str | None:
+    """Why building the class with the keywords ``needs`` fails, or None: checked against
+    its own ``__init__``, or the fields of a dataclass (an inherited ``__init__`` is not
+    followed)."""
+    for node in definition.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            return _call_problem(node, needs, bound=True)
+    if not any(_is_dataclass(decorator) for decorator in definition.decorator_list):
+        return None
+    fields = [
+        node
+        for node in definition.body
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and "ClassVar" not in ast.unparse(node.annotation)
+    ]
+    names = {field.target.id for field in fields if isinstance(field.target, ast.Name)}
+    required = sorted(
+        field.target.id
+        for field in fields
+        if isinstance(field.target, ast.Name) and field.value is None
+    )
+    unfilled = [name for name in required if name not in needs]
+    if unfilled:
+        return f"needs {', '.join(unfilled)}, which the spec's `needs` does not list"
+    unknown = [need for need in needs if need not in names]
+    if unknown:
+        return f"takes no {', '.join(unknown)}, which the spec's `needs` lists"
+    return None
+
+
+def _is_dataclass(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name == "dataclass"
+
+
 def _call_problem(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, needs: tuple[str, ...]
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    needs: tuple[str, ...],
+    *,
+    bound: bool = False,
 ) -> str | None:
-    """Why a call of ``function`` with the keywords ``needs`` fails, or None."""
+    """Why a call of ``function`` with the keywords ``needs`` fails, or None (``bound``:
+    its first parameter is ``self``)."""
     arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
+    positional = [*arguments.posonlyargs, *arguments.args][1 if bound else 0 :]
     defaults = len(arguments.defaults)
     required = {a.arg for a in positional[: len(positional) - defaults]}
     required -= {a.arg for a in arguments.posonlyargs}  # reported below

@@ -408,21 +408,27 @@ class ConsumeSpec(_Strict):
 
 class ComponentSpec(_Strict):
     """A hand-written service the composition root builds, after the generated ones, by
-    calling its factory with the parts it needs (by keyword): ``bootstrap()`` returns it
-    as a field of ``Services``, takes an override of it, and the application keeps it on
-    ``app.state``."""
+    calling its factory (or, without one, its type) with the parts it needs (by keyword):
+    ``bootstrap()`` returns it as a field of ``Services``, takes an override of it, and
+    the application keeps it on ``app.state``."""
 
     type: Annotated[StrictStr, Field(max_length=200)] = Field(
-        description="what the factory returns, as module:Class (iam.application.signin:SignIn)"
+        description="what the composition root builds, as module:Class"
+        " (iam.application.signin:SignIn)"
     )
-    factory: Annotated[StrictStr, Field(max_length=200)] = Field(
-        description="a function of this service's package that builds it, as module:function"
+    factory: Annotated[StrictStr | None, Field(max_length=200)] = Field(
+        default=None,
+        description="a function of this service's package that builds it, as module:function;"
+        " without one, the type itself is called with the needs",
     )
-    needs: Annotated[list[StrictStr], Field(max_length=50)] = Field(
+    needs: Annotated[list[StrictStr] | dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
         default=[],
-        description="keyword arguments of the factory: settings, store, transactions, clock,"
-        " read_models, queries, relay, a served aggregate's use cases, or a component"
-        " listed before this one",
+        description="the keyword arguments of the factory (or type): a list of parts, each"
+        " passed under its own name (a dotted part under its last name), or a map of"
+        " keyword to part. A part is settings, store, transactions, clock, read_models,"
+        " queries, relay, password_hasher, a served aggregate's use cases (its snake"
+        " name), an aggregate's repository (<snake>_repository), a component listed"
+        " before this one, or an attribute of one of these (identity.signin)",
     )
     worker: StrictBool = Field(
         default=False,
@@ -430,6 +436,12 @@ class ComponentSpec(_Strict):
         " before them",
     )
     description: Text | None = None
+
+    def arguments(self) -> list[tuple[str, str]]:
+        """The keyword and the part of each argument, in order."""
+        if isinstance(self.needs, dict):
+            return list(self.needs.items())
+        return [(need.rsplit(".", 1)[-1], need) for need in self.needs]
 
 
 class EndpointSpec(_Strict):

@@ -243,6 +243,140 @@ def test_render_names_the_hand_written_code_the_spec_refers_to(
     assert "hand-written code" not in again.out
 
 
+BUILT_SPEC = """\
+version: 2
+name: shelf
+components:
+  catalog:
+    type: shelf.wiring:Catalog
+    needs: {books: book_repository, hasher: password_hasher, clock: clock}
+  index:
+    type: shelf.wiring:Index
+    needs: [catalog.books, relay]
+aggregates:
+  Book:
+    fields: {title: {type: str}}
+    commands: {add: {creates: true, params: [title], emits: BookAdded}}
+"""
+
+BUILT_WIRING = """\
+from dataclasses import dataclass
+from typing import Any
+
+
+class Catalog:
+    def __init__(self, *, books: Any, hasher: Any, clock: Any) -> None:
+        self.books, self.hasher, self.clock = books, hasher, clock
+
+
+@dataclass
+class Index:
+    books: Any
+    relay: Any
+"""
+
+BUILT_CHECKS = """\
+import asyncio, sys
+from shelf.bootstrap import bootstrap
+from shelf.domain.model import Book
+from shelf.infrastructure.config import load_settings
+from eaf import context
+from eaf.security import PasswordHasher
+
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/shelf.db",
+                          "BROKER_RELAY": "false"})
+
+
+async def main() -> None:
+    services = await bootstrap(settings)
+    catalog = services.catalog
+    assert isinstance(catalog.hasher, PasswordHasher)
+    assert catalog.clock is services.clock
+    # the aggregate's repository, on the service's event store
+    book = Book.add(title="Dune", now=services.clock.now())
+    with context.use(context.SecurityContext(tenant_id="acme", user_id="u")):
+        await catalog.books.save(book)
+        assert (await catalog.books.get(book.id)).title == "Dune"
+    with context.use(context.SecurityContext(tenant_id="other", user_id="u")):
+        assert await catalog.books.get(book.id) is None
+    assert services.index.books is catalog.books
+    assert services.index.relay is services.relay
+
+
+asyncio.run(main())
+print("ok")
+"""
+
+
+def test_a_component_without_factory_is_built_by_its_type(tmp_path: Path) -> None:
+    """A component without a factory is its type, called with its needs by keyword: a map
+    names the part of each keyword; an aggregate's repository (``book_repository``), the
+    secrets' hasher (``password_hasher``) and an attribute of a part built before
+    (``catalog.books``) are parts too."""
+    project = tmp_path / "shelf"
+    spec = load_spec_text(BUILT_SPEC, "shelf.yaml")
+    data, _ = parse_yaml(BUILT_SPEC, "shelf.yaml")
+    render_new(Blueprint(REPO, "service"), spec, data, project, src_path=".")
+    (project / "src/shelf/wiring.py").write_text(BUILT_WIRING)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(p) for p in [project / "src", *RUNTIME]),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", BUILT_CHECKS, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().endswith("ok")
+
+
+def test_render_names_a_type_whose_parameters_are_not_the_needs(
+    workspace: Path, generate: Callable[..., Result]
+) -> None:
+    """A component built by its type: the class it lacks is listed with the constructor
+    to write, and a constructor (or dataclass) whose parameters are not the needs is
+    named."""
+    (workspace / "specs").mkdir()
+    (workspace / "specs/shelf.yaml").write_text(BUILT_SPEC)
+    made = generate("service", "shelf", cwd=workspace)
+    assert made.code == 0, made.err
+    assert [line for line in made.out.splitlines() if "hand-written" in line] == [
+        "  hand-written code to write: components.catalog.type: write src/shelf/wiring.py"
+        " with class Catalog with def __init__(self, *, books, hasher, clock)",
+        "  hand-written code to write: components.index.type: write src/shelf/wiring.py"
+        " with class Index with def __init__(self, *, books, relay)",
+    ]
+    project = workspace / "apps/shelf"
+    (project / "src/shelf/wiring.py").write_text(
+        BUILT_WIRING.replace("hasher: Any, clock", "hasher: Any, shelves: Any, clock").replace(
+            "    relay: Any", "    relay: Any\n    name: str"
+        )
+    )
+    spec = workspace / "specs/shelf.yaml"
+    spec.write_text(
+        BUILT_SPEC.replace(
+            "type: shelf.wiring:Index", "type: shelf.wiring:Index\n    description: the index"
+        )
+    )
+    rendered = generate("render", "shelf", "--allow-dirty", cwd=workspace)
+    assert rendered.code == 0, rendered.err
+    assert [line for line in rendered.out.splitlines() if "hand-written" in line] == [
+        "  hand-written code to write: components.catalog.type: src/shelf/wiring.py:"
+        " Catalog() needs shelves, which the spec's `needs` does not list",
+        "  hand-written code to write: components.index.type: src/shelf/wiring.py:"
+        " Index() needs name, which the spec's `needs` does not list",
+    ]
+    (project / "src/shelf/wiring.py").write_text(BUILT_WIRING)
+    spec.write_text(BUILT_SPEC)
+    again = generate("render", "shelf", "--allow-dirty", cwd=workspace)
+    assert again.code == 0, again.err
+    assert "hand-written code" not in again.out
+
+
 VALIDATOR_SPEC = """\
 version: 2
 name: desk

@@ -183,7 +183,7 @@ def test_components_are_checked(workspace: Path, generate: Generate) -> None:
     spec.write_text(COMPONENTS)
     result = generate("validate", "specs/x.yaml", cwd=workspace)
     assert result.code == 1
-    known = "clock, order, relay, settings, store, transactions"
+    known = "clock, order, order_repository, password_hasher, relay, settings, store, transactions"
     assert result.err.splitlines() == [
         f"specs/x.yaml:5:45: components.pricing.needs.3: 'billing' is none of the parts"
         f" the composition root has before this component: {known}",
@@ -199,6 +199,35 @@ def test_components_are_checked(workspace: Path, generate: Generate) -> None:
         "specs/x.yaml:9:87: components.cycle.needs.1: 'clock' is listed twice",
         "specs/x.yaml:12:14: aggregates.Order.service: it is hand-written code of this"
         " service: a module of 'acme_orders'",
+    ]
+
+
+def test_a_component_built_by_its_type_names_its_keywords_and_parts(
+    workspace: Path, generate: Generate
+) -> None:
+    """Without a factory a component is its type called with its needs: a map names each
+    keyword's part, a list passes each part under its own (last) name; a part may be an
+    attribute of one (``catalog.books``)."""
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(
+        "version: 2\nname: shelf\ncomponents:\n"
+        "  catalog:\n    type: shelf.wiring:Catalog\n"
+        "    needs: {books: book_repository, 2x: clock, shelf: shelves_repository}\n"
+        "  index:\n    type: shelf.wiring:Index\n"
+        "    needs: [catalog.books, relay.1st, books, password_hasher]\n"
+        "aggregates:\n  Book:\n    fields: {title: str}\n"
+        "    commands: {add: {creates: true, params: [title], emits: BookAdded}}\n"
+    )
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    assert result.err.splitlines() == [
+        "specs/x.yaml:6:41: components.catalog.needs.2x: '2x' is not a keyword argument's name",
+        "specs/x.yaml:6:55: components.catalog.needs.shelf: 'shelves_repository' is none of"
+        " the parts the composition root has before this component: book, book_repository,"
+        " clock, password_hasher, relay, settings, store, transactions",
+        "specs/x.yaml:9:28: components.index.needs.1: 'relay.1st' is not <part>.<attribute>",
+        "specs/x.yaml:9:39: components.index.needs.2: 'books' is listed twice",
     ]
 
 
