@@ -85,10 +85,10 @@ async def bootstrap(
     evaluations: feature_flags.application.evaluation.Evaluations | None = None,
     ofrep_usage: feature_flags.application.usage.OfrepUsage | None = None,
 ) -> Services:
-    """Build the use cases, the hand-written components (each by its factory, given the
-    parts it needs) and the background workers from real adapters, or from the ones
-    given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
-    ``policies.run``) is built but not started."""
+    """Build the use cases, the hand-written components (each by its factory or type,
+    given the parts it needs) and the background workers from real adapters, or from
+    the ones given; a worker its setting turns off (``broker.relay``,
+    ``broker.consume``, ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)

@@ -17,12 +17,17 @@ import iam.application.clients
 import iam.application.directory
 import iam.application.federation
 import iam.application.ldap
+import iam.application.ldap_client
 import iam.application.policies
 import iam.application.service_accounts
+import iam.infrastructure.access_rules
 import iam.infrastructure.api_saml_providers
 import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
+import iam.infrastructure.federation_store
 import iam.infrastructure.http
+import iam.infrastructure.projections
+import iam.infrastructure.tenant_catalog
 import iam.wiring
 from iam.application.ports.inbound import (
     PolicyUseCases,
@@ -40,6 +45,11 @@ from iam.application.services import (
 )
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
+from iam.infrastructure.persistence import (
+    EventSourcedServiceAccountRepository,
+    EventSourcedTenantRepository,
+    EventSourcedUserRepository,
+)
 from iam.infrastructure.persistence import transactions as store_transactions
 from iam.infrastructure.projections import (
     PROJECTIONS,
@@ -77,14 +87,30 @@ class Services:
     registered_client: RegisteredClientUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
+    access_rules: iam.infrastructure.access_rules.StoredAccessRules
+    """The tenant's roles and ABAC policies, as the access decisions read them"""
     access: iam.application.access.AccessControl
     """Roles, ABAC policies and access decisions"""
+    tenant_catalog: iam.infrastructure.tenant_catalog.StoredTenantCatalog
+    """Every tenant, folded from the tenant events of all tenants (platform reads)"""
     directory: iam.application.directory.Directory
     """Tenants with their first administrator, and platform administrators"""
+    user_listing: iam.infrastructure.projections.ReadModelUserListing
+    """The tenant's users, as the first sign-in of an identity looks them up"""
+    federated_identities: (
+        iam.infrastructure.federation_store.EventSourcedFederatedIdentities
+    )
+    """The links of external identities to the tenant's users"""
     federation: iam.application.federation.Federation
     """The first sign-in of an external identity (created or linked)"""
     secret_box: eaf.security.SecretBox
     """The key ring sealing stored provider secrets (security.secrets_file)"""
+    ldap_directories: iam.application.ldap_client.Ldap3Directory
+    """Binds to and searches LDAP / Active Directory servers (ldap3)"""
+    ldap_provider_store: (
+        iam.infrastructure.federation_store.EventSourcedLdapProviderRepository
+    )
+    """The tenants' LDAP provider configurations, on the event store"""
     ldap: iam.application.ldap.LdapProviders
     """The tenants' LDAP / Active Directory providers"""
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
@@ -116,10 +142,18 @@ async def bootstrap(
     registered_client: RegisteredClientUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
+    access_rules: iam.infrastructure.access_rules.StoredAccessRules | None = None,
     access: iam.application.access.AccessControl | None = None,
+    tenant_catalog: iam.infrastructure.tenant_catalog.StoredTenantCatalog | None = None,
     directory: iam.application.directory.Directory | None = None,
+    user_listing: iam.infrastructure.projections.ReadModelUserListing | None = None,
+    federated_identities: iam.infrastructure.federation_store.EventSourcedFederatedIdentities
+    | None = None,
     federation: iam.application.federation.Federation | None = None,
     secret_box: eaf.security.SecretBox | None = None,
+    ldap_directories: iam.application.ldap_client.Ldap3Directory | None = None,
+    ldap_provider_store: iam.infrastructure.federation_store.EventSourcedLdapProviderRepository
+    | None = None,
     ldap: iam.application.ldap.LdapProviders | None = None,
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
     | None = None,
@@ -128,10 +162,10 @@ async def bootstrap(
     bearer_tokens: iam.infrastructure.bearer.OwnBearerTokens | None = None,
     brokering: iam.application.brokering.Brokering | None = None,
 ) -> Services:
-    """Build the use cases, the hand-written components (each by its factory, given the
-    parts it needs) and the background workers from real adapters, or from the ones
-    given; a worker its setting turns off (``broker.relay``, ``broker.consume``,
-    ``policies.run``) is built but not started."""
+    """Build the use cases, the hand-written components (each by its factory or type,
+    given the parts it needs) and the background workers from real adapters, or from
+    the ones given; a worker its setting turns off (``broker.relay``,
+    ``broker.consume``, ``policies.run``) is built but not started."""
     store = store or await open_event_store(settings.event_store_url())
     clock = clock or SystemClock()
     transactions = transactions or store_transactions(store)
@@ -192,28 +226,69 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
+    if access_rules is None:
+        access_rules = iam.infrastructure.access_rules.StoredAccessRules(store=store)
     if access is None:
-        access = iam.wiring.access(store=store, clock=clock)
+        access = iam.application.access.AccessControl(
+            users=EventSourcedUserRepository(store),
+            service_accounts=EventSourcedServiceAccountRepository(store),
+            rules=access_rules,
+            clock=clock,
+        )
+    if tenant_catalog is None:
+        tenant_catalog = iam.infrastructure.tenant_catalog.StoredTenantCatalog(
+            store=store
+        )
     if directory is None:
-        directory = iam.wiring.directory(
-            settings=settings, store=store, clock=clock, role=role
+        directory = iam.application.directory.Directory(
+            tenants=EventSourcedTenantRepository(store),
+            tenant_catalog=tenant_catalog,
+            users=EventSourcedUserRepository(store),
+            roles=role,
+            hasher=_hasher,
+            clock=clock,
+        )
+    if user_listing is None:
+        user_listing = iam.infrastructure.projections.ReadModelUserListing(
+            store=read_models
+        )
+    if federated_identities is None:
+        federated_identities = (
+            iam.infrastructure.federation_store.EventSourcedFederatedIdentities(
+                store=store
+            )
         )
     if federation is None:
-        federation = iam.wiring.federation(
-            store=store, clock=clock, read_models=read_models, access=access
+        federation = iam.application.federation.Federation(
+            users=EventSourcedUserRepository(store),
+            user_listing=user_listing,
+            identities=federated_identities,
+            access=access,
+            clock=clock,
         )
     if secret_box is None:
         secret_box = iam.wiring.secret_box(settings=settings)
+    if ldap_directories is None:
+        ldap_directories = iam.application.ldap_client.Ldap3Directory()
+    if ldap_provider_store is None:
+        ldap_provider_store = (
+            iam.infrastructure.federation_store.EventSourcedLdapProviderRepository(
+                store=store
+            )
+        )
     if ldap is None:
-        ldap = iam.wiring.ldap(
-            store=store,
-            clock=clock,
-            access=access,
+        ldap = iam.application.ldap.LdapProviders(
+            providers=ldap_provider_store,
+            directory=ldap_directories,
             federation=federation,
-            secret_box=secret_box,
+            access=access,
+            secrets=secret_box,
+            clock=clock,
         )
     if oidc_providers is None:
-        oidc_providers = iam.wiring.oidc_providers(store=store)
+        oidc_providers = iam.infrastructure.broker_store.EventSourcedOidcProviders(
+            store=store
+        )
     if identity is None:
         identity = iam.wiring.identity(
             settings=settings,
@@ -234,7 +309,9 @@ async def bootstrap(
             federation=federation,
         )
     if bearer_tokens is None:
-        bearer_tokens = iam.wiring.bearer_tokens(identity=identity, directory=directory)
+        bearer_tokens = iam.infrastructure.bearer.OwnBearerTokens(
+            tokens=identity.tokens, directory=directory
+        )
     if brokering is None:
         brokering = iam.wiring.brokering(
             clock=clock,
@@ -257,10 +334,16 @@ async def bootstrap(
         policy=policy,
         service_account=service_account,
         registered_client=registered_client,
+        access_rules=access_rules,
         access=access,
+        tenant_catalog=tenant_catalog,
         directory=directory,
+        user_listing=user_listing,
+        federated_identities=federated_identities,
         federation=federation,
         secret_box=secret_box,
+        ldap_directories=ldap_directories,
+        ldap_provider_store=ldap_provider_store,
         ldap=ldap,
         oidc_providers=oidc_providers,
         identity=identity,

@@ -44,10 +44,16 @@ def create_app(
         app.state.policy = services.policy
         app.state.service_account = services.service_account
         app.state.registered_client = services.registered_client
+        app.state.access_rules = services.access_rules
         app.state.access = services.access
+        app.state.tenant_catalog = services.tenant_catalog
         app.state.directory = services.directory
+        app.state.user_listing = services.user_listing
+        app.state.federated_identities = services.federated_identities
         app.state.federation = services.federation
         app.state.secret_box = services.secret_box
+        app.state.ldap_directories = services.ldap_directories
+        app.state.ldap_provider_store = services.ldap_provider_store
         app.state.ldap = services.ldap
         app.state.oidc_providers = services.oidc_providers
         app.state.identity = services.identity

@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 
 from eaf.eventsourcing import EventStore
-from eaf.projectors import ProjectionStore
 from eaf.security import (
     KeyRing,
     KeyRingJwks,
@@ -24,24 +23,17 @@ from iam.application.brokering import Brokering, OidcProviderListing
 from iam.application.directory import Directory
 from iam.application.federation import Federation
 from iam.application.ldap import LdapProviders
-from iam.application.ldap_client import Ldap3Directory
-from iam.application.ports.inbound import RegisteredClientUseCases, RoleUseCases
+from iam.application.ports.inbound import RegisteredClientUseCases
 from iam.application.ports.outbound import Clock
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import SamlProviders
 from iam.application.saml_signin import SamlExternalProviders, SamlSignIn
 from iam.application.signin import SignIn
 from iam.application.tokens import TokenService
-from iam.infrastructure.access_rules import StoredAccessRules
 from iam.infrastructure.api_saml_providers import SamlFederation
-from iam.infrastructure.bearer import OwnBearerTokens
 from iam.infrastructure.broker_store import EventSourcedOidcProviders
 from iam.infrastructure.client_registry import StoredClientRegistry
 from iam.infrastructure.config import Settings
-from iam.infrastructure.federation_store import (
-    EventSourcedFederatedIdentities,
-    EventSourcedLdapProviderRepository,
-)
 from iam.infrastructure.http import Identity
 from iam.infrastructure.openid_client import UrllibOpenIdProviderClient
 from iam.infrastructure.persistence import (
@@ -54,80 +46,12 @@ from iam.infrastructure.persistence import (
     EventSourcedTenantRepository,
     EventSourcedUserRepository,
 )
-from iam.infrastructure.projections import ReadModelUserListing
 from iam.infrastructure.saml_keys import SamlKeyPair
 from iam.infrastructure.saml_protocol import Pysaml2Protocol
 from iam.infrastructure.saml_provider_listing import StoredSamlProviderListing
 from iam.infrastructure.signin_state import ExternalProviderSources, MemoryExpiring
-from iam.infrastructure.tenant_catalog import StoredTenantCatalog
 
 DEFAULT_ISSUER = "http://127.0.0.1:8081"
-
-
-def access(store: EventStore, clock: Clock) -> AccessControl:
-    """Roles, policies and decisions on the event store."""
-    return AccessControl(
-        users=EventSourcedUserRepository(store),
-        service_accounts=EventSourcedServiceAccountRepository(store),
-        rules=StoredAccessRules(store),
-        clock=clock,
-    )
-
-
-def directory(
-    settings: Settings,
-    store: EventStore,
-    clock: Clock,
-    role: RoleUseCases,
-) -> Directory:
-    """Tenants with their first administrators, and the platform's, on the event store."""
-    return Directory(
-        tenants=EventSourcedTenantRepository(store),
-        tenant_catalog=StoredTenantCatalog(store),
-        users=EventSourcedUserRepository(store),
-        roles=role,
-        hasher=PasswordHasher.from_settings(settings),
-        clock=clock,
-    )
-
-
-def federation(
-    store: EventStore,
-    clock: Clock,
-    read_models: ProjectionStore,
-    access: AccessControl,
-) -> Federation:
-    """The first sign-in of external identities (LDAP, SAML, OpenID providers)."""
-    return Federation(
-        users=EventSourcedUserRepository(store),
-        user_listing=ReadModelUserListing(read_models),
-        identities=EventSourcedFederatedIdentities(store),
-        access=access,
-        clock=clock,
-    )
-
-
-def ldap(
-    store: EventStore,
-    clock: Clock,
-    access: AccessControl,
-    federation: Federation,
-    secret_box: SecretBox,
-) -> LdapProviders:
-    """The tenants' LDAP providers, their bind credentials sealed with ``secret_box``."""
-    return LdapProviders(
-        providers=EventSourcedLdapProviderRepository(store),
-        directory=Ldap3Directory(),
-        federation=federation,
-        access=access,
-        secrets=secret_box,
-        clock=clock,
-    )
-
-
-def oidc_providers(store: EventStore) -> EventSourcedOidcProviders:
-    """The tenants' external OpenID providers, on the event store."""
-    return EventSourcedOidcProviders(store)
 
 
 def identity(
@@ -311,8 +235,3 @@ def saml_keys_dir(settings: Settings) -> Path:
         )
     )
     return path if path.is_absolute() else settings.service_dir / path
-
-
-def bearer_tokens(identity: Identity, directory: Directory) -> OwnBearerTokens:
-    """The bearer tokens of the generated endpoints: those the IAM issued."""
-    return OwnBearerTokens(identity.tokens, directory)
