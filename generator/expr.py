@@ -649,6 +649,8 @@ def _arithmetic(op: str, a: TypeRef, b: TypeRef) -> TypeRef | None:
         return DECIMAL if "decimal" in kinds else FLOAT if "float" in kinds else INT
     if op == "+" and a == b and (a == STR or a.kind == "list"):
         return a
+    if op == "+" and STR in (a, b) and all(t == STR or t.kind == "enum" for t in (a, b)):
+        return STR  # an enum member is its text (a StrEnum)
     if op in ("+", "-") and a in (DATE, DATETIME) and b == DURATION:
         return a
     if op == "+" and a == DURATION and b in (DATE, DATETIME):

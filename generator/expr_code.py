@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from generator import naming
-from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node
+from generator.expr import DECIMAL, DURATION, FLOAT, INT, NONE, Node
 from generator.reserved import python_attribute
 
 
@@ -65,6 +65,8 @@ _OPPOSITE = {
 """Comparisons whose negation is another comparison (orderings are not negated so: a
 float may be NaN)."""
 
+
+_IDENTITY = {"==": "is", "!=": "is not"}
 
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
 """Nodes the writer puts in parentheses (dropped around a whole expression)."""
@@ -124,7 +126,9 @@ class _Writer:
 
     def _compare(self, node: Node) -> str:
         parts = [self.write(node.args[0])]
-        for op, right in zip(node.value, node.args[1:], strict=True):
+        for left, op, right in zip(node.args, node.value, node.args[1:], strict=False):
+            if op in _IDENTITY and NONE in (left.type, right.type):
+                op = _IDENTITY[op]  # null is compared by identity (PEP 8, ruff E711)
             parts += [op, self.write(right)]
         return "(" + " ".join(parts) + ")"
 

@@ -936,7 +936,7 @@ class _Resolver:
                 reference = next(
                     (
                         f
-                        for f in aggregate.fields
+                        for f in [*aggregate.fields, *command.arguments]
                         if id_node is not None
                         and id_node.op == "name"
                         and f.name == id_node.value
@@ -947,7 +947,8 @@ class _Resolver:
                 if id_node is not None and reference is None:
                     self.domain.problem(
                         (*loc, "id"),
-                        f"the id is a field of {aggregate.name} with `references: {target_name}`",
+                        f"the id is a field of {aggregate.name}, or an input of the command,"
+                        f" with `references: {target_name}`",
                     )
                     continue
                 args: dict[str, Node] = {}
