@@ -68,6 +68,10 @@ float may be NaN)."""
 
 _IDENTITY = {"==": "is", "!=": "is not"}
 
+
+def _null(node: Node) -> bool:
+    return node.type == NONE or (node.op == "literal" and node.value is None)
+
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
 """Nodes the writer puts in parentheses (dropped around a whole expression)."""
 
@@ -127,7 +131,7 @@ class _Writer:
     def _compare(self, node: Node) -> str:
         parts = [self.write(node.args[0])]
         for left, op, right in zip(node.args, node.value, node.args[1:], strict=False):
-            if op in _IDENTITY and NONE in (left.type, right.type):
+            if op in _IDENTITY and any(_null(side) for side in (left, right)):
                 op = _IDENTITY[op]  # null is compared by identity (PEP 8, ruff E711)
             parts += [op, self.write(right)]
         return "(" + " ".join(parts) + ")"
