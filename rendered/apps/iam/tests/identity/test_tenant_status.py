@@ -35,7 +35,7 @@ def test_only_platform_admins_list_tenants(iam: Iam) -> None:
     anonymous = iam.http.get(TENANTS)
 
     assert forbidden.status_code == 403
-    assert forbidden.json()["detail"] == "platform administrators only"
+    assert forbidden.json()["detail"] == "platform operators only"
     assert anonymous.status_code == 401
 
 

@@ -5,6 +5,7 @@ from typing import Any
 
 from eaf.security import PERMISSION_PATTERN, has_permission
 from fastapi import APIRouter, Request
+from iam_client import PermissionDeniedError
 from pydantic import BaseModel, Field
 
 from iam.application.access import checked_permissions
@@ -20,7 +21,6 @@ from iam.infrastructure.http import (
     CamelModel,
     IdentityCases,
     ProblemRoute,
-    forbidden,
     problem_error,
 )
 
@@ -51,18 +51,17 @@ async def check(
     """The decision of the caller's tenant on ``permission`` for the caller (or, with
     ``iam-authz:read``, for ``subject``; a platform caller names its ``tenant``); ``env``
     defaults to the time and client IP."""
-    claims = caller.claims
     checked_permissions(
         [body.permission]
     )  # 422 naming a malformed one, for every caller
-    subject = claims.subject
+    subject = caller.id
     asks_for_another = body.subject is not None and body.subject != subject
-    if claims.platform and not asks_for_another:
-        allowed = has_permission(claims.permissions, body.permission)
+    if caller.platform and not asks_for_another:
+        allowed = has_permission(caller.permissions, body.permission)
         return CheckAnswer(allowed=allowed, reason="platform token permissions")
-    if asks_for_another and not caller.may(AUTHZ_READ):
-        raise forbidden(AUTHZ_READ)
-    if claims.platform and body.tenant is None:
+    if asks_for_another and not has_permission(caller.permissions, AUTHZ_READ):
+        raise PermissionDeniedError(AUTHZ_READ)
+    if caller.platform and body.tenant is None:
         # without a tenant, the subject is one of the platform's, whose tokens hold *:*
         known = await wired.access.subject(PLATFORM, str(body.subject)) is not None
         return CheckAnswer(
@@ -71,12 +70,12 @@ async def check(
             if known
             else "the subject is no active platform user (name its tenant)",
         )
-    if claims.platform:
+    if caller.platform:
         assert body.tenant is not None
         tenant_id = tenant_reference(body.tenant)
     else:
-        assert claims.tenant_id is not None
-        tenant_id = claims.tenant_id
+        assert caller.tenant_id is not None
+        tenant_id = caller.tenant_id
     if body.subject is not None:
         subject = body.subject
     env = dict(body.env)

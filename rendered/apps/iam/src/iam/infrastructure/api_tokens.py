@@ -5,16 +5,15 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
+from iam_client import AuthenticationError, bearer_token
 
-from iam.application.identity import KEYS_WRITE
-from iam.application.oauth import OAuthError, TooManyAttemptsError
+from iam.application.identity import KEYS_WRITE, PLATFORM
+from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import (
-    Caller,
     IdentityCases,
     ProblemRoute,
     ResponseError,
     platform_admin,
-    verified_caller,
 )
 from iam.infrastructure.oauth_http import (
     NO_STORE,
@@ -170,9 +169,13 @@ async def introspect(request: Request, wired: IdentityCases) -> JSONResponse:
 async def introspecting_tenant(
     request: Request, params: dict[str, str], wired: IdentityCases
 ) -> str:
-    caller: Caller | None = await verified_caller(request, wired)
-    if caller is not None:
-        return caller.scope_tenant
+    token = bearer_token(request)
+    if token is not None:
+        try:
+            claims = await wired.tokens.authenticate(token)
+        except InactiveTokenError as error:
+            raise AuthenticationError(error.reason) from None  # 401, as any bearer's
+        return claims.tenant_id or PLATFORM
     credentials = client_credentials(request, params)
     if credentials.secret is None:
         raise ResponseError(

@@ -12,6 +12,7 @@ from eaf.security import SIGNING_ALGORITHM
 from eaf.web import PROBLEM_TYPE, Problem, problem
 from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from iam_client import bearer_token
 from starlette.exceptions import HTTPException
 
 from iam.application.oauth import (
@@ -37,12 +38,7 @@ from iam.infrastructure.api_tokens import (
     CLIENT_SECRET_METHODS,
     introspecting_tenant,
 )
-from iam.infrastructure.http import (
-    IdentityCases,
-    ProblemRoute,
-    ResponseError,
-    bearer_token,
-)
+from iam.infrastructure.http import IdentityCases, ProblemRoute, ResponseError
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
