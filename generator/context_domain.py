@@ -29,6 +29,8 @@ class Code:
     """The condition under which the check fails (what the rendered ``if`` tests)."""
     message: str = ""
     field: str = ""
+    imports: tuple[str, ...] = ()
+    """What the code needs imported beyond the module's own names (``timedelta``...)."""
 
 
 @dataclass
@@ -358,10 +360,12 @@ def _code(node: Node, names: dict[str, str]) -> str:
 
 def _check(node: Node, names: dict[str, str], message: str = "", field: str = "") -> Code:
     """A guard or invariant; one that cannot be computed (a division by 0...) fails."""
-    refused = refusal(node, names).source
+    written = refusal(node, names)
+    refused = written.source
     if can_fail(node):
         refused = f"breaks(lambda: {refused})"
-    return Code(_code(node, names), refused, message, field)
+    imports = tuple(sorted(written.imports | to_python(node, names).imports))
+    return Code(_code(node, names), refused, message, field, imports)
 
 
 def _value(node: Node, names: dict[str, str]) -> str:

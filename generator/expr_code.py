@@ -72,6 +72,7 @@ _IDENTITY = {"==": "is", "!=": "is not"}
 def _null(node: Node) -> bool:
     return node.type == NONE or (node.op == "literal" and node.value is None)
 
+
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
 """Nodes the writer puts in parentheses (dropped around a whole expression)."""
 

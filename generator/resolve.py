@@ -753,10 +753,18 @@ class _Resolver:
             given = {f.name for f in params} | {f.name for f, _ in sets}
             missing = [f.name for f in aggregate.fields if f.required and f.name not in given]
             if missing:
+                made = [f.name for f in aggregate.fields if f.secret == "generated"]
+                hint = [m for m in missing if m in made]
                 self.domain.problem(
                     (*loc, "params"),
                     "a creating command sets every field without a default (missing: "
-                    f"{', '.join(missing)})",
+                    f"{', '.join(missing)})"
+                    + (
+                        f"; list {', '.join(hint)} in params: the service makes a generated"
+                        " secret, the request never gives it"
+                        if hint
+                        else ""
+                    ),
                 )
         return RCommand(
             name=name,

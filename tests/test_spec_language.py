@@ -1062,9 +1062,18 @@ def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
             " scheme, a colon, then letters, digits and - . _ ~ : / ? # [ ] @ ! $ & ' ( ) * +"
             " , ; = %)",
         ),
+        (
+            "version: 2\nname: shop\naggregates:\n  Pass:\n"
+            "    fields: {owner: str, code: {type: str, secret: generated}}\n"
+            "    commands: {issue: {creates: true, params: [owner], emits: PassIssued}}\n",
+            "shop.yaml:6:47: aggregates.Pass.commands.issue.params: a creating command sets"
+            " every field without a default (missing: code); list code in params: the service"
+            " makes a generated secret, the request never gives it",
+        ),
     ],
 )
 def test_a_new_users_slips_are_named_plainly(text: str, expected: str) -> None:
     """A tab in the indentation, a member listed twice, a problem type with a character
-    no URI has: each said in the user's terms (not the parser's or Python's)."""
+    no URI has, a generated secret left out of its creating command: each said in the
+    user's terms (not the parser's or Python's)."""
     assert problems(text)[0] == expected

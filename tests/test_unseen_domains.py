@@ -485,6 +485,13 @@ name: workshop
 enums:
   Kind: [car, van]
   Status: [open, done]
+values:
+  Slot:
+    fields:
+      start: {type: datetime, example: "2099-05-01T09:00:00Z"}
+      end: {type: datetime, example: "2099-05-01T12:00:00Z"}
+    invariants:
+      - {check: "end - start <= hours(12)", message: "A slot is at most 12 hours", field: end}
 errors:
   OutOfStock: {status: 409, title: Not enough parts in stock}
 aggregates:
@@ -508,11 +515,12 @@ aggregates:
       status: {type: Status, default: open}
       used: {type: int, default: 0}
       doneAt: {type: datetime, optional: true}
+      slot: {type: Slot, optional: true}
     invariants:
       - {check: "status != 'done' or doneAt != null", message: "A done job has its time",
          field: doneAt}
     commands:
-      open: {creates: true, emits: JobOpened}
+      open: {creates: true, params: [slot], emits: JobOpened}
       usePart:
         inputs: {partId: {type: uuid, references: Part}, quantity: {type: int, min: 1}}
         set: {used: used + quantity}
@@ -533,6 +541,11 @@ with TestClient(create_app(settings)) as client:
     van = client.post("/api/v1/vehicles", json={"plate": "AB-123", "kind": "van"})
     assert van.json()["label"] == "AB-123 (van)", van.text
     part = client.post("/api/v1/parts", json={"stock": 3}).json()["id"]
+    long = {"start": "2099-05-01T09:00:00Z", "end": "2099-05-01T22:00:00Z"}
+    refused = client.post("/api/v1/jobs", json={"slot": long})
+    assert refused.json()["errors"] == [
+        {"field": "slot.end", "message": "A slot is at most 12 hours"}
+    ], refused.text
     job = client.post("/api/v1/jobs", json={}).json()["id"]
     used = client.post(f"/api/v1/jobs/{job}/parts", json={"partId": part, "quantity": 2})
     assert used.status_code == 200 and used.json()["used"] == 2, used.text
@@ -556,7 +569,8 @@ def test_text_of_an_enum_an_input_reference_in_also_and_a_null_check_render_clea
     """Found by a fleet-maintenance domain: ``plate + ' (' + kind + ')'`` was refused (an
     enum member is text), ``also`` could not take the other aggregate's id from an input
     of the command, and ``doneAt != null`` rendered ``!= None``, which the project's own
-    ruff refused (E711)."""
+    ruff refused (E711); by a venue-booking one: a value object's invariant over
+    ``hours(12)`` rendered ``timedelta`` without importing it (a 500 on every request)."""
     project = _service(workspace, generate, "workshop", WORKSHOP)
     model = (project / "src/workshop/domain/model.py").read_text()
     assert "self.done_at is not None" in model
