@@ -33,6 +33,8 @@ class HandlerCtx:
     null_keys: list[str]  # key values that may be null: such an event changes no row
     gone: str | None = None
     """The condition on the event under which the aggregate is gone: its row goes."""
+    create: bool = False
+    """A missing row starts from its key and defaults (``set`` with ``create``)."""
 
 
 @dataclass
@@ -206,6 +208,7 @@ def _read_model(
                 gone=_code(handler.gone, {f.name: f"event.{f.attr}" for f in event.fields})
                 if handler.gone is not None
                 else None,
+                create=handler.create,
             )
         )
     computed = (

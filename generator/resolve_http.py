@@ -181,8 +181,21 @@ def _declared(
                 )
                 if node is not None:
                     values[column_name] = node
+        if on.create and action != "set":
+            domain.problem(
+                (*where, "create"),
+                "`create` goes with `set`: a missing row starts from its defaults, then `set`"
+                " changes it",
+            )
+        elif on.create:
+            bare = [c.name for c in columns if c.name not in keys and c.required]
+            if bare:
+                domain.problem(
+                    (*where, "create"),
+                    f"a row it creates needs a default for {', '.join(bare)} (or make it optional)",
+                )
         _no_hidden_value(domain, event.aggregate, {**key_values, **values}, (*where, action))
-        handlers.append(RHandler(event_name, action, key_values, values))
+        handlers.append(RHandler(event_name, action, key_values, values, create=on.create))
     return RReadModel(name, None, keys, columns, [], handlers, spec.description or "")
 
 

@@ -200,6 +200,8 @@ class RHandler:
     values: dict[str, Node]
     gone: Node | None = None
     """Over the event's fields: when it holds, the aggregate is gone and so is its row."""
+    create: bool = False
+    """A ``set`` that starts a missing row from its key and its columns' defaults."""
 
 
 @dataclass

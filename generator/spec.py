@@ -341,6 +341,11 @@ class OnSpec(_Strict):
     key: dict[StrictStr, Expression] | None = Field(
         default=None, description="key column -> its value from the event (default: same name)"
     )
+    create: StrictBool = Field(
+        default=False,
+        description="with set: a missing row starts from its key and its columns' defaults,"
+        " then set changes it (a count per key)",
+    )
 
 
 def _shorthand_on(value: Any) -> Any:
