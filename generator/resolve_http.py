@@ -63,9 +63,7 @@ def _of_aggregate(domain: Domain, name: str, spec: ReadModelSpec, loc: Loc) -> R
         return None
     columns = [
         RField("id", "id", STR, loc),
-        # a hidden field (a secret's hash too) is never shown, filtered or sorted on: its
-        # rows do not hold it, so no query table keeps a copy of it
-        *[f for f in aggregate.fields if not f.hidden],
+        *aggregate.fields,
         RField("createdAt", "created_at", DATETIME, loc),
         RField("updatedAt", "updated_at", DATETIME, loc),
     ]
@@ -90,9 +88,7 @@ def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]
         values = {
             f.name: Node("name", f.full_type, value=f"event.{f.name}")
             for f in event.fields
-            if f.name not in (aggregate.event_id, "occurredAt")
-            and (field := aggregate.field(f.name)) is not None
-            and not field.hidden
+            if f.name not in (aggregate.event_id, "occurredAt") and aggregate.field(f.name)
         }
         stamp = Node("name", DATETIME, value="event.occurredAt")
         values["updatedAt"] = stamp
