@@ -47,6 +47,7 @@ USER_LIST_TABLE = read_model_table(
         "id": "str",
         "username": "str",
         "email": "str",
+        "password": "str",
         "roles": "json",
         "attributes": "json",
         "status": "str",
@@ -55,7 +56,7 @@ USER_LIST_TABLE = read_model_table(
     },
     key=("id",),
 )
-USER_LIST = Projection("UserList", USER_LIST_TABLE, version="566f215a3a51")
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="cef60e2be4d3")
 
 
 @USER_LIST.handles("UserCreated", writer_only=True)
@@ -69,6 +70,7 @@ async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) 
             **key,
             "username": encode_value(event.username),
             "email": encode_value(event.email),
+            "password": encode_value(event.password),
             "roles": encode_value(event.roles),
             "attributes": encode_value(event.attributes),
             "updated_at": encode_value(event.occurred_at),
@@ -143,6 +145,7 @@ async def _user_password_changed_user_list(
     await writer.update(
         key,
         {
+            "password": encode_value(event.password),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -163,6 +166,7 @@ async def _user_changed_user_list(writer: ReadModelWriter, stored: StoredEvent) 
             "status": encode_value(event.status),
             "roles": encode_value(event.roles),
             "attributes": encode_value(event.attributes),
+            "password": encode_value(event.password),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -270,6 +274,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     {
         "id": "str",
         "client_id": "str",
+        "client_secret": "str",
         "roles": "json",
         "status": "str",
         "created_at": "str",
@@ -278,7 +283,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     key=("id",),
 )
 SERVICE_ACCOUNTS = Projection(
-    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="0904b8a0e882"
+    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="0374b4559c93"
 )
 
 
@@ -294,6 +299,7 @@ async def _service_account_created_service_accounts(
         {
             **key,
             "client_id": encode_value(event.client_id),
+            "client_secret": encode_value(event.client_secret),
             "roles": encode_value(event.roles),
             "updated_at": encode_value(event.occurred_at),
             "created_at": encode_value(event.occurred_at),
@@ -330,6 +336,7 @@ async def _service_account_secret_changed_service_accounts(
     await writer.update(
         key,
         {
+            "client_secret": encode_value(event.client_secret),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -433,6 +440,7 @@ REGISTERED_CLIENTS_TABLE = read_model_table(
         "client_id": "str",
         "name": "str",
         "client_type": "str",
+        "client_secret": "str",
         "grant_types": "json",
         "redirect_uris": "json",
         "post_logout_redirect_uris": "json",
@@ -445,7 +453,7 @@ REGISTERED_CLIENTS_TABLE = read_model_table(
     key=("id",),
 )
 REGISTERED_CLIENTS = Projection(
-    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="d909ec17741d"
+    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="7534e3f22579"
 )
 
 
@@ -463,6 +471,7 @@ async def _client_registered_registered_clients(
             "client_id": encode_value(event.client_id),
             "name": encode_value(event.name),
             "client_type": encode_value(event.client_type),
+            "client_secret": encode_value(event.client_secret),
             "grant_types": encode_value(event.grant_types),
             "redirect_uris": encode_value(event.redirect_uris),
             "post_logout_redirect_uris": encode_value(event.post_logout_redirect_uris),
