@@ -1070,10 +1070,29 @@ def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
             " every field without a default (missing: code); list code in params: the service"
             " makes a generated secret, the request never gives it",
         ),
+        (
+            "version: 2\nname: shop\naggregates:\n  Sale:\n    fields: {shop: str, total: int}\n"
+            "    commands: {ring: {creates: true, params: [shop, total], emits: SaleRung}}\n"
+            "read_models:\n  Tills:\n    key: shop\n"
+            "    fields: {shop: str, sales: int, best: {type: int, default: 0}}\n"
+            "    on: {SaleRung: {set: {best: 'max(best, event.total)'}, create: true}}\n",
+            "shop.yaml:11:68: read_models.Tills.on.SaleRung.create: a row it creates needs a"
+            " default for sales (or make it optional)",
+        ),
+        (
+            "version: 2\nname: shop\naggregates:\n  Sale:\n    fields: {shop: str, total: int}\n"
+            "    commands: {ring: {creates: true, params: [shop, total], emits: SaleRung}}\n"
+            "read_models:\n  Tills:\n    key: shop\n"
+            "    fields: {shop: str, sales: {type: int, default: 0}}\n"
+            "    on: {SaleRung: {upsert: {sales: 1}, create: true}}\n",
+            "shop.yaml:11:49: read_models.Tills.on.SaleRung.create: `create` goes with `set`: a"
+            " missing row starts from its defaults, then `set` changes it",
+        ),
     ],
 )
 def test_a_new_users_slips_are_named_plainly(text: str, expected: str) -> None:
     """A tab in the indentation, a member listed twice, a problem type with a character
-    no URI has, a generated secret left out of its creating command: each said in the
-    user's terms (not the parser's or Python's)."""
+    no URI has, a generated secret left out of its creating command, a row created
+    without the defaults it needs: each said in the user's terms (not the parser's or
+    Python's)."""
     assert problems(text)[0] == expected
