@@ -86,7 +86,7 @@ def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]
             continue
         key = {"id": Node("name", STR, value=f"event.{aggregate.event_id}")}
         values = {
-            f.name: Node("name", f.full_type, value=f"event.{f.name}")
+            f.name: _row_value(f, aggregate)
             for f in event.fields
             if f.name not in (aggregate.event_id, "occurredAt") and aggregate.field(f.name)
         }
@@ -101,6 +101,17 @@ def _aggregate_handlers(domain: Domain, aggregate: RAggregate) -> list[RHandler]
         gone = aggregate.gone if aggregate.gone_field in carried and action != "delete" else None
         handlers[command.event] = RHandler(command.event, action, key, values, gone)
     return list(handlers.values())
+
+
+def _row_value(carried: RField, aggregate: RAggregate) -> Node:
+    """What a row of the aggregate's read model keeps of a field its event carries: the
+    value, but for a secret, whose hash the rows (the aggregate's type) hold blank: no
+    query table keeps a copy of a credential's hash (the event store alone does)."""
+    field = aggregate.field(carried.name)
+    if field is not None and field.secret:
+        blank = None if field.full_type.kind == "optional" else ""
+        return Node("literal", field.full_type, value=blank)
+    return Node("name", carried.full_type, value=f"event.{carried.name}")
 
 
 def _declared(
