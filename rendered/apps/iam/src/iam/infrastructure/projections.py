@@ -56,7 +56,7 @@ USER_LIST_TABLE = read_model_table(
     },
     key=("id",),
 )
-USER_LIST = Projection("UserList", USER_LIST_TABLE, version="cef60e2be4d3")
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="e3c35b001adc")
 
 
 @USER_LIST.handles("UserCreated", writer_only=True)
@@ -70,7 +70,7 @@ async def _user_created_user_list(writer: ReadModelWriter, stored: StoredEvent) 
             **key,
             "username": encode_value(event.username),
             "email": encode_value(event.email),
-            "password": encode_value(event.password),
+            "password": encode_value(""),
             "roles": encode_value(event.roles),
             "attributes": encode_value(event.attributes),
             "updated_at": encode_value(event.occurred_at),
@@ -145,7 +145,7 @@ async def _user_password_changed_user_list(
     await writer.update(
         key,
         {
-            "password": encode_value(event.password),
+            "password": encode_value(""),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -166,7 +166,7 @@ async def _user_changed_user_list(writer: ReadModelWriter, stored: StoredEvent) 
             "status": encode_value(event.status),
             "roles": encode_value(event.roles),
             "attributes": encode_value(event.attributes),
-            "password": encode_value(event.password),
+            "password": encode_value(""),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -283,7 +283,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     key=("id",),
 )
 SERVICE_ACCOUNTS = Projection(
-    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="0374b4559c93"
+    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="ec1064fecfd0"
 )
 
 
@@ -299,7 +299,7 @@ async def _service_account_created_service_accounts(
         {
             **key,
             "client_id": encode_value(event.client_id),
-            "client_secret": encode_value(event.client_secret),
+            "client_secret": encode_value(""),
             "roles": encode_value(event.roles),
             "updated_at": encode_value(event.occurred_at),
             "created_at": encode_value(event.occurred_at),
@@ -336,7 +336,7 @@ async def _service_account_secret_changed_service_accounts(
     await writer.update(
         key,
         {
-            "client_secret": encode_value(event.client_secret),
+            "client_secret": encode_value(""),
             "updated_at": encode_value(event.occurred_at),
         },
     )
@@ -453,7 +453,7 @@ REGISTERED_CLIENTS_TABLE = read_model_table(
     key=("id",),
 )
 REGISTERED_CLIENTS = Projection(
-    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="7534e3f22579"
+    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="b9911e87fad6"
 )
 
 
@@ -471,7 +471,7 @@ async def _client_registered_registered_clients(
             "client_id": encode_value(event.client_id),
             "name": encode_value(event.name),
             "client_type": encode_value(event.client_type),
-            "client_secret": encode_value(event.client_secret),
+            "client_secret": encode_value(None),
             "grant_types": encode_value(event.grant_types),
             "redirect_uris": encode_value(event.redirect_uris),
             "post_logout_redirect_uris": encode_value(event.post_logout_redirect_uris),
