@@ -166,24 +166,20 @@ print("ok")
 """
 
 
-def test_components_are_built_by_their_factories_and_can_be_overridden(
-    tmp_path: Path,
-) -> None:
-    """A spec's ``components`` are hand-written services the generated ``bootstrap``
-    builds in order, each from the parts it needs, returns in ``Services``, takes
-    overrides of, starts as workers when they are, and the app keeps on its state; an
-    aggregate's ``service`` is built instead of its generated use cases."""
+def _checked(tmp_path: Path, spec_text: str, wiring: str, checks: str) -> None:
+    """Render ``spec_text`` as the service shelf, write its ``wiring.py``, and run the
+    script ``checks`` in it, which must print ``ok``."""
     project = tmp_path / "shelf"
-    spec = load_spec_text(COMPONENT_SPEC, "shelf.yaml")
-    data, _ = parse_yaml(COMPONENT_SPEC, "shelf.yaml")
+    spec = load_spec_text(spec_text, "shelf.yaml")
+    data, _ = parse_yaml(spec_text, "shelf.yaml")
     render_new(Blueprint(REPO, "service"), spec, data, project, src_path=".")
-    (project / "src/shelf/wiring.py").write_text(WIRING)
+    (project / "src/shelf/wiring.py").write_text(wiring)
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(str(p) for p in [project / "src", *RUNTIME]),
     }
     result = subprocess.run(
-        [sys.executable, "-c", CHECKS, str(tmp_path)],
+        [sys.executable, "-c", checks, str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,
@@ -192,6 +188,16 @@ def test_components_are_built_by_their_factories_and_can_be_overridden(
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
+
+
+def test_components_are_built_by_their_factories_and_can_be_overridden(
+    tmp_path: Path,
+) -> None:
+    """A spec's ``components`` are hand-written services the generated ``bootstrap``
+    builds in order, each from the parts it needs, returns in ``Services``, takes
+    overrides of, starts as workers when they are, and the app keeps on its state; an
+    aggregate's ``service`` is built instead of its generated use cases."""
+    _checked(tmp_path, COMPONENT_SPEC, WIRING, CHECKS)
 
 
 def test_render_names_the_hand_written_code_the_spec_refers_to(
@@ -313,25 +319,7 @@ def test_a_component_without_factory_is_built_by_its_type(tmp_path: Path) -> Non
     names the part of each keyword; an aggregate's repository (``book_repository``), the
     secrets' hasher (``password_hasher``) and an attribute of a part built before
     (``catalog.books``) are parts too."""
-    project = tmp_path / "shelf"
-    spec = load_spec_text(BUILT_SPEC, "shelf.yaml")
-    data, _ = parse_yaml(BUILT_SPEC, "shelf.yaml")
-    render_new(Blueprint(REPO, "service"), spec, data, project, src_path=".")
-    (project / "src/shelf/wiring.py").write_text(BUILT_WIRING)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(str(p) for p in [project / "src", *RUNTIME]),
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", BUILT_CHECKS, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=project,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.strip().endswith("ok")
+    _checked(tmp_path, BUILT_SPEC, BUILT_WIRING, BUILT_CHECKS)
 
 
 def test_render_names_a_type_whose_parameters_are_not_the_needs(

@@ -277,7 +277,8 @@ def test_a_service_keeps_only_the_hash_of_a_secret(workspace: Path, generate: Ge
     """The rendered service checks a given secret's rules in plain (422 with the spec's
     message), shows it nowhere, stores only an argon2id hash that verifies it; a generated
     secret is shown once (null in a replayed answer), changes on rotation, and no plain
-    secret is in the store; the aggregates' read models keep no hash. The service passes its own tests and ``mypy --strict``."""
+    secret is in the store; the aggregates' read models keep no hash. The service passes
+    its own tests and ``mypy --strict``."""
     spec = workspace / "specs/keys.yaml"
     spec.parent.mkdir()
     spec.write_text(KEYS)
