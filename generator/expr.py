@@ -603,11 +603,17 @@ def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
         return {}
     left, right = operand.args
     (op,) = operand.value
-    positive = "is not" if when else "is"
-    tested = op == positive and right.type == NONE and left.op == "name"
+    if _is_null(left):  # null != x reads as x != null
+        left, right = right, left
+    positive = ("is not", "!=") if when else ("is", "==")
+    tested = op in positive and _is_null(right) and left.op == "name"
     if tested and left.type.kind == "optional":
         return {left.value: left.type.required()}
     return {}
+
+
+def _is_null(node: Node) -> bool:
+    return node.type == NONE or (node.op == "literal" and node.value is None)
 
 
 def _same(a: TypeRef, b: TypeRef) -> bool:

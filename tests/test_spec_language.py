@@ -556,6 +556,8 @@ TWO_OPTIONALS = Scope(
         "(ended - started) // hours(1) if ended is not None and started is not None else 0",
         "0 if ended is None or started is None else (ended - started) // hours(1)",
         "(ended - started) // hours(1) if not (ended is None or started is None) else 0",
+        "(ended - started) // hours(1) if ended != null and null != started else 0",
+        "0 if ended == null or started == null else (ended - started) // hours(1)",
     ],
 )
 def test_every_test_of_an_and_narrows_in_the_branch_it_leads_to(text: str) -> None:
@@ -565,6 +567,17 @@ def test_every_test_of_an_and_narrows_in_the_branch_it_leads_to(text: str) -> No
     values = {"started": start, "ended": start + timedelta(hours=5)}
     assert evaluate(node, values) == 5
     assert evaluate(node, {"started": start, "ended": None}) == 0
+
+
+def test_a_test_against_null_narrows_the_rest_of_an_and() -> None:
+    """``x != null and <x used>``, as a new user writes it: the test narrows what follows
+    it in the ``and`` (and ``x == null or <x used>`` in the ``or``)."""
+    for text in (
+        "ended != null and ended - started > hours(1)",
+        "ended == null or ended - started > hours(1)",
+    ):
+        scope = Scope({**TWO_OPTIONALS.names, "started": TypeRef.scalar("datetime")})
+        assert parse(text, scope).type == TypeRef.scalar("bool")
 
 
 def test_a_field_named_like_a_keyword_expressions_do_not_use_is_read_as_a_name() -> None:
