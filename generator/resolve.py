@@ -676,6 +676,18 @@ class _Resolver:
             and self.domain.events[c.event].fields[0].name == aggregate.event_id
         }
         aggregate.event_id_type = "str" if id_types == {"str"} else "uuid"
+        if len(id_types) > 1:
+            for event_name in dict.fromkeys(c.event for c in aggregate.commands):
+                event = self.domain.events.get(event_name)
+                if event is None or not event.declared or not event.fields:
+                    continue
+                first = event.fields[0]
+                if first.name == aggregate.event_id and first.type.name != "uuid":
+                    self.domain.problem(
+                        ("events", event_name, "fields", first.name, "type"),
+                        f"{first.name!r} is {aggregate.name}'s id, a uuid in its other events"
+                        f" (every event of an aggregate carries its id as one type)",
+                    )
 
     def _command(self, aggregate: RAggregate, name: str, spec: CommandSpec) -> RCommand | None:
         loc: Loc = (*aggregate.loc, "commands", name)

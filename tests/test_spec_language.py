@@ -1101,6 +1101,14 @@ def test_a_message_is_never_formatted_only_its_value_token_replaced() -> None:
             "shop.yaml:11:49: read_models.Tills.on.SaleRung.create: `create` goes with `set`: a"
             " missing row starts from its defaults, then `set` changes it",
         ),
+        (
+            "version: 2\nname: shop\naggregates:\n  Sale:\n    fields: {total: int}\n"
+            "    commands:\n      ring: {creates: true, params: [total], emits: SaleRung}\n"
+            "      fix: {params: [total], emits: SaleFixed}\n"
+            "events:\n  SaleFixed: {fields: {saleId: str, total: int, occurredAt: datetime}}\n",
+            "shop.yaml:10:32: events.SaleFixed.fields.saleId.type: 'saleId' is Sale's id, a uuid"
+            " in its other events (every event of an aggregate carries its id as one type)",
+        ),
     ],
 )
 def test_a_new_users_slips_are_named_plainly(text: str, expected: str) -> None:
