@@ -278,7 +278,7 @@ def _components(spec: Spec) -> Iterator[Finding]:
         return
     package = naming.package(spec.name)
     aggregates = {naming.snake(name) for name in spec.aggregates}
-    repositories = {f"{snake}_repository" for snake in aggregates}
+    repositories = {f"{snake}_repository" for snake in aggregates} - aggregates
     available = {"settings", "store", "transactions", "clock", "relay", "password_hasher"}
     available |= aggregates | repositories
     if spec.read_models:
