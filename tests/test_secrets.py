@@ -44,12 +44,7 @@ aggregates:
       register: {creates: true, params: [name, kind, appSecret], emits: AppRegistered}
 enums:
   AppKind: [confidential, public]
-read_models:
-  Members: {of: Member}
-  ApiClients: {of: ApiClient}
 endpoints:
-  - {method: GET, path: /api/v1/members, query: Member.list, consistent: true}
-  - {method: GET, path: /api/v1/api-clients, query: ApiClient.list, consistent: true}
   - {method: POST, path: /api/v1/members, command: Member.join}
   - {method: GET, path: "/api/v1/members/{id}", query: Member.get}
   - {method: PUT, path: "/api/v1/members/{id}/pin", command: Member.changePin}
@@ -60,6 +55,11 @@ endpoints:
   - {method: DELETE, path: "/api/v1/api-clients/{id}", command: ApiClient.disable}
   - {method: POST, path: /api/v1/apps, command: App.register}
   - {method: GET, path: "/api/v1/apps/{id}", query: App.get}
+  - {method: GET, path: /api/v1/members, query: Member.list, consistent: true}
+  - {method: GET, path: /api/v1/api-clients, query: ApiClient.list, consistent: true}
+read_models:
+  Members: {of: Member}
+  ApiClients: {of: ApiClient}
 """
 
 

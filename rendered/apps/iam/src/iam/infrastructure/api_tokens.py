@@ -10,6 +10,7 @@ from iam_client import AuthenticationError, bearer_token
 from iam.application.identity import KEYS_WRITE, PLATFORM
 from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
 from iam.infrastructure.http import (
+    AUTH_PROBLEMS,
     IdentityCases,
     ProblemRoute,
     ResponseError,
@@ -233,7 +234,9 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
 
 
 @router.post(
-    "/api/v1/auth/keys/rotate", dependencies=[Depends(platform_admin(KEYS_WRITE))]
+    "/api/v1/auth/keys/rotate",
+    responses=AUTH_PROBLEMS,
+    dependencies=[Depends(platform_admin(KEYS_WRITE))],
 )
 async def rotate_keys(wired: IdentityCases) -> dict[str, Any]:
     """Sign new tokens with a new key; the old keys stay published until their tokens
