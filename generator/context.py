@@ -339,13 +339,7 @@ def _triggers(policies: list[PolicyCtx]) -> set[str]:
 def _component(name: str, spec: ComponentSpec, aggregates: list[str]) -> ComponentCtx:
     type_module, _, type_name = spec.type.partition(":")
     factory_module, _, factory_name = (spec.factory or "").partition(":")
-    snakes = {naming.snake(a) for a in aggregates}
-    # an aggregate's use cases keep their name where another aggregate's repository has it
-    repositories = {
-        f"{naming.snake(a)}_repository": a
-        for a in aggregates
-        if f"{naming.snake(a)}_repository" not in snakes
-    }
+    repositories = spec.repository_parts(aggregates)
     arguments = []
     for keyword, part in spec.arguments():
         head, _, attributes = part.partition(".")

@@ -603,16 +603,17 @@ def _narrowing(operand: Node, *, when: bool) -> dict[str, TypeRef]:
         return {}
     left, right = operand.args
     (op,) = operand.value
-    if _is_null(left):  # null != x reads as x != null
+    if is_null(left):  # null != x reads as x != null
         left, right = right, left
     positive = ("is not", "!=") if when else ("is", "==")
-    tested = op in positive and _is_null(right) and left.op == "name"
+    tested = op in positive and is_null(right) and left.op == "name"
     if tested and left.type.kind == "optional":
         return {left.value: left.type.required()}
     return {}
 
 
-def _is_null(node: Node) -> bool:
+def is_null(node: Node) -> bool:
+    """Whether ``node`` is the null literal (whatever type a comparison gave it)."""
     return node.type == NONE or (node.op == "literal" and node.value is None)
 
 

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from generator import naming
-from generator.expr import DECIMAL, DURATION, FLOAT, INT, NONE, Node
+from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node, is_null
 from generator.reserved import python_attribute
 
 
@@ -67,10 +67,6 @@ float may be NaN)."""
 
 
 _IDENTITY = {"==": "is", "!=": "is not"}
-
-
-def _null(node: Node) -> bool:
-    return node.type == NONE or (node.op == "literal" and node.value is None)
 
 
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
@@ -132,7 +128,7 @@ class _Writer:
     def _compare(self, node: Node) -> str:
         parts = [self.write(node.args[0])]
         for left, op, right in zip(node.args, node.value, node.args[1:], strict=False):
-            if op in _IDENTITY and any(_null(side) for side in (left, right)):
+            if op in _IDENTITY and any(is_null(side) for side in (left, right)):
                 op = _IDENTITY[op]  # null is compared by identity (PEP 8, ruff E711)
             parts += [op, self.write(right)]
         return "(" + " ".join(parts) + ")"
