@@ -18,7 +18,7 @@ from generator.resolve import class_names, resolve
 from generator.resolve_fields import camel_problem
 from generator.resolved import Domain, Loc
 from generator.scenarios import example_problems
-from generator.spec import CONSUMED_EVENT, ComponentSpec, Spec
+from generator.spec import CONSUMED_EVENT, Spec
 from generator.values import Catalog
 from generator.workspace import Workspace, template_root
 
@@ -278,7 +278,7 @@ def _components(spec: Spec) -> Iterator[Finding]:
         return
     package = naming.package(spec.name)
     aggregates = {naming.snake(name) for name in spec.aggregates}
-    repositories = set(ComponentSpec.repository_parts(list(spec.aggregates)))
+    repositories = set(naming.repository_parts(list(spec.aggregates)))
     available = {"settings", "store", "transactions", "clock", "relay", "password_hasher"}
     available |= aggregates | repositories
     if spec.read_models:

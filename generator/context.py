@@ -339,7 +339,7 @@ def _triggers(policies: list[PolicyCtx]) -> set[str]:
 def _component(name: str, spec: ComponentSpec, aggregates: list[str]) -> ComponentCtx:
     type_module, _, type_name = spec.type.partition(":")
     factory_module, _, factory_name = (spec.factory or "").partition(":")
-    repositories = spec.repository_parts(aggregates)
+    repositories = naming.repository_parts(aggregates)
     arguments = []
     for keyword, part in spec.arguments():
         head, _, attributes = part.partition(".")

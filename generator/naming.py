@@ -71,3 +71,11 @@ def article(text: str) -> str:
 
 
 _YOU_SOUNDS = ("uni", "use", "usa", "usu", "uti", "ure", "uro", "eu", "one", "once")
+
+
+def repository_parts(aggregates: list[str]) -> dict[str, str]:
+    """The composition-root parts naming aggregates' repositories (``order_repository``:
+    ``Order``), but where an aggregate's use cases have that name already."""
+    snakes = {snake(a) for a in aggregates}
+    parts = {f"{snake(a)}_repository": a for a in aggregates}
+    return {part: a for part, a in parts.items() if part not in snakes}

@@ -18,8 +18,6 @@ from pydantic import (
     field_validator,
 )
 
-from generator import naming
-
 FORMAT_VERSION = 2
 NAME_RULE = r"^[a-z][a-z0-9-]*[a-z0-9]$"
 PASCAL = r"^[A-Z][A-Za-z0-9]*$"
@@ -443,14 +441,6 @@ class ComponentSpec(_Strict):
         " before them",
     )
     description: Text | None = None
-
-    @staticmethod
-    def repository_parts(aggregates: list[str]) -> dict[str, str]:
-        """The parts naming aggregates' repositories (``order_repository``: ``Order``),
-        but where an aggregate's use cases have that name already."""
-        snakes = {naming.snake(a) for a in aggregates}
-        parts = {f"{naming.snake(a)}_repository": a for a in aggregates}
-        return {part: a for part, a in parts.items() if part not in snakes}
 
     def arguments(self) -> list[tuple[str, str]]:
         """The keyword and the part of each argument, in order."""
