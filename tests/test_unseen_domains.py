@@ -613,3 +613,74 @@ def test_text_of_an_enum_an_input_reference_in_also_and_a_null_check_render_clea
     ran_in(project, "-m", "ruff", "check", ".")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+TRIPS = """\
+version: 2
+name: trips
+values:
+  Window:
+    fields:
+      start: date
+      end: date
+    invariants:
+      - {check: "start <= end", message: "a window ends after it starts", field: end}
+aggregates:
+  Guide:
+    key: code
+    fields:
+      code: {type: str, max_length: 10}
+    commands:
+      hire: {creates: true, params: [code], emits: GuideHired}
+  Trip:
+    fields:
+      name: {type: str, max_length: 5}
+      window: Window
+      stops: {type: "list[Window]", default: []}
+      guide: {type: str, references: Guide.code}
+    commands:
+      plan: {creates: true, params: [name, window, stops, guide], emits: TripPlanned}
+endpoints:
+  - {method: POST, path: "/api/v1/guides", command: Guide.hire}
+  - {method: POST, path: "/api/v1/trips", command: Trip.plan}
+"""
+
+EVERY_VIOLATION_PROBE = """
+backwards = {"start": "2026-02-01", "end": "2026-01-01"}
+ahead = {"start": "2026-01-01", "end": "2026-02-01"}
+def fields(body):
+    answer = client.post("/api/v1/trips", json=body)
+    assert answer.status_code == 422, answer.text
+    return [(e["field"], e["message"]) for e in answer.json()["errors"]]
+with TestClient(create_app(settings)) as client:
+    # a field rule of the request model, and a value object's invariant
+    assert fields(
+        {"name": "too long", "window": backwards, "stops": [ahead, backwards], "guide": "g"}
+    ) == [
+        ("name", "Name allows at most 5 characters"),
+        ("window.end", "a window ends after it starts"),
+        ("stops.1.end", "a window ends after it starts"),
+    ], "request"
+    # an unknown reference, and the values' invariants
+    assert fields(
+        {"name": "ok", "window": backwards, "stops": [backwards], "guide": "nobody"}
+    ) == [
+        ("guide", "No guide has this code"),
+        ("window.end", "a window ends after it starts"),
+        ("stops.0.end", "a window ends after it starts"),
+    ], "references"
+    assert client.post("/api/v1/guides", json={"code": "g"}).status_code == 201
+    assert client.post(
+        "/api/v1/trips", json={"name": "ok", "window": ahead, "stops": [], "guide": "g"}
+    ).status_code == 201
+"""
+
+
+def test_one_answer_lists_every_broken_rule_of_a_request(
+    workspace: Path, generate: Generate
+) -> None:
+    """A request breaking a field rule and a value object's invariant was answered with
+    the field rule alone (the invariant was checked after the request model), and one
+    naming an unknown reference with the reference alone: each answer lists them all."""
+    project = _service(workspace, generate, "trips", TRIPS)
+    _probe(project, EVERY_VIOLATION_PROBE, workspace)

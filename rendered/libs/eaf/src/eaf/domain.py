@@ -204,6 +204,19 @@ def violations_computing(
     return []
 
 
+def rule_violations(make: Callable[[], object]) -> list[Violation]:
+    """The rules ``make`` breaks (the violations of the DomainValidationError it raises),
+    else none: a use case that refuses a request for another reason (an unknown
+    reference) lists these with its own, so one answer names every broken rule."""
+    try:
+        make()
+    except DomainValidationError as error:
+        return error.violations
+    except DomainError:  # a guard's refusal: the other reason stands alone
+        return []
+    return []
+
+
 def defined(compute: Callable[[], T]) -> T | None:
     """What ``compute`` gives, or None when it has no value (a division by zero, a result
     out of range)."""

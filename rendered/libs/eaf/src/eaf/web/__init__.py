@@ -7,6 +7,7 @@ from eaf.web._domain import (
     DomainErrors,
     FieldProblem,
     RuleCheck,
+    ValueCheck,
     install_domain_problems,
     problem,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "RequestBodyTooLarge",
     "RequestLimits",
     "RuleCheck",
+    "ValueCheck",
     "UnhandledErrorMiddleware",
     "add_body_problems",
     "auth_problem_responses",

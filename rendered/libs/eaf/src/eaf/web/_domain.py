@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import UnionType
 from typing import Annotated, Any, Protocol, Union, get_args, get_origin
 
@@ -30,7 +30,13 @@ from eaf.web._problems import PROBLEM_TYPE
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DomainErrors", "FieldProblem", "RuleCheck", "install_domain_problems"]
+__all__ = [
+    "DomainErrors",
+    "FieldProblem",
+    "RuleCheck",
+    "ValueCheck",
+    "install_domain_problems",
+]
 
 
 class FieldProblem(Protocol):
@@ -45,6 +51,10 @@ class FieldProblem(Protocol):
 
 RuleCheck = Callable[[Any], Sequence[FieldProblem]]
 """The domain's check of one field: the rules a value breaks."""
+
+ValueCheck = Callable[[Any], Sequence[FieldProblem]]
+"""The domain's check of a whole value object, given its request body: every rule and
+invariant it breaks (paths from the value's own fields)."""
 
 RULE_ERRORS = frozenset(
     {
@@ -61,7 +71,9 @@ class DomainErrors:
     ``rules`` by route name then body field, ``nested_rules`` by ``<ValueObject>.<field>``
     (``<field>.*`` in either: the check of one item of a list, one value of a map),
     ``unique_fields`` the JSON name of each unique (aggregate, attribute), and of each
-    unique combination (``("Room", "venue_id+name"): "venueId+name"``)."""
+    unique combination (``("Room", "venue_id+name"): "venueId+name"``), ``values`` the
+    check of each value object by its request model (its invariants, listed with the
+    other fields' broken rules when a request breaks both)."""
 
     validation: type[Exception]
     not_found: type[Exception]
@@ -71,6 +83,7 @@ class DomainErrors:
     rules: Mapping[str, Mapping[str, RuleCheck]]
     nested_rules: Mapping[str, RuleCheck]
     unique_fields: Mapping[tuple[str, str], str]
+    values: Mapping[type[Any], ValueCheck] = field(default_factory=dict)
 
 
 def problem(
@@ -110,7 +123,8 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
         assert isinstance(error, RequestValidationError)
         found: list[FieldProblem] = []
         body = _body_model(request.scope.get("route"))
-        for item in _every_error(list(error.errors()), error.body, body):
+        every = _every_error(list(error.errors()), error.body, body)
+        for item in every:
             if item["type"] == "json_invalid":
                 found.append(_Problem("body", "The body is not valid JSON"))
                 continue
@@ -119,6 +133,9 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
                 found.extend(v for v in spec if v not in found)
             else:
                 found.append(_Problem(_field(tuple(item["loc"])), str(item["msg"])))
+        for value_problem in _value_problems(errors.values, body, error.body, every):
+            if value_problem not in found:
+                found.append(value_problem)
         return problem(422, "Invalid request", _detail(found), found)
 
     async def invalid_value(request: Request, error: Exception) -> JSONResponse:
@@ -306,6 +323,56 @@ def _every_error(errors: list[Any], body: Any, model: Any) -> list[Any]:
             rank[tuple(e["loc"])[:end]] for end in range(1, len(e["loc"]) + 1)
         ],
     )
+
+
+def _value_problems(
+    checks: Mapping[type[Any], ValueCheck],
+    model: Any,
+    body: Any,
+    errors: Sequence[Any],
+) -> list[FieldProblem]:
+    """The rules broken by each value object of a request ``body`` whose own fields are
+    good (its invariants, which its request model cannot state): a request is answered
+    with these and its fields' broken rules at once."""
+    if not checks or model is None:
+        return []
+    failed = [
+        tuple(error["loc"])[1:] for error in errors if error["loc"][:1] == ("body",)
+    ]
+    found: list[FieldProblem] = []
+
+    def walk(annotation: Any, value: Any, path: tuple[Any, ...]) -> None:
+        annotation, _ = _bare(annotation)
+        origin = get_origin(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if not isinstance(value, dict):
+                return
+            check = checks.get(annotation)
+            if check is not None and not any(
+                place[: len(path)] == path for place in failed
+            ):
+                try:
+                    problems = check(annotation.model_validate(value))
+                except ValidationError:
+                    return
+                where = _field(("body", *path))
+                found.extend(
+                    _Problem(f"{where}.{p.field}", p.message) for p in problems
+                )
+                return
+            for name, model_field in annotation.model_fields.items():
+                key = model_field.alias or name
+                if key in value:
+                    walk(model_field.annotation, value[key], (*path, key))
+        elif origin is list and isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(get_args(annotation)[0], item, (*path, index))
+        elif origin is dict and isinstance(value, dict):
+            for key, item in value.items():
+                walk(get_args(annotation)[-1], item, (*path, key))
+
+    walk(model, body, ())
+    return found
 
 
 def _container_errors(model: Any, body: Any, location: tuple[Any, ...]) -> list[Any]:
