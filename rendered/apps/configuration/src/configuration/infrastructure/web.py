@@ -6,13 +6,14 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from eaf.eventsourcing import Idempotency
 from eaf.projectors import Condition, equal_to, order_by
 from eaf.web import (
     DomainErrors,
     RuleCheck,
+    ValueCheck,
     auth_problem_responses,
     install_domain_problems,
     problem,
@@ -438,6 +439,11 @@ NESTED_RULES: dict[str, RuleCheck] = {
     "Property.value": lambda value: Property.check_value_(value),
     "Property.keyId": lambda value: Property.check_key_id(value),
 }
+# The check of each value object by its request model: a request whose other fields break
+# rules is answered with the value's invariants too.
+VALUE_CHECKS: dict[type[Any], ValueCheck] = {
+    schemas.PropertyBody: lambda body: property_of(body).problems(),
+}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("ConfigSchema", "application"): "application",
     ("PropertySet", "key_"): "key",
@@ -457,5 +463,6 @@ def install_error_handlers(app: FastAPI) -> None:
             rules=RULES,
             nested_rules=NESTED_RULES,
             unique_fields=UNIQUE_FIELDS,
+            values=VALUE_CHECKS,
         ),
     )

@@ -21,7 +21,12 @@ from feature_flags.application.ports.outbound import (
     Transactions,
     UsageReportListing,
 )
-from feature_flags.domain.errors import DomainValidationError, NotFoundError, Violation
+from feature_flags.domain.errors import (
+    DomainValidationError,
+    NotFoundError,
+    Violation,
+    rule_violations,
+)
 from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
     Constraint,
@@ -274,7 +279,23 @@ class FlagService:
                 ),
             ]
             if missing or project is None:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: Flag.create(
+                            key_=key_,
+                            project_id=project_id,
+                            description=description,
+                            type_=type_,
+                            impression_data=impression_data,
+                            environments=environments,
+                            variants=variants,
+                            dependencies=dependencies,
+                            now=now,
+                        )
+                    ),
+                )
             created = Flag.create(
                 key_=key_,
                 project_id=project_id,

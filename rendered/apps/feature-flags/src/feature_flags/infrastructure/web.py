@@ -6,7 +6,7 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from eaf.eventsourcing import Idempotency, PreconditionFailedError
@@ -15,6 +15,7 @@ from eaf.web import (
     DomainErrors,
     JsonDateTime,
     RuleCheck,
+    ValueCheck,
     auth_problem_responses,
     install_domain_problems,
     problem,
@@ -1201,6 +1202,17 @@ NESTED_RULES: dict[str, RuleCheck] = {
         value
     ),
 }
+# The check of each value object by its request model: a request whose other fields break
+# rules is answered with the value's invariants too.
+VALUE_CHECKS: dict[type[Any], ValueCheck] = {
+    schemas.ConstraintBody: lambda body: constraint_of(body).problems(),
+    schemas.PayloadBody: lambda body: payload_of(body).problems(),
+    schemas.VariantBody: lambda body: variant_of(body).problems(),
+    schemas.StrategyBody: lambda body: strategy_of(body).problems(),
+    schemas.DependencyBody: lambda body: dependency_of(body).problems(),
+    schemas.ToggleUsageBody: lambda body: toggle_usage_of(body).problems(),
+    schemas.EnvironmentConfigBody: lambda body: environment_config_of(body).problems(),
+}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("Project", "key_"): "key",
     ("Segment", "name"): "name",
@@ -1221,5 +1233,6 @@ def install_error_handlers(app: FastAPI) -> None:
             rules=RULES,
             nested_rules=NESTED_RULES,
             unique_fields=UNIQUE_FIELDS,
+            values=VALUE_CHECKS,
         ),
     )

@@ -26,6 +26,7 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
     Violation,
+    rule_violations,
     with_value,
 )
 from iam.domain.model import (
@@ -155,7 +156,26 @@ class UserService:
                 ),
             ]
             if missing:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: User.create(
+                            username=username,
+                            email=email,
+                            password=password,
+                            roles=roles,
+                            attributes=attributes,
+                            now=now,
+                            id=keyed_id(
+                                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
+                                "",
+                                [username],
+                                ignore_case=True,
+                            ),
+                        )
+                    ),
+                )
             created = User.create(
                 username=username,
                 email=email,
@@ -247,7 +267,13 @@ class UserService:
                 ),
             ]
             if missing:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: current.change_roles(roles=roles, now=now)
+                    ),
+                )
             changed = current.change_roles(roles=roles, now=now)
             for item in roles_ref:
                 if item is not None:
@@ -365,7 +391,19 @@ class UserService:
                 ),
             ]
             if missing:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: current.change(
+                            status=status,
+                            roles=roles,
+                            attributes=attributes,
+                            password=current.password if password is None else password,
+                            now=now,
+                        )
+                    ),
+                )
             changed = current.change(
                 status=status,
                 roles=roles,
@@ -699,7 +737,23 @@ class ServiceAccountService:
                 ),
             ]
             if missing:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: ServiceAccount.create(
+                            client_id=client_id,
+                            client_secret=client_secret,
+                            roles=roles,
+                            now=now,
+                            id=keyed_id(
+                                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
+                                "client",
+                                [client_id],
+                            ),
+                        )
+                    ),
+                )
             created = ServiceAccount.create(
                 client_id=client_id,
                 client_secret=client_secret,

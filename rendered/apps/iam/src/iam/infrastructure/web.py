@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from secrets import token_urlsafe
-from typing import Annotated
+from typing import Annotated, Any
 
 from eaf import context
 from eaf.eventsourcing import Idempotency, PreconditionFailedError, keyed_id
@@ -15,6 +15,7 @@ from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
     RuleCheck,
+    ValueCheck,
     auth_problem_responses,
     install_domain_problems,
     problem,
@@ -1462,6 +1463,11 @@ NESTED_RULES: dict[str, RuleCheck] = {
     "PolicyCondition.attribute": lambda value: PolicyCondition.check_attribute(value),
     "PolicyCondition.valueOf": lambda value: PolicyCondition.check_value_of(value),
 }
+# The check of each value object by its request model: a request whose other fields break
+# rules is answered with the value's invariants too.
+VALUE_CHECKS: dict[type[Any], ValueCheck] = {
+    schemas.PolicyConditionBody: lambda body: policy_condition_of(body).problems(),
+}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("User", "username"): "username",
     ("Role", "name"): "name",
@@ -1484,5 +1490,6 @@ def install_error_handlers(app: FastAPI) -> None:
             rules=RULES,
             nested_rules=NESTED_RULES,
             unique_fields=UNIQUE_FIELDS,
+            values=VALUE_CHECKS,
         ),
     )

@@ -21,7 +21,12 @@ from licensing.application.ports.outbound import (
     Transaction,
     Transactions,
 )
-from licensing.domain.errors import DomainValidationError, NotFoundError, Violation
+from licensing.domain.errors import (
+    DomainValidationError,
+    NotFoundError,
+    Violation,
+    rule_violations,
+)
 from licensing.domain.model import License, Machine, Policy, Product
 
 
@@ -163,7 +168,23 @@ class PolicyService:
                 ),
             ]
             if missing or product is None:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: Policy.create(
+                            product_id=product_id,
+                            name=name,
+                            duration_days=duration_days,
+                            max_machines=max_machines,
+                            floating=floating,
+                            entitlements=entitlements,
+                            grace_period_days=grace_period_days,
+                            heartbeat_interval_seconds=heartbeat_interval_seconds,
+                            now=now,
+                        )
+                    ),
+                )
             created = Policy.create(
                 product_id=product_id,
                 name=name,
@@ -313,7 +334,24 @@ class LicenseService:
                 ),
             ]
             if missing or policy is None or product is None:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: License.create(
+                            key_=key_,
+                            policy_id=policy_id,
+                            product_id=product_id,
+                            name=name,
+                            owner=owner,
+                            expires_at=expires_at,
+                            duration_days=duration_days,
+                            max_machines=max_machines,
+                            metadata=metadata,
+                            now=now,
+                        )
+                    ),
+                )
             created = License.create(
                 key_=key_,
                 policy_id=policy_id,
@@ -553,7 +591,19 @@ class MachineService:
                 ),
             ]
             if missing or license_ref is None:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing,
+                    *rule_violations(
+                        lambda: Machine.activate(
+                            license_id=license_id,
+                            fingerprint=fingerprint,
+                            name=name,
+                            platform=platform,
+                            now=now,
+                        )
+                    ),
+                )
             created = Machine.activate(
                 license_id=license_id,
                 fingerprint=fingerprint,
@@ -621,7 +671,10 @@ class MachineService:
                 ),
             ]
             if missing or license_ref is None:
-                raise DomainValidationError.of(*missing)
+                # every broken rule at once: the values' own with the unknown references
+                raise DomainValidationError.of(
+                    *missing, *rule_violations(lambda: current.deactivate(now=now))
+                )
             changed = current.deactivate(now=now)
             tx.save(license_ref.release_machine(now=now))
             return tx.save(changed)

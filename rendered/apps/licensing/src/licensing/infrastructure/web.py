@@ -6,7 +6,7 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from eaf.eventsourcing import Idempotency, PreconditionFailedError
@@ -15,6 +15,7 @@ from eaf.web import (
     DomainErrors,
     JsonDateTime,
     RuleCheck,
+    ValueCheck,
     auth_problem_responses,
     install_domain_problems,
     problem,
@@ -1102,6 +1103,9 @@ RULES: dict[str, dict[str, RuleCheck]] = {
     },
 }
 NESTED_RULES: dict[str, RuleCheck] = {}
+# The check of each value object by its request model: a request whose other fields break
+# rules is answered with the value's invariants too.
+VALUE_CHECKS: dict[type[Any], ValueCheck] = {}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
     ("Product", "code"): "code",
     ("License", "key_"): "key",
@@ -1122,5 +1126,6 @@ def install_error_handlers(app: FastAPI) -> None:
             rules=RULES,
             nested_rules=NESTED_RULES,
             unique_fields=UNIQUE_FIELDS,
+            values=VALUE_CHECKS,
         ),
     )

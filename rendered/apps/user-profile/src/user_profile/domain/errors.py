@@ -19,6 +19,7 @@ from eaf.domain import (
     is_blank,
     matches,
     member_path,
+    rule_violations,
     violations_computing,
     with_value,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "is_blank",
     "matches",
     "member_path",
+    "rule_violations",
     "violations_computing",
     "with_value",
 ]

@@ -6,13 +6,14 @@ RFC 9457 problem bodies listing every broken rule."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from eaf.eventsourcing import Idempotency
 from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
     RuleCheck,
+    ValueCheck,
     auth_problem_responses,
     install_domain_problems,
     problem,
@@ -241,6 +242,9 @@ RULES: dict[str, dict[str, RuleCheck]] = {
     },
 }
 NESTED_RULES: dict[str, RuleCheck] = {}
+# The check of each value object by its request model: a request whose other fields break
+# rules is answered with the value's invariants too.
+VALUE_CHECKS: dict[type[Any], ValueCheck] = {}
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {}
 
 
@@ -257,5 +261,6 @@ def install_error_handlers(app: FastAPI) -> None:
             rules=RULES,
             nested_rules=NESTED_RULES,
             unique_fields=UNIQUE_FIELDS,
+            values=VALUE_CHECKS,
         ),
     )
