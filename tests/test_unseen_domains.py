@@ -640,9 +640,11 @@ aggregates:
       guide: {type: str, references: Guide.code}
     commands:
       plan: {creates: true, params: [name, window, stops, guide], emits: TripPlanned}
+      retime: {params: [window, guide], when: "name != 'fixed'", emits: TripRetimed}
 endpoints:
   - {method: POST, path: "/api/v1/guides", command: Guide.hire}
   - {method: POST, path: "/api/v1/trips", command: Trip.plan}
+  - {method: PUT, path: "/api/v1/trips/{id}/window", command: Trip.retime}
 """
 
 EVERY_VIOLATION_PROBE = """
@@ -670,9 +672,21 @@ with TestClient(create_app(settings)) as client:
         ("stops.0.end", "a window ends after it starts"),
     ], "references"
     assert client.post("/api/v1/guides", json={"code": "g"}).status_code == 201
-    assert client.post(
-        "/api/v1/trips", json={"name": "ok", "window": ahead, "stops": [], "guide": "g"}
-    ).status_code == 201
+    def retime(name):
+        made = client.post(
+            "/api/v1/trips", json={"name": name, "window": ahead, "stops": [], "guide": "g"}
+        )
+        assert made.status_code == 201, made.text
+        return "/api/v1/trips/" + made.json()["id"] + "/window"
+    # a change: its unknown reference with the values' broken rules
+    answer = client.put(retime("ok"), json={"window": backwards, "guide": "nobody"})
+    assert answer.status_code == 422, answer.text
+    assert [e["field"] for e in answer.json()["errors"]] == ["guide", "window.end"], answer.text
+    # where the guard refuses the change: the unknown reference first (422), then 409
+    fixed = retime("fixed")
+    answer = client.put(fixed, json={"window": ahead, "guide": "nobody"})
+    assert [e["field"] for e in answer.json()["errors"]] == ["guide"], answer.text
+    assert client.put(fixed, json={"window": ahead, "guide": "g"}).status_code == 409
 """
 
 

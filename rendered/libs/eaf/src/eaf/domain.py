@@ -192,6 +192,35 @@ def computing(field: str, title: str) -> Computing:
     return Computing(field, title)
 
 
+@dataclass(frozen=True)
+class EveryViolation:
+    """A block running a command whose request already broke rules ``missing`` (unknown
+    references): the rules the command finds broken are listed with them, and a refusal
+    of the command's guard waits until they are fixed (422 before 409)."""
+
+    missing: Sequence[Violation]
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if isinstance(error, DomainValidationError):
+            raise DomainValidationError.of(*self.missing, *error.violations) from None
+        if isinstance(error, DomainError) and self.missing:
+            raise DomainValidationError.of(*self.missing) from None
+
+
+def every_violation(missing: Sequence[Violation]) -> EveryViolation:
+    """``with every_violation(missing): made = Order.place(...)``: one answer lists the
+    unknown references and every rule the values break."""
+    return EveryViolation(missing)
+
+
 def violations_computing(
     field: str, title: str, compute: Callable[[], object]
 ) -> list[Violation]:
@@ -201,19 +230,6 @@ def violations_computing(
             compute()
     except DomainValidationError as error:
         return error.violations
-    return []
-
-
-def rule_violations(make: Callable[[], object]) -> list[Violation]:
-    """The rules ``make`` breaks (the violations of the DomainValidationError it raises),
-    else none: a use case that refuses a request for another reason (an unknown
-    reference) lists these with its own, so one answer names every broken rule."""
-    try:
-        make()
-    except DomainValidationError as error:
-        return error.violations
-    except DomainError:  # a guard's refusal: the other reason stands alone
-        return []
     return []
 
 
