@@ -25,7 +25,7 @@ from feature_flags.domain.errors import (
     DomainValidationError,
     NotFoundError,
     Violation,
-    rule_violations,
+    every_violation,
 )
 from feature_flags.domain.model import Flag, Project, Segment, UsageReport
 from feature_flags.domain.types import (
@@ -278,35 +278,21 @@ class FlagService:
                     else []
                 ),
             ]
-            if missing or project is None:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: Flag.create(
-                            key_=key_,
-                            project_id=project_id,
-                            description=description,
-                            type_=type_,
-                            impression_data=impression_data,
-                            environments=environments,
-                            variants=variants,
-                            dependencies=dependencies,
-                            now=now,
-                        )
-                    ),
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = Flag.create(
+                    key_=key_,
+                    project_id=project_id,
+                    description=description,
+                    type_=type_,
+                    impression_data=impression_data,
+                    environments=environments,
+                    variants=variants,
+                    dependencies=dependencies,
+                    now=now,
                 )
-            created = Flag.create(
-                key_=key_,
-                project_id=project_id,
-                description=description,
-                type_=type_,
-                impression_data=impression_data,
-                environments=environments,
-                variants=variants,
-                dependencies=dependencies,
-                now=now,
-            )
+            if missing or project is None:
+                raise DomainValidationError.of(*missing)
             tx.keep(project)
             return tx.save(created)
 

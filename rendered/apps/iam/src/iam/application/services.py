@@ -26,7 +26,7 @@ from iam.domain.errors import (
     DomainValidationError,
     NotFoundError,
     Violation,
-    rule_violations,
+    every_violation,
     with_value,
 )
 from iam.domain.model import (
@@ -155,41 +155,24 @@ class UserService:
                     if item is None
                 ),
             ]
-            if missing:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: User.create(
-                            username=username,
-                            email=email,
-                            password=password,
-                            roles=roles,
-                            attributes=attributes,
-                            now=now,
-                            id=keyed_id(
-                                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
-                                "",
-                                [username],
-                                ignore_case=True,
-                            ),
-                        )
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = User.create(
+                    username=username,
+                    email=email,
+                    password=password,
+                    roles=roles,
+                    attributes=attributes,
+                    now=now,
+                    id=keyed_id(
+                        "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
+                        "",
+                        [username],
+                        ignore_case=True,
                     ),
                 )
-            created = User.create(
-                username=username,
-                email=email,
-                password=password,
-                roles=roles,
-                attributes=attributes,
-                now=now,
-                id=keyed_id(
-                    "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
-                    "",
-                    [username],
-                    ignore_case=True,
-                ),
-            )
+            if missing:
+                raise DomainValidationError.of(*missing)
             if await tx.exists(User, created.id):
                 raise DuplicateKeyError("User", "username")
             for item in roles_ref:
@@ -266,15 +249,11 @@ class UserService:
                     if item is None
                 ),
             ]
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                changed = current.change_roles(roles=roles, now=now)
             if missing:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: current.change_roles(roles=roles, now=now)
-                    ),
-                )
-            changed = current.change_roles(roles=roles, now=now)
+                raise DomainValidationError.of(*missing)
             for item in roles_ref:
                 if item is not None:
                     tx.keep(item)
@@ -390,27 +369,17 @@ class UserService:
                     if item is None
                 ),
             ]
-            if missing:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: current.change(
-                            status=status,
-                            roles=roles,
-                            attributes=attributes,
-                            password=current.password if password is None else password,
-                            now=now,
-                        )
-                    ),
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                changed = current.change(
+                    status=status,
+                    roles=roles,
+                    attributes=attributes,
+                    password=current.password if password is None else password,
+                    now=now,
                 )
-            changed = current.change(
-                status=status,
-                roles=roles,
-                attributes=attributes,
-                password=current.password if password is None else password,
-                now=now,
-            )
+            if missing:
+                raise DomainValidationError.of(*missing)
             for item in roles_ref:
                 if item is not None:
                     tx.keep(item)
@@ -736,33 +705,19 @@ class ServiceAccountService:
                     if item is None
                 ),
             ]
-            if missing:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: ServiceAccount.create(
-                            client_id=client_id,
-                            client_secret=client_secret,
-                            roles=roles,
-                            now=now,
-                            id=keyed_id(
-                                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
-                                "client",
-                                [client_id],
-                            ),
-                        )
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = ServiceAccount.create(
+                    client_id=client_id,
+                    client_secret=client_secret,
+                    roles=roles,
+                    now=now,
+                    id=keyed_id(
+                        "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "client", [client_id]
                     ),
                 )
-            created = ServiceAccount.create(
-                client_id=client_id,
-                client_secret=client_secret,
-                roles=roles,
-                now=now,
-                id=keyed_id(
-                    "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "client", [client_id]
-                ),
-            )
+            if missing:
+                raise DomainValidationError.of(*missing)
             if await tx.exists(ServiceAccount, created.id):
                 raise DuplicateKeyError("ServiceAccount", "client_id")
             for item in roles_ref:

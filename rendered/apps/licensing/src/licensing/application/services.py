@@ -25,7 +25,7 @@ from licensing.domain.errors import (
     DomainValidationError,
     NotFoundError,
     Violation,
-    rule_violations,
+    every_violation,
 )
 from licensing.domain.model import License, Machine, Policy, Product
 
@@ -167,35 +167,21 @@ class PolicyService:
                     else []
                 ),
             ]
-            if missing or product is None:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: Policy.create(
-                            product_id=product_id,
-                            name=name,
-                            duration_days=duration_days,
-                            max_machines=max_machines,
-                            floating=floating,
-                            entitlements=entitlements,
-                            grace_period_days=grace_period_days,
-                            heartbeat_interval_seconds=heartbeat_interval_seconds,
-                            now=now,
-                        )
-                    ),
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = Policy.create(
+                    product_id=product_id,
+                    name=name,
+                    duration_days=duration_days,
+                    max_machines=max_machines,
+                    floating=floating,
+                    entitlements=entitlements,
+                    grace_period_days=grace_period_days,
+                    heartbeat_interval_seconds=heartbeat_interval_seconds,
+                    now=now,
                 )
-            created = Policy.create(
-                product_id=product_id,
-                name=name,
-                duration_days=duration_days,
-                max_machines=max_machines,
-                floating=floating,
-                entitlements=entitlements,
-                grace_period_days=grace_period_days,
-                heartbeat_interval_seconds=heartbeat_interval_seconds,
-                now=now,
-            )
+            if missing or product is None:
+                raise DomainValidationError.of(*missing)
             tx.keep(product)
             return tx.save(created)
 
@@ -333,37 +319,22 @@ class LicenseService:
                     else []
                 ),
             ]
-            if missing or policy is None or product is None:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: License.create(
-                            key_=key_,
-                            policy_id=policy_id,
-                            product_id=product_id,
-                            name=name,
-                            owner=owner,
-                            expires_at=expires_at,
-                            duration_days=duration_days,
-                            max_machines=max_machines,
-                            metadata=metadata,
-                            now=now,
-                        )
-                    ),
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = License.create(
+                    key_=key_,
+                    policy_id=policy_id,
+                    product_id=product_id,
+                    name=name,
+                    owner=owner,
+                    expires_at=expires_at,
+                    duration_days=duration_days,
+                    max_machines=max_machines,
+                    metadata=metadata,
+                    now=now,
                 )
-            created = License.create(
-                key_=key_,
-                policy_id=policy_id,
-                product_id=product_id,
-                name=name,
-                owner=owner,
-                expires_at=expires_at,
-                duration_days=duration_days,
-                max_machines=max_machines,
-                metadata=metadata,
-                now=now,
-            )
+            if missing or policy is None or product is None:
+                raise DomainValidationError.of(*missing)
             tx.keep(policy)
             tx.keep(product)
             return tx.save(created)
@@ -590,27 +561,17 @@ class MachineService:
                     else []
                 ),
             ]
-            if missing or license_ref is None:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing,
-                    *rule_violations(
-                        lambda: Machine.activate(
-                            license_id=license_id,
-                            fingerprint=fingerprint,
-                            name=name,
-                            platform=platform,
-                            now=now,
-                        )
-                    ),
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                created = Machine.activate(
+                    license_id=license_id,
+                    fingerprint=fingerprint,
+                    name=name,
+                    platform=platform,
+                    now=now,
                 )
-            created = Machine.activate(
-                license_id=license_id,
-                fingerprint=fingerprint,
-                name=name,
-                platform=platform,
-                now=now,
-            )
+            if missing or license_ref is None:
+                raise DomainValidationError.of(*missing)
             tx.save(license_ref.claim_machine(now=now))
             return tx.save(created)
 
@@ -670,12 +631,11 @@ class MachineService:
                     else []
                 ),
             ]
+            # every broken rule at once: the unknown references and the values' own
+            with every_violation(missing):
+                changed = current.deactivate(now=now)
             if missing or license_ref is None:
-                # every broken rule at once: the values' own with the unknown references
-                raise DomainValidationError.of(
-                    *missing, *rule_violations(lambda: current.deactivate(now=now))
-                )
-            changed = current.deactivate(now=now)
+                raise DomainValidationError.of(*missing)
             tx.save(license_ref.release_machine(now=now))
             return tx.save(changed)
 
