@@ -647,7 +647,7 @@ endpoints:
   - {method: PUT, path: "/api/v1/trips/{id}/window", command: Trip.retime}
 """
 
-EVERY_VIOLATION_PROBE = """
+TRIPS_PROBE = """
 backwards = {"start": "2026-02-01", "end": "2026-01-01"}
 ahead = {"start": "2026-01-01", "end": "2026-02-01"}
 def fields(body):
@@ -697,4 +697,4 @@ def test_one_answer_lists_every_broken_rule_of_a_request(
     the field rule alone (the invariant was checked after the request model), and one
     naming an unknown reference with the reference alone: each answer lists them all."""
     project = _service(workspace, generate, "trips", TRIPS)
-    _probe(project, EVERY_VIOLATION_PROBE, workspace)
+    _probe(project, TRIPS_PROBE, workspace)
