@@ -56,9 +56,12 @@ class PolicyCtx:
     use_case: str
     creates: bool
     id_code: str | None
+    """The code of the value the policy's ``id`` names: its target's id, or with
+    ``by_key`` the value of its key (the id is the one the key makes)."""
     args: list[dict[str, str]]
     description: str
     tests: PolicyTests
+    by_key: bool = False
 
 
 @dataclass
@@ -175,7 +178,7 @@ def _policies(domain: Domain, aggregates: dict[str, d.AggregateCtx]) -> list[Pol
         arguments = {a.name: a.attr for a in command.arguments}
         id_code = None
         if policy.id is not None:
-            id_code = f"str({to_python(policy.id, names).source})"
+            id_code = to_python(policy.id, names).source
         trigger = domain.aggregates[event.aggregate or ""]
         emitter = next(c for c in trigger.commands if c.event == policy.event)
         field = str(policy.id.value).removeprefix("event.") if policy.id is not None else ""
@@ -194,6 +197,7 @@ def _policies(domain: Domain, aggregates: dict[str, d.AggregateCtx]) -> list[Pol
                     for k, n in policy.args.items()
                 ],
                 description=policy.description,
+                by_key=policy.by_key,
                 tests=PolicyTests(
                     trigger=naming.snake(event.aggregate or ""),
                     emitter=emitter.method,

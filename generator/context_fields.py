@@ -73,8 +73,9 @@ NUMBER_FORMS = {
 }
 """A number's type and the check of its JSON form, which comes last in an ``Annotated``
 with rules or ``None`` (nested deeper, it would hide the rules from the document)."""
-QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime"}
-"""The filters read from a query string that take only ISO 8601 text (not seconds)."""
+QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime", "bool": "QueryBool"}
+"""The filters read from a query string that take only their JSON form: ISO 8601 text (not
+seconds), true or false (not 1 or "yes")."""
 
 
 @dataclass

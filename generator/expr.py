@@ -82,9 +82,11 @@ class Scope:
     names: dict[str, TypeRef]
     enums: Mapping[str, list[str]] = field(default_factory=dict)
     values: Mapping[str, Mapping[str, TypeRef]] = field(default_factory=dict)
+    unnamable: Mapping[str, str] = field(default_factory=dict)
+    """Names that are known but may not be used here, with why (a computed value)."""
 
     def with_names(self, extra: Mapping[str, TypeRef]) -> Scope:
-        return Scope({**self.names, **extra}, self.enums, self.values)
+        return Scope({**self.names, **extra}, self.enums, self.values, self.unnamable)
 
 
 def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
@@ -201,11 +203,37 @@ def coerce(node: Node, target: TypeRef, text: str) -> Node:
     """``node`` as a value of ``target`` (an int where a decimal is expected...)."""
     if node.type == target:
         return node
+    if target.required() == DECIMAL and _float_literal(node):
+        return _decimal_literal(node)
     if not assignable(node.type, target):
         raise ExprError(f"{_show(text)} is {_describe(node.type)}, expected {_describe(target)}")
     if target.required() == DECIMAL and node.type == INT:
         return Node("call", DECIMAL, (node,), "decimal")
     return Node(node.op, target, node.args, node.value)
+
+
+def _float_literal(node: Node) -> bool:
+    """Whether ``node`` is a number written with a fraction (``0.98``, ``-1.5``)."""
+    if node.op in ("neg", "pos"):
+        return _float_literal(node.args[0])
+    return node.op == "literal" and node.type == FLOAT
+
+
+def _decimal_literal(node: Node) -> Node:
+    """The float literal ``node`` as the decimal it spells (``Decimal('0.98')``)."""
+    if node.op in ("neg", "pos"):
+        return Node(node.op, DECIMAL, (_decimal_literal(node.args[0]),))
+    return Node("call", DECIMAL, (Node("literal", STR, value=repr(node.value)),), "decimal")
+
+
+def _as_decimals(left: Node, right: Node) -> tuple[Node, Node]:
+    """A number written with a fraction beside a decimal is a decimal (``gravity >= 0.98``,
+    ``price * 1.2``): a decimal and a float do not mix, and a literal is what it spells."""
+    if left.type.required() == DECIMAL and _float_literal(right):
+        return left, _decimal_literal(right)
+    if right.type.required() == DECIMAL and _float_literal(left):
+        return _decimal_literal(left), right
+    return left, right
 
 
 def _describe(type_: TypeRef) -> str:
@@ -273,6 +301,8 @@ class _Checker:
 
     def _unknown(self, node: ast.AST, name: str) -> ExprError:
         """An unknown name's error: the names in scope, and the closest one if any."""
+        if name in self.scope.unnamable:
+            return self.fail(node, f"{name!r} is {self.scope.unnamable[name]}")
         names = ", ".join(sorted(self.scope.names)) or "none"
         candidates = list(self.scope.names)
         if name.rsplit(".", 1)[-1] == "id":  # ``event.id``: the event names its ids ``xId``
@@ -362,7 +392,7 @@ class _Checker:
         op = _BINARY.get(type(node.op))
         if op is None:
             raise self.fail(node, f"{_kind(node.op)} is not allowed")
-        left, right = self.check(node.left), self.check(node.right)
+        left, right = _as_decimals(self.check(node.left), self.check(node.right))
         result = _arithmetic(op, left.type, right.type)
         if result is None:
             raise self.fail(node, f"cannot {op} {_describe(left.type)} and {_describe(right.type)}")
@@ -388,6 +418,8 @@ class _Checker:
         for op_node, right_node in zip(node.ops, node.comparators, strict=True):
             op = _COMPARE[type(op_node)]
             right = self._operand(right_node, left.type, op)
+            left, right = _as_decimals(left, right)
+            parts[-1] = left
             if op in ("==", "!=") and left.op == "literal" and left.type == STR:
                 left = parts[-1] = self._operand(node.left, right.type, op)
             held = right.type.required()

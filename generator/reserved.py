@@ -169,6 +169,8 @@ CLASSES = frozenset(
         "JsonFloat",
         "JsonInt",
         "PlainDecimal",
+        "QueryBool",
+        "ValueCheck",
         "IntegerForm",
         "NumberForm",
         "DecimalForm",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from generator import naming
@@ -40,6 +41,11 @@ AGGREGATE_METHODS = frozenset(
         "committed",
         "from_history",
         "started_by",
+        "problems",
+        "checked",
+        "changes",
+        "archived",
+        "version",
         "save",
         "check_rules",
         "check_invariants",
@@ -125,6 +131,7 @@ class _Resolver:
                 continue
             scope = self.fields.scope({f"event.{f.name}": f.full_type for f in event.fields})
             id_node = None
+            by_key = False
             if command.creates and policy.run.id is not None:
                 self.domain.problem((*loc, "run", "id"), f"{member!r} creates: it takes no id")
             elif not command.creates:
@@ -132,8 +139,18 @@ class _Resolver:
                     self.domain.problem((*loc, "run"), "the command needs `id` (event.<field>)")
                     continue
                 id_node = self.fields.expression(policy.run.id, scope, (*loc, "run", "id"), None)
-                if id_node is not None and id_node.type.required() not in (STR, UUID):
-                    self.domain.problem((*loc, "run", "id"), "the id is a uuid or a str")
+                # the value of the target's key (of the key's type), or its id
+                by_key = _by_key(self.domain.aggregates.get(event.aggregate), id_node, target.name)
+                if (
+                    not by_key
+                    and id_node is not None
+                    and id_node.type.required() not in (STR, UUID)
+                ):
+                    self.domain.problem(
+                        (*loc, "run", "id"),
+                        "the id is a uuid or a str (or the value of the target's key, from a"
+                        f" field with `references: {target.name}.<key>`)",
+                    )
                     id_node = None
                 if id_node is None:
                     continue
@@ -153,7 +170,7 @@ class _Resolver:
                 continue
             self.domain.policies.append(
                 RPolicy(name, policy.on, target_name, member, id_node, args,
-                        policy.description or "")
+                        policy.description or "", by_key)
             )  # fmt: skip
 
     def _references(self) -> None:
@@ -537,7 +554,9 @@ class _Resolver:
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
         names.update({"id": STR, "now": DATETIME, "today": DATE})
-        return self.fields.scope(names)
+        computed = self.spec.aggregates[aggregate.name].computed
+        why = "a computed value, which no other expression names: repeat its expression"
+        return replace(self.fields.scope(names), unnamable={n: why for n in computed})
 
     # events
     def _declared_events(self) -> None:
@@ -699,10 +718,13 @@ class _Resolver:
             or method in taken
             or method in {f"check_{attr}" for attr in taken}
         ):
-            problem = (
-                f"{name!r} is a name every aggregate (or one of its fields) has; choose another"
+            # said once: the command is still resolved, so what names it or its event is
+            # not refused too
+            self.domain.problem(
+                loc,
+                f"{name!r} is a name every aggregate (or one of its fields) has; choose another",
             )
-        if problem:
+        elif problem:
             self.domain.problem(loc, problem)
             return None
         by_name = {f.name: f for f in aggregate.fields}
@@ -1040,3 +1062,13 @@ def _no_secret(domain: Domain, node: Node, secrets: set[str], loc: Loc) -> None:
     """A problem when expression ``node`` reads one of the ``secrets`` (only hashes kept)."""
     if read := sorted(names_in(node) & secrets):
         domain.problem(loc, f"{read[0]!r} is a secret: only its hash is kept, no rule may read it")
+
+
+def _by_key(emitter: RAggregate | None, id_node: Node | None, target: str) -> bool:
+    """Whether a policy's id ``event.<field>`` names its target by its key: the field is
+    the emitting aggregate's natural reference to the target (``references: Role.name``),
+    which ``also`` finds by the key too."""
+    if emitter is None or id_node is None or id_node.op != "name":
+        return False
+    field = emitter.field(str(id_node.value).removeprefix("event."))
+    return field is not None and field.references == target and field.references_key is not None

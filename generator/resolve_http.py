@@ -506,6 +506,14 @@ def _command_endpoint(
         )
         domain.problem((*loc, "path"), f"command {member!r} needs the path parameter {{id}}{keyed}")
         return None
+    if endpoint.method == "PATCH" and not [p for p in command.params if p.name not in path_params]:
+        # a merge patch changes the aggregate's fields: an empty one would run the command
+        domain.problem(
+            (*loc, "method"),
+            f"a PATCH patches fields: {member!r} takes none in its body (serve it with POST"
+            " or PUT)",
+        )
+        return None
     made = [f.name for f in command.arguments if f.secret == "generated"]
     if endpoint.method == "PATCH" and made:
         domain.problem(

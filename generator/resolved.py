@@ -267,6 +267,8 @@ class RPolicy:
     id: Node | None
     args: dict[str, Node]
     description: str = ""
+    # the id names the target by the value of its one-field key (a natural reference)
+    by_key: bool = False
 
 
 @dataclass

@@ -136,10 +136,6 @@ CASES: list[tuple[str, str, str, str]] = [
      "path: \"/api/v1/orders/{id}\", query: Order.get}",
      "path: \"/api/v1/t/{tenantId}/orders/{id}\", query: Order.get, tenant: path}",
      "shop.yaml:33:87: endpoints.2.tenant: a tenant in the path needs a `permission`"),
-    ("one body name for a PUT and a PATCH",
-     "command: Order.pay}", "command: Order.pay, request: Pay}\n  - {method: PATCH, "
-     "path: \"/api/v1/orders/{id}/paid\", command: Order.pay, request: Pay}",
-     "shop.yaml:33:84: endpoints.2.request: 'Pay' is also endpoint 1's body"),
     ("an event named like an error", "emits: OrderPaid}", "emits: NotOpen}",
      "shop.yaml:29:83: aggregates.Order.commands.pay.emits: 'NotOpen' is also declared "
      "under errors: an event needs a name of its own"),
@@ -238,6 +234,18 @@ CASES: list[tuple[str, str, str, str]] = [
      "    fields: {orderId: uuid, status: Status, occurredAt: datetime}\n"
      "    upcasts: {1: {remove: [old, Bad_One]}}\nerrors:\n",
      "shop.yaml:14:33: events.OrderPaid.upcasts.1.remove.1: 'Bad_One' must be a camelCase"),
+    # it said "unknown name 'big'", listing the names it knew
+    ("a computed value named in an invariant",
+     "    invariants:\n      - {check: total >= 0",
+     "    computed:\n      big: {type: bool, value: \"total > 100\"}\n"
+     "    invariants:\n      - {check: big or total >= 0",
+     "shop.yaml:28:17: aggregates.Order.invariants.0.check: 'big' is a computed value, which no"
+     " other expression names: repeat its expression"),
+    # an empty merge patch changes nothing (README), yet it ran a command without parameters
+    ("a PATCH of a command that takes no parameters",
+     '{method: POST, path: "/api/v1/orders/{id}/pay"',
+     '{method: PATCH, path: "/api/v1/orders/{id}/pay"',
+     "shop.yaml:32:14: endpoints.1.method: a PATCH patches fields: 'pay' takes none in its body"),
 ]  # fmt: skip
 
 
@@ -250,6 +258,35 @@ def test_each_mistake_is_located(replaced: str, replacement: str, expected: str)
     assert replaced in BASE
     found = problems(BASE.replace(replaced, replacement, 1))
     assert any(line.startswith(expected) for line in found), found
+
+
+def test_a_command_with_a_reserved_name_is_refused_once() -> None:
+    """A command named ``apply`` is refused, and only that: its endpoint and its event's
+    readers were refused as well (the command was dropped), naming what only followed."""
+    text = BASE.replace("      pay: {", "      apply: {").replace("Order.pay}", "Order.apply}")
+    assert problems(text) == [
+        "shop.yaml:29:14: aggregates.Order.commands.apply: 'apply' is a name every aggregate"
+        " (or one of its fields) has; choose another"
+    ]
+
+
+def test_one_body_name_for_a_put_and_a_patch_is_refused() -> None:
+    """A PATCH's body (each field optional) and a PUT's cannot share a name."""
+    text = BASE.replace(
+        "      pay: {", "      renote: {params: [note], emits: OrderRenoted}\n      pay: {", 1
+    ).replace(
+        "endpoints:\n",
+        "endpoints:\n"
+        '  - {method: PUT, path: "/api/v1/orders/{id}/note", command: Order.renote,'
+        " request: Note}\n"
+        '  - {method: PATCH, path: "/api/v1/orders/{id}/note", command: Order.renote,'
+        " request: Note}\n",
+        1,
+    )
+    found = problems(text)
+    assert any("endpoints.1.request: 'Note' is also endpoint 0's body" in line for line in found), (
+        found
+    )
 
 
 def test_the_examples_of_a_command_must_pass_its_own_invariants() -> None:
@@ -1117,3 +1154,23 @@ def test_a_new_users_slips_are_named_plainly(text: str, expected: str) -> None:
     without the defaults it needs: each said in the user's terms (not the parser's or
     Python's)."""
     assert problems(text)[0] == expected
+
+
+def test_a_number_with_a_fraction_beside_a_decimal_is_a_decimal() -> None:
+    """`total >= 0.5` was refused ("cannot order a decimal and a float"), and a decimal
+    constant could not be written at all: a literal beside a decimal is the decimal it
+    spells, in checks, computed values and `set`."""
+    spec = BASE.replace(
+        "      - {check: total >= 0,",
+        '      - {check: "total >= 0 and total * 1.25 < 1000000.5 and -0.5 < total",',
+    ).replace(
+        "set: {status: paid}",
+        'set: {status: paid, total: "total + 0.01"}',
+    )
+    assert problems(spec) == []
+    model = _rendered(spec)["src/shop/domain/model.py"]
+    for literal in ("1.25", "1000000.5", "0.01"):
+        assert f"Decimal('{literal}')" in model or f'Decimal("{literal}")' in model, literal
+    # a float where no decimal is beside it stays a float, and still does not mix
+    mixed = BASE.replace("      - {check: total >= 0,", '      - {check: "total > 1.5 + 1.5",')
+    assert any("cannot order a decimal and a float" in line for line in problems(mixed))

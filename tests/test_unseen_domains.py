@@ -414,16 +414,17 @@ aggregates:
       quantity: {type: int, min: 1, max: 9, optional: true}
       discount: {type: decimal, scale: 2, min: 0, max: 50, optional: true}
       counts: {type: "list[int]", default: [], items: {min: 0, max: 5}}
+      gift: {type: bool, default: false}
     commands:
       place: {creates: true, params: [amount, fee, weightKg, ratio, startsAt, day, quantity,
-                                      discount, counts], emits: OrderPlaced}
+                                      discount, counts, gift], emits: OrderPlaced}
 read_models:
   Orders:
     of: Order
 endpoints:
   - {method: POST, path: /api/v1/orders, command: Order.place}
-  - {method: GET, path: /api/v1/orders, query: Orders.list, filter: [startsAt, day, weightKg],
-     page: true, consistent: true}
+  - {method: GET, path: /api/v1/orders, query: Orders.list,
+     filter: [startsAt, day, weightKg, gift], page: true, consistent: true}
 """
 
 JSON_FORMS_PROBE = """
@@ -463,6 +464,20 @@ with TestClient(create_app(settings)) as client:
         assert "ISO 8601" in answer.json()["detail"], answer.text
     listed = client.get("/api/v1/orders?startsAt.lte=2100-01-01T00:00:00Z&weightKg.gte=12")
     assert listed.json()["total"] == 1, listed.text
+    # a boolean filter: true or false, not yes, 1 or on (pydantic read them as true)
+    for query in ("gift=yes", "gift=1", "gift=on"):
+        answer = client.get("/api/v1/orders?" + query)
+        assert answer.status_code == 422, (query, answer.text)
+        assert answer.json()["errors"] == [
+            {"field": "gift.0", "message": "Input should be true or false"}
+        ], answer.text
+    assert client.get("/api/v1/orders?gift=false").json()["total"] == 1
+    # null for a required value: said so (it was "Input should be a valid decimal")
+    answer = client.post("/api/v1/orders", json={"amount": None, "counts": [1, None]})
+    assert answer.json()["errors"] == [
+        {"field": "amount", "message": "Cannot be null: a value is required"},
+        {"field": "counts.1", "message": "Cannot be null: a value is required"},
+    ], answer.text
 """
 
 
@@ -470,7 +485,8 @@ def test_requests_take_only_the_json_forms_the_document_states(
     workspace: Path, generate: Generate
 ) -> None:
     """A decimal's text in exponent form, a number as text, a date as seconds (in a body or
-    a query filter) are refused (422), as the document's patterns and formats say; a
+    a query filter), a boolean filter as ``yes`` are refused (422), as the document's
+    patterns and formats say, and null for a required value is said to be null; a
     decimal is answered, and its default stated, in plain notation (the answer was 1E+2,
     the default 1E-18: text the document's own pattern refuses)."""
     project = _service(workspace, generate, "shop", JSON_FORMS)
@@ -682,10 +698,15 @@ with TestClient(create_app(settings)) as client:
     answer = client.put(retime("ok"), json={"window": backwards, "guide": "nobody"})
     assert answer.status_code == 422, answer.text
     assert [e["field"] for e in answer.json()["errors"]] == ["guide", "window.end"], answer.text
-    # where the guard refuses the change: the unknown reference first (422), then 409
+    # where the guard refuses the change: the request's own faults first (422: an unknown
+    # reference, a value object's invariant), then 409
     fixed = retime("fixed")
     answer = client.put(fixed, json={"window": ahead, "guide": "nobody"})
     assert [e["field"] for e in answer.json()["errors"]] == ["guide"], answer.text
+    answer = client.put(fixed, json={"window": backwards, "guide": "g"})
+    assert [e["field"] for e in answer.json()["errors"]] == ["window.end"], answer.text
+    answer = client.put(fixed, json={"window": backwards, "guide": "nobody"})
+    assert [e["field"] for e in answer.json()["errors"]] == ["guide", "window.end"], answer.text
     assert client.put(fixed, json={"window": ahead, "guide": "g"}).status_code == 409
 """
 
@@ -698,3 +719,50 @@ def test_one_answer_lists_every_broken_rule_of_a_request(
     naming an unknown reference with the reference alone: each answer lists them all."""
     project = _service(workspace, generate, "trips", TRIPS)
     _probe(project, TRIPS_PROBE, workspace)
+
+
+KEYED_POLICY = """\
+version: 2
+name: brewing
+aggregates:
+  Fermenter:
+    key: {fields: [name], ignore_case: true}
+    fields:
+      name: {type: str, max_length: 20}
+      busy: {type: bool, default: false}
+    commands:
+      install: {creates: true, params: [name], emits: FermenterInstalled}
+      occupy: {set: {busy: "true"}, emits: FermenterOccupied}
+      release: {set: {busy: "false"}, emits: FermenterReleased}
+  Batch:
+    fields:
+      fermenter: {type: str, references: Fermenter.name}
+      packaged: {type: bool, default: false}
+    commands:
+      brew: {creates: true, params: [fermenter], emits: BatchBrewed}
+      package: {set: {packaged: "true"}, emits: BatchPackaged}
+events:
+  BatchPackaged: {fields: {batchId: uuid, fermenter: str, packaged: bool, occurredAt: datetime}}
+policies:
+  FreeFermenter:
+    on: BatchPackaged
+    run: {command: Fermenter.release, id: event.fermenter}
+endpoints:
+  - {method: POST, path: /api/v1/fermenters, command: Fermenter.install}
+  - {method: POST, path: /api/v1/batches, command: Batch.brew}
+  - {method: POST, path: "/api/v1/batches/{id}/package", command: Batch.package}
+"""
+
+
+def test_a_policy_finds_its_target_by_a_natural_reference(
+    workspace: Path, generate: Generate
+) -> None:
+    """A policy whose id is an event's natural reference (``references: Fermenter.name``)
+    took the name for the fermenter's id: it found none (its own generated test failed,
+    and the service logged the policy refused). It finds the target by its key, as
+    ``also`` does."""
+    project = _service(workspace, generate, "brewing", KEYED_POLICY)
+    policies = (project / "src/brewing/infrastructure/policies.py").read_text()
+    assert "keyed_id(" in policies
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "policy", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")

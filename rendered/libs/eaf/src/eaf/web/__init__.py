@@ -40,6 +40,7 @@ from eaf.web._types import (
     JsonInt,
     NumberForm,
     PlainDecimal,
+    QueryBool,
     TextRule,
     patch_field,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "JsonFloat",
     "JsonInt",
     "PlainDecimal",
+    "QueryBool",
     "TextRule",
     "patch_field",
     "JsonBodyError",

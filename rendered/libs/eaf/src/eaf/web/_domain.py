@@ -109,6 +109,20 @@ class _Problem:
     message: str
 
 
+NULL_GIVEN = "Cannot be null: a value is required"
+
+
+def _null_for_a_value(item: Mapping[str, Any]) -> bool:
+    """Whether a request gave null where a value is required (a required field of a
+    merge patch, an item of a list)."""
+    return (
+        "input" in item
+        and item["input"] is None
+        and item["type"] not in ("missing", "json_invalid")
+        and item["loc"][:1] == ("body",)
+    )
+
+
 def _detail(errors: Sequence[FieldProblem]) -> str:
     """One broken rule's message, or every one with its field."""
     if len(errors) == 1:
@@ -131,6 +145,9 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
             spec = _spec_messages(request, item, errors)
             if spec is not None:
                 found.extend(v for v in spec if v not in found)
+            elif _null_for_a_value(item):
+                # pydantic names the type it wanted ("Input should be a valid string")
+                found.append(_Problem(_field(tuple(item["loc"])), NULL_GIVEN))
             else:
                 found.append(_Problem(_field(tuple(item["loc"])), str(item["msg"])))
         for value_problem in _value_problems(errors.values, body, error.body, every):

@@ -98,6 +98,17 @@ JsonBool = Annotated[bool, Strict()]
 """``true`` or ``false``, not 1 or "yes"."""
 
 
+def _query_bool(value: Any) -> Any:
+    # pydantic reads 1, "yes", "on" and "t" as true from a query string too
+    if isinstance(value, bool) or value in ("true", "false"):
+        return value
+    raise PydanticCustomError("bool_parsing", "Input should be true or false")
+
+
+QueryBool = Annotated[bool, BeforeValidator(_query_bool)]
+"""A boolean read from a query string: ``true`` or ``false``, as the document states."""
+
+
 def _number(kind: str, name: str) -> BeforeValidator:
     # pydantic's lax mode reads the text "12" as the number 12, and true as 1
     def read(value: Any) -> Any:
