@@ -1233,7 +1233,10 @@ def test_describe_flag_refuses_null_for_description(client: TestClient) -> None:
     errors = errors_of(
         call_describe_flag(client, created["id"], changes={"description": None})
     )
-    assert "description" in {error["field"] for error in errors}
+    assert {
+        "field": "description",
+        "message": "Cannot be null: a value is required",
+    } in errors
 
 
 def test_describe_flag_of_a_version_not_read_is_412(client: TestClient) -> None:

@@ -14,6 +14,7 @@ from eaf.domain import AggregateRoot
 
 from feature_flags.domain.errors import (
     CommandNotAllowedError,
+    DomainValidationError,
     FlagArchived,
     Violation,
     is_blank,
@@ -458,6 +459,11 @@ class Flag(AggregateRoot[DomainEvent]):
         self, *, description: str, type_: FlagType, impression_data: bool, now: datetime
     ) -> Self:
         """Apply describe to this flag; fails when a value breaks a rule or its guard."""
+        DomainValidationError.raise_for(
+            [
+                *self.check_description(description),
+            ]
+        )
         if self.archived_:
             raise FlagArchived()
         event = FlagDescribed(
@@ -473,6 +479,11 @@ class Flag(AggregateRoot[DomainEvent]):
         self, *, environments: dict[str, EnvironmentConfig], now: datetime
     ) -> Self:
         """Apply configure to this flag; fails when a value breaks a rule or its guard."""
+        DomainValidationError.raise_for(
+            [
+                *self.check_environments(environments),
+            ]
+        )
         if self.archived_:
             raise FlagArchived()
         event = FlagConfigured(
@@ -484,6 +495,11 @@ class Flag(AggregateRoot[DomainEvent]):
 
     def set_variants(self, *, variants: list[Variant], now: datetime) -> Self:
         """Apply setVariants to this flag; fails when a value breaks a rule or its guard."""
+        DomainValidationError.raise_for(
+            [
+                *self.check_variants(variants),
+            ]
+        )
         if self.archived_:
             raise FlagArchived()
         event = FlagVariantsSet(
@@ -497,6 +513,11 @@ class Flag(AggregateRoot[DomainEvent]):
         self, *, dependencies: list[Dependency], now: datetime
     ) -> Self:
         """Apply setDependencies to this flag; fails when a value breaks a rule or its guard."""
+        DomainValidationError.raise_for(
+            [
+                *self.check_dependencies(dependencies),
+            ]
+        )
         if self.archived_:
             raise FlagArchived()
         event = FlagDependenciesSet(

@@ -14,6 +14,7 @@ from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     DomainErrors,
     JsonDateTime,
+    QueryBool,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -648,11 +649,11 @@ async def list_flags(
         Query(alias="type", description="equal to (repeat for any of several)"),
     ] = None,
     stale: Annotated[
-        list[bool] | None,
+        list[QueryBool] | None,
         Query(alias="stale", description="equal to (repeat for any of several)"),
     ] = None,
     archived_: Annotated[
-        list[bool] | None,
+        list[QueryBool] | None,
         Query(alias="archived", description="equal to (repeat for any of several)"),
     ] = None,
     sort: Annotated[

@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 from eaf.domain import AggregateRoot
 
 from iam.domain.errors import (
+    DomainValidationError,
     ServiceAccountDisabled,
     UserStatusRefused,
     Violation,
@@ -277,6 +278,11 @@ class User(AggregateRoot[DomainEvent]):
         now: datetime,
     ) -> Self:
         """Apply change to this user; fails when a value breaks a rule or its guard."""
+        DomainValidationError.raise_for(
+            [
+                *self.check_roles(roles),
+            ]
+        )
         if status not in ["ACTIVE", "DISABLED"]:
             raise UserStatusRefused()
         event = UserChanged(
