@@ -16,7 +16,6 @@ from typing import TextIO
 from eaf.eventsourcing import close_event_store
 
 from iam.application.directory import Directory
-from iam.application.identity import check_password
 from iam.bootstrap import bootstrap
 from iam.domain.errors import ConcurrencyError, DomainValidationError
 from iam.domain.model import User
@@ -84,7 +83,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         if arguments.email is not None:
             DomainValidationError.raise_for(User.check_email(arguments.email))
         password = read_password(stdin or sys.stdin)
-        check_password(password)
+        DomainValidationError.raise_for(User.check_password(password))
     except DomainValidationError as error:
         return _fail(error.message, BAD_INPUT)
     except BadInputError as error:

@@ -10,7 +10,6 @@ from iam.application.identity import (
     PLATFORM_ADMIN_ROLE,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
-    check_password,
     in_tenant,
     tenant_id_for,
     user_id_for,
@@ -68,7 +67,7 @@ class Directory:
         admin_id = user_id_for(tenant_id, admin_username)
         DomainValidationError.raise_for(User.check_username(admin_username))
         DomainValidationError.raise_for(User.check_email(admin_email))
-        check_password(admin_password)
+        DomainValidationError.raise_for(User.check_password(admin_password))
         tenant = Tenant.create(
             name=name, admin_user_id=admin_id, now=self._clock.now(), id=tenant_id
         )
@@ -109,7 +108,7 @@ class Directory:
     ) -> User | None:
         """The platform administrator ``username``, created unless it exists (its
         password is then left as it is); None when it existed already."""
-        check_password(password)
+        DomainValidationError.raise_for(User.check_password(password))
         with in_tenant(PLATFORM):
             if await self._users.get(user_id_for(PLATFORM, username)) is not None:
                 return None
@@ -131,7 +130,7 @@ class Directory:
         """Create the platform administrator ``username``, or reset its password (and
         enable it again); True when it was created."""
         DomainValidationError.raise_for(User.check_username(username))
-        check_password(password)
+        DomainValidationError.raise_for(User.check_password(password))
         if email is not None:
             DomainValidationError.raise_for(User.check_email(email))
         with in_tenant(PLATFORM):
@@ -164,7 +163,7 @@ class Directory:
         roles: list[str],
         attributes: dict[str, str],
     ) -> User:
-        check_password(password)
+        DomainValidationError.raise_for(User.check_password(password))
         user = User.create(
             username=username,
             email=email,

@@ -9,7 +9,7 @@ from uuid import UUID, uuid5
 from eaf import context
 from eaf.eventsourcing import keyed_id
 
-from iam.domain.errors import ConcurrencyError, DomainValidationError
+from iam.domain.errors import ConcurrencyError
 
 #: Fixed namespace of the name-derived ids (uuid5), so that names are unique per scope.
 NAMESPACE = UUID("8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91")
@@ -105,13 +105,6 @@ def tenant_reference(reference: str) -> str:
         return str(UUID(reference))
     except ValueError:
         return tenant_id_for(reference)
-
-
-def check_password(password: str) -> None:
-    if len(password) < MIN_PASSWORD_LENGTH:
-        raise DomainValidationError(
-            "password", f"Password is at least {MIN_PASSWORD_LENGTH} characters"
-        )
 
 
 @contextmanager

@@ -1,9 +1,8 @@
 """HTTP API of tenants: created with their first administrator, listed and suspended by
 platform administrators."""
 
-from datetime import datetime
-
 from fastapi import APIRouter, Depends
+from iam_client import require
 from pydantic import Field
 
 from iam.application.identity import (
@@ -12,15 +11,15 @@ from iam.application.identity import (
     TENANTS_WRITE,
     USERNAME_PATTERN,
 )
-from iam.domain.model import Tenant
+from iam.infrastructure import schemas
 from iam.infrastructure.http import (
     AUTH_PROBLEMS,
     CamelModel,
     IdentityCases,
     JsonSchema,
     ProblemRoute,
-    platform_admin,
 )
+from iam.infrastructure.web import tenant_view, utc_now
 
 router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
 
@@ -42,35 +41,13 @@ class NewTenant(CamelModel):
     )
 
 
-class TenantView(CamelModel):
-    """A tenant as every answer shows it (the generated GET's view too)."""
-
-    tenant_id: str = Field(serialization_alias="tenantId")
-    name: str
-    status: str
-    created_at: datetime = Field(serialization_alias="createdAt")
-    admin_user_id: str = Field(serialization_alias="adminUserId")
-    updated_at: datetime = Field(serialization_alias="updatedAt")
-
-    @classmethod
-    def of(cls, tenant: Tenant) -> "TenantView":
-        return cls(
-            tenant_id=tenant.id,
-            name=tenant.name,
-            status=tenant.status,
-            created_at=tenant.created_at,
-            admin_user_id=tenant.admin_user_id,
-            updated_at=tenant.updated_at,
-        )
-
-
 @router.post(
     "",
     status_code=201,
     responses=AUTH_PROBLEMS,
-    dependencies=[Depends(platform_admin(TENANTS_WRITE))],
+    dependencies=[Depends(require(TENANTS_WRITE, platform_only=True))],
 )
-async def create_tenant(body: NewTenant, wired: IdentityCases) -> TenantView:
+async def create_tenant(body: NewTenant, wired: IdentityCases) -> schemas.Tenant:
     """Create a tenant with its built-in roles and first administrator (platform
     administrators only)."""
     tenant, _ = await wired.directory.create_tenant(
@@ -79,14 +56,15 @@ async def create_tenant(body: NewTenant, wired: IdentityCases) -> TenantView:
         admin_email=body.admin_email,
         admin_password=body.admin_password,
     )
-    return TenantView.of(tenant)
+    return tenant_view(tenant, utc_now())
 
 
 @router.get(
     "",
     responses=AUTH_PROBLEMS,
-    dependencies=[Depends(platform_admin(TENANTS_READ))],
+    dependencies=[Depends(require(TENANTS_READ, platform_only=True))],
 )
-async def list_tenants(wired: IdentityCases) -> list[TenantView]:
+async def list_tenants(wired: IdentityCases) -> list[schemas.Tenant]:
     """Every tenant, by name (platform administrators only)."""
-    return [TenantView.of(tenant) for tenant in await wired.directory.tenants()]
+    now = utc_now()
+    return [tenant_view(tenant, now) for tenant in await wired.directory.tenants()]

@@ -5,7 +5,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from iam_client import AuthenticationError, bearer_token
+from iam_client import AuthenticationError, bearer_token, require
 
 from iam.application.identity import KEYS_WRITE, PLATFORM
 from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
@@ -14,7 +14,6 @@ from iam.infrastructure.http import (
     IdentityCases,
     ProblemRoute,
     ResponseError,
-    platform_admin,
 )
 from iam.infrastructure.oauth_http import (
     NO_STORE,
@@ -236,7 +235,7 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
 @router.post(
     "/api/v1/auth/keys/rotate",
     responses=AUTH_PROBLEMS,
-    dependencies=[Depends(platform_admin(KEYS_WRITE))],
+    dependencies=[Depends(require(KEYS_WRITE, platform_only=True))],
 )
 async def rotate_keys(wired: IdentityCases) -> dict[str, Any]:
     """Sign new tokens with a new key; the old keys stay published until their tokens

@@ -2,7 +2,7 @@
 generated endpoints (``iam_client.require``, on the tokens the IAM issued: the
 ``bearer_tokens`` component), and errors answered as ready responses."""
 
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -88,13 +88,6 @@ IdentityCases = Annotated[Identity, Depends(identity)]
 Authenticated = Annotated[User, Depends(require())]
 """The caller, with the security context set for the request; 401 without a valid
 bearer token."""
-
-
-def platform_admin(permission: str) -> Callable[..., AsyncIterator[User]]:
-    """A dependency: the caller, who must be a platform administrator holding
-    ``permission`` (403 otherwise: tenant administrators can grant their own roles any
-    permission)."""
-    return require(permission, platform_only=True)
 
 
 def in_path_tenant(permission: str) -> Callable[..., Coroutine[Any, Any, str]]:
