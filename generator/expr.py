@@ -55,6 +55,11 @@ class ExprError(ValueError):
     """An expression that cannot be used; the message is for the spec author."""
 
 
+class SaidError(ExprError):
+    """An expression naming what was refused already (a field whose type is wrong): the
+    refusal said why, this would only follow from it."""
+
+
 @dataclass(frozen=True)
 class Node:
     """A checked expression: ``op`` says what it is, ``type`` what it gives."""
@@ -83,7 +88,8 @@ class Scope:
     enums: Mapping[str, list[str]] = field(default_factory=dict)
     values: Mapping[str, Mapping[str, TypeRef]] = field(default_factory=dict)
     unnamable: Mapping[str, str] = field(default_factory=dict)
-    """Names that are known but may not be used here, with why (a computed value)."""
+    """Names that are known but may not be used here, with why (a computed value), or
+    ``""`` for what was refused already (naming it is not refused again)."""
 
     def with_names(self, extra: Mapping[str, TypeRef]) -> Scope:
         return Scope({**self.names, **extra}, self.enums, self.values, self.unnamable)
@@ -302,7 +308,10 @@ class _Checker:
     def _unknown(self, node: ast.AST, name: str) -> ExprError:
         """An unknown name's error: the names in scope, and the closest one if any."""
         if name in self.scope.unnamable:
-            return self.fail(node, f"{name!r} is {self.scope.unnamable[name]}")
+            why = self.scope.unnamable[name]
+            if not why:
+                return SaidError(f"{name!r} was refused")
+            return self.fail(node, f"{name!r} is {why}")
         names = ", ".join(sorted(self.scope.names)) or "none"
         candidates = list(self.scope.names)
         if name.rsplit(".", 1)[-1] == "id":  # ``event.id``: the event names its ids ``xId``

@@ -318,7 +318,8 @@ class _Resolver:
         for index, invariant in enumerate(invariants):
             where = (*loc, "invariants", index)
             node = self.fields.expression(invariant.check, scope, (*where, "check"), BOOL)
-            if invariant.field is not None and invariant.field not in names:
+            refused = scope.unnamable.get(invariant.field or "") == ""  # said already
+            if invariant.field is not None and invariant.field not in names and not refused:
                 self.domain.problem(
                     (*where, "field"),
                     f"unknown field {invariant.field!r} (fields: {', '.join(names)})",
@@ -554,9 +555,12 @@ class _Resolver:
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
         names.update({"id": STR, "now": DATETIME, "today": DATE})
-        computed = self.spec.aggregates[aggregate.name].computed
+        spec = self.spec.aggregates[aggregate.name]
         why = "a computed value, which no other expression names: repeat its expression"
-        return replace(self.fields.scope(names), unnamable={n: why for n in computed})
+        unnamable = {n: why for n in spec.computed}
+        # a declared field that was refused (its type is wrong) is not refused again
+        unnamable.update({n: "" for n in spec.fields if n not in names and n not in unnamable})
+        return replace(self.fields.scope(names), unnamable=unnamable)
 
     # events
     def _declared_events(self) -> None:
@@ -759,7 +763,8 @@ class _Resolver:
             where = (*loc, "set", target)
             changed = by_name.get(target)
             if changed is None:
-                self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
+                if target not in declared:  # else the field itself is wrong, and said so
+                    self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
             elif changed in params:
                 self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
             elif changed.secret:

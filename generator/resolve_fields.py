@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from generator import naming
-from generator.expr import ExprError, Node, Scope, parse, spoken, zero_divisors
+from generator.expr import ExprError, Node, SaidError, Scope, parse, spoken, zero_divisors
 from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
@@ -83,6 +83,8 @@ class FieldResolver:
         ``loc``, when it is not a valid expression."""
         try:
             return parse(text, scope, expected)
+        except SaidError:
+            return None
         except ExprError as error:
             self.domain.problem(loc, str(error))
             return None

@@ -270,6 +270,19 @@ def test_a_command_with_a_reserved_name_is_refused_once() -> None:
     ]
 
 
+def test_a_field_whose_type_is_wrong_is_refused_once() -> None:
+    """`type: integer` is refused, and only that: the invariant, the `set` and the check
+    naming the field were refused as well (unknown field, unknown name)."""
+    text = BASE.replace(
+        '      total: {type: decimal, scale: 2, default: "0"}',
+        "      total: {type: integer, default: 0}",
+    ).replace("set: {status: paid}", 'set: {status: paid, total: "total + 1"}')
+    found = problems(text)
+    assert len(found) == 1 and found[0].startswith(
+        "shop.yaml:24:21: aggregates.Order.fields.total.type: unknown type 'integer'"
+    ), found
+
+
 def test_one_body_name_for_a_put_and_a_patch_is_refused() -> None:
     """A PATCH's body (each field optional) and a PUT's cannot share a name."""
     text = BASE.replace(
