@@ -370,8 +370,8 @@ def _value_problems(
             ):
                 try:
                     problems = check(annotation.model_validate(value))
-                except ValidationError:
-                    return
+                except (ValueError, TypeError, ArithmeticError):  # ValidationError too
+                    return  # the domain refuses it when the request is good otherwise
                 where = _field(("body", *path))
                 found.extend(
                     _Problem(f"{where}.{p.field}", p.message) for p in problems
