@@ -230,6 +230,9 @@ class LoadCtx:
     shows_value: bool
     """The message shows the value that names nothing (``with_value``)."""
     changed: bool
+    canonical: str | None = None
+    """The target's key field (attribute) whose stored value the argument takes: a
+    reference to a key that ignores case keeps the key as the target has it."""
 
 
 @dataclass
@@ -847,9 +850,20 @@ def _loads(
                 + (" ".join(naming.words(f.references_key)) if f.references_key else "id"),
                 shows_value=VALUE_TOKEN in f.messages.get("references", ""),
                 changed=any(str(a.id.value) == f.name for a in command.also),
+                canonical=_canonical(domain, f) if code == f.attr else None,
             )
         )
     return loads
+
+
+def _canonical(domain: Domain, field_: RField) -> str | None:
+    """The attribute of the key field a parameter's natural reference names, when the key
+    ignores case (``te123`` is kept as the technician's ``TE123``)."""
+    target = domain.aggregates[field_.references or ""]
+    if field_.references_key is None or not target.key_ignore_case:
+        return None
+    key = target.field(field_.references_key)
+    return key.attr if key is not None else None
 
 
 def _attr_of(domain: Domain, aggregate: str, command: str, name: str) -> str:

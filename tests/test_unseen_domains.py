@@ -766,3 +766,109 @@ def test_a_policy_finds_its_target_by_a_natural_reference(
     assert "keyed_id(" in policies
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "policy", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+TWO_REFERENCES = """\
+version: 2
+name: league
+aggregates:
+  Team:
+    key: {fields: [code], ignore_case: true}
+    fields:
+      code: {type: str, max_length: 8}
+    commands:
+      register: {creates: true, params: [code], emits: TeamRegistered}
+  Fixture:
+    fields:
+      homeTeam: {type: str, references: Team.code}
+      awayTeam: {type: str, references: Team.code}
+    commands:
+      schedule: {creates: true, params: [homeTeam, awayTeam], emits: FixtureScheduled}
+endpoints:
+  - {method: POST, path: /api/v1/teams, command: Team.register}
+  - {method: POST, path: /api/v1/fixtures, command: Fixture.schedule}
+"""
+
+
+def test_two_references_to_one_aggregate_get_a_test_each(
+    workspace: Path, generate: Generate
+) -> None:
+    """A command with two references to one aggregate (home and away team) had its two
+    reference tests rendered under one name: mypy and ruff refused the project, and one
+    test never ran. Each is named after its argument."""
+    project = _service(workspace, generate, "league", TWO_REFERENCES)
+    api = (project / "tests/test_api.py").read_text()
+    for name in ("home_team", "away_team"):
+        assert f"def test_schedule_fixture_needs_an_existing_{name}(" in api
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "existing", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+CASELESS_REFERENCES = """\
+version: 2
+name: crew
+aggregates:
+  Technician:
+    key: {fields: [badge], ignore_case: true}
+    fields:
+      badge: {type: str, max_length: 8}
+    commands:
+      hire: {creates: true, params: [badge], emits: TechnicianHired}
+  Skill:
+    key: {fields: [name], ignore_case: true}
+    fields:
+      name: {type: str, max_length: 20}
+    commands:
+      add: {creates: true, params: [name], emits: SkillAdded}
+  Assignment:
+    key: {fields: [technicianBadge, slot]}
+    fields:
+      technicianBadge: {type: str, references: Technician.badge}
+      slot: {type: int, min: 1, max: 9}
+      backup: {type: str, references: Technician.badge, optional: true}
+      skills: {type: "list[str]", references: Skill.name, default: []}
+    commands:
+      assign: {creates: true, params: [technicianBadge, slot, backup, skills], emits: Assigned}
+      cover: {params: [backup], emits: Covered}
+read_models:
+  Assignments: {of: Assignment}
+endpoints:
+  - {method: POST, path: /api/v1/technicians, command: Technician.hire}
+  - {method: POST, path: /api/v1/skills, command: Skill.add}
+  - {method: POST, path: /api/v1/assignments, command: Assignment.assign}
+  - {method: PUT, path: "/api/v1/assignments/{id}/backup", command: Assignment.cover}
+  - {method: GET, path: /api/v1/assignments, query: Assignments.list,
+     filter: [technicianBadge, backup], consistent: true}
+"""
+
+CASELESS_REFERENCES_PROBE = """
+assignments = "/api/v1/assignments"
+with TestClient(create_app(settings)) as client:
+    assert client.post("/api/v1/technicians", json={"badge": "TE123"}).status_code == 201
+    assert client.post("/api/v1/skills", json={"name": "Welding"}).status_code == 201
+    body = {"technicianBadge": "te123", "slot": 1, "backup": "tE123", "skills": ["welding"]}
+    made = client.post(assignments, json=body)
+    assert made.status_code == 201, made.text
+    kept = made.json()
+    assert (kept["technicianBadge"], kept["backup"], kept["skills"]) == (
+        "TE123", "TE123", ["Welding"]
+    ), kept
+    # the key of the assignment is made of the badge as kept: the other case is a duplicate
+    again = client.post(assignments, json={"technicianBadge": "TE123", "slot": 1})
+    assert again.status_code == 409, again.text
+    listed = client.get(assignments + "?technicianBadge=TE123")
+    assert len(listed.json()) == 1, listed.text
+    covered = client.put(assignments + "/" + kept["id"] + "/backup", json={"backup": "te123"})
+    assert covered.json()["backup"] == "TE123", covered.text
+"""
+
+
+def test_a_reference_to_a_key_that_ignores_case_keeps_the_key_as_stored(
+    workspace: Path, generate: Generate
+) -> None:
+    """A natural reference to a key that ignores case was kept as the caller typed it
+    (``te123`` for the technician ``TE123``): a filter by the technician's badge missed
+    it. It is kept as the referenced aggregate has it, in lists and keys alike."""
+    project = _service(workspace, generate, "crew", CASELESS_REFERENCES)
+    _probe(project, CASELESS_REFERENCES_PROBE, workspace)
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
