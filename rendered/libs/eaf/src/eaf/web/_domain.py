@@ -114,11 +114,13 @@ NULL_GIVEN = "Cannot be null: a value is required"
 
 def _null_for_a_value(item: Mapping[str, Any]) -> bool:
     """Whether a request gave null where a value is required (a required field of a
-    merge patch, an item of a list)."""
+    merge patch, an item of a list), and the error does not say so already (a json
+    field's own message does)."""
     return (
         "input" in item
         and item["input"] is None
         and item["type"] not in ("missing", "json_invalid")
+        and "null" not in str(item.get("msg", ""))
         and item["loc"][:1] == ("body",)
     )
 
