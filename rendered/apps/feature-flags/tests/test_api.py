@@ -1233,10 +1233,10 @@ def test_describe_flag_refuses_null_for_description(client: TestClient) -> None:
     errors = errors_of(
         call_describe_flag(client, created["id"], changes={"description": None})
     )
-    assert {
-        "field": "description",
-        "message": "Cannot be null: a value is required",
-    } in errors
+    # the answer says null is no value for it
+    assert any(
+        e["field"] == "description" and "null" in e["message"] for e in errors
+    ), errors
 
 
 def test_describe_flag_of_a_version_not_read_is_412(client: TestClient) -> None:
