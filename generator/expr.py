@@ -17,7 +17,7 @@ import keyword as python_keyword
 import math
 import tokenize
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.typeref import NUMERIC, TypeRef
@@ -88,11 +88,13 @@ class Scope:
     enums: Mapping[str, list[str]] = field(default_factory=dict)
     values: Mapping[str, Mapping[str, TypeRef]] = field(default_factory=dict)
     unnamable: Mapping[str, str] = field(default_factory=dict)
-    """Names that are known but may not be used here, with why (a computed value), or
-    ``""`` for what was refused already (naming it is not refused again)."""
+    """Names that are known but may not be used here, with why (a computed value)."""
+    refused: frozenset[str] = frozenset()
+    """Names declared but refused already (a field whose type is wrong): naming one is not
+    refused again."""
 
     def with_names(self, extra: Mapping[str, TypeRef]) -> Scope:
-        return Scope({**self.names, **extra}, self.enums, self.values, self.unnamable)
+        return replace(self, names={**self.names, **extra})
 
 
 def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
@@ -307,11 +309,10 @@ class _Checker:
 
     def _unknown(self, node: ast.AST, name: str) -> ExprError:
         """An unknown name's error: the names in scope, and the closest one if any."""
+        if name in self.scope.refused:
+            return SaidError(f"{name!r} was refused")
         if name in self.scope.unnamable:
-            why = self.scope.unnamable[name]
-            if not why:
-                return SaidError(f"{name!r} was refused")
-            return self.fail(node, f"{name!r} is {why}")
+            return self.fail(node, f"{name!r} is {self.scope.unnamable[name]}")
         names = ", ".join(sorted(self.scope.names)) or "none"
         candidates = list(self.scope.names)
         if name.rsplit(".", 1)[-1] == "id":  # ``event.id``: the event names its ids ``xId``

@@ -318,8 +318,11 @@ class _Resolver:
         for index, invariant in enumerate(invariants):
             where = (*loc, "invariants", index)
             node = self.fields.expression(invariant.check, scope, (*where, "check"), BOOL)
-            refused = scope.unnamable.get(invariant.field or "") == ""  # said already
-            if invariant.field is not None and invariant.field not in names and not refused:
+            if (
+                invariant.field is not None
+                and invariant.field not in names
+                and invariant.field not in scope.refused  # said already
+            ):
                 self.domain.problem(
                     (*where, "field"),
                     f"unknown field {invariant.field!r} (fields: {', '.join(names)})",
@@ -557,10 +560,12 @@ class _Resolver:
         names.update({"id": STR, "now": DATETIME, "today": DATE})
         spec = self.spec.aggregates[aggregate.name]
         why = "a computed value, which no other expression names: repeat its expression"
-        unnamable = {n: why for n in spec.computed}
-        # a declared field that was refused (its type is wrong) is not refused again
-        unnamable.update({n: "" for n in spec.fields if n not in names and n not in unnamable})
-        return replace(self.fields.scope(names), unnamable=unnamable)
+        return replace(
+            self.fields.scope(names),
+            unnamable={n: why for n in spec.computed},
+            # a declared field that was refused (its type is wrong) is not refused again
+            refused=frozenset(n for n in spec.fields if n not in names),
+        )
 
     # events
     def _declared_events(self) -> None:

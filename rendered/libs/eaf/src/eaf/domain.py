@@ -209,9 +209,11 @@ class EveryViolation:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        if not self.missing:
+            return  # nothing to add: the command's own error, as it is
         if isinstance(error, DomainValidationError):
             raise DomainValidationError.of(*self.missing, *error.violations) from None
-        if isinstance(error, DomainError) and self.missing:
+        if isinstance(error, DomainError):
             raise DomainValidationError.of(*self.missing) from None
 
 
