@@ -227,6 +227,15 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
         if target is None:
             continue
         aggregate = target
+        if endpoint.creator is not None and endpoint.command is not None:
+            # a create-or-replace PUT: a use case of its own, running either command
+            if all(u.use_case != endpoint.use_case for u in aggregate.upserts):
+                named_by = next(p.name for p in endpoint.path_params if p.role == "key")
+                key_field = next(f for f in aggregate.fields if f.name == named_by)
+                aggregate.upserts.append(
+                    d.UpsertCtx(endpoint.use_case, key_field, endpoint.creator, endpoint.command)
+                )
+            continue
         if endpoint.command is not None:
             command = endpoint.command
             key = (aggregate.name, command.name)
@@ -257,8 +266,13 @@ def _http_makers(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggrega
     """Which aggregates the generated HTTP tests can make (a creating endpoint, and the
     aggregates it references makeable too), and through which endpoint."""
     for aggregate in aggregates.values():
+        # a creating endpoint, else a create-or-replace PUT (with a key none has yet)
         creator = next(
-            (e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name), None
+            (e for e in endpoints if e.kind == "create" and e.aggregate == aggregate.name),
+            next(
+                (e for e in endpoints if e.kind == "upsert" and e.aggregate == aggregate.name),
+                None,
+            ),
         )
         aggregate.extra.http = None if creator is None else creator.function
 
@@ -288,7 +302,7 @@ def _http_steps(
     by_method = {
         e.command.method: e.function
         for e in reversed(endpoints)
-        if e.command is not None and e.aggregate == endpoint.aggregate
+        if e.command is not None and e.creator is None and e.aggregate == endpoint.aggregate
     }
     if any(step not in by_method for step in steps):
         return None

@@ -214,6 +214,18 @@ class GetterCtx:
 
 
 @dataclass
+class UpsertCtx:
+    """A create-or-replace use case (a ``PUT`` with ``create``): by the value of the one
+    field of the key (``key``), ``create`` makes the aggregate when none has it (or the one
+    that had it is gone), else ``change`` changes it; both from the same arguments."""
+
+    use_case: str
+    key: FieldCtx
+    create: CommandCtx
+    change: CommandCtx
+
+
+@dataclass
 class LoadCtx:
     """An aggregate a use case loads before its command: one its parameter ``field``
     references (it must exist in the tenant), or one an ``also`` command ``changed``."""
@@ -325,6 +337,8 @@ class AggregateCtx:
     """An endpoint serves it: its HTTP view and use-case dependency are rendered."""
     stream: str = ""
     getters: list[GetterCtx] = field(default_factory=list)
+    upserts: list[UpsertCtx] = field(default_factory=list)
+    """Its create-or-replace use cases (none: it is never made anew once gone)."""
     extra: AggregateTests = field(default_factory=AggregateTests)
     service_module: str = ""
     service_class: str = ""

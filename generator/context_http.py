@@ -107,6 +107,8 @@ class EndpointCtx:
     read_model: str | None
     of: bool
     command: CommandCtx | None
+    creator: CommandCtx | None
+    """A create-or-replace PUT's creating command (``command`` replaces)."""
     use_case: str
     request: str | None
     status: int
@@ -270,7 +272,7 @@ def _endpoint(
 ) -> EndpointCtx:
     aggregate = aggregates.get(endpoint.target)
     read_model = domain.read_models.get(endpoint.target)
-    command = None
+    command = creator = None
     params: list[ParamCtx] = []
     body: list[FieldCtx] = []
     made: list[FieldCtx] = []
@@ -279,6 +281,8 @@ def _endpoint(
     filters: list[FilterCtx] = []
     if endpoint.command is not None and aggregate is not None:
         command = next(c for c in aggregate.commands if c.name == endpoint.command)
+        if endpoint.create is not None:
+            creator = next(c for c in aggregate.commands if c.name == endpoint.create)
         arguments = {a.name: a for a in command.arguments}
         for name in endpoint.path_params:
             if name in endpoint.by:
@@ -366,6 +370,7 @@ def _endpoint(
         read_model=read_model.name if read_model is not None else None,
         of=of is not None,
         command=command,
+        creator=creator,
         use_case=endpoint.use_case,
         request=request,
         status=endpoint.status,

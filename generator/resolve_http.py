@@ -14,6 +14,7 @@ from generator.resolved import (
     Domain,
     Loc,
     RAggregate,
+    RCommand,
     REndpoint,
     RField,
     RHandler,
@@ -320,16 +321,15 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
         # refused only when it would stand for two different commands.
         use_case_key = (resolved.target, resolved.use_case)
         earlier = use_cases.get(use_case_key)
-        if (
-            earlier is not None
-            and resolved.kind not in ("get", "list")
-            and earlier[1] != resolved.command
-        ):
+        runs = (
+            resolved.command if resolved.create is None else f"{resolved.command}|{resolved.create}"
+        )
+        if earlier is not None and resolved.kind not in ("get", "list") and earlier[1] != runs:
             domain.problem(
                 ("endpoints", index, "use_case"),
                 f"use case {resolved.use_case!r} is also endpoint {earlier[0]}'s",
             )
-        use_cases.setdefault(use_case_key, (index, resolved.command))
+        use_cases.setdefault(use_case_key, (index, runs))
         if resolved.request is not None:
             body_shape = (
                 resolved.target,
@@ -487,7 +487,12 @@ def _command_endpoint(
         None,
     )
     others = [p for p in path_params if p not in ids and p != by_key]
-    if kind == "create" and ids:
+    create = None
+    if endpoint.create is not None:
+        create = _upsert(domain, endpoint, aggregate, command, by_key, loc)
+        if create is None:
+            return None
+    elif kind == "create" and ids:
         domain.problem((*loc, "path"), f"command {member!r} creates: no {{id}} in its path")
         return None
     # a command on the aggregate whose id is the tenant (a tenant's own record): the path's
@@ -567,7 +572,116 @@ def _command_endpoint(
     )
     resolved.id_is_tenant = own_record
     resolved.by_key = by_key
+    if create is not None:
+        resolved.kind = "upsert"
+        resolved.create = create.name
+        resolved.use_case = python_attribute(
+            naming.snake(endpoint.use_case or f"{member}_or_{create.name}")
+        )
+        taken = {c.method for c in aggregate.commands} | {"get", "list"}
+        if resolved.use_case in taken or resolved.use_case.startswith("get_by_"):
+            domain.problem(
+                (*loc, "use_case"),
+                f"use case {resolved.use_case!r} is taken by {aggregate.name}'s own use cases:"
+                " name the create-or-replace one differently",
+            )
+            return None
     return resolved
+
+
+def _upsert(
+    domain: Domain,
+    endpoint: EndpointSpec,
+    aggregate: RAggregate,
+    command: RCommand,
+    by_key: str | None,
+    loc: Loc,
+) -> RCommand | None:
+    """The creating command of a create-or-replace ``PUT`` (``create``), once its shape is
+    checked: the path names the aggregate by its key, the creating command takes the key
+    and the body, and ``command`` changes the aggregate from that same body."""
+    where: Loc = (*loc, "create")
+    name, _, member = (endpoint.create or "").partition(".")
+    if endpoint.method != "PUT":
+        domain.problem((*loc, "method"), "a create-or-replace endpoint (`create`) is a PUT")
+        return None
+    if name != aggregate.name:
+        domain.problem(
+            where, f"`create` names a creating command of {aggregate.name}, as `command` does"
+        )
+        return None
+    create = aggregate.command(member)
+    if create is None or not create.creates:
+        creating = [c.name for c in aggregate.commands if c.creates]
+        domain.problem(
+            where,
+            f"{member!r} is no creating command of {name} (expected one of: "
+            f"{', '.join(creating) or 'none declared'})",
+        )
+        return None
+    if command.creates or aggregate.makes_gone(command):
+        domain.problem(
+            (*loc, "command"),
+            f"{command.name!r} creates or deletes: a create-or-replace PUT runs `create` when"
+            " none has the key and `command`, a command that changes it, when one has",
+        )
+        return None
+    if len(aggregate.key) != 1 or by_key is None:
+        key = aggregate.key[0].name if len(aggregate.key) == 1 else None
+        domain.problem(
+            (*loc, "path"),
+            f"a create-or-replace PUT names the {aggregate.name} by its key: put {{{key}}} in"
+            " the path"
+            if key
+            else f"a create-or-replace PUT names the {aggregate.name} by the one field of its"
+            " `key` (its id is derived from it): declare one, e.g. key: [name]",
+        )
+        return None
+    if endpoint.status is not None:
+        domain.problem(
+            (*loc, "status"), "a create-or-replace PUT answers 201 when it creates, else 200"
+        )
+        return None
+    taking = {f.name: f for f in create.arguments}
+    changing = {f.name: f for f in command.arguments}
+    if by_key not in taking:
+        domain.problem(where, f"{member!r} does not take {by_key!r}, the key the path gives")
+        return None
+    for field_name, field_ in changing.items():
+        other = taking.get(field_name)
+        if other is None or other.full_type != field_.full_type:
+            domain.problem(
+                where,
+                f"{member!r} does not take {field_name!r} as {command.name!r} does: the body"
+                " of a create-or-replace PUT is one for both commands",
+            )
+            return None
+    for field_name in taking:
+        if field_name != by_key and field_name not in changing:
+            domain.problem(
+                (*loc, "command"),
+                f"{command.name!r} does not take {field_name!r}, which {member!r} does: a"
+                " replace would drop it (the body of a create-or-replace PUT is one for both"
+                " commands)",
+            )
+            return None
+    for used in (create, command):
+        referencing = [f.name for f in used.arguments if f.references]
+        made = [f.name for f in used.arguments if f.secret == "generated"]
+        if used.also or referencing or made:
+            what = (
+                "changes another aggregate (`also`)"
+                if used.also
+                else f"references another aggregate ({referencing[0]!r})"
+                if referencing
+                else f"makes a generated secret ({made[0]!r})"
+            )
+            domain.problem(
+                where if used is create else (*loc, "command"),
+                f"{used.name!r} {what}: a create-or-replace PUT serves commands that do not",
+            )
+            return None
+    return create
 
 
 def _query_endpoint(

@@ -254,6 +254,9 @@ class REndpoint:
     by_key: str | None = None
     """A command endpoint's path parameter that names its aggregate by the one field of
     its key (the id is derived from it), not by its id."""
+    create: str | None = None
+    """A create-or-replace ``PUT`` (kind ``upsert``): the creating command run when no
+    aggregate has the path's key; ``command`` changes the one that has it."""
 
 
 @dataclass

@@ -460,6 +460,12 @@ class EndpointSpec(_Strict):
         description="<Aggregate>.get (by id or a unique field), <Aggregate>.list, "
         "<ReadModel>.list or <ReadModel>.get",
     )
+    create: StrictStr | None = Field(
+        default=None,
+        description="PUT create-or-replace: <Aggregate>.<command>, the creating command run when"
+        " no aggregate has the path's key (or the one that had it is gone); `command` changes"
+        " the one that has it",
+    )
     use_case: StrictStr | None = Field(default=None, description="the use-case method's name")
     request: StrictStr | None = Field(default=None, description="the request body's name")
     status: StrictInt | None = Field(default=None, ge=200, le=299)

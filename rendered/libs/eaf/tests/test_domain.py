@@ -1,6 +1,6 @@
 """The domain base every service's aggregates and errors build on."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, Self
@@ -44,9 +44,9 @@ class Counter(AggregateRoot[Opened | Added]):
         return cls(id=event.counter_id, created_at=NOW, updated_at=NOW)
 
     def apply(self, event: Any) -> Self:
-        return type(self)(
-            id=self.id, created_at=NOW, updated_at=NOW, total=self.total + event.amount
-        )
+        if isinstance(event, Opened):  # opened anew (as a create-or-replace PUT does)
+            return replace(self.started_by(event), born=0)
+        return replace(self, total=self.total + event.amount)
 
     def problems(self, now: datetime) -> list[Violation]:
         return [Violation("total", "Total is at most 10")] if self.total > 10 else []
@@ -57,6 +57,33 @@ def test_an_aggregate_is_the_fold_of_its_history() -> None:
     assert (counter.id, counter.total, counter.version) == ("c-1", 5, 3)
     with pytest.raises(ValueError, match="needs at least its creating event"):
         Counter.from_history([])
+
+
+def test_the_version_a_creating_event_made_tells_whether_it_was_the_last() -> None:
+    opened = Counter.from_history([Opened("c-1")])
+    assert (opened.born, opened.just_created) == (1, True)
+    added = Counter.from_history([Opened("c-1"), Added(2)])
+    assert (added.born, added.just_created) == (1, False)
+    # made anew after three events: the fourth made it, and its state starts over
+    anew = Counter.from_history([Opened("c-1"), Added(2), Added(3), Opened("c-1")])
+    assert (anew.total, anew.born, anew.version, anew.just_created) == (0, 4, 4, True)
+    later = Counter.from_history([Opened("c-1"), Added(2), Opened("c-1"), Added(1)])
+    assert (later.total, later.born, later.version, later.just_created) == (
+        1,
+        3,
+        4,
+        False,
+    )
+
+
+def test_a_state_made_anew_continues_the_stream_it_is_stored_on() -> None:
+    fresh = Counter.started_by(Opened("c-1")).record(Opened("c-1"))
+    assert fresh.anew(0) is fresh
+    assert fresh.committed().just_created
+    revived = fresh.anew(3)
+    assert (revived.version, revived.born, revived.changes) == (3, 4, (Opened("c-1"),))
+    stored = revived.committed()
+    assert (stored.version, stored.just_created) == (4, True)
 
 
 def test_recorded_events_are_pending_until_committed() -> None:

@@ -286,6 +286,11 @@ class AggregateRoot(Generic[EventT]):
     archived: bool = False
     version: int = 0
     changes: tuple[EventT, ...] = field(default=(), compare=False, repr=False)
+    born: int = field(default=1, compare=False, repr=False)
+    """The version its latest creating event made: 1, or more when it was made anew once
+    it was gone (a create-or-replace ``PUT``); so ``version == born`` tells that the last
+    event stored created it. 0 for a state that a creating event just started anew during
+    :meth:`from_history`, which numbers it."""
 
     UNIQUE: ClassVar[tuple[str, ...]] = ()
     """Fields no two aggregates of a tenant share; ``venue_id+name`` names a combination."""
@@ -309,9 +314,21 @@ class AggregateRoot(Generic[EventT]):
         if not events:
             raise ValueError(f"a {cls.__name__} needs at least its creating event")
         state = cls.started_by(events[0])
-        for event in events[1:]:
+        for number, event in enumerate(events[1:], start=2):
             state = state.apply(event)
+            if state.born == 0:  # a creating event made it anew: the event's number
+                state = replace(state, born=number)
         return replace(state, version=len(events))
+
+    def anew(self, stored: int) -> Self:
+        """This state, just made by its creating event (pending), as the next of a stream
+        that holds ``stored`` events already (a gone aggregate made anew; 0: none)."""
+        return replace(self, version=stored, born=stored + 1) if stored else self
+
+    @property
+    def just_created(self) -> bool:
+        """Whether the latest event stored is the one that created it (anew or not)."""
+        return self.version == self.born
 
     def record(self, event: EventT) -> Self:
         """This state with ``event`` pending for the next save."""

@@ -455,3 +455,30 @@ def test_zero_and_minus_zero_are_one_decimal_key() -> None:
 def test_a_keyed_id_needs_a_tenant() -> None:
     with pytest.raises(MissingTenantError):
         keyed_id(SHELVES, "shelf", ["A-1"])
+
+
+async def test_concurrent_creates_or_changes_of_one_key_make_it_once(
+    store: EventStore,
+) -> None:
+    """The work of a create-or-replace PUT: the one that finds no bin stocks it, the others,
+    rerun on the conflict, find it and change it; ``stored`` counts what the stream holds."""
+    transactions = StoreTransactions(store, EVENTS)
+    with as_tenant("acme"):
+        bin_id = keyed_id(SHELVES, "shelf", ["C-3"])
+
+    async def stock_or_take(tx: Transaction) -> Bin:
+        current = await tx.get(Bin, bin_id)
+        if current is None:
+            assert await tx.stored(Bin, bin_id) == 0
+            return tx.save(Bin.stock(bin_id, "C-3", 9))
+        assert await tx.stored(Bin, bin_id) == current.version
+        return tx.save(current.take())
+
+    with as_tenant("acme"):
+        results = await asyncio.gather(
+            *(transactions.run(stock_or_take) for _ in range(6))
+        )
+        stored = await store.read_stream("Bin", bin_id)
+
+    assert sorted(r.version for r in results) == [1, 2, 3, 4, 5, 6]
+    assert [e.event_type for e in stored] == ["ShelfStocked"] + ["CopyTaken"] * 5

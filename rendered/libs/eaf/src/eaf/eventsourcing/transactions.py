@@ -108,6 +108,11 @@ class Transaction(Protocol):
         not (an id is never given twice)."""
         ...
 
+    async def stored(self, kind: type[Sourced], id: str) -> int:
+        """How many events the tenant has stored for the aggregate of ``kind`` with ``id``,
+        deleted or not (0: none): the version a gone one is made anew after."""
+        ...
+
     def save(self, aggregate: A) -> A:
         """Store the aggregate's pending events at commit; returns it as committed."""
         ...
@@ -329,9 +334,12 @@ class _Work:
         return None if owner is None else await self.get(kind, owner)
 
     async def exists(self, kind: type[Sourced], id: str) -> bool:
+        return await self.stored(kind, id) > 0
+
+    async def stored(self, kind: type[Sourced], id: str) -> int:
         version = await self._store.stream_version(kind.__name__, id)
         self.read(kind.__name__, id, version)
-        return version > 0
+        return version
 
     def save(self, aggregate: A) -> A:
         key = (type(aggregate).__name__, aggregate.id)

@@ -1,0 +1,233 @@
+"""A create-or-replace ``PUT`` (an endpoint with ``create``): what `validate` refuses, and
+what a client of the rendered service observes (201 then 200, a gone aggregate made anew,
+If-Match, idempotency keys, tenants), with the project's own generated tests and mypy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Result, ran_in, spec_problems
+
+Generate = Callable[..., Result]
+
+MIRRORS = """\
+version: 2
+name: mirrors
+aggregates:
+  Mirror:
+    key: {fields: [name], ignore_case: true}
+    fields:
+      name: {type: str, pattern: "^[A-Za-z][A-Za-z0-9-]{1,39}$", example: debian-main}
+      url: {type: str, pattern: "^https://\\\\S+$", example: "https://deb.example.org/debian",
+            unique: true}
+      weight: {type: int, min: 1, max: 100, default: 10}
+      labels: {type: "list[str]", default: []}
+      token: {type: str, secret: true, min_length: 8}
+    commands:
+      add: {creates: true, params: [name, url, weight, labels, token], emits: MirrorAdded}
+      configure: {params: [url, weight, labels, token], emits: MirrorConfigured}
+      remove: {deletes: true, emits: MirrorRemoved}
+endpoints:
+  - {method: PUT, path: "/api/v1/mirrors/{name}", command: Mirror.configure, create: Mirror.add}
+  - {method: GET, path: "/api/v1/mirrors/{name}", query: Mirror.get}
+  - {method: DELETE, path: "/api/v1/mirrors/{name}", command: Mirror.remove}
+  - {method: POST, path: "/api/v1/mirrors", command: Mirror.add}
+"""
+
+# the same, its tenant in the path and its endpoints needing permissions
+TENANTS_MIRRORS = (
+    MIRRORS[: MIRRORS.index("endpoints:")].replace("name: mirrors", "name: tenant-mirrors")
+    + """\
+endpoints:
+  - {method: PUT, path: "/api/v1/tenants/{tenantId}/mirrors/{name}", command: Mirror.configure,
+     create: Mirror.add, tenant: path, permission: "mirrors:write"}
+  - {method: GET, path: "/api/v1/tenants/{tenantId}/mirrors/{id}", query: Mirror.get,
+     tenant: path, permission: "mirrors:read"}
+  - {method: DELETE, path: "/api/v1/tenants/{tenantId}/mirrors/{name}", command: Mirror.remove,
+     tenant: path, permission: "mirrors:write"}
+"""
+)
+
+UPSERT = (
+    '  - {method: PUT, path: "/api/v1/mirrors/{name}", command: Mirror.configure,'
+    " create: Mirror.add}\n"
+)
+
+
+def problems(text: str) -> list[str]:
+    return spec_problems(text, "mirrors.yaml")
+
+
+def test_the_spec_with_a_create_or_replace_put_is_valid() -> None:
+    assert problems(MIRRORS) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        (
+            UPSERT,
+            UPSERT.replace("PUT", "POST"),
+            "endpoints.0.method: a create-or-replace endpoint (`create`) is a PUT",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("create: Mirror.add", "create: Mirror.configure"),
+            "endpoints.0.create: 'configure' is no creating command of Mirror (expected one"
+            " of: add)",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("create: Mirror.add", "create: Shelf.add"),
+            "endpoints.0.create: `create` names a creating command of Mirror, as `command` does",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("command: Mirror.configure", "command: Mirror.remove"),
+            "endpoints.0.command: 'remove' creates or deletes",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("{name}", "{id}"),
+            "endpoints.0.path: a create-or-replace PUT names the Mirror by its key: put {name}"
+            " in the path",
+        ),
+        (
+            "      configure: {params: [url, weight, labels, token]",
+            "      configure: {params: [url, labels, token]",
+            "endpoints.0.command: 'configure' does not take 'weight', which 'add' does: a"
+            " replace would drop it",
+        ),
+        (
+            "      add: {creates: true, params: [name, url, weight, labels, token]",
+            "      add: {creates: true, params: [name, url, weight, labels, token],"
+            " inputs: {note: str}",
+            "endpoints.0.command: 'configure' does not take 'note', which 'add' does",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("create: Mirror.add}", "create: Mirror.add, status: 200}"),
+            "endpoints.0.status: a create-or-replace PUT answers 201 when it creates, else 200",
+        ),
+        (
+            UPSERT,
+            UPSERT.replace("create: Mirror.add}", "create: Mirror.add, use_case: configure}"),
+            "endpoints.0.use_case: use case 'configure' is taken by Mirror's own use cases",
+        ),
+    ],
+)
+def test_validate_names_what_a_create_or_replace_put_cannot_do(
+    before: str, after: str, expected: str
+) -> None:
+    assert before in MIRRORS
+    found = problems(MIRRORS.replace(before, after, 1))
+    assert any(expected in problem for problem in found), found
+
+
+def test_a_create_or_replace_put_needs_a_key_of_one_field() -> None:
+    unkeyed = MIRRORS.replace("    key: {fields: [name], ignore_case: true}\n", "")
+    found = problems(unkeyed)
+    assert any(
+        "a create-or-replace PUT names the Mirror by the one field of its `key`" in problem
+        for problem in found
+    ), found
+
+
+def test_a_create_or_replace_put_refuses_a_command_that_loads_a_reference() -> None:
+    spec = MIRRORS.replace(
+        '      labels: {type: "list[str]", default: []}\n',
+        '      labels: {type: "list[str]", default: []}\n'
+        "      origin: {type: str, references: Mirror.name, optional: true}\n",
+    ).replace("weight, labels, token]", "weight, labels, token, origin]")
+    found = problems(spec)
+    assert any(
+        "'add' references another aggregate ('origin'): a create-or-replace PUT serves"
+        " commands that do not" in problem
+        for problem in found
+    ), found
+
+
+PROBE = """\
+import json
+import sys
+from fastapi.testclient import TestClient
+from mirrors.infrastructure.config import load_settings
+from mirrors.main import create_app
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/probe.db",
+                          "BROKER_RELAY": "false"})
+with TestClient(create_app(settings)) as client:
+    body = {"url": "https://a.example.org/debian", "token": "s3cret-token", "labels": ["x"]}
+    made = client.put("/api/v1/mirrors/Debian-Main", json=body)
+    again = client.put("/api/v1/mirrors/debian-main", json={**body, "weight": 7})
+    taken = client.put("/api/v1/mirrors/ubuntu", json=body)
+    removed = client.delete("/api/v1/mirrors/DEBIAN-MAIN")
+    posted = client.post("/api/v1/mirrors", json={**body, "name": "debian-main"})
+    anew = client.put("/api/v1/mirrors/debian-main", json=body)
+    read = client.get("/api/v1/mirrors/debian-main")
+    print(json.dumps({
+        "made": [made.status_code, made.headers.get("location"), made.headers["etag"]],
+        "again": [again.status_code, "location" in again.headers, again.json()["weight"],
+                  again.json()["name"], again.json()["id"] == made.json()["id"]],
+        "taken": [taken.status_code, taken.json().get("field")],
+        "removed": removed.status_code,
+        "posted": posted.status_code,
+        "anew": [anew.status_code, anew.headers["etag"], anew.json()["weight"],
+                 anew.json()["name"], "token" in anew.json()],
+        "read": [read.status_code, read.json()["createdAt"] == anew.json()["createdAt"]],
+    }))
+"""
+
+
+def _project(workspace: Path, generate: Generate, name: str, spec: str) -> Path:
+    path = workspace / f"specs/{name}.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(spec)
+    made = generate("service", name, cwd=workspace)
+    assert made.code == 0, made.err
+    return workspace / f"apps/{name}"
+
+
+def test_a_rendered_create_or_replace_put_makes_replaces_and_makes_anew(
+    workspace: Path, generate: Generate
+) -> None:
+    project = _project(workspace, generate, "mirrors", MIRRORS)
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    probed = subprocess.run(
+        [sys.executable, "-c", PROBE, str(workspace)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    seen = json.loads(probed.stdout.splitlines()[-1])
+    # made (201, its URL), then replaced by its key in another case (200, the same one)
+    assert seen["made"] == [201, "/api/v1/mirrors/Debian-Main", '"1"']
+    assert seen["again"] == [200, False, 7, "Debian-Main", True]
+    # a unique value is still taken once
+    assert seen["taken"] == [409, "url"]
+    # gone: a POST still finds its key taken, the PUT makes it anew (the events go on)
+    assert seen["removed"] == 204
+    assert seen["posted"] == 409
+    assert seen["anew"] == [201, '"4"', 10, "debian-main", False]
+    assert seen["read"] == [200, True]
+
+
+def test_a_create_or_replace_put_on_a_tenant_path_passes_its_own_tests(
+    workspace: Path, generate: Generate
+) -> None:
+    assert problems(TENANTS_MIRRORS) == []
+    project = _project(workspace, generate, "tenant-mirrors", TENANTS_MIRRORS)
+    tests = (project / "tests/test_api.py").read_text()
+    assert "def test_configure_or_add_mirror_makes_a_gone_mirror_anew(" in tests
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
