@@ -127,6 +127,8 @@ class ServiceCtx:
     """The component that authenticates bearer tokens (else IAM's published keys)."""
     password_hasher: bool = False
     """The composition root builds the secrets' hasher (for use cases or components)."""
+    sealed_secrets: bool = False
+    """The composition root opens the key ring of sealed secrets (use cases, components)."""
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -439,6 +441,8 @@ def build(spec: Spec) -> ServiceCtx:
         components=components,
         password_hasher=any(a.served and a.secrets for a in aggregates)
         or any(arg.part == "password_hasher" for c in components for arg in c.arguments),
+        sealed_secrets=any(a.served and a.sealed for a in aggregates)
+        or any(arg.part == "sealed_secrets" for c in components for arg in c.arguments),
         token_validator=spec.token_validator,
         uses_pattern=any(
             c.kind == "pattern"

@@ -345,6 +345,8 @@ class AggregateCtx:
     """A hand-written subclass of the generated service that bootstrap builds instead."""
     secrets: list[str] = field(default_factory=list)
     """The fields kept as a hash (``secret``): its use cases take a ``PasswordHasher``."""
+    sealed: list[str] = field(default_factory=list)
+    """The fields kept sealed (``secret: sealed``): its use cases take ``SealedSecrets``."""
     made_when: list[MadeWhenCtx] = field(default_factory=list)
     """The generated secrets the service makes only on a condition."""
 
@@ -676,7 +678,8 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         else None,
         fields=fields,
         computed=[computed_ctx(c, state) for c in aggregate.computed],
-        secrets=[f.name for f in aggregate.fields if f.secret],
+        secrets=[f.name for f in aggregate.fields if f.secret in ("given", "generated")],
+        sealed=[f.name for f in aggregate.fields if f.secret == "sealed"],
         invariants=[_check(i.check, state, i.message, i.field) for i in aggregate.invariants],
         commands=commands,
         events=sorted({c.event for c in aggregate.commands}),
@@ -794,7 +797,7 @@ def _command(
         also=also,
         references=[],
         loads=loads,
-        kept_secrets=[f.attr for f in command.arguments if f.secret == "given"]
+        kept_secrets=[f.attr for f in command.arguments if f.secret in ("given", "sealed")]
         if _patched(command, aggregate, domain)
         else [],
         value_invariants=_value_invariants(command.arguments, domain),

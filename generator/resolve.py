@@ -1071,7 +1071,10 @@ def _may_be_unique(field: RField) -> bool:
 def _no_secret(domain: Domain, node: Node, secrets: set[str], loc: Loc) -> None:
     """A problem when expression ``node`` reads one of the ``secrets`` (only hashes kept)."""
     if read := sorted(names_in(node) & secrets):
-        domain.problem(loc, f"{read[0]!r} is a secret: only its hash is kept, no rule may read it")
+        domain.problem(
+            loc,
+            f"{read[0]!r} is a secret: no rule may read it (only its hash or sealed text is kept)",
+        )
 
 
 def _by_key(emitter: RAggregate | None, id_node: Node | None, target: str) -> bool:

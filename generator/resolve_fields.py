@@ -170,20 +170,21 @@ class FieldResolver:
 
     def _secret(self, field: RField, spec: FieldSpec, shown: bool, loc: Loc) -> None:
         """Make ``field`` a secret (only its hash kept, never shown), if it may be one."""
-        kind = "generated" if spec.secret == "generated" else "given"
+        kind = spec.secret if spec.secret in ("generated", "sealed") else "given"
         conditional = kind == "generated" and spec.made_when is not None
+        kept = "it is kept sealed" if kind == "sealed" else "its hash is kept"
         if not shown:
-            problem = "secret applies to an aggregate's fields (only their hash is kept)"
+            problem = f"secret applies to an aggregate's fields ({kept})"
         elif spec.made_when is not None and kind != "generated":
             loc, problem = (
                 (*loc[:-1], "made_when"),
                 "made_when is the condition of a generated secret: a given one is given",
             )
         elif not field.type.is_scalar("str"):
-            problem = "a secret is a str (its hash is kept)"
+            problem = f"a secret is a str ({kept})"
         elif spec.optional and not conditional:
             problem = (
-                "a secret is required (its hash is kept), unless generated only on a condition:"
+                f"a secret is required ({kept}), unless generated only on a condition:"
                 " optional, with made_when"
             )
         elif conditional and not spec.optional:

@@ -113,11 +113,12 @@ class FieldSpec(_Strict):
         description="an aggregate's field its views never show (a password hash): requests"
         " may still set it",
     )
-    secret: Literal[True, "generated"] | None = Field(
+    secret: Literal[True, "generated", "sealed"] | None = Field(
         default=None,
         description="an aggregate's str field kept only as its argon2id hash: true, the request"
         " gives it in plain (its rules checked on that); generated, the service makes it and"
-        " the answer of the command that set it shows it once",
+        " the answer of the command that set it shows it once; sealed, the request gives it in"
+        " plain and it is kept encrypted (AES-256-GCM) for the service's own code to open",
     )
     made_when: Text | None = Field(
         default=None,
@@ -431,8 +432,8 @@ class ComponentSpec(_Strict):
         description="the keyword arguments of the factory (or type): a list of parts, each"
         " passed under its own name (a dotted part under its last name), or a map of"
         " keyword to part. A part is settings, store, transactions, clock, read_models,"
-        " queries, relay, password_hasher, a served aggregate's use cases (its snake"
-        " name), an aggregate's repository (<snake>_repository), a component listed"
+        " queries, relay, password_hasher, sealed_secrets, a served aggregate's use cases"
+        " (its snake name), an aggregate's repository (<snake>_repository), a component listed"
         " before this one, or an attribute of one of these (identity.signin)",
     )
     worker: StrictBool = Field(

@@ -28,7 +28,7 @@ aggregates:
             unique: true}
       weight: {type: int, min: 1, max: 100, default: 10}
       labels: {type: "list[str]", default: []}
-      token: {type: str, secret: true, min_length: 8}
+      token: {type: str, secret: sealed, min_length: 8}
     commands:
       add: {creates: true, params: [name, url, weight, labels, token], emits: MirrorAdded}
       configure: {params: [url, weight, labels, token], emits: MirrorConfigured}
@@ -170,7 +170,18 @@ with TestClient(create_app(settings)) as client:
     posted = client.post("/api/v1/mirrors", json={**body, "name": "debian-main"})
     anew = client.put("/api/v1/mirrors/debian-main", json=body)
     read = client.get("/api/v1/mirrors/debian-main")
+    # the events hold the token sealed: the service's own code opens it, in its tenant
+    import sqlite3
+    from eaf.context import SecurityContext, use
+    from eaf.security import SealedSecrets
+    stored = sqlite3.connect(f"{sys.argv[1]}/probe.db").execute(
+        "SELECT payload FROM eaf_events WHERE event_type = 'MirrorAdded' ORDER BY position"
+    ).fetchall()
+    sealed = [json.loads(row[0])["token"] for row in stored]
+    with use(SecurityContext(tenant_id="default")):
+        opened = [SealedSecrets.from_settings(settings).open("Mirror", "token", s) for s in sealed]
     print(json.dumps({
+        "sealed": [len(sealed), any("s3cret" in s for s in sealed), opened],
         "made": [made.status_code, made.headers.get("location"), made.headers["etag"]],
         "again": [again.status_code, "location" in again.headers, again.json()["weight"],
                   again.json()["name"], again.json()["id"] == made.json()["id"]],
@@ -220,6 +231,7 @@ def test_a_rendered_create_or_replace_put_makes_replaces_and_makes_anew(
     assert seen["posted"] == 409
     assert seen["anew"] == [201, '"4"', 10, "debian-main", False]
     assert seen["read"] == [200, True]
+    assert seen["sealed"] == [2, False, ["s3cret-token"] * 2]
 
 
 def test_a_create_or_replace_put_on_a_tenant_path_passes_its_own_tests(

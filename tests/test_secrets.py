@@ -88,6 +88,12 @@ def test_the_spec_with_secrets_is_valid() -> None:
         ),
         (
             "pin: {type: str, secret: true,",
+            "pin: {type: str, optional: true, secret: sealed,",
+            "keys.yaml:7:48: aggregates.Member.fields.pin.secret: a secret is required (it is"
+            " kept sealed), unless generated only on a condition: optional, with made_when",
+        ),
+        (
+            "pin: {type: str, secret: true,",
             "pin: {type: str, default: '1234', secret: true,",
             "keys.yaml:7:49: aggregates.Member.fields.pin.secret: a secret has no default (it"
             " would be written in the spec)",
@@ -102,7 +108,7 @@ def test_the_spec_with_secrets_is_valid() -> None:
             "clientSecret: {type: str, secret: generated}",
             "clientSecret: {type: str, secret: maybe}",
             "keys.yaml:16:41: aggregates.ApiClient.fields.clientSecret.secret: Input should be"
-            " True or 'generated'",
+            " True, 'generated' or 'sealed'",
         ),
         (
             '{method: PATCH, path: "/api/v1/members/{id}", command: Member.rename}',
@@ -114,8 +120,8 @@ def test_the_spec_with_secrets_is_valid() -> None:
         (
             "rename: {params: [nickname, pin], emits",
             "rename: {params: [nickname, pin], when: \"pin != ''\", emits",
-            "keys.yaml:12:47: aggregates.Member.commands.rename.when: 'pin' is a secret: only"
-            " its hash is kept, no rule may read it",
+            "keys.yaml:12:47: aggregates.Member.commands.rename.when: 'pin' is a secret: no"
+            " rule may read it (only its hash or sealed text is kept)",
         ),
         (
             "disable: {set: {status: \"'DISABLED'\"}",

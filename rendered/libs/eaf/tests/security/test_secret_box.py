@@ -1,11 +1,14 @@
 """Secrets sealed at rest: they open where they were sealed, with any key of the ring."""
 
 import stat
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from eaf.security import SecretBox, SecretError
+from eaf.eventsourcing.testing import as_tenant
+from eaf.security import SealedSecrets, SecretBox, SecretError
 
 HERE = b"tenant-a\x1fldap\x1fbindCredential"
 
@@ -36,3 +39,41 @@ def test_the_ring_is_private_and_a_rotated_ring_still_opens_old_secrets(
     assert reloaded.seal("new", HERE)[1] != key_id
     with pytest.raises(SecretError):
         reloaded.open(sealed, "unknown", HERE)
+
+
+@dataclass
+class _Settings:
+    service_dir: Path
+    values: dict[str, Any]
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        return self.values.get(dotted, default)
+
+
+def test_a_sealed_secret_opens_only_in_its_tenant_kind_and_field(
+    tmp_path: Path,
+) -> None:
+    secrets = SealedSecrets.from_settings(_Settings(tmp_path, {}))
+    with as_tenant("acme"):
+        sealed = secrets.seal("Mirror", "token", "s3cret")
+        assert "s3cret" not in sealed
+        assert secrets.open("Mirror", "token", sealed) == "s3cret"
+        for kind, field in [("Mirror", "password"), ("Proxy", "token")]:
+            with pytest.raises(SecretError):
+                secrets.open(kind, field, sealed)
+        for broken in ["s3cret", "k00:not-base64!", sealed.replace(":", ":A", 1)]:
+            with pytest.raises(SecretError):
+                secrets.open("Mirror", "token", broken)
+    with as_tenant("globex"), pytest.raises(SecretError):
+        secrets.open("Mirror", "token", sealed)
+    # the ring is the service's file (created once, 0600): a restart opens what it sealed
+    ring = tmp_path / "data/secrets.json"
+    assert ring.stat().st_mode & 0o777 == 0o600
+    again = SealedSecrets.from_settings(_Settings(tmp_path, {}))
+    with as_tenant("acme"):
+        assert again.open("Mirror", "token", sealed) == "s3cret"
+    elsewhere = SealedSecrets.from_settings(
+        _Settings(tmp_path, {"security.secrets_file": str(tmp_path / "other.json")})
+    )
+    with as_tenant("acme"), pytest.raises(SecretError):
+        elsewhere.open("Mirror", "token", sealed)

@@ -19,7 +19,7 @@ from eaf.security.permissions import (
 )
 from eaf.security.policy import Decision, Policy, PolicyEngine, TenantRules
 from eaf.security.ports import JwksProvider
-from eaf.security.secret_box import SecretBox, SecretError
+from eaf.security.secret_box import SealedSecrets, SecretBox, SecretError
 from eaf.security.tokens import (
     ACCESS_TOKEN_TYPE,
     AccessClaims,
@@ -48,6 +48,7 @@ __all__ = [
     "PolicyEngine",
     "PublicKeys",
     "SigningKey",
+    "SealedSecrets",
     "SecretBox",
     "SecretError",
     "StaticJwks",

@@ -5,7 +5,8 @@ The key ring is a JSON file created with one key on first use and never committe
 sealed it, so a rotated ring (a new active key, the old ones kept) still opens every stored
 secret. The associated data binds a ciphertext to where it belongs (a tenant, a resource, a
 field): moved anywhere else, it does not open. The configuration service seals its secret
-properties with it, the IAM its tenants' LDAP bind credentials.
+properties with it, the IAM its tenants' LDAP bind credentials, and a rendered service the
+spec's ``secret: sealed`` fields (:class:`SealedSecrets`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-__all__ = ["SecretBox", "SecretError"]
+from eaf.context import require_tenant
+
+__all__ = ["SealedSecrets", "SecretBox", "SecretError"]
 
 _NONCE_BYTES = 12
 
@@ -101,3 +105,54 @@ class SecretBox:
         except InvalidTag as error:
             raise SecretError("the secret does not open here") from error
         return plain.decode()
+
+
+class _Settings(Protocol):
+    @property
+    def service_dir(self) -> Path: ...
+
+    def get(self, dotted: str, default: Any = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class SealedSecrets:
+    """The secrets a service keeps to use them itself (a client secret it presents to
+    another service, a bind password), as its spec's ``secret: sealed`` fields hold them:
+    ``<key id>:<ciphertext>`` text, sealed under ``box`` and bound to the current tenant,
+    the aggregate kind and the field, so that a value copied to another tenant, aggregate
+    kind or field does not open."""
+
+    box: SecretBox
+
+    @classmethod
+    def from_settings(cls, settings: _Settings) -> SealedSecrets:
+        """The key ring of ``security.secrets_file`` (default ``data/secrets.json``, under
+        the service's directory when relative), created on first use."""
+        path = Path(str(settings.get("security.secrets_file", "data/secrets.json")))
+        return cls(
+            SecretBox.load_or_create(
+                path if path.is_absolute() else settings.service_dir / path
+            )
+        )
+
+    def seal(self, kind: str, field: str, plaintext: str) -> str:
+        """``plaintext`` sealed for the field ``field`` of a ``kind`` of the tenant."""
+        ciphertext, kid = self.box.seal(plaintext, _bound(kind, field))
+        return f"{kid}:{ciphertext}"
+
+    def open(self, kind: str, field: str, sealed: str) -> str:
+        """The plain text of what :meth:`seal` made for this field, in this tenant
+        (:class:`SecretError` when it was sealed elsewhere, or is no sealed value)."""
+        kid, separator, ciphertext = sealed.partition(":")
+        if not separator:
+            raise SecretError("no sealed value")
+        try:
+            return self.box.open(ciphertext, kid, _bound(kind, field))
+        except (ValueError, TypeError) as error:
+            if isinstance(error, SecretError):
+                raise
+            raise SecretError("no sealed value") from error
+
+
+def _bound(kind: str, field: str) -> bytes:
+    return f"{require_tenant()}/{kind}/{field}".encode()
