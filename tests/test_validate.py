@@ -183,7 +183,10 @@ def test_components_are_checked(workspace: Path, generate: Generate) -> None:
     spec.write_text(COMPONENTS)
     result = generate("validate", "specs/x.yaml", cwd=workspace)
     assert result.code == 1
-    known = "clock, order, order_repository, password_hasher, relay, settings, store, transactions"
+    known = (
+        "clock, order, order_repository, password_hasher, relay, sealed_secrets, settings,"
+        " store, transactions"
+    )
     assert result.err.splitlines() == [
         f"specs/x.yaml:5:45: components.pricing.needs.3: 'billing' is none of the parts"
         f" the composition root has before this component: {known}",
@@ -225,7 +228,7 @@ def test_a_component_built_by_its_type_names_its_keywords_and_parts(
         "specs/x.yaml:6:41: components.catalog.needs.2x: '2x' is not a keyword argument's name",
         "specs/x.yaml:6:55: components.catalog.needs.shelf: 'shelves_repository' is none of"
         " the parts the composition root has before this component: book, book_repository,"
-        " clock, password_hasher, relay, settings, store, transactions",
+        " clock, password_hasher, relay, sealed_secrets, settings, store, transactions",
         "specs/x.yaml:9:28: components.index.needs.1: 'relay.1st' is not <part>.<attribute>",
         "specs/x.yaml:9:39: components.index.needs.2: 'books' is listed twice",
     ]

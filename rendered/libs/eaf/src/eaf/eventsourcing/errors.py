@@ -51,9 +51,11 @@ class DuplicateKeyError(EventSourcingError):
 class PreconditionFailedError(EventSourcingError):
     """The aggregate is not at the version the caller read (HTTP If-Match)."""
 
-    def __init__(self, expected: int, actual: int) -> None:
+    def __init__(self, expected: int, actual: int, detail: str | None = None) -> None:
         self.expected = expected
         self.actual = actual
+        self.detail = detail
+        """What the answer says (default: the resource changed since it was read)."""
         super().__init__(f"expected version {expected}, the aggregate is at {actual}")
 
 

@@ -183,8 +183,9 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
         return problem(409, "Duplicate", message, listed, type=duplicate_type)
 
     async def precondition_failed(request: Request, error: Exception) -> JSONResponse:
-        detail = "The resource changed since it was read (If-Match)"
-        return problem(412, "Precondition failed", detail)
+        detail = getattr(error, "detail", None)
+        default = "The resource changed since it was read (If-Match)"
+        return problem(412, "Precondition failed", detail or default)
 
     async def key_reused(request: Request, error: Exception) -> JSONResponse:
         reused = [_Problem("Idempotency-Key", str(error))]

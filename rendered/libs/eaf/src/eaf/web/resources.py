@@ -5,12 +5,21 @@ creating requests, and links to the next page of a list."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from pydantic import WithJsonSchema
 
-__all__ = ["IdempotencyKey", "IfMatch", "IfNoneMatch", "etag", "next_page"]
+__all__ = [
+    "IdempotencyKey",
+    "IfMatch",
+    "IfNoneMatch",
+    "PutCondition",
+    "PutPreconditions",
+    "etag",
+    "next_page",
+]
 
 # The patterns are stated in the OpenAPI document, and FastAPI answers 422 for a header
 # that breaks them (in ECMA-262 syntax, as JSON Schema has it).
@@ -50,6 +59,37 @@ async def _if_match(
     return int(match[1])
 
 
+@dataclass(frozen=True)
+class PutPreconditions:
+    """The preconditions of a create-or-replace ``PUT`` (RFC 9110 §13.1): ``version``,
+    the one ``If-Match`` names (None: any); ``exists``, True for ``If-Match: *`` (replace
+    only), False for ``If-None-Match: *`` (create only), None when either will do."""
+
+    version: int | None = None
+    exists: bool | None = None
+
+
+async def _put_preconditions(
+    version: Annotated[int | None, Depends(_if_match)],
+    if_match: Annotated[
+        str | None, Header(alias="If-Match", include_in_schema=False)
+    ] = None,
+    if_none_match: Annotated[
+        str | None,
+        Header(
+            alias="If-None-Match",
+            description="*: make it only if none exists (412 otherwise)",
+            pattern=r"^\*$",
+        ),
+        _text(pattern=r"^\*$"),
+    ] = None,
+) -> PutPreconditions:
+    if if_match == "*" and if_none_match == "*":
+        raise HTTPException(412, "If-Match: * and If-None-Match: * exclude each other")
+    exists = True if if_match == "*" else False if if_none_match == "*" else None
+    return PutPreconditions(version, exists)
+
+
 async def _if_none_match(
     if_none_match: Annotated[
         str | None,
@@ -86,6 +126,8 @@ IfMatch = Annotated[int | None, Depends(_if_match)]
 """The version named by ``If-Match`` (None when absent or ``*``)."""
 IfNoneMatch = Annotated[set[str], Depends(_if_none_match)]
 """The entity tags named by ``If-None-Match``."""
+PutCondition = Annotated[PutPreconditions, Depends(_put_preconditions)]
+"""``If-Match`` (a version, or * to replace only) and ``If-None-Match: *`` (create only)."""
 IdempotencyKey = Annotated[str | None, Depends(_idempotency_key)]
 """The request's ``Idempotency-Key``, if any."""
 
