@@ -666,19 +666,13 @@ def _upsert(
             )
             return None
     for used in (create, command):
-        referencing = [f.name for f in used.arguments if f.references]
         made = [f.name for f in used.arguments if f.secret == "generated"]
-        if used.also or referencing or made:
-            what = (
-                "changes another aggregate (`also`)"
-                if used.also
-                else f"references another aggregate ({referencing[0]!r})"
-                if referencing
-                else f"makes a generated secret ({made[0]!r})"
-            )
+        if made:
             domain.problem(
                 where if used is create else (*loc, "command"),
-                f"{used.name!r} {what}: a create-or-replace PUT serves commands that do not",
+                f"{used.name!r} makes a generated secret ({made[0]!r}), which only the answer"
+                " of a POST or a plain PUT shows: a create-or-replace PUT serves commands that"
+                " do not",
             )
             return None
     return create

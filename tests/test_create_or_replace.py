@@ -139,18 +139,61 @@ def test_a_create_or_replace_put_needs_a_key_of_one_field() -> None:
     ), found
 
 
-def test_a_create_or_replace_put_refuses_a_command_that_loads_a_reference() -> None:
+def test_a_create_or_replace_put_refuses_a_command_that_makes_a_generated_secret() -> None:
     spec = MIRRORS.replace(
-        '      labels: {type: "list[str]", default: []}\n',
-        '      labels: {type: "list[str]", default: []}\n'
-        "      origin: {type: str, references: Mirror.name, optional: true}\n",
-    ).replace("weight, labels, token]", "weight, labels, token, origin]")
+        "      token: {type: str, secret: sealed, min_length: 8}\n",
+        "      token: {type: str, secret: sealed, min_length: 8}\n"
+        "      hookSecret: {type: str, secret: generated}\n",
+    ).replace("weight, labels, token]", "weight, labels, token, hookSecret]")
     found = problems(spec)
     assert any(
-        "'add' references another aggregate ('origin'): a create-or-replace PUT serves"
-        " commands that do not" in problem
+        "'add' makes a generated secret ('hookSecret'), which only the answer of a POST or"
+        " a plain PUT shows" in problem
         for problem in found
     ), found
+
+
+# commands that load references (a list of them too, a key ignoring case) and change
+# another aggregate (also), on both sides of the PUT
+ROUTES = """\
+version: 2
+name: routes
+enums:
+  Mode: [road, rail, sea]
+aggregates:
+  Depot:
+    key: {fields: [code], ignore_case: true}
+    fields:
+      code: {type: str, pattern: "^[A-Za-z]{3,8}$", example: Lyon}
+      city: {type: str, not_blank: true}
+      routes: {type: int, default: 0}
+    commands:
+      open: {creates: true, params: [code, city], emits: DepotOpened}
+      serve: {params: [], emits: DepotServed, set: {routes: "routes + 1"}}
+  Route:
+    key: [code]
+    fields:
+      code: {type: str, pattern: "^[A-Z]{2}-[0-9]{3}$", example: FR-001}
+      origin: {type: str, references: Depot.code}
+      via: {type: "list[str]", references: Depot.code, default: []}
+      mode: {type: Mode, default: road}
+      apiKey: {type: str, secret: sealed, min_length: 4}
+      note: {type: str, optional: true}
+    commands:
+      plan: {creates: true, params: [code, origin, via, mode, apiKey, note], emits: RoutePlanned,
+             also: [{command: Depot.serve, id: origin}]}
+      replan: {params: [origin, via, mode, apiKey, note], emits: RouteReplanned}
+      drop: {deletes: true, emits: RouteDropped}
+read_models:
+  Routes: {of: Route}
+endpoints:
+  - {method: POST, path: /api/v1/depots, command: Depot.open}
+  - {method: GET, path: "/api/v1/depots/{id}", query: Depot.get}
+  - {method: PUT, path: "/api/v1/routes/{code}", command: Route.replan, create: Route.plan}
+  - {method: GET, path: "/api/v1/routes/{id}", query: Route.get}
+  - {method: GET, path: /api/v1/routes, query: Routes.list, consistent: true}
+  - {method: DELETE, path: "/api/v1/routes/{code}", command: Route.drop}
+"""
 
 
 PROBE = """\
@@ -232,6 +275,17 @@ def test_a_rendered_create_or_replace_put_makes_replaces_and_makes_anew(
     assert seen["anew"] == [201, '"4"', 10, "debian-main", False]
     assert seen["read"] == [200, True]
     assert seen["sealed"] == [2, False, ["s3cret-token"] * 2]
+
+
+def test_a_create_or_replace_put_of_commands_loading_references_passes_its_own_tests(
+    workspace: Path, generate: Generate
+) -> None:
+    assert problems(ROUTES) == []
+    project = _project(workspace, generate, "routes", ROUTES)
+    tests = (project / "tests/test_api.py").read_text()
+    assert "def test_replan_or_plan_route_makes_a_gone_route_anew(" in tests
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
 
 
 def test_a_create_or_replace_put_on_a_tenant_path_passes_its_own_tests(
