@@ -35,6 +35,13 @@ BOOTSTRAP_NAMES = frozenset(
      "projection_store", "default_reactions", "bootstrap", "eaf"}
 )  # fmt: skip
 """Names the composition root uses for its own parts: a component may not take one."""
+BOOTSTRAP_PARTS = frozenset(
+    {"settings", "store", "transactions", "clock", "read_models", "queries", "relay",
+     "publisher", "workers", "reactions", "consumers", "projectors", "policies", "iam",
+     "flags", "overrides"}
+)  # fmt: skip
+"""The parameters, fields and locals of ``bootstrap``, ``Services`` and ``create_app`` that
+an aggregate's use cases (named after it) would take twice."""
 
 
 def semantic_problems(spec: Spec) -> list[Finding]:
@@ -50,6 +57,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_adapter_imports(spec),
         *_system_packages(spec),
         *_components(spec),
+        *_part_names(spec),
         *_token_validator(spec),
         *_services(spec),
     ]
@@ -270,6 +278,18 @@ def _token_validator(spec: Spec) -> Iterator[Finding]:
         yield where, f"{name[:40]!r} is no component of this spec (components: {listed})"
     elif not any(endpoint.permission for endpoint in spec.endpoints):
         yield where, "no endpoint has a permission: there is no bearer token to validate"
+
+
+def _part_names(spec: Spec) -> Iterator[Finding]:
+    """An aggregate whose use cases would take the name of a part of the composition root
+    (``Relay`` would be a second ``relay`` parameter of ``bootstrap``)."""
+    for name in spec.aggregates:
+        if isinstance(name, str) and naming.snake(name) in BOOTSTRAP_PARTS:
+            yield (
+                ("aggregates", name),
+                f"{name!r} is the composition root's own {naming.snake(name)!r}: choose"
+                " another name",
+            )
 
 
 def _components(spec: Spec) -> Iterator[Finding]:

@@ -43,7 +43,30 @@ def stored_data_breaks(old_domain: Domain, new_domain: Domain) -> list[Breaking]
         if stored is not None:
             problems += [Breaking(*p) for p in _new_unique_rules(name, stored, aggregate)]
             problems += [Breaking(*p) for p in _new_key(name, stored, aggregate)]
+            problems += [Breaking(*p) for p in _new_secrets(name, stored, aggregate)]
     return problems
+
+
+def _new_secrets(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[Loc, str]]:
+    """A stored field that is now kept otherwise (hashed, sealed, or in plain again): the
+    values stored before are not what the service now reads."""
+    found = []
+    for field in current.fields:
+        before = stored.field(field.name)
+        if before is not None and before.secret != field.secret:
+            said = {"given": "true"}
+            was = f"secret: {said.get(before.secret, before.secret)}" if before.secret else "plain"
+            now = f"secret: {said.get(field.secret, field.secret)}" if field.secret else "plain"
+            found.append(
+                (
+                    (*field.loc, "secret"),
+                    f"{name}.{field.name} was {was} and is {now}: the values stored before"
+                    " stay as they were written, which the service would read as the new"
+                    " kind (a sealed one would not open); add a new field instead, or render"
+                    " with --allow-breaking for a service without data",
+                )
+            )
+    return found
 
 
 def _new_key(name: str, stored: RAggregate, current: RAggregate) -> list[tuple[Loc, str]]:

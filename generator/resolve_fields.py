@@ -183,9 +183,10 @@ class FieldResolver:
         elif not field.type.is_scalar("str"):
             problem = f"a secret is a str ({kept})"
         elif spec.optional and not conditional:
-            problem = (
-                f"a secret is required ({kept}), unless generated only on a condition:"
-                " optional, with made_when"
+            problem = f"a secret is required ({kept})" + (
+                ", unless generated only on a condition: optional, with made_when"
+                if kind == "generated"
+                else ""
             )
         elif conditional and not spec.optional:
             loc, problem = (
@@ -197,9 +198,16 @@ class FieldResolver:
         elif kind == "generated" and (field.rules or spec.has_example):
             problem = "a generated secret takes no rules or example: the service makes it"
         else:
-            field.secret, field.hidden = kind, True
-            field.made_when = spec.made_when
-            return
+            shown_value = [rule for rule, text in field.messages.items() if "{value}" in text]
+            if shown_value:
+                loc, problem = (
+                    (*loc[:-1], "messages", shown_value[0]),
+                    "a secret's message cannot show {value}: the answer would tell the secret",
+                )
+            else:
+                field.secret, field.hidden = kind, True
+                field.made_when = spec.made_when
+                return
         self.domain.problem(loc, problem)
 
     def _unchecked(self, spec: FieldSpec, loc: Loc, owner: str) -> None:

@@ -276,7 +276,10 @@ def _upsert_values(
             )
             if node is not None:
                 values[column.name] = node
-        elif column.name in carried and carried[column.name].full_type == column.full_type:
+        elif column.name in carried and (
+            carried[column.name].full_type == column.full_type
+            or (column.optional and carried[column.name].type == column.type)
+        ):  # the event's value, or (into an optional column) one that is never null
             values[column.name] = Node("name", column.full_type, value=f"event.{column.name}")
         elif column.required:
             fields.domain.problem(
@@ -589,6 +592,21 @@ def _command_endpoint(
     return resolved
 
 
+def _declared_as(field_: RField) -> tuple[object, ...]:
+    """What a request's value of ``field_`` is: its type, default, rules and references."""
+    return (
+        field_.full_type,
+        field_.has_default,
+        repr(field_.default),
+        field_.rules,
+        field_.messages,
+        field_.item_rules,
+        field_.item_messages,
+        field_.references,
+        field_.secret,
+    )
+
+
 def _upsert(
     domain: Domain,
     endpoint: EndpointSpec,
@@ -649,11 +667,12 @@ def _upsert(
         return None
     for field_name, field_ in changing.items():
         other = taking.get(field_name)
-        if other is None or other.full_type != field_.full_type:
+        if other is None or _declared_as(other) != _declared_as(field_):
             domain.problem(
                 where,
-                f"{member!r} does not take {field_name!r} as {command.name!r} does: the body"
-                " of a create-or-replace PUT is one for both commands",
+                f"{member!r} does not take {field_name!r} as {command.name!r} does (the same"
+                " type, default and rules): the body of a create-or-replace PUT is one for both"
+                " commands",
             )
             return None
     for field_name in taking:

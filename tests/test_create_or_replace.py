@@ -111,6 +111,14 @@ def test_the_spec_with_a_create_or_replace_put_is_valid() -> None:
             "endpoints.0.command: 'configure' does not take 'note', which 'add' does",
         ),
         (
+            "emits: MirrorAdded}\n      configure: {params: [url, weight, labels, token],",
+            "inputs: {note: {type: str, default: made}}, emits: MirrorAdded}\n"
+            "      configure: {params: [url, weight, labels, token],"
+            " inputs: {note: {type: str, default: changed}},",
+            "endpoints.0.create: 'add' does not take 'note' as 'configure' does (the same type,"
+            " default and rules)",
+        ),
+        (
             UPSERT,
             UPSERT.replace("create: Mirror.add}", "create: Mirror.add, status: 200}"),
             "endpoints.0.status: a create-or-replace PUT answers 201 when it creates, else 200",
@@ -213,6 +221,12 @@ with TestClient(create_app(settings)) as client:
     posted = client.post("/api/v1/mirrors", json={**body, "name": "debian-main"})
     anew = client.put("/api/v1/mirrors/debian-main", json=body)
     read = client.get("/api/v1/mirrors/debian-main")
+    # a retry with the key of a request but another secret is another request: refused
+    key = {"Idempotency-Key": "rotate-1"}
+    rotated = client.put("/api/v1/mirrors/debian-main", json=body, headers=key)
+    changed = client.put(
+        "/api/v1/mirrors/debian-main", json={**body, "token": "other-token"}, headers=key
+    )
     # the events hold the token sealed: the service's own code opens it, in its tenant
     import sqlite3
     from eaf.context import SecurityContext, use
@@ -234,6 +248,7 @@ with TestClient(create_app(settings)) as client:
         "anew": [anew.status_code, anew.headers["etag"], anew.json()["weight"],
                  anew.json()["name"], "token" in anew.json()],
         "read": [read.status_code, read.json()["createdAt"] == anew.json()["createdAt"]],
+        "retried": [rotated.status_code, changed.status_code, changed.json()["title"]],
     }))
 """
 
@@ -275,6 +290,7 @@ def test_a_rendered_create_or_replace_put_makes_replaces_and_makes_anew(
     assert seen["anew"] == [201, '"4"', 10, "debian-main", False]
     assert seen["read"] == [200, True]
     assert seen["sealed"] == [2, False, ["s3cret-token"] * 2]
+    assert seen["retried"] == [200, 422, "Idempotency-Key reused"]
 
 
 def test_a_create_or_replace_put_of_commands_loading_references_passes_its_own_tests(

@@ -90,7 +90,13 @@ def test_the_spec_with_secrets_is_valid() -> None:
             "pin: {type: str, secret: true,",
             "pin: {type: str, optional: true, secret: sealed,",
             "keys.yaml:7:48: aggregates.Member.fields.pin.secret: a secret is required (it is"
-            " kept sealed), unless generated only on a condition: optional, with made_when",
+            " kept sealed)",
+        ),
+        (
+            "messages: {pattern: 4-8 digits}",
+            'messages: {pattern: "{value}: 4-8 digits"}',
+            "keys.yaml:7:83: aggregates.Member.fields.pin.messages.pattern: a secret's message"
+            " cannot show {value}: the answer would tell the secret",
         ),
         (
             "pin: {type: str, secret: true,",
@@ -293,3 +299,31 @@ def test_a_service_keeps_only_the_hash_of_a_secret(workspace: Path, generate: Ge
     ran_in(project, "-c", PROBE, str(workspace))
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+def test_render_refuses_a_stored_field_kept_otherwise_now() -> None:
+    """A field turned into a sealed secret (or a hashed one back to plain) over stored data:
+    the values stored before stay as written, and a sealed one would not open."""
+    from generator.evolution import breaking_changes
+    from generator.loading import load_spec_text
+
+    plain = KEYS.replace("secret: true, ", "")
+    sealed = KEYS.replace("secret: true, ", "secret: sealed, ")
+    found = [
+        (".".join(map(str, loc)), message)
+        for loc, message, _ in breaking_changes(
+            load_spec_text(plain, "keys.yaml"), load_spec_text(sealed, "keys.yaml")
+        )
+    ]
+    assert found == [
+        (
+            "aggregates.Member.fields.pin.secret",
+            "Member.pin was plain and is secret: sealed: the values stored before stay as"
+            " they were written, which the service would read as the new kind (a sealed one"
+            " would not open); add a new field instead, or render with --allow-breaking for a"
+            " service without data",
+        )
+    ]
+    assert (
+        breaking_changes(load_spec_text(KEYS, "keys.yaml"), load_spec_text(KEYS, "keys.yaml")) == []
+    )

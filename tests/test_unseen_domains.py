@@ -872,3 +872,58 @@ def test_a_reference_to_a_key_that_ignores_case_keeps_the_key_as_stored(
     project = _service(workspace, generate, "crew", CASELESS_REFERENCES)
     _probe(project, CASELESS_REFERENCES_PROBE, workspace)
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+def test_an_aggregate_named_like_a_part_of_the_composition_root_is_refused() -> None:
+    """An SMTP relay's aggregate named ``Relay`` passed `validate` and rendered a
+    ``bootstrap`` taking ``relay`` twice (a SyntaxError); so did ``Workers`` and ``Store``."""
+    from helpers import spec_problems
+
+    spec = (
+        "version: 2\nname: mail\naggregates:\n"
+        "  Relay: {fields: {host: str}, commands: {add: {creates: true, params: [host],"
+        " emits: RelayAdded}}}\n"
+        "  App: {fields: {host: str}, commands: {add: {creates: true, params: [host],"
+        " emits: AppAdded}}}\n"
+        "endpoints: [{method: POST, path: /api/v1/relays, command: Relay.add}]\n"
+    )
+    assert spec_problems(spec, "mail.yaml") == [
+        "mail.yaml:4:10: aggregates.Relay: 'Relay' is the composition root's own 'relay':"
+        " choose another name"
+    ]
+
+
+OPTIONAL_COLUMN = """\
+version: 2
+name: boxes
+aggregates:
+  Box:
+    fields: {title: str, url: str}
+    commands:
+      add: {creates: true, params: [title, url], emits: BoxAdded}
+read_models:
+  BoxRows:
+    key: boxId
+    fields: {boxId: uuid, url: {type: str, optional: true}, title: str}
+    on: {BoxAdded: upsert}
+endpoints:
+  - {method: POST, path: /api/v1/boxes, command: Box.add}
+  - {method: GET, path: /api/v1/box-rows, query: BoxRows.list, consistent: true}
+"""
+
+
+def test_a_bare_upsert_copies_an_event_value_into_an_optional_column(
+    workspace: Path, generate: Generate
+) -> None:
+    """A rows read model's optional column was written null on a bare `upsert` whenever
+    the event's field was required (the types differed by the null)."""
+    project = _service(workspace, generate, "boxes", OPTIONAL_COLUMN)
+    _probe(
+        project,
+        "with TestClient(create_app(settings)) as client:\n"
+        "    made = client.post('/api/v1/boxes', json={'title': 'a', 'url': 'https://x.org'})\n"
+        "    assert made.status_code == 201, made.text\n"
+        "    rows = client.get('/api/v1/box-rows').json()\n"
+        "    assert [row['url'] for row in rows] == ['https://x.org'], rows\n",
+        workspace,
+    )

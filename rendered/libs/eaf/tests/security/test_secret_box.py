@@ -77,3 +77,23 @@ def test_a_sealed_secret_opens_only_in_its_tenant_kind_and_field(
     )
     with as_tenant("acme"), pytest.raises(SecretError):
         elsewhere.open("Mirror", "token", sealed)
+
+
+def test_a_digest_of_a_secret_tells_a_changed_one_in_its_place_only(
+    tmp_path: Path,
+) -> None:
+    secrets = SealedSecrets(SecretBox.load_or_create(tmp_path / "ring.json"))
+    with as_tenant("acme"):
+        first = secrets.digest("Mirror", "token", "s3cret")
+        assert first == secrets.digest("Mirror", "token", "s3cret")
+        assert "s3cret" not in first
+        assert first != secrets.digest("Mirror", "token", "s3cret2")
+        assert first != secrets.digest("Mirror", "password", "s3cret")
+        # a rotated ring keeps its oldest key: the digest stays
+        secrets.box.rotate()
+        assert first == secrets.digest("Mirror", "token", "s3cret")
+    with as_tenant("globex"):
+        assert first != secrets.digest("Mirror", "token", "s3cret")
+    other = SealedSecrets(SecretBox.generate())
+    with as_tenant("acme"):
+        assert first != other.digest("Mirror", "token", "s3cret")

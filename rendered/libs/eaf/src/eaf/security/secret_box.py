@@ -12,6 +12,7 @@ spec's ``secret: sealed`` fields (:class:`SealedSecrets`).
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 import os
 import secrets
@@ -139,6 +140,15 @@ class SealedSecrets:
         """``plaintext`` sealed for the field ``field`` of a ``kind`` of the tenant."""
         ciphertext, kid = self.box.seal(plaintext, _bound(kind, field))
         return f"{kid}:{ciphertext}"
+
+    def digest(self, kind: str, field: str, plaintext: str) -> str:
+        """A keyed digest (HMAC-SHA256) of ``plaintext`` for this field in this tenant: the
+        same for the same text, so that an idempotent request's fingerprint tells a changed
+        secret from a repeated one, and useless without the ring's oldest key."""
+        key = hmac.new(next(iter(self.box.keys.values())), b"fingerprint", "sha256")
+        return hmac.new(
+            key.digest(), _bound(kind, field) + b"\x00" + plaintext.encode(), "sha256"
+        ).hexdigest()
 
     def open(self, kind: str, field: str, sealed: str) -> str:
         """The plain text of what :meth:`seal` made for this field, in this tenant
