@@ -659,7 +659,11 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
     ctx = AggregateCtx(
         name=aggregate.name,
         snake=naming.snake(aggregate.name),
-        var=_var(aggregate.name),
+        var=_var(
+            aggregate.name,
+            frozenset(f.attr for f in aggregate.fields)
+            | {f.attr for c in aggregate.commands for f in c.inputs},
+        ),
         title=" ".join(words),
         description=aggregate.description,
         not_found=aggregate.not_found,
@@ -720,10 +724,23 @@ def _made_when(aggregate: RAggregate, catalog: Catalog) -> list[MadeWhenCtx]:
     return list(found.values())
 
 
-def _var(name: str) -> str:
+_HANDLER_LOCALS = frozenset(
+    {"tag", "keyed", "shown", "replayed", "answered", "given", "current_state", "where",
+     "order", "rows", "columns", "precondition", "path_tenant", "if_match", "if_none_match",
+     "idempotency_key", "use_cases", "queries", "tx", "missing", "item", "value", "index",
+     "found", "key", "made", "limit", "offset", "sort", "total"}
+)  # fmt: skip
+"""The locals and parameters of the rendered HTTP handlers and use cases."""
+
+
+def _var(name: str, taken: frozenset[str] = frozenset()) -> str:
+    """The variable that holds an aggregate named ``name`` in the rendered handlers: the
+    last word of its name, unless a local, parameter or one of ``taken`` (the attributes of
+    its fields and inputs, which paths and bodies bind) has it: ``the_<word>``."""
     from generator.reserved import python_attribute
 
-    return python_attribute(naming.words(name)[-1])
+    word = python_attribute(naming.words(name)[-1])
+    return f"the_{word.rstrip('_')}" if word in _HANDLER_LOCALS | taken else word
 
 
 def _command(

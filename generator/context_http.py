@@ -291,8 +291,9 @@ def _endpoint(
                 )
             elif name == endpoint.by_key:
                 key = next(f for f in aggregate.fields if f.name == name)
-                # the tests' unknown key: one they make no aggregate with
-                unknown = key.unused_json or "UNKNOWN_ID"
+                # the tests' unknown key: one they make no aggregate with, else (an enum
+                # has few values) a valid one, in a test that makes none
+                unknown = key.unused_json or key.sample_json
                 params.append(ParamCtx(name, key.attr, key.py, "key", unknown))
             else:
                 argument = arguments[name]

@@ -927,3 +927,60 @@ def test_a_bare_upsert_copies_an_event_value_into_an_optional_column(
         "    assert [row['url'] for row in rows] == ['https://x.org'], rows\n",
         workspace,
     )
+
+
+NAMED_LIKE_LOCALS = """\
+version: 2
+name: tags
+enums:
+  Zone: [north, south]
+aggregates:
+  Tag:
+    key: [label]
+    fields:
+      label: {type: str, example: red}
+      uses: {type: int, default: 0}
+    commands:
+      make: {creates: true, params: [label], emits: TagMade}
+      use: {params: [], emits: TagUsed, set: {uses: "uses + 1"}}
+  Label:
+    key: [label]
+    fields:
+      label: {type: str, example: big}
+    commands:
+      make: {creates: true, params: [label], emits: LabelMade}
+  Bay:
+    key: [zone]
+    fields:
+      zone: {type: Zone}
+      size: {type: int, default: 1}
+    commands:
+      open: {creates: true, params: [zone], emits: BayOpened}
+      adjust: {params: [size], emits: BayAdjusted}
+      close: {deletes: true, emits: BayClosed}
+policies:
+  UseRed:
+    on: LabelMade
+    run: {command: Tag.use, id: "'red'"}
+endpoints:
+  - {method: POST, path: /api/v1/tags, command: Tag.make}
+  - {method: GET, path: "/api/v1/tags/{label}", query: Tag.get}
+  - {method: POST, path: /api/v1/labels, command: Label.make}
+  - {method: GET, path: "/api/v1/labels/{label}", query: Label.get}
+  - {method: POST, path: /api/v1/bays, command: Bay.open}
+  - {method: PATCH, path: "/api/v1/bays/{zone}", command: Bay.adjust}
+  - {method: DELETE, path: "/api/v1/bays/{zone}", command: Bay.close}
+"""
+
+
+def test_aggregates_named_like_a_handler_s_locals_and_enum_keys_pass_their_own_tests(
+    workspace: Path, generate: Generate
+) -> None:
+    """``Tag`` shadowed the GET's ETag local and ``Label`` its path parameter (500s, mypy
+    errors); an enum key's 404 tests sent a uuid (422); a policy's literal id failed ruff
+    (``str("red")``); the idempotency test of an enum key could "change" the body's zone
+    to the zone it already had."""
+    project = _service(workspace, generate, "tags", NAMED_LIKE_LOCALS)
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "ruff", "check", ".")

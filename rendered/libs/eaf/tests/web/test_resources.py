@@ -8,9 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 
-from eaf.web.resources import IdempotencyKey, IfMatch
+from eaf.web.resources import IdempotencyKey, IfMatch, PutCondition, sent_path
 
 
 def service() -> FastAPI:
@@ -23,6 +23,17 @@ def service() -> FastAPI:
     @app.post("/items")
     async def create(idempotency_key: IdempotencyKey) -> dict[str, Any]:
         return {"key": idempotency_key}
+
+    @app.put("/things/{name}")
+    async def put(
+        name: str, request: Request, precondition: PutCondition
+    ) -> dict[str, Any]:
+        return {
+            "name": name,
+            "location": sent_path(request),
+            "version": precondition.version,
+            "exists": precondition.exists,
+        }
 
     return app
 
@@ -84,3 +95,38 @@ async def test_another_idempotency_key_is_refused(value: str) -> None:
     assert response.status_code == 422, response.text
     pattern = header_schema("/items", "post", "Idempotency-Key")["pattern"]
     assert not re.fullmatch(pattern, value)
+
+
+@pytest.mark.parametrize(
+    ("headers", "version", "exists"),
+    [
+        ({}, None, None),
+        ({b"If-Match": b'"4"'}, 4, None),
+        ({b"If-Match": b"*"}, None, True),
+        ({b"If-None-Match": b"*"}, None, False),
+    ],
+)
+async def test_a_put_knows_whether_it_may_make_or_replace(
+    headers: dict[bytes, bytes], version: int | None, exists: bool | None
+) -> None:
+    response = await send("PUT", "/things/a", headers)
+
+    assert response.status_code == 200, response.text
+    assert (response.json()["version"], response.json()["exists"]) == (version, exists)
+
+
+async def test_a_put_refuses_both_stars_and_another_if_none_match() -> None:
+    both = await send("PUT", "/things/a", {b"If-Match": b"*", b"If-None-Match": b"*"})
+    assert both.status_code == 412, both.text
+    tagged = await send("PUT", "/things/a", {b"If-None-Match": b'"3"'})
+    assert tagged.status_code == 422, tagged.text
+
+
+@pytest.mark.parametrize(
+    "sent", ["/things/a%3Fb", "/things/h%23x", "/things/tab%09x", "/things/caf%C3%A9"]
+)
+async def test_the_location_of_a_put_is_its_path_as_sent(sent: str) -> None:
+    response = await send("PUT", sent, {})
+
+    assert response.status_code == 200, response.text
+    assert response.json()["location"] == sent

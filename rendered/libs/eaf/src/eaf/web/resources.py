@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import Depends, Header, HTTPException, Request
 from pydantic import WithJsonSchema
@@ -19,6 +20,7 @@ __all__ = [
     "PutPreconditions",
     "etag",
     "next_page",
+    "sent_path",
 ]
 
 # The patterns are stated in the OpenAPI document, and FastAPI answers 422 for a header
@@ -139,3 +141,14 @@ def next_page(request: Request, offset: int, limit: int, total: int) -> str | No
         return None
     url = request.url.include_query_params(offset=following, limit=limit)
     return str(url.path) + "?" + url.query
+
+
+def sent_path(request: Request) -> str:
+    """The request's path as the client sent it (percent-encoded as it was: ``a%3Fb``
+    stays one segment), with the application's root path: the URL of what a PUT made."""
+    raw = request.scope.get("raw_path")
+    root = str(request.scope.get("root_path", ""))
+    if isinstance(raw, bytes) and raw:
+        sent = raw.decode("latin-1")
+        return sent if not root or sent.startswith(root) else root + sent
+    return root + quote(request.scope["path"])
