@@ -544,7 +544,11 @@ def test_create_project_with_an_idempotency_key_makes_one_project(
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "key": "web-sho0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "key": next(v for v in ["web-sho0", "web-shop"] if v != body["key"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -807,7 +811,8 @@ def test_create_segment_with_an_idempotency_key_makes_one_segment(
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "name": "nam0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {**body, "name": next(v for v in ["nam0", "name"] if v != body["name"])}
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -1050,7 +1055,11 @@ def test_create_flag_with_an_idempotency_key_makes_one_flag(client: TestClient) 
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "key": "new-checkou0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "key": next(v for v in ["new-checkou0", "new-checkout"] if v != body["key"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"

@@ -666,7 +666,11 @@ def test_create_user_with_an_idempotency_key_makes_one_user(client: TestClient) 
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "username": "alic0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "username": next(v for v in ["alic0", "alice"] if v != body["username"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -852,7 +856,11 @@ def test_create_role_with_an_idempotency_key_makes_one_role(client: TestClient) 
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "name": "edito0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "name": next(v for v in ["edito0", "editor"] if v != body["name"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -1086,7 +1094,11 @@ def test_create_policy_with_an_idempotency_key_makes_one_policy(
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "name": "sales-onl0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "name": next(v for v in ["sales-onl0", "sales-only"] if v != body["name"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -1259,7 +1271,13 @@ def test_create_service_account_with_an_idempotency_key_makes_one_service_accoun
         **{name: None for name in made},
     }
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "clientId": "billing-worke0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "clientId": next(
+            v for v in ["billing-worke0", "billing-worker"] if v != body["clientId"]
+        ),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -1457,7 +1475,11 @@ def test_register_registered_client_with_an_idempotency_key_makes_one_registered
         **{name: None for name in made},
     }
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "clientId": "porta0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "clientId": next(v for v in ["porta0", "portal"] if v != body["clientId"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"

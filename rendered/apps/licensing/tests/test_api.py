@@ -491,7 +491,11 @@ def test_create_product_with_an_idempotency_key_makes_one_product(
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "code": "desktop-ap0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "code": next(v for v in ["desktop-ap0", "desktop-app"] if v != body["code"]),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
@@ -1186,7 +1190,15 @@ def test_create_license_with_an_idempotency_key_makes_one_license(
     assert first.status_code == again.status_code == 201, again.text
     assert again.json() == first.json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    changed = {**body, "key": "A1B2C3-D4E5F6-A7B8C9-D0E1F0"}
+    # another value than the body's (one of the values the examples vary)
+    changed = {
+        **body,
+        "key": next(
+            v
+            for v in ["A1B2C3-D4E5F6-A7B8C9-D0E1F0", "A1B2C3-D4E5F6-A7B8C9-D0E1F2"]
+            if v != body["key"]
+        ),
+    }
     other = client.post(path, json=changed, headers=key)
     assert other.status_code == 422, other.text
     assert other.json()["title"] == "Idempotency-Key reused"
