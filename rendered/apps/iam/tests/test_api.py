@@ -1396,6 +1396,10 @@ def test_register_registered_client_answers_201_with_the_stored_registered_clien
         assert sent(created[field], value) == value, field
     assert created["createdAt"] == created["updatedAt"]
     assert response.headers["ETag"] == '"1"'
+    # the URL that names it by its clientId
+    located = client.get(response.headers["Location"])
+    assert located.status_code == 200, located.text
+    assert located.json()["clientUuid"] == created["clientUuid"]
 
 
 def test_register_registered_client_rejects_name_breaking_max_length(

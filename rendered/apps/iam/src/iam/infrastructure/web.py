@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from secrets import token_urlsafe
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from eaf import context
 from eaf.eventsourcing import Idempotency, PreconditionFailedError, keyed_id
@@ -1273,6 +1274,9 @@ async def register_registered_client(
     )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
+    response.headers["Location"] = "/api/v1/tenants/{tenantId}/clients/".replace(
+        "{tenantId}", path_tenant
+    ) + quote(str(client.client_id), safe="")
     response.headers["ETag"] = etag(client.version)
     shown = registered_client_view(client, utc_now()).model_dump(by_alias=True)
     # a replayed answer cannot show the secret: the first answer showed it, once
