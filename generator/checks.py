@@ -299,8 +299,10 @@ def _components(spec: Spec) -> Iterator[Finding]:
     package = naming.package(spec.name)
     aggregates = {naming.snake(name) for name in spec.aggregates}
     repositories = set(naming.repository_parts(list(spec.aggregates)))
-    available = {"settings", "store", "transactions", "clock", "relay", "password_hasher"}
-    available.add("sealed_secrets")
+    available = {
+        *("settings", "store", "transactions", "clock", "relay"),
+        *("password_hasher", "sealed_secrets"),
+    }
     available |= aggregates | repositories
     if spec.read_models:
         available |= {"read_models", "queries"}

@@ -724,23 +724,14 @@ def _made_when(aggregate: RAggregate, catalog: Catalog) -> list[MadeWhenCtx]:
     return list(found.values())
 
 
-_HANDLER_LOCALS = frozenset(
-    {"tag", "keyed", "shown", "replayed", "answered", "given", "current_state", "where",
-     "order", "rows", "columns", "precondition", "path_tenant", "if_match", "if_none_match",
-     "idempotency_key", "use_cases", "queries", "tx", "missing", "item", "value", "index",
-     "found", "key", "made", "limit", "offset", "sort", "total"}
-)  # fmt: skip
-"""The locals and parameters of the rendered HTTP handlers and use cases."""
-
-
 def _var(name: str, taken: frozenset[str] = frozenset()) -> str:
     """The variable that holds an aggregate named ``name`` in the rendered handlers: the
     last word of its name, unless a local, parameter or one of ``taken`` (the attributes of
     its fields and inputs, which paths and bodies bind) has it: ``the_<word>``."""
-    from generator.reserved import python_attribute
+    from generator.reserved import HANDLER_LOCALS, python_attribute
 
     word = python_attribute(naming.words(name)[-1])
-    return f"the_{word.rstrip('_')}" if word in _HANDLER_LOCALS | taken else word
+    return f"the_{word.rstrip('_')}" if word in HANDLER_LOCALS | taken else word
 
 
 def _command(

@@ -129,6 +129,14 @@ PYDANTIC = frozenset(
     }
 )
 
+HANDLER_LOCALS = frozenset(
+    {"tag", "keyed", "shown", "replayed", "answered", "given", "current_state", "where",
+     "order", "rows", "columns", "precondition", "path_tenant", "if_match", "if_none_match",
+     "idempotency_key", "use_cases", "queries", "tx", "missing", "item", "value", "index",
+     "found", "key", "made", "limit", "offset", "sort", "total"}
+)  # fmt: skip
+"""The locals and parameters of the rendered HTTP handlers and use cases."""
+
 ATTRIBUTES = (
     frozenset(keyword.kwlist) | SOFT_KEYWORDS | frozenset(dir(builtins)) | LOCALS | PYDANTIC
 )

@@ -158,9 +158,9 @@ class SealedSecrets:
             raise SecretError("no sealed value")
         try:
             return self.box.open(ciphertext, kid, _bound(kind, field))
-        except (ValueError, TypeError) as error:
-            if isinstance(error, SecretError):
-                raise
+        except SecretError:
+            raise
+        except ValueError as error:  # not base64: no ciphertext of this ring
             raise SecretError("no sealed value") from error
 
 
