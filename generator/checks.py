@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import math
 import re
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from generator.resolve import class_names, resolve
 from generator.resolve_fields import camel_problem
 from generator.resolved import Domain, Loc
 from generator.scenarios import example_problems
-from generator.spec import CONSUMED_EVENT, Spec
+from generator.spec import CONSUMED_EVENT, ComponentSpec, Spec
 from generator.values import Catalog
 from generator.workspace import Workspace, template_root
 
@@ -27,6 +28,10 @@ SCRIPT_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 SCRIPT_TARGET = r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$"
 COMPONENT_NAME = r"^[a-z][a-z0-9_]{0,39}$"
 COMPONENT_TYPE = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+GENERIC_TYPE = COMPONENT_TYPE.removesuffix("$") + r"(\[Any(, Any){0,4}\])?$"
+SETTING_KEY = r"^[a-z][a-z0-9_]{0,39}(\.[a-z][a-z0-9_]{0,39}){1,5}$"
+RUNTIME_SECTIONS = frozenset({"application", "server", "broker", "database", "logging", "flags"})
+"""Sections of the settings the runtime declares and checks itself."""
 BOOTSTRAP_NAMES = frozenset(
     {"settings", "store", "transactions", "clock", "read_models", "queries", "relay",
      "publisher", "workers", "reactions", "consumers", "projectors", "policies", "iam",
@@ -56,6 +61,7 @@ def semantic_problems(spec: Spec) -> list[Finding]:
         *_scripts(spec),
         *_adapter_imports(spec),
         *_system_packages(spec),
+        *_settings(spec),
         *_components(spec),
         *_part_names(spec),
         *_token_validator(spec),
@@ -292,6 +298,48 @@ def _part_names(spec: Spec) -> Iterator[Finding]:
             )
 
 
+def _settings(spec: Spec) -> Iterator[Finding]:
+    """Each key dotted snake_case, outside the runtime's sections, no key inside another,
+    each default of its type."""
+    if spec.kind == "lib" and spec.settings:
+        yield ("settings",), "settings are read by an app's composition root (use kind: app)"
+        return
+    keys = set(spec.settings)
+    for key, setting in spec.settings.items():
+        where: Loc = ("settings", key)
+        if not re.fullmatch(SETTING_KEY, key):
+            yield where, f"{key[:60]!r} is not a dotted key of snake_case words (section.key)"
+            continue
+        section = key.split(".", 1)[0]
+        if section in RUNTIME_SECTIONS:
+            yield where, f"{section}.* are the runtime's own settings: choose another section"
+        inner = sorted(k for k in keys if k.startswith(f"{key}."))
+        if inner:
+            yield where, f"{key!r} would be a section of {inner[0]!r}, not a value"
+        if setting.default is not None:
+            problem = _default_problem(setting.type, setting.default)
+            if problem:
+                yield (*where, "default"), problem
+
+
+def _default_problem(kind: str, default: object) -> str | None:
+    if isinstance(default, float) and not math.isfinite(default):
+        return "a default is a finite number"
+    expected = {
+        "str": (str,),
+        "path": (str,),
+        "int": (int,),
+        "float": (int, float),
+        "seconds": (int, float),
+        "bool": (bool,),
+    }[kind]
+    if isinstance(default, bool) != (kind == "bool") or not isinstance(default, expected):
+        return f"{default!r} is no {kind}"
+    if kind == "seconds" and isinstance(default, int | float) and default < 0:
+        return "a number of seconds is 0 or more"
+    return None
+
+
 def _components(spec: Spec) -> Iterator[Finding]:
     if spec.kind == "lib" and spec.components:
         yield ("components",), "components are wired by an app's composition root (use kind: app)"
@@ -322,37 +370,88 @@ def _components(spec: Spec) -> Iterator[Finding]:
         if name in taken:
             yield where, f"{name!r} is a name the composition root uses already; choose another"
             continue
-        if not re.fullmatch(COMPONENT_TYPE, component.type):
-            yield (*where, "type"), f"{component.type[:60]!r} is not module:Class"
+        if not re.fullmatch(GENERIC_TYPE, component.type):
+            yield (
+                (*where, "type"),
+                f"{component.type[:60]!r} is not module:Class (or module:Class[Any])",
+            )
         if component.factory is not None:
             yield from _own_code(spec, component.factory, (*where, "factory"), "module:function")
+            if component.constructor is not None:
+                yield (
+                    (*where, "constructor"),
+                    "a component has a factory or a constructor, not both",
+                )
+        if component.constructor is not None and (
+            not component.constructor.isidentifier()
+            or keyword.iskeyword(component.constructor)
+            or component.constructor.startswith("_")
+        ):
+            yield (
+                (*where, "constructor"),
+                f"{component.constructor[:40]!r} is not a class method's name",
+            )
         yield from _needs(
             component.arguments(),
             available,
             (*where, "needs"),
             mapped=isinstance(component.needs, dict),
         )
+        yield from _given(spec, component, where)
         available.add(name)
 
 
+def _given(spec: Spec, component: ComponentSpec, where: Loc) -> Iterator[Finding]:
+    """The keywords of settings and values: names, not taken twice, settings declared."""
+    seen = {keyword for keyword, _ in component.arguments()}
+    given: list[tuple[str, str, object]] = [
+        ("settings", word, key) for word, key in component.settings.items()
+    ]
+    given += [("values", word, value) for word, value in component.values.items()]
+    declared = ", ".join(spec.settings) or "none is declared"
+    for kind, word, value in given:
+        at = (*where, kind, word)
+        if not word.isidentifier() or keyword.iskeyword(word):
+            yield at, f"{word[:50]!r} is not a keyword argument's name"
+        elif word in seen:
+            yield at, f"{word!r} is given twice (needs, settings, values)"
+        elif kind == "settings" and value not in spec.settings:
+            yield at, f"{str(value)[:60]!r} is no setting of this spec (settings: {declared})"
+        elif isinstance(value, float) and not math.isfinite(value):
+            yield at, "a value is a finite number"
+        seen.add(word)
+
+
 def _needs(
-    arguments: list[tuple[str, str]], available: set[str], where: Loc, *, mapped: bool
+    arguments: list[tuple[str, str | list[str]]],
+    available: set[str],
+    where: Loc,
+    *,
+    mapped: bool,
 ) -> Iterator[Finding]:
     """Each keyword once and a parameter name; each part one the composition root has."""
     keywords: set[str] = set()
-    for index, (word, part) in enumerate(arguments):
+    for index, (word, need) in enumerate(arguments):
         at = (*where, word) if mapped else (*where, index)
-        head, *attributes = part.split(".")
         if mapped and (not word.isidentifier() or keyword.iskeyword(word)):
             yield at, f"{word[:50]!r} is not a keyword argument's name"
         elif word in keywords:
             yield at, f"{word!r} is listed twice"
-        elif head not in available:
-            yield (
-                at,
-                f"{head[:50]!r} is none of the parts the composition root has before this"
-                f" component: {', '.join(sorted(available))}",
-            )
-        elif not all(a.isidentifier() and not keyword.iskeyword(a) for a in attributes):
-            yield at, f"{part[:60]!r} is not <part>.<attribute>"
+        elif isinstance(need, list):
+            for position, part in enumerate(need):
+                yield from _part(part, available, (*at, position))
+        else:
+            yield from _part(need, available, at)
         keywords.add(word)
+
+
+def _part(part: str, available: set[str], at: Loc) -> Iterator[Finding]:
+    head, *attributes = part.split(".")
+    if head not in available:
+        yield (
+            at,
+            f"{head[:50]!r} is none of the parts the composition root has before this"
+            f" component: {', '.join(sorted(available))}",
+        )
+    elif not all(a.isidentifier() and not keyword.iskeyword(a) for a in attributes):
+        yield at, f"{part[:60]!r} is not <part>.<attribute>"

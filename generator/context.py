@@ -4,8 +4,10 @@ context through JSON)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Any
 
 from generator import context_domain as d
@@ -65,15 +67,62 @@ class PolicyCtx:
 
 
 @dataclass
-class ArgumentCtx:
-    """A keyword argument of a component's factory or type: the part the composition root
-    passes (``relay``, ``user_repository``...), an attribute path after it, and for an
-    aggregate's repository the aggregate's class name."""
+class PartCtx:
+    """A part the composition root passes (``relay``, ``user_repository``...), an
+    attribute path after it, and for an aggregate's repository the aggregate's class."""
 
-    keyword: str
     part: str
     attributes: str = ""
     repository_of: str | None = None
+
+
+@dataclass
+class ArgumentCtx:
+    """A keyword argument of a component's factory or type: a part, a list of parts
+    (``listed``), a setting read with its type (``reader``: ``settings.<reader>(key)``),
+    or a value given as it is (``value``)."""
+
+    keyword: str
+    parts: list[PartCtx] = field(default_factory=list)
+    listed: bool = False
+    setting: str | None = None
+    reader: str | None = None
+    value: str | int | float | bool | None = None
+    given: bool = False
+    """The argument is ``value`` (which may be None)."""
+
+
+@dataclass
+class SettingCtx:
+    """A setting of the service's own: its key, its default (None: required), its type
+    and what it is for."""
+
+    key: str
+    type: str
+    default: str | int | float | bool | None
+    description: str
+    variable: str
+    """The environment variable that overrides it."""
+    test_value: str | None = None
+    """What the generated tests set it to: a path's file name in their temporary directory,
+    a required setting's sample; None: its default."""
+
+
+@dataclass
+class ConfigLine:
+    """A line of ``config/application.yaml`` under a section: a key at a depth (1 under
+    the section), its value as YAML (None: a section of its own) and a comment."""
+
+    depth: int
+    key: str
+    value: str | None
+    comment: str
+
+
+@dataclass
+class ConfigSection:
+    name: str
+    lines: list[ConfigLine]
 
 
 @dataclass
@@ -83,11 +132,18 @@ class ComponentCtx:
     name: str
     type_module: str
     type_name: str
+    """The class, with its type arguments if any (``MemoryExpiring[Any]``)."""
+    class_name: str
     factory_module: str | None
     factory_name: str | None
+    constructor: str | None
     arguments: list[ArgumentCtx]
     worker: bool
     description: str
+
+    @property
+    def parts(self) -> list[PartCtx]:
+        return [part for argument in self.arguments for part in argument.parts]
 
 
 @dataclass
@@ -123,6 +179,10 @@ class ServiceCtx:
     uses_pattern: bool
     has_use_cases: bool = True
     components: list[ComponentCtx] = field(default_factory=list)
+    settings: list[SettingCtx] = field(default_factory=list)
+    """The service's own settings (spec ``settings``), read by its components."""
+    config_sections: list[ConfigSection] = field(default_factory=list)
+    """The service's own settings as the sections of ``config/application.yaml``."""
     token_validator: str | None = None
     """The component that authenticates bearer tokens (else IAM's published keys)."""
     password_hasher: bool = False
@@ -333,7 +393,7 @@ def _reach(
         needed = {
             part.split(".", 1)[0]
             for component in spec.components.values()
-            for _, part in component.arguments()
+            for part in component.parts()
         }
         served |= {a.name for a in aggregates.values() if a.snake in needed}
         served |= {a.name for a in aggregates.values() if a.snake in _triggers(policies)}
@@ -356,31 +416,103 @@ def _triggers(policies: list[PolicyCtx]) -> set[str]:
     return {p.tests.trigger for p in policies}
 
 
-def _component(name: str, spec: ComponentSpec, aggregates: list[str]) -> ComponentCtx:
+_READERS = {
+    "str": "text",
+    "int": "integer",
+    "float": "number",
+    "bool": "flag",
+    "seconds": "seconds",
+    "path": "path",
+}
+"""The ``eaf.config.Settings`` method that reads a setting of each type."""
+
+
+def _component(name: str, spec: ComponentSpec, service: Spec) -> ComponentCtx:
     type_module, _, type_name = spec.type.partition(":")
     factory_module, _, factory_name = (spec.factory or "").partition(":")
-    repositories = naming.repository_parts(aggregates)
-    arguments = []
-    for keyword, part in spec.arguments():
-        head, _, attributes = part.partition(".")
-        arguments.append(
-            ArgumentCtx(
-                keyword=keyword,
-                part=head,
-                attributes=f".{attributes}" if attributes else "",
-                repository_of=repositories.get(head),
-            )
+    repositories = naming.repository_parts(list(service.aggregates))
+
+    def part(need: str) -> PartCtx:
+        head, _, attributes = need.partition(".")
+        return PartCtx(
+            part=head,
+            attributes=f".{attributes}" if attributes else "",
+            repository_of=repositories.get(head),
         )
+
+    arguments = [
+        ArgumentCtx(keyword=keyword, parts=[part(n) for n in need], listed=True)
+        if isinstance(need, list)
+        else ArgumentCtx(keyword=keyword, parts=[part(need)])
+        for keyword, need in spec.arguments()
+    ]
+    arguments += [
+        ArgumentCtx(keyword=keyword, setting=key, reader=_READERS[service.settings[key].type])
+        for keyword, key in spec.settings.items()
+    ]
+    arguments += [
+        ArgumentCtx(keyword=keyword, value=value, given=True)
+        for keyword, value in spec.values.items()
+    ]
     return ComponentCtx(
         name=name,
         type_module=type_module,
         type_name=type_name,
+        class_name=type_name.partition("[")[0],
         factory_module=factory_module or None,
         factory_name=factory_name or None,
+        constructor=spec.constructor,
         arguments=arguments,
         worker=spec.worker,
         description=spec.description or f"Built by {spec.factory or spec.type}",
     )
+
+
+def _config_sections(settings: list[SettingCtx]) -> list[ConfigSection]:
+    """The settings as YAML sections, keys in spec order under their section."""
+    sections: dict[str, list[ConfigLine]] = {}
+    opened: dict[str, set[tuple[str, ...]]] = {}
+    for setting in settings:
+        section, *path = setting.key.split(".")
+        lines = sections.setdefault(section, [])
+        seen = opened.setdefault(section, set())
+        for depth in range(1, len(path)):
+            if tuple(path[:depth]) not in seen:
+                seen.add(tuple(path[:depth]))
+                lines.append(ConfigLine(depth, path[depth - 1], None, ""))
+        required = setting.default is None
+        comment = " ".join(setting.description.split()) + (" (required)" if required else "")
+        lines.append(ConfigLine(len(path), path[-1], json.dumps(setting.default), comment.strip()))
+    return [ConfigSection(name, lines) for name, lines in sections.items()]
+
+
+_SAMPLES = {"str": "sample", "int": "1", "float": "1.0", "bool": "true", "seconds": "60"}
+"""What the generated tests give a required setting of each type (a path: a file name)."""
+
+
+def _settings(spec: Spec) -> list[SettingCtx]:
+    """The declared settings; the generated tests keep each path in their temporary
+    directory (under its own file name, the key's when two would share one)."""
+    names = {key: PurePosixPath(str(s.default or key)).name for key, s in spec.settings.items()}
+    taken = [name for key, name in names.items() if spec.settings[key].type == "path"]
+    result = []
+    for key, setting in spec.settings.items():
+        test_value = None
+        if setting.type == "path":
+            test_value = names[key] if taken.count(names[key]) == 1 else f"{key}-{names[key]}"
+        elif setting.default is None:
+            test_value = _SAMPLES[setting.type]
+        result.append(
+            SettingCtx(
+                key=key,
+                type=setting.type,
+                default=setting.default,
+                description=setting.description or "",
+                variable=key.replace(".", "_").upper(),
+                test_value=test_value,
+            )
+        )
+    return result
 
 
 def build(spec: Spec) -> ServiceCtx:
@@ -407,7 +539,7 @@ def build(spec: Spec) -> ServiceCtx:
     _http_makers(endpoints, by_name)
     policies = _policies(domain, by_name)
     _reach(spec, endpoints, policies, by_name, read_models)
-    components = [_component(n, c, list(spec.aggregates)) for n, c in spec.components.items()]
+    components = [_component(n, c, spec) for n, c in spec.components.items()]
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,
@@ -439,10 +571,12 @@ def build(spec: Spec) -> ServiceCtx:
         has_read_models=bool(read_models),
         has_use_cases=any(a.served for a in aggregates),
         components=components,
+        settings=_settings(spec),
+        config_sections=_config_sections(_settings(spec)),
         password_hasher=any(a.served and a.secrets for a in aggregates)
-        or any(arg.part == "password_hasher" for c in components for arg in c.arguments),
+        or any(p.part == "password_hasher" for c in components for p in c.parts),
         sealed_secrets=any(a.served and a.sealed for a in aggregates)
-        or any(arg.part == "sealed_secrets" for c in components for arg in c.arguments),
+        or any(p.part == "sealed_secrets" for c in components for p in c.parts),
         token_validator=spec.token_validator,
         uses_pattern=any(
             c.kind == "pattern"

@@ -37,12 +37,12 @@ def expected(spec: Spec) -> list[Expected]:
     package = naming.package(spec.name)
     found = []
     for name, c in spec.components.items():
-        keywords = tuple(keyword for keyword, _ in c.arguments())
+        keywords = tuple(c.keywords())
         if c.type.startswith(f"{package}."):
-            if c.factory:
-                found.append(Expected(f"components.{name}.type", c.type, "class"))
+            if c.factory or c.constructor:
+                found.append(Expected(f"components.{name}.type", c.class_path, "class"))
             else:  # the composition root calls the type
-                found.append(Expected(f"components.{name}.type", c.type, "built", keywords))
+                found.append(Expected(f"components.{name}.type", c.class_path, "built", keywords))
         if c.factory:
             found.append(Expected(f"components.{name}.factory", c.factory, "function", keywords))
     found += [

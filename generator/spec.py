@@ -412,6 +412,23 @@ class ConsumeSpec(_Strict):
     fields: Fields = Field(default={}, description="the payload fields this service reads")
 
 
+class SettingSpec(_Strict):
+    """A setting of the service's own (``security.keys_file``): its type, its default (under
+    ``config/application.yaml``, overridden by the environment variable named after it) and
+    what it is for. Components take settings by key (``components.<name>.settings``)."""
+
+    type: Literal["str", "int", "float", "bool", "seconds", "path"] = Field(
+        description="what it holds: seconds is a duration (a timedelta, the number not"
+        " negative), path a file or directory (relative: in the service's directory)"
+    )
+    default: Value | None = Field(
+        default=None,
+        description="the value when neither the file nor the environment gives one; without"
+        " one the setting is required",
+    )
+    description: Text | None = None
+
+
 class ComponentSpec(_Strict):
     """A hand-written service the composition root builds, after the generated ones, by
     calling its factory (or, without one, its type) with the parts it needs (by keyword):
@@ -420,21 +437,41 @@ class ComponentSpec(_Strict):
 
     type: Annotated[StrictStr, Field(max_length=200)] = Field(
         description="what the composition root builds, as module:Class"
-        " (iam.application.signin:SignIn)"
+        " (iam.application.signin:SignIn), or module:Class[Any] for a generic class"
     )
     factory: Annotated[StrictStr | None, Field(max_length=200)] = Field(
         default=None,
         description="a function of this service's package that builds it, as module:function;"
-        " without one, the type itself is called with the needs",
+        " without one, the type itself (or its constructor) is called with the arguments",
     )
-    needs: Annotated[list[StrictStr] | dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
+    constructor: Annotated[StrictStr | None, Field(max_length=60)] = Field(
+        default=None,
+        description="a class method of the type that builds it (KeyRing.load_or_create:"
+        " load_or_create), instead of the type itself",
+    )
+    needs: Annotated[
+        list[StrictStr]
+        | dict[StrictStr, StrictStr | Annotated[list[StrictStr], Field(max_length=20)]],
+        Field(max_length=50),
+    ] = Field(
         default=[],
         description="the keyword arguments of the factory (or type): a list of parts, each"
         " passed under its own name (a dotted part under its last name), or a map of"
-        " keyword to part. A part is settings, store, transactions, clock, read_models,"
-        " queries, relay, password_hasher, sealed_secrets, a served aggregate's use cases"
-        " (its snake name), an aggregate's repository (<snake>_repository), a component listed"
-        " before this one, or an attribute of one of these (identity.signin)",
+        " keyword to part (or to a list of parts, passed as a list). A part is settings,"
+        " store, transactions, clock, read_models, queries, relay, password_hasher,"
+        " sealed_secrets, a served aggregate's use cases (its snake name), an aggregate's"
+        " repository (<snake>_repository), a component listed before this one, or an"
+        " attribute of one of these (identity.signin)",
+    )
+    settings: Annotated[dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
+        default={},
+        description="keyword arguments read from the service's settings: keyword -> the key"
+        " of a setting the spec declares (settings), passed with its type",
+    )
+    values: Annotated[dict[StrictStr, Value | None], Field(max_length=50)] = Field(
+        default={},
+        description="keyword arguments given as they are: keyword -> a string, number,"
+        " boolean or null",
     )
     worker: StrictBool = Field(
         default=False,
@@ -443,11 +480,28 @@ class ComponentSpec(_Strict):
     )
     description: Text | None = None
 
-    def arguments(self) -> list[tuple[str, str]]:
-        """The keyword and the part of each argument, in order."""
+    def arguments(self) -> list[tuple[str, str | list[str]]]:
+        """The keyword and the part (or the list of parts) of each need, in order."""
         if isinstance(self.needs, dict):
             return list(self.needs.items())
         return [(need.rsplit(".", 1)[-1], need) for need in self.needs]
+
+    def keywords(self) -> list[str]:
+        """Every keyword argument: the needs', the settings', the values'."""
+        return [k for k, _ in self.arguments()] + [*self.settings] + [*self.values]
+
+    @property
+    def class_path(self) -> str:
+        """The type as module:Class, without its type arguments."""
+        return self.type.partition("[")[0]
+
+    def parts(self) -> list[str]:
+        """Every part the component needs."""
+        return [
+            part
+            for _, need in self.arguments()
+            for part in (need if isinstance(need, list) else [need])
+        ]
 
 
 class EndpointSpec(_Strict):
@@ -572,6 +626,11 @@ class Spec(_Strict):
     system_packages: Annotated[list[StrictStr], Field(max_length=50)] = Field(
         default=[],
         description="Debian packages the service's image installs, e.g. 'xmlsec1'",
+    )
+    settings: Annotated[dict[StrictStr, SettingSpec], Field(max_length=100)] = Field(
+        default={},
+        description="apps only: the service's own settings by dotted key (security.keys_file),"
+        " which its components take",
     )
     components: Annotated[dict[StrictStr, ComponentSpec], Field(max_length=50)] = Field(
         default={},

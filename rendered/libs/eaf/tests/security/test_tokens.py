@@ -446,3 +446,25 @@ async def test_realm_issuers_are_accepted_only_when_asked_and_only_for_tenant_to
         await rejected(realms, platform_of_realm)
         == f"wrong issuer '{ISSUER}/realms/acme'"
     )
+
+
+async def test_an_issuer_at_another_url_signs_with_the_same_keys(
+    issuer: TokenIssuer, key_ring: KeyRing, clock: FakeClock
+) -> None:
+    realm = "https://iam.example.test/realms/acme"
+    at_realm = issuer.at(realm)
+    token = at_realm.issue(subject="alice", client_id="app", tenant_id="t1")
+    verifier = TokenVerifier(
+        KeyRingJwks(key_ring, clock=clock.time),
+        issuer=realm,
+        audience=AUDIENCE,
+        clock=clock.time,
+    )
+
+    claims = await verifier.verify(token.token)
+
+    assert claims.issuer == realm
+    assert tuple(claims.audience) == (AUDIENCE,)
+    assert token.claims["exp"] - token.claims["iat"] == 15 * 60
+    assert issuer.at(realm) is at_realm
+    assert issuer.at(ISSUER) is issuer

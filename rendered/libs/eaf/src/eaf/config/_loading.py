@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -10,24 +9,26 @@ from typing import Any
 
 import yaml
 
-from eaf.config._settings import ConfigError, Settings
+from eaf.config._settings import _FALSE, _TRUE, ConfigError, Settings, _variable
 
 CONFIG_FILE = Path("config") / "application.yaml"
 PORT_VARIABLE = "PORT"
 _LOG_LEVELS = frozenset(logging.getLevelNamesMapping()) - {"NOTSET", "WARN", "FATAL"}
 _LOG_FORMATS = frozenset({"json", "text"})
-_TRUE = frozenset({"true", "1", "yes", "on"})
-_FALSE = frozenset({"false", "0", "no", "off"})
 
 
 def load_settings(
-    service_dir: Path | str, *, environ: Mapping[str, str] | None = None
+    service_dir: Path | str,
+    *,
+    environ: Mapping[str, str] | None = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> Settings:
     """Read ``<service_dir>/config/application.yaml`` and apply environment overrides.
 
-    Every leaf ``a.b_c`` can be overridden by the variable ``A_B_C`` (camelCase keys
-    become snake case), coerced to the type of the value it replaces; ``PORT``
-    overrides ``server.port`` above all.
+    ``defaults`` (dotted key to value, None for a setting with no default) are the
+    service's own settings, under the file. Every leaf ``a.b_c`` can be overridden by
+    the variable ``A_B_C`` (camelCase keys become snake case), coerced to the type of
+    the value it replaces; ``PORT`` overrides ``server.port`` above all.
     """
     environ = os.environ if environ is None else environ
     service_dir = Path(service_dir).resolve()
@@ -35,7 +36,16 @@ def load_settings(
     from_file = _read_yaml(config_file)
 
     sources: dict[str, str] = {}
-    tree = _with_defaults(from_file, _application_name(from_file, config_file, environ))
+    declared: dict[str, Any] = {}
+    for dotted, value in (defaults or {}).items():
+        *parents, leaf = dotted.split(".")
+        node = declared
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[leaf] = value
+    tree = _with_defaults(
+        _merge(declared, from_file), _application_name(from_file, config_file, environ)
+    )
     for dotted, _ in _leaves(tree):
         sources[dotted] = (
             str(config_file) if _has(from_file, dotted) else "the defaults"
@@ -54,8 +64,7 @@ def load_settings(
 
 def env_variable(dotted: str) -> str:
     """The variable that overrides a dotted key: ``server.port`` → ``SERVER_PORT``."""
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", dotted)
-    return re.sub(r"[^A-Za-z0-9]+", "_", snake).strip("_").upper()
+    return _variable(dotted)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

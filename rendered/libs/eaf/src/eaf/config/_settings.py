@@ -1,10 +1,21 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
+
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
+def _variable(dotted: str) -> str:
+    """The variable that overrides a dotted key: ``server.port`` → ``SERVER_PORT``."""
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", dotted)
+    return re.sub(r"[^A-Za-z0-9]+", "_", snake).strip("_").upper()
 
 
 class ConfigError(ValueError):
@@ -75,6 +86,82 @@ class Settings:
                 return default
             node = node[key]
         return node
+
+    def text(self, dotted: str) -> str:
+        """The string at ``dotted`` (a number is written out)."""
+        value = self._required(dotted)
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise self._wrong(dotted, value, "a string")
+        return str(value)
+
+    def integer(self, dotted: str) -> int:
+        """The integer at ``dotted`` (``"5"`` from the environment is 5)."""
+        value = self._required(dotted)
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                raise self._wrong(dotted, value, "an integer") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._wrong(dotted, value, "an integer")
+        return value
+
+    def number(self, dotted: str) -> float:
+        """The number at ``dotted``."""
+        value = self._required(dotted)
+        if isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                raise self._wrong(dotted, value, "a number") from None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self._wrong(dotted, value, "a number")
+        return float(value)
+
+    def flag(self, dotted: str) -> bool:
+        """The boolean at ``dotted`` (true/false, yes/no, on/off, 1/0 as text)."""
+        value = self._required(dotted)
+        if isinstance(value, str):
+            if value.strip().lower() in _TRUE:
+                return True
+            if value.strip().lower() in _FALSE:
+                return False
+        if not isinstance(value, bool):
+            raise self._wrong(dotted, value, "a boolean (true/false)")
+        return value
+
+    def seconds(self, dotted: str) -> timedelta:
+        """The duration at ``dotted``, given in seconds (not negative)."""
+        try:
+            seconds = self.number(dotted)
+        except ConfigError:
+            raise self._wrong(dotted, self.get(dotted), "a number of seconds") from None
+        if seconds < 0:
+            raise self._wrong(
+                dotted, self.get(dotted), "a number of seconds (0 or more)"
+            )
+        return timedelta(seconds=seconds)
+
+    def path(self, dotted: str) -> Path:
+        """The path at ``dotted``; a relative one is in the service's directory."""
+        text = self.text(dotted)
+        if not text.strip():
+            raise self._wrong(dotted, text, "a path")
+        path = Path(text)
+        return path if path.is_absolute() else self.service_dir / path
+
+    def _required(self, dotted: str) -> Any:
+        value = self.get(dotted)
+        if value is None:
+            raise ConfigError(
+                f"{dotted} is required: set it in {self.config_file} or the environment"
+                f" variable {_variable(dotted)}"
+            )
+        return value
+
+    @staticmethod
+    def _wrong(dotted: str, value: Any, expected: str) -> ConfigError:
+        return ConfigError(f"{dotted} must be {expected}, got {value!r}")
 
     def sqlite_path(self) -> Path | None:
         """The database file when ``database.url`` is a file-backed SQLite URL.

@@ -81,8 +81,25 @@ class TokenIssuer:
         self._ring = key_ring
         self._issuer = issuer
         self._audience = default_audience
+        self._access_ttl = access_ttl
         self._ttl = int(access_ttl.total_seconds())
         self._clock = clock
+        self._others: dict[str, TokenIssuer] = {issuer: self}
+
+    def at(self, issuer: str) -> TokenIssuer:
+        """The issuer signing as ``issuer`` (a realm's URL) with this one's keys, audience
+        and lifetime; one per URL."""
+        other = self._others.get(issuer)
+        if other is None:
+            other = TokenIssuer(
+                self._ring,
+                issuer=issuer,
+                default_audience=self._audience,
+                access_ttl=self._access_ttl,
+                clock=self._clock,
+            )
+            self._others[issuer] = other
+        return other
 
     def issue(
         self,

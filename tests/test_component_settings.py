@@ -1,0 +1,285 @@
+"""The service's own settings (spec ``settings``) and what its components take from the
+composition root besides parts: settings with their types, values as they are, lists of
+parts, a class method as constructor, a generic type. What `validate` refuses, and what a
+rendered service does with them (its file, the environment, its generated tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Result, ran_in, spec_problems
+
+Generate = Callable[..., Result]
+
+NOTES = """\
+version: 2
+name: notes
+settings:
+  mail.host: {type: str, default: localhost, description: "the relay's host # name"}
+  mail.port: {type: int, default: 25}
+  mail.timeout_seconds: {type: seconds, default: 2.5}
+  mail.tls: {type: bool, default: false}
+  mail.outbox_dir: {type: path, default: data/outbox}
+  mail.throttle.rate: {type: float, default: 0.5}
+  mail.password: {type: str, description: the relay's password}
+components:
+  outbox:
+    type: notes.infrastructure.mailer:Outbox
+    constructor: in_directory
+    settings: {directory: mail.outbox_dir}
+  pending:
+    type: notes.infrastructure.mailer:Pending[Any]
+  mailer:
+    type: notes.infrastructure.mailer:Mailer
+    needs: {outbox: outbox, queues: [pending, outbox.pending], clock: clock}
+    settings: {host: mail.host, port: mail.port, timeout: mail.timeout_seconds,
+               tls: mail.tls, rate: mail.throttle.rate, password: mail.password}
+    values: {sender: "reminders@example.test", retries: 3, strict: true, label: null}
+aggregates:
+  Note:
+    fields:
+      title: {type: str, max_length: 80}
+    commands:
+      create: {params: [title], emits: NoteCreated, creates: true}
+events:
+  NoteCreated: {fields: {noteId: str, title: str, occurredAt: datetime}}
+endpoints:
+  - {method: POST, path: /api/v1/notes, command: Note.create}
+  - {method: GET, path: "/api/v1/notes/{id}", query: Note.get}
+"""
+
+MAILER = '''\
+"""A mailer configured by the service's settings."""
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from notes.application.ports.outbound import Clock
+
+T = TypeVar("T")
+
+
+class Pending(Generic[T]):
+    def __init__(self) -> None:
+        self.items: list[T] = []
+
+
+class Outbox:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.pending: Pending[str] = Pending()
+
+    @classmethod
+    def in_directory(cls, *, directory: Path) -> "Outbox":
+        directory.mkdir(parents=True, exist_ok=True)
+        return cls(directory)
+
+
+class Mailer:
+    def __init__(
+        self,
+        *,
+        outbox: Outbox,
+        queues: list[object],
+        clock: Clock,
+        host: str,
+        port: int,
+        timeout: timedelta,
+        tls: bool,
+        rate: float,
+        password: str,
+        sender: str,
+        retries: int,
+        strict: bool,
+        label: str | None,
+    ) -> None:
+        self.outbox, self.queues, self.clock = outbox, queues, clock
+        self.host, self.port, self.timeout, self.tls = host, port, timeout, tls
+        self.rate, self.password = rate, password
+        self.sender, self.retries, self.strict, self.label = sender, retries, strict, label
+'''
+
+PROBE = """
+import asyncio, json, sys
+from pathlib import Path
+
+from eaf.config import ConfigError
+from notes.bootstrap import bootstrap
+from notes.infrastructure.config import load_settings
+
+async def main() -> None:
+    tmp = Path(sys.argv[1])
+    try:
+        environ = {"DATABASE_URL": "sqlite://", "MAIL_OUTBOX_DIR": str(tmp / "first")}
+        await bootstrap(load_settings(environ))
+        required = None
+    except ConfigError as error:
+        required = str(error)
+    environ = {
+        "DATABASE_URL": "sqlite://",
+        "MAIL_OUTBOX_DIR": str(tmp / "outbox"),
+        "MAIL_PORT": "2525",
+        "MAIL_TIMEOUT_SECONDS": "0.25",
+        "MAIL_TLS": "yes",
+        "MAIL_PASSWORD": "s3cret",
+    }
+    services = await bootstrap(load_settings(environ))
+    m = services.mailer
+    print(json.dumps({
+        "required": required,
+        "mailer": [m.host, m.port, m.timeout.total_seconds(), m.tls, m.rate, m.password],
+        "values": [m.sender, m.retries, m.strict, m.label],
+        "outbox": [str(m.outbox.directory), m.outbox.directory.is_dir()],
+        "queues": [m.queues[0] is services.pending, m.queues[1] is m.outbox.pending],
+        "clock": m.clock is services.clock,
+    }))
+
+asyncio.run(main())
+"""
+
+
+def problems(text: str) -> list[str]:
+    return spec_problems(text, "notes.yaml")
+
+
+def test_the_spec_with_settings_and_components_taking_them_is_valid() -> None:
+    assert problems(NOTES) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        (
+            "  mail.port: {type: int, default: 25}",
+            "  mail: {type: int, default: 25}",
+            "settings.mail: 'mail' is not a dotted key of snake_case words (section.key)",
+        ),
+        (
+            "  mail.port: {type: int, default: 25}",
+            "  server.timeout: {type: int, default: 25}",
+            "settings.server.timeout: server.* are the runtime's own settings",
+        ),
+        (
+            "  mail.port: {type: int, default: 25}",
+            '  mail.port: {type: int, default: "25"}',
+            "settings.mail.port.default: '25' is no int",
+        ),
+        (
+            "  mail.tls: {type: bool, default: false}",
+            "  mail.tls: {type: bool, default: 0}",
+            "settings.mail.tls.default: 0 is no bool",
+        ),
+        (
+            "  mail.timeout_seconds: {type: seconds, default: 2.5}",
+            "  mail.timeout_seconds: {type: seconds, default: -1}",
+            "settings.mail.timeout_seconds.default: a number of seconds is 0 or more",
+        ),
+        (
+            "  mail.host: {",
+            "  mail.host.name: {type: str}\n  mail.host: {",
+            "settings.mail.host: 'mail.host' would be a section of 'mail.host.name'",
+        ),
+        (
+            "    settings: {directory: mail.outbox_dir}",
+            "    settings: {directory: mail.outbox_directory}",
+            "components.outbox.settings.directory: 'mail.outbox_directory' is no setting of"
+            " this spec",
+        ),
+        (
+            "    values: {sender:",
+            "    values: {host: x, sender:",
+            "components.mailer.values.host: 'host' is given twice (needs, settings, values)",
+        ),
+        (
+            "    values: {sender:",
+            "    values: {limit: .inf, sender:",
+            "components.mailer.values.limit: a value is a finite number",
+        ),
+        (
+            "    constructor: in_directory",
+            "    constructor: in_directory\n    factory: notes.infrastructure.mailer:make",
+            "components.outbox.constructor: a component has a factory or a constructor, not both",
+        ),
+        (
+            "    constructor: in_directory",
+            "    constructor: __init__",
+            "components.outbox.constructor: '__init__' is not a class method's name",
+        ),
+        (
+            "mailer:Pending[Any]",
+            "mailer:Pending[str]",
+            "components.pending.type: 'notes.infrastructure.mailer:Pending[str]' is not"
+            " module:Class (or module:Class[Any])",
+        ),
+        (
+            "queues: [pending, outbox.pending]",
+            "queues: [pending, mailer]",
+            "components.mailer.needs.queues.1: 'mailer' is none of the parts",
+        ),
+    ],
+)
+def test_validate_names_what_settings_and_component_arguments_cannot_be(
+    before: str, after: str, expected: str
+) -> None:
+    assert before in NOTES
+    found = problems(NOTES.replace(before, after, 1))
+    assert any(expected in problem for problem in found), found
+
+
+def test_a_component_of_a_library_or_settings_of_a_library_are_refused() -> None:
+    library = "version: 2\nname: tools\nkind: lib\nsettings:\n  mail.port: {type: int}\n"
+    found = problems(library)
+    assert any("settings: settings are read by an app's composition root" in p for p in found)
+
+
+def test_a_rendered_service_reads_its_settings_with_their_types(
+    workspace: Path, generate: Generate, tmp_path: Path
+) -> None:
+    (workspace / "specs").mkdir()
+    (workspace / "specs/notes.yaml").write_text(NOTES)
+    made = generate("service", "notes", cwd=workspace)
+    assert made.code == 0, made.err
+    # what the composition root calls, with every keyword, is named for the user to write
+    assert "with class Mailer with def __init__(self, *, outbox, queues, clock, host" in made.out
+    project = workspace / "apps/notes"
+    (project / "src/notes/infrastructure/mailer.py").write_text(MAILER)
+    config = (project / "config/application.yaml").read_text()
+    assert 'mail:\n  host: "localhost"  # the relay\'s host # name\n  port: 25\n' in config
+    assert (
+        "  throttle:\n    rate: 0.5\n  password: null  # the relay's password (required)" in config
+    )
+    # the generated tests keep the outbox in their directory and give the password a sample
+    conftest = (project / "tests/conftest.py").read_text()
+    assert '"MAIL_OUTBOX_DIR": str(tmp_path / "outbox")' in conftest
+    assert '"MAIL_PASSWORD": "sample"' in conftest
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    probed = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    seen = json.loads(probed.stdout.splitlines()[-1])
+    assert seen["required"] == (
+        f"mail.password is required: set it in {project.resolve()}/config/application.yaml"
+        " or the environment variable MAIL_PASSWORD"
+    )
+    assert seen["mailer"] == ["localhost", 2525, 0.25, True, 0.5, "s3cret"]
+    assert seen["values"] == ["reminders@example.test", 3, True, None]
+    assert seen["outbox"] == [str(tmp_path / "outbox"), True]
+    assert seen["queues"] == [True, True]
+    assert seen["clock"] is True
+    # nothing of the service's own was written where the tests did not point it
+    assert not (project / "data/outbox").exists()
