@@ -221,7 +221,7 @@ def test_a_huge_key_is_echoed_shortened(tmp_path: Path) -> None:
     (line,) = refused_lines(validate("x.yaml", cwd=tmp_path), "x.yaml")
     assert line.startswith("x.yaml:2:3: 'kkkk")
     assert "unknown key 'kkkk" in line
-    assert len(line) < 400
+    assert len(line) < 500  # the key shortened; the keys a spec has listed
 
 
 def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:

@@ -125,6 +125,8 @@ def client(
             "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
             "BROKER_RELAY": "false",
             "BROKER_CONSUME": "false",
+            "SECURITY_KEYS_FILE": str(tmp_path / "keys.json"),
+            "SECURITY_SECRETS_FILE": str(tmp_path / "secrets.json"),
         }
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)

@@ -19,16 +19,26 @@ import iam.application.federation
 import iam.application.ldap
 import iam.application.ldap_client
 import iam.application.policies
+import iam.application.saml_login
+import iam.application.saml_providers
+import iam.application.saml_signin
 import iam.application.service_accounts
+import iam.application.signin
+import iam.application.tokens
 import iam.infrastructure.access_rules
 import iam.infrastructure.api_saml_providers
 import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
+import iam.infrastructure.client_registry
 import iam.infrastructure.federation_store
 import iam.infrastructure.http
+import iam.infrastructure.openid_client
 import iam.infrastructure.projections
+import iam.infrastructure.saml_keys
+import iam.infrastructure.saml_protocol
+import iam.infrastructure.saml_provider_listing
+import iam.infrastructure.signin_state
 import iam.infrastructure.tenant_catalog
-import iam.wiring
 from iam.application.ports.inbound import (
     PolicyUseCases,
     RegisteredClientUseCases,
@@ -46,6 +56,11 @@ from iam.application.services import (
 from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import (
+    EventSourcedAccessTokenRevocationRepository,
+    EventSourcedRefreshTokenFamilyRepository,
+    EventSourcedSamlAssertionUseRepository,
+    EventSourcedSamlIdentityProviderRepository,
+    EventSourcedSamlLoginRequestRepository,
     EventSourcedServiceAccountRepository,
     EventSourcedTenantRepository,
     EventSourcedUserRepository,
@@ -104,7 +119,7 @@ class Services:
     federation: iam.application.federation.Federation
     """The first sign-in of an external identity (created or linked)"""
     secret_box: eaf.security.SecretBox
-    """The key ring sealing stored provider secrets (security.secrets_file)"""
+    """The key ring sealing stored provider secrets"""
     ldap_directories: iam.application.ldap_client.Ldap3Directory
     """Binds to and searches LDAP / Active Directory servers (ldap3)"""
     ldap_provider_store: (
@@ -115,12 +130,62 @@ class Services:
     """The tenants' LDAP / Active Directory providers"""
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
     """The tenants' external OpenID providers"""
+    key_ring: eaf.security.KeyRing
+    """The keys signing the tokens, rotated and published (JWKS)"""
+    token_issuer: eaf.security.TokenIssuer
+    """Signs access tokens (and, at a realm's URL, its tokens)"""
+    published_keys: eaf.security.KeyRingJwks
+    """The key ring's public keys, as the IAM checks its own tokens"""
+    token_verifier: eaf.security.TokenVerifier
+    """Verifies the tokens the IAM issued, at its URL or a realm's"""
+    login_throttle: eaf.security.LoginThrottle
+    """Backs off consecutive failed logins"""
+    client_registry: iam.infrastructure.client_registry.StoredClientRegistry
+    """The tenants that have a client id (service account or registered client)"""
+    tokens: iam.application.tokens.TokenService
+    """The token lifecycle (grants, refresh, revocation, introspection)"""
+    oidc_provider_listing: iam.application.brokering.OidcProviderListing
+    """The tenant's enabled OpenID providers, as sign-in page buttons"""
+    saml_provider_listing: (
+        iam.infrastructure.saml_provider_listing.StoredSamlProviderListing
+    )
+    """The tenant's SAML identity providers, read from the event store"""
+    saml_external_providers: iam.application.saml_signin.SamlExternalProviders
+    """The tenant's enabled SAML providers, as sign-in page buttons"""
+    external_providers: iam.infrastructure.signin_state.ExternalProviderSources
+    """Every external provider of the sign-in page"""
+    sign_in_codes: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The authorization codes issued and not yet redeemed"""
+    browser_sessions: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The sign-in page's sessions"""
+    sign_in_forms: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The sign-in forms shown and not yet posted (CSRF)"""
+    signin: iam.application.signin.SignIn
+    """The realms' OpenID provider and sign-in page"""
     identity: iam.infrastructure.http.Identity
     """Tokens, registered clients and the realms' browser sign-in"""
+    saml_key_pair: iam.infrastructure.saml_keys.SamlKeyPair
+    """The SAML service provider's key and certificate"""
+    saml_protocol: iam.infrastructure.saml_protocol.Pysaml2Protocol
+    """SAML 2.0 messages (pysaml2, xmlsec1)"""
+    saml_providers: iam.application.saml_providers.SamlProviders
+    """The tenants' SAML identity providers"""
+    saml_logins: iam.application.saml_login.SamlLogins
+    """SAML logins started and their responses accepted"""
+    saml_continuations: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The sign-ins waiting for their SAML response"""
+    saml_arrivals: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The SAML responses accepted and not yet taken by the browser"""
+    saml_signin: iam.application.saml_signin.SamlSignIn
+    """Sign-in through the tenants' SAML identity providers"""
     saml: iam.infrastructure.api_saml_providers.SamlFederation
     """The tenants' SAML identity providers and logins"""
     bearer_tokens: iam.infrastructure.bearer.OwnBearerTokens
     """The bearer tokens of the generated endpoints (the tokens the IAM issued)"""
+    openid_client: iam.infrastructure.openid_client.UrllibOpenIdProviderClient
+    """Discovery, code exchange and keys of the tenants' external OpenID providers"""
+    oidc_logins: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    """The sign-ins waiting for their external OpenID provider"""
     brokering: iam.application.brokering.Brokering
     """Sign-in through the tenants' external OpenID providers"""
     workers: tuple[Worker, ...] = ()
@@ -157,9 +222,39 @@ async def bootstrap(
     ldap: iam.application.ldap.LdapProviders | None = None,
     oidc_providers: iam.infrastructure.broker_store.EventSourcedOidcProviders
     | None = None,
+    key_ring: eaf.security.KeyRing | None = None,
+    token_issuer: eaf.security.TokenIssuer | None = None,
+    published_keys: eaf.security.KeyRingJwks | None = None,
+    token_verifier: eaf.security.TokenVerifier | None = None,
+    login_throttle: eaf.security.LoginThrottle | None = None,
+    client_registry: iam.infrastructure.client_registry.StoredClientRegistry
+    | None = None,
+    tokens: iam.application.tokens.TokenService | None = None,
+    oidc_provider_listing: iam.application.brokering.OidcProviderListing | None = None,
+    saml_provider_listing: iam.infrastructure.saml_provider_listing.StoredSamlProviderListing
+    | None = None,
+    saml_external_providers: iam.application.saml_signin.SamlExternalProviders
+    | None = None,
+    external_providers: iam.infrastructure.signin_state.ExternalProviderSources
+    | None = None,
+    sign_in_codes: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
+    browser_sessions: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
+    sign_in_forms: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
+    signin: iam.application.signin.SignIn | None = None,
     identity: iam.infrastructure.http.Identity | None = None,
+    saml_key_pair: iam.infrastructure.saml_keys.SamlKeyPair | None = None,
+    saml_protocol: iam.infrastructure.saml_protocol.Pysaml2Protocol | None = None,
+    saml_providers: iam.application.saml_providers.SamlProviders | None = None,
+    saml_logins: iam.application.saml_login.SamlLogins | None = None,
+    saml_continuations: iam.infrastructure.signin_state.MemoryExpiring[Any]
+    | None = None,
+    saml_arrivals: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
+    saml_signin: iam.application.saml_signin.SamlSignIn | None = None,
     saml: iam.infrastructure.api_saml_providers.SamlFederation | None = None,
     bearer_tokens: iam.infrastructure.bearer.OwnBearerTokens | None = None,
+    openid_client: iam.infrastructure.openid_client.UrllibOpenIdProviderClient
+    | None = None,
+    oidc_logins: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
     brokering: iam.application.brokering.Brokering | None = None,
 ) -> Services:
     """Build the use cases, the hand-written components (each by its factory or type,
@@ -267,7 +362,9 @@ async def bootstrap(
             clock=clock,
         )
     if secret_box is None:
-        secret_box = iam.wiring.secret_box(settings=settings)
+        secret_box = eaf.security.SecretBox.load_or_create(
+            path=settings.path("security.secrets_file")
+        )
     if ldap_directories is None:
         ldap_directories = iam.application.ldap_client.Ldap3Directory()
     if ldap_provider_store is None:
@@ -289,36 +386,166 @@ async def bootstrap(
         oidc_providers = iam.infrastructure.broker_store.EventSourcedOidcProviders(
             store=store
         )
-    if identity is None:
-        identity = iam.wiring.identity(
-            settings=settings,
-            store=store,
-            clock=clock,
+    if key_ring is None:
+        key_ring = eaf.security.KeyRing.load_or_create(
+            path=settings.path("security.keys_file"),
+            max_token_lifetime=settings.seconds("security.access_token_ttl_seconds"),
+        )
+    if token_issuer is None:
+        token_issuer = eaf.security.TokenIssuer(
+            key_ring=key_ring,
+            issuer=settings.text("security.issuer"),
+            default_audience=settings.text("security.audience"),
+            access_ttl=settings.seconds("security.access_token_ttl_seconds"),
+        )
+    if published_keys is None:
+        published_keys = eaf.security.KeyRingJwks(key_ring=key_ring)
+    if token_verifier is None:
+        token_verifier = eaf.security.TokenVerifier(
+            keys=published_keys,
+            issuer=settings.text("security.issuer"),
+            audience=settings.text("security.audience"),
+            realms=True,
+        )
+    if login_throttle is None:
+        login_throttle = eaf.security.LoginThrottle(
+            max_failures=settings.integer("security.login_throttle.max_failures"),
+            base_delay=settings.number("security.login_throttle.base_delay_seconds"),
+            max_delay=settings.number("security.login_throttle.max_delay_seconds"),
+        )
+    if client_registry is None:
+        client_registry = iam.infrastructure.client_registry.StoredClientRegistry(
+            store=store
+        )
+    if tokens is None:
+        tokens = iam.application.tokens.TokenService(
+            keys=key_ring,
+            issuer=token_issuer,
+            registrations=registered_client,
+            verifier=token_verifier,
+            hasher=_hasher,
+            throttle=login_throttle,
             access=access,
+            tenants=EventSourcedTenantRepository(store),
+            users=EventSourcedUserRepository(store),
+            service_accounts=EventSourcedServiceAccountRepository(store),
+            families=EventSourcedRefreshTokenFamilyRepository(store),
+            revocations=EventSourcedAccessTokenRevocationRepository(store),
+            clock=clock,
+            clients=client_registry,
+            external_passwords=ldap,
+            refresh_ttl=settings.seconds("security.refresh_token_ttl_seconds"),
+        )
+    if oidc_provider_listing is None:
+        oidc_provider_listing = iam.application.brokering.OidcProviderListing(
+            providers=oidc_providers
+        )
+    if saml_provider_listing is None:
+        saml_provider_listing = (
+            iam.infrastructure.saml_provider_listing.StoredSamlProviderListing(
+                store=store
+            )
+        )
+    if saml_external_providers is None:
+        saml_external_providers = iam.application.saml_signin.SamlExternalProviders(
+            listing=saml_provider_listing
+        )
+    if external_providers is None:
+        external_providers = iam.infrastructure.signin_state.ExternalProviderSources(
+            sources=[oidc_provider_listing, saml_external_providers]
+        )
+    if sign_in_codes is None:
+        sign_in_codes = iam.infrastructure.signin_state.MemoryExpiring()
+    if browser_sessions is None:
+        browser_sessions = iam.infrastructure.signin_state.MemoryExpiring()
+    if sign_in_forms is None:
+        sign_in_forms = iam.infrastructure.signin_state.MemoryExpiring()
+    if signin is None:
+        signin = iam.application.signin.SignIn(
+            tokens=tokens,
+            registrations=registered_client,
+            tenants=EventSourcedTenantRepository(store),
+            keys=key_ring,
+            codes=sign_in_codes,
+            sessions=browser_sessions,
+            forms=sign_in_forms,
+            providers=external_providers,
+            base_issuer=settings.text("security.issuer"),
+            session_ttl=settings.seconds("security.browser_session_ttl_seconds"),
+        )
+    if identity is None:
+        identity = iam.infrastructure.http.Identity(
             directory=directory,
-            ldap=ldap,
-            oidc_providers=oidc_providers,
-            registered_client=registered_client,
+            access=access,
+            tokens=tokens,
+            clients=registered_client,
+            signin=signin,
+            issuer=settings.text("security.issuer"),
+        )
+    if saml_key_pair is None:
+        saml_key_pair = iam.infrastructure.saml_keys.SamlKeyPair.from_settings(
+            settings=settings
+        )
+    if saml_protocol is None:
+        saml_protocol = iam.infrastructure.saml_protocol.Pysaml2Protocol(
+            keys=saml_key_pair,
+            clock_skew_seconds=settings.integer("security.saml.clock_skew_seconds"),
+        )
+    if saml_providers is None:
+        saml_providers = iam.application.saml_providers.SamlProviders(
+            providers=EventSourcedSamlIdentityProviderRepository(store),
+            listing=saml_provider_listing,
+            protocol=saml_protocol,
+            access=access,
+            clock=clock,
+        )
+    if saml_logins is None:
+        saml_logins = iam.application.saml_login.SamlLogins(
+            providers=saml_providers,
+            requests=EventSourcedSamlLoginRequestRepository(store),
+            assertion_uses=EventSourcedSamlAssertionUseRepository(store),
+            tenants=EventSourcedTenantRepository(store),
+            protocol=saml_protocol,
+            clock=clock,
+            public_url=settings.text("security.saml.public_url"),
+            issuer=settings.text("security.issuer"),
+            request_ttl=settings.seconds("security.saml.request_ttl_seconds"),
+        )
+    if saml_continuations is None:
+        saml_continuations = iam.infrastructure.signin_state.MemoryExpiring()
+    if saml_arrivals is None:
+        saml_arrivals = iam.infrastructure.signin_state.MemoryExpiring()
+    if saml_signin is None:
+        saml_signin = iam.application.saml_signin.SamlSignIn(
+            logins=saml_logins,
+            providers=saml_providers,
+            federation=federation,
+            continuations=saml_continuations,
+            arrivals=saml_arrivals,
+            request_ttl=settings.seconds("security.saml.request_ttl_seconds"),
         )
     if saml is None:
-        saml = iam.wiring.saml(
-            settings=settings,
-            store=store,
-            clock=clock,
-            identity=identity,
-            federation=federation,
+        saml = iam.infrastructure.api_saml_providers.SamlFederation(
+            providers=saml_providers, logins=saml_logins, signin=saml_signin
         )
     if bearer_tokens is None:
         bearer_tokens = iam.infrastructure.bearer.OwnBearerTokens(
-            tokens=identity.tokens, directory=directory
+            tokens=tokens, directory=directory
         )
+    if openid_client is None:
+        openid_client = iam.infrastructure.openid_client.UrllibOpenIdProviderClient()
+    if oidc_logins is None:
+        oidc_logins = iam.infrastructure.signin_state.MemoryExpiring()
     if brokering is None:
-        brokering = iam.wiring.brokering(
-            clock=clock,
-            identity=identity,
+        brokering = iam.application.brokering.Brokering(
+            providers=oidc_providers,
+            client=openid_client,
+            logins=oidc_logins,
+            signin=signin,
             federation=federation,
-            oidc_providers=oidc_providers,
-            secret_box=secret_box,
+            access=access,
+            secrets=secret_box,
+            clock=clock,
         )
     return Services(
         store=store,
@@ -346,8 +573,32 @@ async def bootstrap(
         ldap_provider_store=ldap_provider_store,
         ldap=ldap,
         oidc_providers=oidc_providers,
+        key_ring=key_ring,
+        token_issuer=token_issuer,
+        published_keys=published_keys,
+        token_verifier=token_verifier,
+        login_throttle=login_throttle,
+        client_registry=client_registry,
+        tokens=tokens,
+        oidc_provider_listing=oidc_provider_listing,
+        saml_provider_listing=saml_provider_listing,
+        saml_external_providers=saml_external_providers,
+        external_providers=external_providers,
+        sign_in_codes=sign_in_codes,
+        browser_sessions=browser_sessions,
+        sign_in_forms=sign_in_forms,
+        signin=signin,
         identity=identity,
+        saml_key_pair=saml_key_pair,
+        saml_protocol=saml_protocol,
+        saml_providers=saml_providers,
+        saml_logins=saml_logins,
+        saml_continuations=saml_continuations,
+        saml_arrivals=saml_arrivals,
+        saml_signin=saml_signin,
         saml=saml,
         bearer_tokens=bearer_tokens,
+        openid_client=openid_client,
+        oidc_logins=oidc_logins,
         brokering=brokering,
     )

@@ -96,15 +96,17 @@ class SamlLogins:
         protocol: SamlProtocol,
         clock: Clock,
         public_url: str,
+        issuer: str = "",
         request_ttl: timedelta = timedelta(minutes=10),
     ) -> None:
+        """The service provider's URLs start with ``public_url``, else ``issuer``."""
         self._providers = providers
         self._requests = requests
         self._assertion_uses = assertion_uses
         self._tenants = tenants
         self._protocol = protocol
         self._clock = clock
-        self._public_url = public_url.rstrip("/")
+        self._public_url = (public_url or issuer).rstrip("/")
         self._request_ttl = request_ttl
 
     def service_provider(self, tenant_id: str, alias: str) -> ServiceProvider:

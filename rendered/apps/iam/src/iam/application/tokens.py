@@ -3,7 +3,6 @@ RFC 7662 introspection of the access tokens this service signs."""
 
 import hmac
 import secrets
-from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -114,7 +113,6 @@ class TokenService:
         clients: ClientRegistry,
         refresh_ttl: timedelta,
         registrations: RegisteredClientUseCases,
-        issuer_at: Callable[[str], TokenIssuer],
         external_passwords: ExternalPasswords | None = None,
     ) -> None:
         self._keys = keys
@@ -133,7 +131,6 @@ class TokenService:
         self._refresh_ttl = refresh_ttl
         self._external_passwords = external_passwords
         self._registrations = registrations
-        self._issuer_at = issuer_at
 
     async def password_grant(
         self,
@@ -522,7 +519,7 @@ class TokenService:
             )
             with in_tenant(tenant_id):
                 await self._families.save(family)
-        issued = self._issuer_at(realm.issuer).issue(
+        issued = self._issuer.at(realm.issuer).issue(
             subject=user.id,
             client_id=client.client_id,
             tenant_id=tenant_id,
@@ -635,7 +632,7 @@ class TokenService:
         realm: Realm | None = None,
     ) -> TokenResponse:
         platform = tenant_id == PLATFORM
-        issuer = self._issuer if realm is None else self._issuer_at(realm.issuer)
+        issuer = self._issuer if realm is None else self._issuer.at(realm.issuer)
         issued = issuer.issue(
             subject=user.id,
             client_id=client_id,

@@ -12,6 +12,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 
+from iam.infrastructure.config import Settings
+
 KEY_FILE, CERTIFICATE_FILE = "saml-sp-key.pem", "saml-sp-cert.pem"
 VALIDITY = timedelta(days=3650)
 
@@ -28,6 +30,19 @@ class SamlKeyPair:
         """The certificate's base64 DER, as metadata carries it."""
         pem = self.cert_file.read_text(encoding="ascii")
         return "".join(line for line in pem.splitlines() if "-----" not in line)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "SamlKeyPair":
+        """The pair in ``security.saml.keys_dir``, else beside the token key ring
+        (``security.keys_file``)."""
+        directory = Path(
+            settings.text("security.saml.keys_dir")
+            or settings.path("security.keys_file").parent
+        )
+        return cls.load_or_create(
+            directory if directory.is_absolute() else settings.service_dir / directory,
+            common_name=f"{settings.name} SAML service provider",
+        )
 
     @classmethod
     def load_or_create(cls, directory: Path, common_name: str) -> "SamlKeyPair":
