@@ -354,6 +354,7 @@ def _components(spec: Spec) -> Iterator[Finding]:
     available |= aggregates | repositories
     if spec.read_models:
         available |= {"read_models", "queries"}
+        available |= set(naming.queries_parts(list(spec.read_models), available))
     if spec.consumes:
         available.add("reactions")
     taken = BOOTSTRAP_NAMES | available | {package} | set(dir(builtins))

@@ -74,6 +74,8 @@ class PartCtx:
     part: str
     attributes: str = ""
     repository_of: str | None = None
+    queries_of: str | None = None
+    """For a read model's queries (``machines_queries``), the read model's name."""
 
 
 @dataclass
@@ -431,6 +433,8 @@ def _component(name: str, spec: ComponentSpec, service: Spec) -> ComponentCtx:
     type_module, _, type_name = spec.type.partition(":")
     factory_module, _, factory_name = (spec.factory or "").partition(":")
     repositories = naming.repository_parts(list(service.aggregates))
+    taken = set(repositories) | {naming.snake(a) for a in service.aggregates}
+    read_models = naming.queries_parts(list(service.read_models), taken)
 
     def part(need: str) -> PartCtx:
         head, _, attributes = need.partition(".")
@@ -438,6 +442,7 @@ def _component(name: str, spec: ComponentSpec, service: Spec) -> ComponentCtx:
             part=head,
             attributes=f".{attributes}" if attributes else "",
             repository_of=repositories.get(head),
+            queries_of=read_models.get(head),
         )
 
     arguments = [

@@ -73,6 +73,13 @@ def article(text: str) -> str:
 _YOU_SOUNDS = ("uni", "use", "usa", "usu", "uti", "ure", "uro", "eu", "one", "once")
 
 
+def queries_parts(read_models: list[str], taken: set[str]) -> dict[str, str]:
+    """The composition-root parts naming read models' queries (``machines_queries``:
+    ``Machines``), but where another part has that name already."""
+    parts = {f"{snake(r)}_queries": r for r in read_models}
+    return {part: r for part, r in parts.items() if part not in taken}
+
+
 def repository_parts(aggregates: list[str]) -> dict[str, str]:
     """The composition-root parts naming aggregates' repositories (``order_repository``:
     ``Order``), but where an aggregate's use cases have that name already."""

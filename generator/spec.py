@@ -460,7 +460,8 @@ class ComponentSpec(_Strict):
         " keyword to part (or to a list of parts, passed as a list). A part is settings,"
         " store, transactions, clock, read_models, queries, relay, password_hasher,"
         " sealed_secrets, a served aggregate's use cases (its snake name), an aggregate's"
-        " repository (<snake>_repository), a component listed before this one, or an"
+        " repository (<snake>_repository), a read model's queries (<snake>_queries), a"
+        " component listed before this one, or an"
         " attribute of one of these (identity.signin)",
     )
     settings: Annotated[dict[StrictStr, StrictStr], Field(max_length=50)] = Field(

@@ -41,6 +41,9 @@ components:
     settings: {host: mail.host, port: mail.port, timeout: mail.timeout_seconds,
                tls: mail.tls, rate: mail.throttle.rate, password: mail.password}
     values: {sender: "reminders@example.test", retries: 3, strict: true, label: null}
+  index:
+    type: notes.infrastructure.mailer:Index
+    needs: {rows: notes_queries, history: note_repository.history}
 aggregates:
   Note:
     fields:
@@ -49,6 +52,8 @@ aggregates:
       create: {params: [title], emits: NoteCreated, creates: true}
 events:
   NoteCreated: {fields: {noteId: str, title: str, occurredAt: datetime}}
+read_models:
+  Notes: {of: Note}
 endpoints:
   - {method: POST, path: /api/v1/notes, command: Note.create}
   - {method: GET, path: "/api/v1/notes/{id}", query: Note.get}
@@ -57,9 +62,10 @@ endpoints:
 MAILER = '''\
 """A mailer configured by the service's settings."""
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from notes.application.ports.outbound import Clock
 
@@ -104,6 +110,11 @@ class Mailer:
         self.host, self.port, self.timeout, self.tls = host, port, timeout, tls
         self.rate, self.password = rate, password
         self.sender, self.retries, self.strict, self.label = sender, retries, strict, label
+
+
+class Index:
+    def __init__(self, *, rows: object, history: Callable[[str], Awaitable[list[Any]]]) -> None:
+        self.rows, self.history = rows, history
 '''
 
 PROBE = """
@@ -111,6 +122,7 @@ import asyncio, json, sys
 from pathlib import Path
 
 from eaf.config import ConfigError
+from eaf.context import SecurityContext, use
 from notes.bootstrap import bootstrap
 from notes.infrastructure.config import load_settings
 
@@ -132,6 +144,11 @@ async def main() -> None:
     }
     services = await bootstrap(load_settings(environ))
     m = services.mailer
+    with use(SecurityContext(tenant_id="acme")):
+        note = await services.note.create(title="hello")
+        history = [type(e).__name__ for e in await services.index.history(note.id)]
+    with use(SecurityContext(tenant_id="globex")):
+        elsewhere = await services.index.history(note.id)
     print(json.dumps({
         "required": required,
         "mailer": [m.host, m.port, m.timeout.total_seconds(), m.tls, m.rate, m.password],
@@ -139,6 +156,8 @@ async def main() -> None:
         "outbox": [str(m.outbox.directory), m.outbox.directory.is_dir()],
         "queues": [m.queues[0] is services.pending, m.queues[1] is m.outbox.pending],
         "clock": m.clock is services.clock,
+        "rows": services.index.rows is services.queries["Notes"],
+        "history": [history, elsewhere],
     }))
 
 asyncio.run(main())
@@ -281,5 +300,8 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     assert seen["outbox"] == [str(tmp_path / "outbox"), True]
     assert seen["queues"] == [True, True]
     assert seen["clock"] is True
+    # a read model's queries, an aggregate's events in the caller's tenant
+    assert seen["rows"] is True
+    assert seen["history"] == [["NoteCreated"], []]
     # nothing of the service's own was written where the tests did not point it
     assert not (project / "data/outbox").exists()

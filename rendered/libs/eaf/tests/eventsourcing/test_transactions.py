@@ -15,6 +15,7 @@ import pytest
 
 from eaf.context import MissingTenantError
 from eaf.eventsourcing import (
+    AggregateRepository,
     DuplicateKeyError,
     EventRegistry,
     EventStore,
@@ -482,3 +483,28 @@ async def test_concurrent_creates_or_changes_of_one_key_make_it_once(
 
     assert sorted(r.version for r in results) == [1, 2, 3, 4, 5, 6]
     assert [e.event_type for e in stored] == ["ShelfStocked"] + ["CopyTaken"] * 5
+
+
+async def test_a_repository_gives_an_aggregates_events_in_its_tenant_only(
+    store: EventStore,
+) -> None:
+    """The history of one aggregate: its decoded events, oldest first; another tenant's
+    aggregate of the same id has none of them."""
+    shelves = AggregateRepository(store, EVENTS, Shelf)
+    with as_tenant("acme"):
+        await shelves.save(Shelf.stock("s1", "A-1", 2).take())
+        stocked = await shelves.get("s1")
+        assert stocked is not None
+        await shelves.save(stocked.give_back())
+        history = await shelves.history("s1")
+        unknown = await shelves.history("s2")
+    with as_tenant("globex"):
+        elsewhere = await shelves.history("s1")
+
+    assert history == [
+        ShelfStocked("s1", "A-1", 2),
+        CopyTaken("s1"),
+        CopyReturned("s1"),
+    ]
+    assert unknown == []
+    assert elsewhere == []

@@ -557,12 +557,20 @@ class AggregateRepository(Generic[A]):
         conflict: Callable[[str], Exception] = RuntimeError,
     ) -> None:
         self._transactions = StoreTransactions(store, events, attempts=1)
+        self._store = store
+        self._events = events
         self._kind = kind
         self._conflict = conflict
 
     async def get(self, id: str) -> A | None:
         """The aggregate with ``id`` in the tenant (None if missing or deleted)."""
         return await self._transactions.load(self._kind, id)
+
+    async def history(self, id: str) -> list[Any]:
+        """The events of the aggregate with ``id`` in the tenant, oldest first, each at its
+        current schema version (none for an unknown id)."""
+        stored = await self._store.read_stream(self._kind.__name__, id)
+        return [self._events.decode(event) for event in stored]
 
     async def save(self, aggregate: A) -> A:
         """Append its pending events after the version it was loaded at; returns it as
