@@ -70,6 +70,7 @@ def client(
             "DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
             "BROKER_RELAY": "false",
             "BROKER_CONSUME": "false",
+            "CONFIGURATION_KEYS_FILE": str(tmp_path / "keys.json"),
         }
     )
     iam = IamClient(jwks=key_ring.jwks(), issuer=ISSUER, audience=AUDIENCE)

@@ -5,13 +5,13 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import eaf.security
 from eaf.eventsourcing import EventStore, Transactions, open_event_store
 from eaf.messaging import EventRelay
 from eaf.projectors import ProjectionStore, Projectors, projection_store
 
 import configuration.application.configurations
 import configuration.application.watch
-import configuration.wiring
 from configuration.application.ports.inbound import (
     ConfigSchemaUseCases,
     PropertySetUseCases,
@@ -20,6 +20,7 @@ from configuration.application.ports.outbound import Clock
 from configuration.application.services import ConfigSchemaService, PropertySetService
 from configuration.infrastructure.clock import SystemClock
 from configuration.infrastructure.config import SERVICE_DIR, Settings
+from configuration.infrastructure.persistence import EventSourcedPropertySetRepository
 from configuration.infrastructure.persistence import transactions as store_transactions
 from configuration.infrastructure.projections import (
     PROJECTIONS,
@@ -52,6 +53,8 @@ class Services:
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
     changes: configuration.application.watch.Changes
     """The changes of property sets this instance has seen (watch)"""
+    secret_box: eaf.security.SecretBox
+    """The key ring sealing secret property values"""
     configurations: configuration.application.configurations.Configurations
     """Layered configuration, schema validation, secrets, versions and watch"""
     workers: tuple[Worker, ...] = ()
@@ -70,6 +73,7 @@ async def bootstrap(
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
     changes: configuration.application.watch.Changes | None = None,
+    secret_box: eaf.security.SecretBox | None = None,
     configurations: configuration.application.configurations.Configurations
     | None = None,
 ) -> Services:
@@ -108,13 +112,17 @@ async def bootstrap(
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
     if changes is None:
-        changes = configuration.wiring.changes()
+        changes = configuration.application.watch.Changes()
+    if secret_box is None:
+        secret_box = eaf.security.SecretBox.load_or_create(
+            path=settings.path("configuration.keys_file")
+        )
     if configurations is None:
-        configurations = configuration.wiring.configurations(
-            settings=settings,
-            store=store,
-            property_set=property_set,
-            config_schema=config_schema,
+        configurations = configuration.application.configurations.Configurations(
+            property_sets=property_set,
+            schemas=config_schema,
+            history=EventSourcedPropertySetRepository(store).history,
+            box=secret_box,
             changes=changes,
         )
     return Services(
@@ -128,5 +136,6 @@ async def bootstrap(
         config_schema=config_schema,
         property_set=property_set,
         changes=changes,
+        secret_box=secret_box,
         configurations=configurations,
     )

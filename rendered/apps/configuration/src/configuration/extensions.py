@@ -17,7 +17,7 @@ from configuration.infrastructure.change_feed import ChangeFeed
 from configuration.infrastructure.config import Settings
 
 # Layered configuration, secrets, versions and watch (application/configurations.py), the
-# spec's components, built by bootstrap() from the factories of configuration.wiring.
+# spec's components, built by bootstrap().
 routers: list[APIRouter] = [config_http.router]
 
 

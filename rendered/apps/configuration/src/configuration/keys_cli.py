@@ -10,7 +10,6 @@ from pathlib import Path
 
 from configuration.application.secrets import SecretBox
 from configuration.infrastructure.config import load_settings
-from configuration.wiring import keys_file
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,7 +19,7 @@ def main(argv: list[str] | None = None) -> None:
         "--file", type=Path, help="the key ring (default: the settings')"
     )
     arguments = parser.parse_args(argv)
-    path = arguments.file or keys_file(load_settings())
+    path = arguments.file or load_settings().path("configuration.keys_file")
     ring = SecretBox.load_or_create(path)
     if arguments.command == "rotate":
         ring.rotate()

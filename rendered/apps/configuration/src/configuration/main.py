@@ -41,6 +41,7 @@ def create_app(
         app.state.config_schema = services.config_schema
         app.state.property_set = services.property_set
         app.state.changes = services.changes
+        app.state.secret_box = services.secret_box
         app.state.configurations = services.configurations
         for worker in services.workers:
             await worker.start()

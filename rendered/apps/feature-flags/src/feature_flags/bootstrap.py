@@ -11,7 +11,6 @@ from eaf.projectors import ProjectionStore, Projectors, projection_store
 
 import feature_flags.application.evaluation
 import feature_flags.application.usage
-import feature_flags.wiring
 from feature_flags.application.ports.inbound import (
     FlagUseCases,
     ProjectUseCases,
@@ -132,9 +131,11 @@ async def bootstrap(
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
     if evaluations is None:
-        evaluations = feature_flags.wiring.evaluations(queries=queries)
+        evaluations = feature_flags.application.evaluation.Evaluations(
+            flags=queries["Flags"], segments=queries["Segments"]
+        )
     if ofrep_usage is None:
-        ofrep_usage = feature_flags.wiring.ofrep_usage(usage_report=usage_report)
+        ofrep_usage = feature_flags.application.usage.OfrepUsage(reports=usage_report)
     return Services(
         store=store,
         transactions=transactions,

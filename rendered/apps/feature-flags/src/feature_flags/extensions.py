@@ -19,7 +19,7 @@ from feature_flags.infrastructure import evaluation_http
 from feature_flags.infrastructure.config import Settings
 
 # Evaluation over OFREP and the Unleash client API, on the flag-engine library: the spec's
-# components (evaluations, ofrep_usage), built by bootstrap() from feature_flags.wiring.
+# components (evaluations, ofrep_usage), built by bootstrap().
 routers: list[APIRouter] = [evaluation_http.router, evaluation_http.reports]
 
 log = logging.getLogger("feature_flags.usage")

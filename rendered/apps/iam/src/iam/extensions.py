@@ -5,7 +5,7 @@
 ``infrastructure``, where the layer rules apply); ``running`` runs inside the application's
 lifespan, after the generated wiring (``services``) and before the first request, and
 its code after ``yield`` at shutdown. The services behind the routers are the spec's
-``components``, built by ``bootstrap`` from the factories of ``iam.wiring``."""
+``components``, built by ``bootstrap`` from the parts, settings and values it names."""
 
 import logging
 from collections.abc import AsyncIterator
@@ -50,7 +50,7 @@ async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
     """After the composition root (``bootstrap``, which wires the services behind the
-    routers from ``iam.wiring``): a SAML sign-in continues in the browser, and the
+    routers): a SAML sign-in continues in the browser, and the
     platform administrator exists."""
     app.state.saml_completion = saml_signin_http.continue_in_browser
     await ensure_platform_admin(services.directory, settings)

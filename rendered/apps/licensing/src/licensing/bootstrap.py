@@ -12,7 +12,6 @@ from eaf.projectors import ProjectionStore, Projectors, projection_store
 import licensing.application.issuing
 import licensing.application.signing
 import licensing.application.validation
-import licensing.wiring
 from licensing.application.ports.inbound import (
     LicenseUseCases,
     MachineUseCases,
@@ -135,17 +134,19 @@ async def bootstrap(
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
     if license_keys is None:
-        license_keys = licensing.wiring.license_keys(settings=settings)
+        license_keys = licensing.application.signing.LicenseKeyRing.load_or_create(
+            path=settings.path("licensing.keys_file")
+        )
     if validator is None:
-        validator = licensing.wiring.validator(
-            license=license, policy=policy, machine=machine, clock=clock
+        validator = licensing.application.validation.Validator(
+            licenses=license, policies=policy, machines=machine, clock=clock
         )
     if check_outs is None:
-        check_outs = licensing.wiring.check_outs(
-            license=license,
-            policy=policy,
-            queries=queries,
-            license_keys=license_keys,
+        check_outs = licensing.application.signing.CheckOuts(
+            licenses=license,
+            policies=policy,
+            machines=queries["Machines"],
+            ring=license_keys,
             clock=clock,
         )
     return Services(

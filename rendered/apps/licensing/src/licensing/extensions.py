@@ -16,7 +16,7 @@ from licensing.infrastructure import licensing_http
 from licensing.infrastructure.config import Settings
 
 # Validation, signed license files and their public keys: the spec's components
-# (license_keys, validator, check_outs), built by bootstrap() from licensing.wiring; the
+# (license_keys, validator, check_outs), built by bootstrap(); the
 # License use cases are the hand-written IssuingLicenseService (the aggregate's `service`).
 routers: list[APIRouter] = [
     licensing_http.validation,

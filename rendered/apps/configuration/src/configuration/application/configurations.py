@@ -61,7 +61,7 @@ MASK = "******"
 class History(Protocol):
     """The stored events of one property set, in order."""
 
-    async def __call__(self, set_id: str) -> Sequence[object]: ...
+    async def __call__(self, set_id: str, /) -> Sequence[object]: ...
 
 
 def set_key(application: str, profile: str, label: str) -> str:

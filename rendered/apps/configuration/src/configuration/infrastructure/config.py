@@ -5,11 +5,17 @@
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from eaf.config import Settings
 from eaf.config import load_settings as load_service_settings
 
 __all__ = ["SERVICE_DIR", "Settings", "load_settings"]
+
+#: The service's own settings and their defaults (None: required), under the file.
+DEFAULTS: dict[str, Any] = {
+    "configuration.keys_file": "data/keys.json",
+}
 
 SERVICE_DIR = Path(
     os.environ.get("CONFIGURATION_HOME", Path(__file__).resolve().parents[3])
@@ -18,4 +24,4 @@ SERVICE_DIR = Path(
 
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
     """The settings of this service (``CONFIGURATION_HOME`` names its directory)."""
-    return load_service_settings(SERVICE_DIR, environ=environ)
+    return load_service_settings(SERVICE_DIR, environ=environ, defaults=DEFAULTS)

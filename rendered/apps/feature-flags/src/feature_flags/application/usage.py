@@ -9,6 +9,8 @@ report names flags to clean up, with why.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -112,9 +114,10 @@ class OfrepUsage:
     """Counts the OFREP evaluations per tenant and environment, and reports them as usage
     (application ``ofrep``) when flushed."""
 
-    def __init__(self, reports: UsageReportUseCases, instance: str) -> None:
+    def __init__(self, reports: UsageReportUseCases, instance: str = "") -> None:
+        """``instance`` names this process in the reports (default: host and pid)."""
         self._reports = reports
-        self._instance = instance
+        self._instance = instance or f"{socket.gethostname()}-{os.getpid()}"
         self._started = datetime.now(UTC)
         # (tenant, environment) -> flag -> [yes, no], and -> flag -> variant -> count
         self._counts: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(dict)
