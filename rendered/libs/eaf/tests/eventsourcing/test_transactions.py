@@ -508,3 +508,36 @@ async def test_a_repository_gives_an_aggregates_events_in_its_tenant_only(
     ]
     assert unknown == []
     assert elsewhere == []
+
+
+async def test_a_repository_lists_the_current_aggregates_of_its_tenant_or_of_all(
+    store: EventStore,
+) -> None:
+    """Every aggregate of the kind as of the last stored event: a write is seen by the
+    next read of the same repository, other kinds' streams are not folded, and only a
+    platform read sees every tenant's."""
+    shelf_events = ("ShelfStocked", "CopyTaken", "CopyReturned")
+    shelves = AggregateRepository(store, EVENTS, Shelf, event_types=shelf_events)
+    every_event = AggregateRepository(store, EVENTS, Shelf)
+    writer = AggregateRepository(store, EVENTS, Shelf)
+    loans = AggregateRepository(store, EVENTS, Loan)
+    with as_tenant("acme"):
+        await writer.save(Shelf.stock("s1", "A-1", 2))
+        await loans.save(Loan("l1", shelf_id="s1", changes=(LoanOpened("l1", "s1"),)))
+        first = [(s.id, s.available, s.version) for s in await shelves.all()]
+        stocked = await writer.get("s1")
+        assert stocked is not None
+        await writer.save(stocked.take())
+        await writer.save(Shelf.stock("s2", "A-2", 1))
+        after = sorted((s.id, s.available, s.version) for s in await shelves.all())
+        unfiltered = sorted(s.id for s in await every_event.all())
+    with as_tenant("globex"):
+        await writer.save(Shelf.stock("s1", "G-1", 5))
+        theirs = [(s.id, s.code) for s in await shelves.all()]
+        every = sorted((s.id, s.code) for s in await shelves.all_tenants())
+
+    assert first == [("s1", 2, 1)]
+    assert after == [("s1", 1, 2), ("s2", 1, 1)]
+    assert unfiltered == ["s1", "s2"]  # the loan's stream is not a shelf
+    assert theirs == [("s1", "G-1")]
+    assert every == [("s1", "A-1"), ("s1", "G-1"), ("s2", "A-2")]

@@ -20,7 +20,7 @@ import hashlib
 import json
 import random
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from eaf.context import require_tenant, span
+from eaf.eventsourcing.current import CurrentAggregates
 from eaf.eventsourcing.errors import (
     ConcurrencyError,
     DuplicateKeyError,
@@ -555,16 +556,30 @@ class AggregateRepository(Generic[A]):
         kind: type[A],
         *,
         conflict: Callable[[str], Exception] = RuntimeError,
+        event_types: Collection[str] = (),
     ) -> None:
         self._transactions = StoreTransactions(store, events, attempts=1)
         self._store = store
         self._events = events
         self._kind = kind
         self._conflict = conflict
+        self._current = CurrentAggregates(
+            store, events, kind.__name__, kind.from_history, event_types
+        )
 
     async def get(self, id: str) -> A | None:
         """The aggregate with ``id`` in the tenant (None if missing or deleted)."""
         return await self._transactions.load(self._kind, id)
+
+    async def all(self) -> list[A]:
+        """Every aggregate of the kind in the tenant, deleted ones too, as of the last
+        stored event (kept in memory, brought up to date by each call)."""
+        return await self._current.of_tenant()
+
+    async def all_tenants(self) -> list[A]:
+        """Every aggregate of the kind in every tenant, as :meth:`all` (a platform read:
+        for the platform's own code, never for a tenant's request)."""
+        return await self._current.of_every_tenant()
 
     async def history(self, id: str) -> list[Any]:
         """The events of the aggregate with ``id`` in the tenant, oldest first, each at its
