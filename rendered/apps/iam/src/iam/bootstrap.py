@@ -25,7 +25,6 @@ import iam.application.saml_signin
 import iam.application.service_accounts
 import iam.application.signin
 import iam.application.tokens
-import iam.infrastructure.access_rules
 import iam.infrastructure.api_saml_providers
 import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
@@ -38,7 +37,6 @@ import iam.infrastructure.saml_keys
 import iam.infrastructure.saml_protocol
 import iam.infrastructure.saml_provider_listing
 import iam.infrastructure.signin_state
-import iam.infrastructure.tenant_catalog
 from iam.application.ports.inbound import (
     PolicyUseCases,
     RegisteredClientUseCases,
@@ -57,7 +55,9 @@ from iam.infrastructure.clock import SystemClock
 from iam.infrastructure.config import SERVICE_DIR, Settings
 from iam.infrastructure.persistence import (
     EventSourcedAccessTokenRevocationRepository,
+    EventSourcedPolicyRepository,
     EventSourcedRefreshTokenFamilyRepository,
+    EventSourcedRoleRepository,
     EventSourcedSamlAssertionUseRepository,
     EventSourcedSamlIdentityProviderRepository,
     EventSourcedSamlLoginRequestRepository,
@@ -102,12 +102,8 @@ class Services:
     registered_client: RegisteredClientUseCases
     relay: EventRelay
     """Publishes stored events to the broker (its ``url`` is the broker's, embedded or not)."""
-    access_rules: iam.infrastructure.access_rules.StoredAccessRules
-    """The tenant's roles and ABAC policies, as the access decisions read them"""
     access: iam.application.access.AccessControl
     """Roles, ABAC policies and access decisions"""
-    tenant_catalog: iam.infrastructure.tenant_catalog.StoredTenantCatalog
-    """Every tenant, folded from the tenant events of all tenants (platform reads)"""
     directory: iam.application.directory.Directory
     """Tenants with their first administrator, and platform administrators"""
     user_listing: iam.infrastructure.projections.ReadModelUserListing
@@ -207,9 +203,7 @@ async def bootstrap(
     registered_client: RegisteredClientUseCases | None = None,
     relay: EventRelay | None = None,
     projectors: Worker | None = None,
-    access_rules: iam.infrastructure.access_rules.StoredAccessRules | None = None,
     access: iam.application.access.AccessControl | None = None,
-    tenant_catalog: iam.infrastructure.tenant_catalog.StoredTenantCatalog | None = None,
     directory: iam.application.directory.Directory | None = None,
     user_listing: iam.infrastructure.projections.ReadModelUserListing | None = None,
     federated_identities: iam.infrastructure.federation_store.EventSourcedFederatedIdentities
@@ -321,23 +315,18 @@ async def bootstrap(
     if settings.get("broker.relay", True):
         workers.append(publisher)
     workers.append(projectors or Projectors(store, read_models, PROJECTIONS))
-    if access_rules is None:
-        access_rules = iam.infrastructure.access_rules.StoredAccessRules(store=store)
     if access is None:
         access = iam.application.access.AccessControl(
             users=EventSourcedUserRepository(store),
             service_accounts=EventSourcedServiceAccountRepository(store),
-            rules=access_rules,
+            roles=EventSourcedRoleRepository(store),
+            policies=EventSourcedPolicyRepository(store),
             clock=clock,
-        )
-    if tenant_catalog is None:
-        tenant_catalog = iam.infrastructure.tenant_catalog.StoredTenantCatalog(
-            store=store
         )
     if directory is None:
         directory = iam.application.directory.Directory(
             tenants=EventSourcedTenantRepository(store),
-            tenant_catalog=tenant_catalog,
+            tenant_catalog=EventSourcedTenantRepository(store),
             users=EventSourcedUserRepository(store),
             roles=role,
             hasher=_hasher,
@@ -561,9 +550,7 @@ async def bootstrap(
         policy=policy,
         service_account=service_account,
         registered_client=registered_client,
-        access_rules=access_rules,
         access=access,
-        tenant_catalog=tenant_catalog,
         directory=directory,
         user_listing=user_listing,
         federated_identities=federated_identities,

@@ -44,9 +44,7 @@ def create_app(
         app.state.policy = services.policy
         app.state.service_account = services.service_account
         app.state.registered_client = services.registered_client
-        app.state.access_rules = services.access_rules
         app.state.access = services.access
-        app.state.tenant_catalog = services.tenant_catalog
         app.state.directory = services.directory
         app.state.user_listing = services.user_listing
         app.state.federated_identities = services.federated_identities

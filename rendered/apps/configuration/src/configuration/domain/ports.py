@@ -19,6 +19,10 @@ class ConfigSchemaRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[ConfigSchema]:
+        """Every ConfigSchema of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class PropertySetRepository(Protocol):
     """Keeps PropertySet aggregates as the events they emitted (tenant-scoped)."""
@@ -30,4 +34,8 @@ class PropertySetRepository(Protocol):
     async def save(self, aggregate: PropertySet) -> PropertySet:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[PropertySet]:
+        """Every PropertySet of the tenant, deleted ones too, as of the last stored event."""
         ...

@@ -47,7 +47,13 @@ class EventSourcedConfigSchemaRepository(AggregateRepository[ConfigSchema]):
     STREAM = "ConfigSchema"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, ConfigSchema, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            ConfigSchema,
+            conflict=ConcurrencyError,
+            event_types=["SchemaDefined", "SchemaRemoved", "SchemaRevised"],
+        )
 
 
 class EventSourcedPropertySetRepository(AggregateRepository[PropertySet]):
@@ -56,4 +62,10 @@ class EventSourcedPropertySetRepository(AggregateRepository[PropertySet]):
     STREAM = "PropertySet"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, PropertySet, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            PropertySet,
+            conflict=ConcurrencyError,
+            event_types=["PropertiesChanged", "PropertiesCreated", "PropertiesRemoved"],
+        )

@@ -19,6 +19,10 @@ class ProjectRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[Project]:
+        """Every Project of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class SegmentRepository(Protocol):
     """Keeps Segment aggregates as the events they emitted (tenant-scoped)."""
@@ -30,6 +34,10 @@ class SegmentRepository(Protocol):
     async def save(self, aggregate: Segment) -> Segment:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[Segment]:
+        """Every Segment of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -45,6 +53,10 @@ class FlagRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[Flag]:
+        """Every Flag of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class UsageReportRepository(Protocol):
     """Keeps UsageReport aggregates as the events they emitted (tenant-scoped)."""
@@ -56,4 +68,8 @@ class UsageReportRepository(Protocol):
     async def save(self, aggregate: UsageReport) -> UsageReport:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[UsageReport]:
+        """Every UsageReport of the tenant, deleted ones too, as of the last stored event."""
         ...

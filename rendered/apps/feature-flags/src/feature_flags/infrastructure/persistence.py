@@ -67,7 +67,13 @@ class EventSourcedProjectRepository(AggregateRepository[Project]):
     STREAM = "Project"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Project, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Project,
+            conflict=ConcurrencyError,
+            event_types=["ProjectCreated", "ProjectRemoved", "ProjectUpdated"],
+        )
 
 
 class EventSourcedSegmentRepository(AggregateRepository[Segment]):
@@ -76,7 +82,13 @@ class EventSourcedSegmentRepository(AggregateRepository[Segment]):
     STREAM = "Segment"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Segment, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Segment,
+            conflict=ConcurrencyError,
+            event_types=["SegmentCreated", "SegmentRemoved", "SegmentUpdated"],
+        )
 
 
 class EventSourcedFlagRepository(AggregateRepository[Flag]):
@@ -85,7 +97,23 @@ class EventSourcedFlagRepository(AggregateRepository[Flag]):
     STREAM = "Flag"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Flag, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Flag,
+            conflict=ConcurrencyError,
+            event_types=[
+                "FlagArchivedEvent",
+                "FlagConfigured",
+                "FlagCreated",
+                "FlagDependenciesSet",
+                "FlagDescribed",
+                "FlagRemoved",
+                "FlagRevived",
+                "FlagStaleMarked",
+                "FlagVariantsSet",
+            ],
+        )
 
 
 class EventSourcedUsageReportRepository(AggregateRepository[UsageReport]):
@@ -94,4 +122,10 @@ class EventSourcedUsageReportRepository(AggregateRepository[UsageReport]):
     STREAM = "UsageReport"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, UsageReport, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            UsageReport,
+            conflict=ConcurrencyError,
+            event_types=["UsageRecorded"],
+        )

@@ -15,14 +15,15 @@ from eaf.security import Policy as EnginePolicy
 
 from iam.application.identity import ACTIVE, in_tenant
 from iam.application.policies import engine_condition
-from iam.application.ports.access import AccessRules
 from iam.application.ports.outbound import (
     Clock,
+    PolicyRepository,
+    RoleRepository,
     ServiceAccountRepository,
     UserRepository,
 )
 from iam.domain.errors import DomainValidationError
-from iam.domain.model import Policy
+from iam.domain.model import Policy, Role
 from iam.domain.types import PolicyEffect
 
 
@@ -65,23 +66,29 @@ class AccessControl:
         *,
         users: UserRepository,
         service_accounts: ServiceAccountRepository,
-        rules: AccessRules,
+        roles: RoleRepository,
+        policies: PolicyRepository,
         clock: Clock,
     ) -> None:
         self._users = users
         self._service_accounts = service_accounts
-        self._rules = rules
+        self._roles = roles
+        self._policies = policies
         self._clock = clock
+
+    async def _roles_by_name(self) -> dict[str, Role]:
+        """The tenant's roles by name, as of the last stored event."""
+        return {role.name: role for role in await self._roles.all()}
 
     async def unknown_roles(self, tenant_id: str, names: Iterable[str]) -> list[str]:
         with in_tenant(tenant_id):
-            known = await self._rules.roles()
+            known = await self._roles_by_name()
         return [name for name in names if name not in known]
 
     async def permissions_of(self, tenant_id: str, roles: Iterable[str]) -> set[str]:
         """The union of the permissions of ``roles`` in ``tenant_id``."""
         with in_tenant(tenant_id):
-            known = await self._rules.roles()
+            known = await self._roles_by_name()
         return {
             permission
             for name in roles
@@ -118,8 +125,8 @@ class AccessControl:
         if subject is None:
             return Decision(False, "the subject is unknown or not active")
         with in_tenant(tenant_id):
-            roles = await self._rules.roles()
-            policies = await self._rules.policies()
+            roles = await self._roles_by_name()
+            policies = await self._policies.all()
         engine = PolicyEngine(
             {
                 tenant_id: TenantRules(

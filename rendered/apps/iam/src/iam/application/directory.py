@@ -100,7 +100,7 @@ class Directory:
 
     async def tenants(self) -> list[Tenant]:
         """Every tenant, by name (a platform-level read)."""
-        tenants = await self._tenant_catalog.tenants()
+        tenants = await self._tenant_catalog.all_tenants()
         return sorted(tenants, key=lambda tenant: (tenant.name.casefold(), tenant.id))
 
     async def ensure_platform_admin(

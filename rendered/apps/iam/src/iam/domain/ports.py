@@ -31,6 +31,10 @@ class TenantRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[Tenant]:
+        """Every Tenant of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class UserRepository(Protocol):
     """Keeps User aggregates as the events they emitted (tenant-scoped)."""
@@ -42,6 +46,10 @@ class UserRepository(Protocol):
     async def save(self, aggregate: User) -> User:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[User]:
+        """Every User of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -57,6 +65,10 @@ class RoleRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[Role]:
+        """Every Role of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class PolicyRepository(Protocol):
     """Keeps Policy aggregates as the events they emitted (tenant-scoped)."""
@@ -68,6 +80,10 @@ class PolicyRepository(Protocol):
     async def save(self, aggregate: Policy) -> Policy:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[Policy]:
+        """Every Policy of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -83,6 +99,10 @@ class ServiceAccountRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[ServiceAccount]:
+        """Every ServiceAccount of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class RegisteredClientRepository(Protocol):
     """Keeps RegisteredClient aggregates as the events they emitted (tenant-scoped)."""
@@ -94,6 +114,10 @@ class RegisteredClientRepository(Protocol):
     async def save(self, aggregate: RegisteredClient) -> RegisteredClient:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[RegisteredClient]:
+        """Every RegisteredClient of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -109,6 +133,10 @@ class RefreshTokenFamilyRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[RefreshTokenFamily]:
+        """Every RefreshTokenFamily of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class AccessTokenRevocationRepository(Protocol):
     """Keeps AccessTokenRevocation aggregates as the events they emitted (tenant-scoped)."""
@@ -120,6 +148,10 @@ class AccessTokenRevocationRepository(Protocol):
     async def save(self, aggregate: AccessTokenRevocation) -> AccessTokenRevocation:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[AccessTokenRevocation]:
+        """Every AccessTokenRevocation of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -135,6 +167,10 @@ class SamlIdentityProviderRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[SamlIdentityProvider]:
+        """Every SamlIdentityProvider of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class SamlLoginRequestRepository(Protocol):
     """Keeps SamlLoginRequest aggregates as the events they emitted (tenant-scoped)."""
@@ -148,6 +184,10 @@ class SamlLoginRequestRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[SamlLoginRequest]:
+        """Every SamlLoginRequest of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class SamlAssertionUseRepository(Protocol):
     """Keeps SamlAssertionUse aggregates as the events they emitted (tenant-scoped)."""
@@ -159,4 +199,8 @@ class SamlAssertionUseRepository(Protocol):
     async def save(self, aggregate: SamlAssertionUse) -> SamlAssertionUse:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[SamlAssertionUse]:
+        """Every SamlAssertionUse of the tenant, deleted ones too, as of the last stored event."""
         ...

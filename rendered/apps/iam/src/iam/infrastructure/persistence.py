@@ -224,7 +224,13 @@ class EventSourcedTenantRepository(AggregateRepository[Tenant]):
     STREAM = "Tenant"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Tenant, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Tenant,
+            conflict=ConcurrencyError,
+            event_types=["TenantCreatedEvent", "TenantStatusChanged"],
+        )
 
 
 class EventSourcedUserRepository(AggregateRepository[User]):
@@ -233,7 +239,20 @@ class EventSourcedUserRepository(AggregateRepository[User]):
     STREAM = "User"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, User, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            User,
+            conflict=ConcurrencyError,
+            event_types=[
+                "UserAttributesChanged",
+                "UserChanged",
+                "UserCreated",
+                "UserPasswordChanged",
+                "UserRolesChanged",
+                "UserStatusChanged",
+            ],
+        )
 
 
 class EventSourcedRoleRepository(AggregateRepository[Role]):
@@ -242,7 +261,18 @@ class EventSourcedRoleRepository(AggregateRepository[Role]):
     STREAM = "Role"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Role, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Role,
+            conflict=ConcurrencyError,
+            event_types=[
+                "RoleChanged",
+                "RoleCreated",
+                "RoleDescribed",
+                "RolePermissionsChanged",
+            ],
+        )
 
 
 class EventSourcedPolicyRepository(AggregateRepository[Policy]):
@@ -251,7 +281,13 @@ class EventSourcedPolicyRepository(AggregateRepository[Policy]):
     STREAM = "Policy"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Policy, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Policy,
+            conflict=ConcurrencyError,
+            event_types=["PolicyChanged", "PolicyCreated", "PolicyStatusChanged"],
+        )
 
 
 class EventSourcedServiceAccountRepository(AggregateRepository[ServiceAccount]):
@@ -260,7 +296,17 @@ class EventSourcedServiceAccountRepository(AggregateRepository[ServiceAccount]):
     STREAM = "ServiceAccount"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, ServiceAccount, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            ServiceAccount,
+            conflict=ConcurrencyError,
+            event_types=[
+                "ServiceAccountCreated",
+                "ServiceAccountSecretChanged",
+                "ServiceAccountStatusChanged",
+            ],
+        )
 
 
 class EventSourcedRegisteredClientRepository(AggregateRepository[RegisteredClient]):
@@ -269,7 +315,13 @@ class EventSourcedRegisteredClientRepository(AggregateRepository[RegisteredClien
     STREAM = "RegisteredClient"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, RegisteredClient, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            RegisteredClient,
+            conflict=ConcurrencyError,
+            event_types=["ClientRegistered", "ClientStatusChanged"],
+        )
 
 
 class EventSourcedRefreshTokenFamilyRepository(AggregateRepository[RefreshTokenFamily]):
@@ -278,7 +330,17 @@ class EventSourcedRefreshTokenFamilyRepository(AggregateRepository[RefreshTokenF
     STREAM = "RefreshTokenFamily"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, RefreshTokenFamily, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            RefreshTokenFamily,
+            conflict=ConcurrencyError,
+            event_types=[
+                "RefreshTokenFamilyRevoked",
+                "RefreshTokenIssued",
+                "RefreshTokenRotated",
+            ],
+        )
 
 
 class EventSourcedAccessTokenRevocationRepository(
@@ -290,7 +352,11 @@ class EventSourcedAccessTokenRevocationRepository(
 
     def __init__(self, store: EventStore) -> None:
         super().__init__(
-            store, EVENTS, AccessTokenRevocation, conflict=ConcurrencyError
+            store,
+            EVENTS,
+            AccessTokenRevocation,
+            conflict=ConcurrencyError,
+            event_types=["AccessTokenRevoked"],
         )
 
 
@@ -302,7 +368,17 @@ class EventSourcedSamlIdentityProviderRepository(
     STREAM = "SamlIdentityProvider"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, SamlIdentityProvider, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            SamlIdentityProvider,
+            conflict=ConcurrencyError,
+            event_types=[
+                "SamlIdentityProviderChanged",
+                "SamlIdentityProviderCreated",
+                "SamlIdentityProviderStatusChanged",
+            ],
+        )
 
 
 class EventSourcedSamlLoginRequestRepository(AggregateRepository[SamlLoginRequest]):
@@ -311,7 +387,13 @@ class EventSourcedSamlLoginRequestRepository(AggregateRepository[SamlLoginReques
     STREAM = "SamlLoginRequest"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, SamlLoginRequest, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            SamlLoginRequest,
+            conflict=ConcurrencyError,
+            event_types=["SamlLoginCompleted", "SamlLoginStarted"],
+        )
 
 
 class EventSourcedSamlAssertionUseRepository(AggregateRepository[SamlAssertionUse]):
@@ -320,4 +402,10 @@ class EventSourcedSamlAssertionUseRepository(AggregateRepository[SamlAssertionUs
     STREAM = "SamlAssertionUse"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, SamlAssertionUse, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            SamlAssertionUse,
+            conflict=ConcurrencyError,
+            event_types=["SamlAssertionConsumed"],
+        )

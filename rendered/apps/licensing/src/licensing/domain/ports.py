@@ -19,6 +19,10 @@ class ProductRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[Product]:
+        """Every Product of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class PolicyRepository(Protocol):
     """Keeps Policy aggregates as the events they emitted (tenant-scoped)."""
@@ -30,6 +34,10 @@ class PolicyRepository(Protocol):
     async def save(self, aggregate: Policy) -> Policy:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[Policy]:
+        """Every Policy of the tenant, deleted ones too, as of the last stored event."""
         ...
 
 
@@ -45,6 +53,10 @@ class LicenseRepository(Protocol):
         writer saved since it was loaded; returns the committed aggregate."""
         ...
 
+    async def all(self) -> list[License]:
+        """Every License of the tenant, deleted ones too, as of the last stored event."""
+        ...
+
 
 class MachineRepository(Protocol):
     """Keeps Machine aggregates as the events they emitted (tenant-scoped)."""
@@ -56,4 +68,8 @@ class MachineRepository(Protocol):
     async def save(self, aggregate: Machine) -> Machine:
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
+        ...
+
+    async def all(self) -> list[Machine]:
+        """Every Machine of the tenant, deleted ones too, as of the last stored event."""
         ...

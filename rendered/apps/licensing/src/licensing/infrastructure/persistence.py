@@ -69,7 +69,13 @@ class EventSourcedProductRepository(AggregateRepository[Product]):
     STREAM = "Product"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Product, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Product,
+            conflict=ConcurrencyError,
+            event_types=["ProductCreated", "ProductRemoved", "ProductUpdated"],
+        )
 
 
 class EventSourcedPolicyRepository(AggregateRepository[Policy]):
@@ -78,7 +84,13 @@ class EventSourcedPolicyRepository(AggregateRepository[Policy]):
     STREAM = "Policy"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Policy, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Policy,
+            conflict=ConcurrencyError,
+            event_types=["PolicyCreated", "PolicyRemoved", "PolicyUpdated"],
+        )
 
 
 class EventSourcedLicenseRepository(AggregateRepository[License]):
@@ -87,7 +99,22 @@ class EventSourcedLicenseRepository(AggregateRepository[License]):
     STREAM = "License"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, License, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            License,
+            conflict=ConcurrencyError,
+            event_types=[
+                "LicenseCreated",
+                "LicenseReinstated",
+                "LicenseRenewed",
+                "LicenseRevokedEvent",
+                "LicenseSuspended",
+                "LicenseUpdated",
+                "MachineClaimed",
+                "MachineReleased",
+            ],
+        )
 
 
 class EventSourcedMachineRepository(AggregateRepository[Machine]):
@@ -96,4 +123,10 @@ class EventSourcedMachineRepository(AggregateRepository[Machine]):
     STREAM = "Machine"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, Machine, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            Machine,
+            conflict=ConcurrencyError,
+            event_types=["MachineActivated", "MachineDeactivated", "MachineHeartbeat"],
+        )

@@ -18,3 +18,7 @@ class SampleUserProfileRepository(Protocol):
         """Append its pending events atomically; raises ConcurrencyError when another
         writer saved since it was loaded; returns the committed aggregate."""
         ...
+
+    async def all(self) -> list[SampleUserProfile]:
+        """Every SampleUserProfile of the tenant, deleted ones too, as of the last stored event."""
+        ...

@@ -41,4 +41,14 @@ class EventSourcedSampleUserProfileRepository(AggregateRepository[SampleUserProf
     STREAM = "SampleUserProfile"
 
     def __init__(self, store: EventStore) -> None:
-        super().__init__(store, EVENTS, SampleUserProfile, conflict=ConcurrencyError)
+        super().__init__(
+            store,
+            EVENTS,
+            SampleUserProfile,
+            conflict=ConcurrencyError,
+            event_types=[
+                "SampleUserProfileCreated",
+                "SampleUserProfileRemoved",
+                "SampleUserProfileUpdated",
+            ],
+        )

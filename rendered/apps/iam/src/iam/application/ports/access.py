@@ -2,27 +2,14 @@
 
 from typing import Protocol
 
-from iam.domain.model import Policy, Role, Tenant
-
-
-class AccessRules(Protocol):
-    """Every role and policy of the current tenant, as of the last stored event
-    (read-your-writes, unlike the eventually consistent read models)."""
-
-    async def roles(self) -> dict[str, Role]:
-        """The tenant's roles by name."""
-        ...
-
-    async def policies(self) -> list[Policy]:
-        """The tenant's policies, whatever their status."""
-        ...
+from iam.domain.model import Tenant
 
 
 class TenantCatalog(Protocol):
     """Every tenant, as of the last stored event; read across tenants (a platform-level
     read), unlike the tenant-scoped repositories and read models."""
 
-    async def tenants(self) -> list[Tenant]:
+    async def all_tenants(self) -> list[Tenant]:
         """All tenants, whatever their status."""
         ...
 
