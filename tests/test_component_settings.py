@@ -274,6 +274,10 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     assert (
         "  throttle:\n    rate: 0.5\n  password: null  # the relay's password (required)" in config
     )
+    # the manifests list them at their defaults, the required one said to be so
+    configmap = (project / "deploy/k8s/configmap.yaml").read_text()
+    assert '  # MAIL_TIMEOUT_SECONDS: "2.5"\n  # MAIL_TLS: "false"\n' in configmap
+    assert "  # MAIL_PASSWORD: (required)   # the relay's password" in configmap
     # the generated tests keep the outbox in their directory and give the password a sample
     conftest = (project / "tests/conftest.py").read_text()
     assert '"MAIL_OUTBOX_DIR": str(tmp_path / "outbox")' in conftest
