@@ -511,7 +511,10 @@ def _settings(spec: Spec) -> list[SettingCtx]:
             SettingCtx(
                 key=key,
                 type=setting.type,
-                default=setting.default,
+                # a number of seconds or a float is one, so that "1.5" overrides a 900
+                default=float(setting.default)
+                if setting.type in ("float", "seconds") and setting.default is not None
+                else setting.default,
                 description=setting.description or "",
                 variable=key.replace(".", "_").upper(),
                 test_value=test_value,

@@ -23,7 +23,7 @@ name: notes
 settings:
   mail.host: {type: str, default: localhost, description: "the relay's host # name"}
   mail.port: {type: int, default: 25}
-  mail.timeout_seconds: {type: seconds, default: 2.5}
+  mail.timeout_seconds: {type: seconds, default: 3}
   mail.tls: {type: bool, default: false}
   mail.outbox_dir: {type: path, default: data/outbox}
   mail.throttle.rate: {type: float, default: 0.5}
@@ -196,7 +196,7 @@ def test_the_spec_with_settings_and_components_taking_them_is_valid() -> None:
             "settings.mail.tls.default: 0 is no bool",
         ),
         (
-            "  mail.timeout_seconds: {type: seconds, default: 2.5}",
+            "  mail.timeout_seconds: {type: seconds, default: 3}",
             "  mail.timeout_seconds: {type: seconds, default: -1}",
             "settings.mail.timeout_seconds.default: a number of seconds is 0 or more",
         ),
@@ -271,12 +271,14 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     (project / "src/notes/infrastructure/mailer.py").write_text(MAILER)
     config = (project / "config/application.yaml").read_text()
     assert 'mail:\n  host: "localhost"  # the relay\'s host # name\n  port: 25\n' in config
+    # seconds are a number: "0.25" from the environment overrides a whole 3
+    assert "  timeout_seconds: 3.0\n" in config
     assert (
         "  throttle:\n    rate: 0.5\n  password: null  # the relay's password (required)" in config
     )
     # the manifests list them at their defaults, the required one said to be so
     configmap = (project / "deploy/k8s/configmap.yaml").read_text()
-    assert '  # MAIL_TIMEOUT_SECONDS: "2.5"\n  # MAIL_TLS: "false"\n' in configmap
+    assert '  # MAIL_TIMEOUT_SECONDS: "3.0"\n  # MAIL_TLS: "false"\n' in configmap
     assert "  # MAIL_PASSWORD: (required)   # the relay's password" in configmap
     # the generated tests keep the outbox in their directory and give the password a sample
     conftest = (project / "tests/conftest.py").read_text()

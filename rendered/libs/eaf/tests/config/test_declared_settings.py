@@ -124,3 +124,17 @@ def test_an_integer_from_the_environment_is_refused_when_malformed(
             environ={"SECURITY_TOKEN_TTL_SECONDS": "ten"},
             defaults=DECLARED,
         )
+
+
+def test_a_declared_number_takes_a_fraction_from_the_environment_over_a_whole_one(
+    tmp_path: Path,
+) -> None:
+    declared = {**DECLARED, "security.token_ttl_seconds": 900.0}
+    text = "security:\n  token_ttl_seconds: 900\n"  # the file writes it whole
+    environ = {"SECURITY_TOKEN_TTL_SECONDS": "1.5"}
+
+    settings = load_settings(
+        service(tmp_path, text), environ=environ, defaults=declared
+    )
+
+    assert settings.seconds("security.token_ttl_seconds") == timedelta(seconds=1.5)

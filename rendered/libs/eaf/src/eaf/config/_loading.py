@@ -55,7 +55,8 @@ def load_settings(
         _set(
             tree,
             dotted,
-            _coerce(dotted, environ[variable], _get(tree, dotted), sources),
+            # a declared setting takes its default's type, whatever the file holds
+            _coerce(dotted, environ[variable], _typed(dotted, defaults, tree), sources),
         )
 
     _validate(tree, sources)
@@ -185,6 +186,14 @@ def _overrides(
     # Only over a port setting; a malformed ``server`` is reported by the validation.
     if PORT_VARIABLE in environ and _has(tree, "server.port"):
         yield "server.port", PORT_VARIABLE
+
+
+def _typed(
+    dotted: str, defaults: Mapping[str, Any] | None, tree: Mapping[str, Any]
+) -> Any:
+    """The value whose type an override of ``dotted`` takes."""
+    declared = (defaults or {}).get(dotted)
+    return _get(tree, dotted) if declared is None else declared
 
 
 def _coerce(dotted: str, text: str, current: Any, sources: Mapping[str, str]) -> Any:
