@@ -487,7 +487,10 @@ def _config_sections(settings: list[SettingCtx]) -> list[ConfigSection]:
                 lines.append(ConfigLine(depth, path[depth - 1], None, ""))
         required = setting.default is None
         comment = " ".join(setting.description.split()) + (" (required)" if required else "")
-        lines.append(ConfigLine(len(path), path[-1], json.dumps(setting.default), comment.strip()))
+        shown = setting.default
+        if setting.type == "seconds" and isinstance(shown, float) and shown.is_integer():
+            shown = int(shown)  # a whole number of seconds reads as one
+        lines.append(ConfigLine(len(path), path[-1], json.dumps(shown), comment.strip()))
     return [ConfigSection(name, lines) for name, lines in sections.items()]
 
 

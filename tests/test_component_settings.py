@@ -271,8 +271,9 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     (project / "src/notes/infrastructure/mailer.py").write_text(MAILER)
     config = (project / "config/application.yaml").read_text()
     assert 'mail:\n  host: "localhost"  # the relay\'s host # name\n  port: 25\n' in config
-    # seconds are a number: "0.25" from the environment overrides a whole 3
-    assert "  timeout_seconds: 3.0\n" in config
+    # seconds are a number: "0.25" from the environment overrides a whole 3 (config.py's
+    # DEFAULTS hold 3.0)
+    assert "  timeout_seconds: 3\n" in config
     assert (
         "  throttle:\n    rate: 0.5\n  password: null  # the relay's password (required)" in config
     )
