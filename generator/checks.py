@@ -30,7 +30,9 @@ COMPONENT_NAME = r"^[a-z][a-z0-9_]{0,39}$"
 COMPONENT_TYPE = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
 GENERIC_TYPE = COMPONENT_TYPE.removesuffix("$") + r"(\[Any(, Any){0,4}\])?$"
 SETTING_KEY = r"^[a-z][a-z0-9_]{0,39}(\.[a-z][a-z0-9_]{0,39}){1,5}$"
-RUNTIME_SECTIONS = frozenset({"application", "server", "broker", "database", "logging", "flags"})
+RUNTIME_SECTIONS = frozenset(
+    {"application", "server", "broker", "database", "logging", "flags", "policies"}
+)
 """Sections of the settings the runtime declares and checks itself."""
 BOOTSTRAP_NAMES = frozenset(
     {"settings", "store", "transactions", "clock", "read_models", "queries", "relay",

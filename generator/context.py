@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any
@@ -474,24 +475,30 @@ def _component(name: str, spec: ComponentSpec, service: Spec) -> ComponentCtx:
 
 
 def _config_sections(settings: list[SettingCtx]) -> list[ConfigSection]:
-    """The settings as YAML sections, keys in spec order under their section."""
-    sections: dict[str, list[ConfigLine]] = {}
-    opened: dict[str, set[tuple[str, ...]]] = {}
+    """The settings as YAML sections: each key under its section and subsections, in the
+    order the spec first names them (``a.b.c``, ``a.d``, ``a.b.e``: ``b`` holds c and e)."""
+    tree: dict[str, Any] = {}
     for setting in settings:
-        section, *path = setting.key.split(".")
-        lines = sections.setdefault(section, [])
-        seen = opened.setdefault(section, set())
-        for depth in range(1, len(path)):
-            if tuple(path[:depth]) not in seen:
-                seen.add(tuple(path[:depth]))
-                lines.append(ConfigLine(depth, path[depth - 1], None, ""))
-        required = setting.default is None
-        comment = " ".join(setting.description.split()) + (" (required)" if required else "")
-        shown = setting.default
-        if setting.type == "seconds" and isinstance(shown, float) and shown.is_integer():
+        *parents, leaf = setting.key.split(".")
+        node = tree
+        for name in parents:
+            node = node.setdefault(name, {})
+        node[leaf] = setting
+    return [ConfigSection(name, list(_config_lines(node, 1))) for name, node in tree.items()]
+
+
+def _config_lines(node: dict[str, Any], depth: int) -> Iterator[ConfigLine]:
+    for name, child in node.items():
+        if isinstance(child, dict):
+            yield ConfigLine(depth, name, None, "")
+            yield from _config_lines(child, depth + 1)
+            continue
+        required = child.default is None
+        comment = " ".join(child.description.split()) + (" (required)" if required else "")
+        shown = child.default
+        if child.type == "seconds" and isinstance(shown, float) and shown.is_integer():
             shown = int(shown)  # a whole number of seconds reads as one
-        lines.append(ConfigLine(len(path), path[-1], json.dumps(shown), comment.strip()))
-    return [ConfigSection(name, lines) for name, lines in sections.items()]
+        yield ConfigLine(depth, name, json.dumps(shown), comment.strip())
 
 
 _SAMPLES = {"str": "sample", "int": "1", "float": "1.0", "bool": "true", "seconds": "60"}

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from helpers import Result, ran_in, spec_problems
 
 Generate = Callable[..., Result]
@@ -28,6 +29,7 @@ settings:
   mail.outbox_dir: {type: path, default: data/outbox}
   mail.throttle.rate: {type: float, default: 0.5}
   mail.password: {type: str, description: the relay's password}
+  mail.throttle.burst: {type: int, default: 10}
 components:
   outbox:
     type: notes.infrastructure.mailer:Outbox
@@ -275,8 +277,19 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     # DEFAULTS hold 3.0)
     assert "  timeout_seconds: 3\n" in config
     assert (
-        "  throttle:\n    rate: 0.5\n  password: null  # the relay's password (required)" in config
+        "  throttle:\n    rate: 0.5\n    burst: 10\n  password: null  # the relay's password (required)"
+        in config
     )
+    # each key under its section, a subsection holding its keys wherever the spec names them
+    assert yaml.safe_load(config)["mail"] == {
+        "host": "localhost",
+        "port": 25,
+        "timeout_seconds": 3,
+        "tls": False,
+        "outbox_dir": "data/outbox",
+        "throttle": {"rate": 0.5, "burst": 10},
+        "password": None,
+    }
     # the manifests list them at their defaults, the required one said to be so
     configmap = (project / "deploy/k8s/configmap.yaml").read_text()
     assert '  # MAIL_TIMEOUT_SECONDS: "3.0"\n  # MAIL_TLS: "false"\n' in configmap
@@ -312,3 +325,30 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     assert seen["history"] == [["NoteCreated"], []]
     # nothing of the service's own was written where the tests did not point it
     assert not (project / "data/outbox").exists()
+
+
+def test_a_secured_service_declaring_a_security_setting_writes_it_once(
+    workspace: Path, generate: Generate
+) -> None:
+    """A setting the runtime also knows (``security.audience``) is written once, with the
+    spec's default, beside the runtime's other security settings."""
+    spec = (
+        "version: 2\nname: vault\nsettings:\n"
+        "  security.audience: {type: str, default: vault-api, description: our audience}\n"
+        "  security.vault.seal_after_seconds: {type: seconds, default: 60}\n"
+        "aggregates:\n  Box:\n    fields: {label: {type: str}}\n"
+        "    commands: {make: {creates: true, params: [label], emits: BoxMade}}\n"
+        "events:\n  BoxMade: {fields: {boxId: str, label: str, occurredAt: datetime}}\n"
+        "endpoints:\n"
+        "  - {method: POST, path: /api/v1/boxes, command: Box.make, permission: 'vault:write'}\n"
+    )
+    (workspace / "specs").mkdir()
+    (workspace / "specs/vault.yaml").write_text(spec)
+    made = generate("service", "vault", cwd=workspace)
+    assert made.code == 0, made.err
+    config = (workspace / "apps/vault/config/application.yaml").read_text()
+    security = yaml.safe_load(config)["security"]
+    assert security["audience"] == "vault-api"
+    assert security["iam_url"] == "http://127.0.0.1:8081"
+    assert security["vault"] == {"seal_after_seconds": 60}
+    assert config.count("audience:") == 1
