@@ -277,8 +277,8 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     # DEFAULTS hold 3.0)
     assert "  timeout_seconds: 3\n" in config
     assert (
-        "  throttle:\n    rate: 0.5\n    burst: 10\n  password: null  # the relay's password (required)"
-        in config
+        "  throttle:\n    rate: 0.5\n    burst: 10\n"
+        "  password: null  # the relay's password (required)" in config
     )
     # each key under its section, a subsection holding its keys wherever the spec names them
     assert yaml.safe_load(config)["mail"] == {
