@@ -49,6 +49,11 @@ class CopyReturned:
 
 
 @dataclass(frozen=True)
+class ShelfRemoved:
+    shelf_id: str
+
+
+@dataclass(frozen=True)
 class LoanOpened:
     loan_id: str
     shelf_id: str
@@ -60,7 +65,14 @@ class LoanClosed:
 
 
 EVENTS = EventRegistry()
-for event_class in (ShelfStocked, CopyTaken, CopyReturned, LoanOpened, LoanClosed):
+for event_class in (
+    ShelfStocked,
+    CopyTaken,
+    CopyReturned,
+    ShelfRemoved,
+    LoanOpened,
+    LoanClosed,
+):
     EVENTS.register(event_class)
 
 
@@ -104,6 +116,8 @@ class Shelf:
                 return replace(self, available=self.available - 1)
             case CopyReturned():
                 return replace(self, available=self.available + 1)
+            case ShelfRemoved():
+                return replace(self, archived=True)
         raise ValueError(event)
 
     def record(self, event: Any) -> Self:
@@ -514,9 +528,9 @@ async def test_a_repository_lists_the_current_aggregates_of_its_tenant_or_of_all
     store: EventStore,
 ) -> None:
     """Every aggregate of the kind as of the last stored event: a write is seen by the
-    next read of the same repository, other kinds' streams are not folded, and only a
-    platform read sees every tenant's."""
-    shelf_events = ("ShelfStocked", "CopyTaken", "CopyReturned")
+    next read of the same repository, a deleted one is not listed, other kinds' streams
+    are not folded, and only a platform read sees every tenant's."""
+    shelf_events = ("ShelfStocked", "CopyTaken", "CopyReturned", "ShelfRemoved")
     shelves = AggregateRepository(store, EVENTS, Shelf, event_types=shelf_events)
     every_event = AggregateRepository(store, EVENTS, Shelf)
     writer = AggregateRepository(store, EVENTS, Shelf)
@@ -529,6 +543,7 @@ async def test_a_repository_lists_the_current_aggregates_of_its_tenant_or_of_all
         assert stocked is not None
         await writer.save(stocked.take())
         await writer.save(Shelf.stock("s2", "A-2", 1))
+        await writer.save(Shelf.stock("s3", "A-3", 1).record(ShelfRemoved("s3")))
         after = sorted((s.id, s.available, s.version) for s in await shelves.all())
         unfiltered = sorted(s.id for s in await every_event.all())
     with as_tenant("globex"):

@@ -572,14 +572,14 @@ class AggregateRepository(Generic[A]):
         return await self._transactions.load(self._kind, id)
 
     async def all(self) -> list[A]:
-        """Every aggregate of the kind in the tenant, deleted ones too, as of the last
-        stored event (kept in memory, brought up to date by each call)."""
-        return await self._current.of_tenant()
+        """Every aggregate of the kind in the tenant as of the last stored event, but the
+        deleted ones (as :meth:`get`): kept in memory, brought up to date by each call."""
+        return [a for a in await self._current.of_tenant() if not a.archived]
 
     async def all_tenants(self) -> list[A]:
         """Every aggregate of the kind in every tenant, as :meth:`all` (a platform read:
         for the platform's own code, never for a tenant's request)."""
-        return await self._current.of_every_tenant()
+        return [a for a in await self._current.of_every_tenant() if not a.archived]
 
     async def history(self, id: str) -> list[Any]:
         """The events of the aggregate with ``id`` in the tenant, oldest first, each at its
