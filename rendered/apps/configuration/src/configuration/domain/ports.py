@@ -20,7 +20,7 @@ class ConfigSchemaRepository(Protocol):
         ...
 
     async def all(self) -> list[ConfigSchema]:
-        """Every ConfigSchema of the tenant, deleted ones too, as of the last stored event."""
+        """Every ConfigSchema of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -37,5 +37,5 @@ class PropertySetRepository(Protocol):
         ...
 
     async def all(self) -> list[PropertySet]:
-        """Every PropertySet of the tenant, deleted ones too, as of the last stored event."""
+        """Every PropertySet of the tenant as of the last stored event, but the deleted ones."""
         ...

@@ -20,7 +20,7 @@ class ProjectRepository(Protocol):
         ...
 
     async def all(self) -> list[Project]:
-        """Every Project of the tenant, deleted ones too, as of the last stored event."""
+        """Every Project of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -37,7 +37,7 @@ class SegmentRepository(Protocol):
         ...
 
     async def all(self) -> list[Segment]:
-        """Every Segment of the tenant, deleted ones too, as of the last stored event."""
+        """Every Segment of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -54,7 +54,7 @@ class FlagRepository(Protocol):
         ...
 
     async def all(self) -> list[Flag]:
-        """Every Flag of the tenant, deleted ones too, as of the last stored event."""
+        """Every Flag of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -71,5 +71,5 @@ class UsageReportRepository(Protocol):
         ...
 
     async def all(self) -> list[UsageReport]:
-        """Every UsageReport of the tenant, deleted ones too, as of the last stored event."""
+        """Every UsageReport of the tenant as of the last stored event, but the deleted ones."""
         ...

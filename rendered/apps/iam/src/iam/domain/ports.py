@@ -32,7 +32,7 @@ class TenantRepository(Protocol):
         ...
 
     async def all(self) -> list[Tenant]:
-        """Every Tenant of the tenant, deleted ones too, as of the last stored event."""
+        """Every Tenant of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -49,7 +49,7 @@ class UserRepository(Protocol):
         ...
 
     async def all(self) -> list[User]:
-        """Every User of the tenant, deleted ones too, as of the last stored event."""
+        """Every User of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -66,7 +66,7 @@ class RoleRepository(Protocol):
         ...
 
     async def all(self) -> list[Role]:
-        """Every Role of the tenant, deleted ones too, as of the last stored event."""
+        """Every Role of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -83,7 +83,7 @@ class PolicyRepository(Protocol):
         ...
 
     async def all(self) -> list[Policy]:
-        """Every Policy of the tenant, deleted ones too, as of the last stored event."""
+        """Every Policy of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -100,7 +100,7 @@ class ServiceAccountRepository(Protocol):
         ...
 
     async def all(self) -> list[ServiceAccount]:
-        """Every ServiceAccount of the tenant, deleted ones too, as of the last stored event."""
+        """Every ServiceAccount of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -117,7 +117,7 @@ class RegisteredClientRepository(Protocol):
         ...
 
     async def all(self) -> list[RegisteredClient]:
-        """Every RegisteredClient of the tenant, deleted ones too, as of the last stored event."""
+        """Every RegisteredClient of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -134,7 +134,7 @@ class RefreshTokenFamilyRepository(Protocol):
         ...
 
     async def all(self) -> list[RefreshTokenFamily]:
-        """Every RefreshTokenFamily of the tenant, deleted ones too, as of the last stored event."""
+        """Every RefreshTokenFamily of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -151,7 +151,7 @@ class AccessTokenRevocationRepository(Protocol):
         ...
 
     async def all(self) -> list[AccessTokenRevocation]:
-        """Every AccessTokenRevocation of the tenant, deleted ones too, as of the last stored event."""
+        """Every AccessTokenRevocation of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -168,7 +168,7 @@ class SamlIdentityProviderRepository(Protocol):
         ...
 
     async def all(self) -> list[SamlIdentityProvider]:
-        """Every SamlIdentityProvider of the tenant, deleted ones too, as of the last stored event."""
+        """Every SamlIdentityProvider of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -185,7 +185,7 @@ class SamlLoginRequestRepository(Protocol):
         ...
 
     async def all(self) -> list[SamlLoginRequest]:
-        """Every SamlLoginRequest of the tenant, deleted ones too, as of the last stored event."""
+        """Every SamlLoginRequest of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -202,5 +202,5 @@ class SamlAssertionUseRepository(Protocol):
         ...
 
     async def all(self) -> list[SamlAssertionUse]:
-        """Every SamlAssertionUse of the tenant, deleted ones too, as of the last stored event."""
+        """Every SamlAssertionUse of the tenant as of the last stored event, but the deleted ones."""
         ...

@@ -20,7 +20,7 @@ class ProductRepository(Protocol):
         ...
 
     async def all(self) -> list[Product]:
-        """Every Product of the tenant, deleted ones too, as of the last stored event."""
+        """Every Product of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -37,7 +37,7 @@ class PolicyRepository(Protocol):
         ...
 
     async def all(self) -> list[Policy]:
-        """Every Policy of the tenant, deleted ones too, as of the last stored event."""
+        """Every Policy of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -54,7 +54,7 @@ class LicenseRepository(Protocol):
         ...
 
     async def all(self) -> list[License]:
-        """Every License of the tenant, deleted ones too, as of the last stored event."""
+        """Every License of the tenant as of the last stored event, but the deleted ones."""
         ...
 
 
@@ -71,5 +71,5 @@ class MachineRepository(Protocol):
         ...
 
     async def all(self) -> list[Machine]:
-        """Every Machine of the tenant, deleted ones too, as of the last stored event."""
+        """Every Machine of the tenant as of the last stored event, but the deleted ones."""
         ...

@@ -20,5 +20,5 @@ class SampleUserProfileRepository(Protocol):
         ...
 
     async def all(self) -> list[SampleUserProfile]:
-        """Every SampleUserProfile of the tenant, deleted ones too, as of the last stored event."""
+        """Every SampleUserProfile of the tenant as of the last stored event, but the deleted ones."""
         ...
