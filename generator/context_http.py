@@ -54,6 +54,8 @@ class ReadModelCtx:
     description: str
     exposed: bool = True
     """An endpoint queries it: its HTTP dependency (and view) are rendered."""
+    uses_timedelta: bool = False
+    """Its handlers or computed values compute durations (``days(1)``)."""
 
 
 @dataclass
@@ -213,6 +215,11 @@ def _read_model(
                 create=handler.create,
             )
         )
+    written = [
+        *(v["code"] for h in handlers for v in h.columns),
+        *(k["code"] for h in handlers for k in h.key),
+        *(h.gone for h in handlers if h.gone),
+    ]
     computed = (
         aggregates[read_model.of].computed
         if read_model.of
@@ -221,6 +228,8 @@ def _read_model(
             for c in read_model.computed
         ]
     )
+    if not read_model.of:  # the rows' own computed values (else the aggregate's)
+        written += [c.code for c in computed]
     snake = naming.snake(read_model.name)
     shape: list[Any] = [
         [(c.name, c.type) for c in columns],
@@ -247,6 +256,7 @@ def _read_model(
         handlers=handlers,
         version=hashlib.sha256(definition.encode()).hexdigest()[:12],
         description=read_model.description,
+        uses_timedelta=any(re.search(r"\btimedelta\(", code) for code in written),
     )
 
 

@@ -984,3 +984,70 @@ def test_aggregates_named_like_a_handler_s_locals_and_enum_keys_pass_their_own_t
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "ruff", "check", ".")
+
+
+BERTHS = """\
+version: 2
+name: berths
+aggregates:
+  Booking:
+    fields:
+      berthId: uuid
+      arrival: date
+      departure: date
+      guests: {type: int, min: 0, default: 0}
+    computed:
+      perNight:
+        type: float
+        optional: true
+        value: >-
+          guests / ((departure - arrival) // days(1)) if departure > arrival else None
+    commands:
+      reserve:
+        {creates: true, params: [berthId, arrival, departure, guests], emits: BookingReserved}
+events:
+  BookingReserved:
+    fields: {bookingId: uuid, berthId: uuid, arrival: date, departure: date, guests: int,
+             occurredAt: datetime}
+read_models:
+  BerthNights:
+    key: berthId
+    fields:
+      berthId: uuid
+      nights: {type: int, default: 0}
+    on:
+      BookingReserved: {key: {berthId: event.berthId}, create: true,
+                        set: {nights: "nights + (event.departure - event.arrival) // days(1)"}}
+endpoints:
+  - {method: POST, path: /api/v1/bookings, command: Booking.reserve}
+  - {method: GET, path: "/api/v1/bookings/{id}", query: Booking.get}
+  - {method: GET, path: /api/v1/berth-nights, query: BerthNights.list, consistent: true}
+"""
+
+
+def test_durations_in_a_read_model_and_an_optional_float_without_a_value_render_code_that_runs(
+    workspace: Path, generate: Generate
+) -> None:
+    """A read model's `days(1)` rendered `timedelta` without importing it (every event
+    dead-lettered, mypy and ruff failing), and an optional float computed as None in one
+    branch was wrapped in `finite`, a TypeError on every view."""
+    project = _service(workspace, generate, "berths", BERTHS)
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "ruff", "check", "src", "tests")
+    _probe(
+        project,
+        "berth = '0d3c8a8e-4f3a-4b8e-9a55-3b1f7b2f0c11'\n"
+        "with TestClient(create_app(settings)) as client:\n"
+        "    for arrival, departure, guests in (('2026-07-01', '2026-07-05', 2),"
+        " ('2026-08-01', '2026-08-01', 1)):\n"
+        "        made = client.post('/api/v1/bookings', json={'berthId': berth,"
+        " 'arrival': arrival, 'departure': departure, 'guests': guests})\n"
+        "        assert made.status_code == 201, made.text\n"
+        "        print(made.json()['perNight'])\n"
+        "        assert made.json()['perNight'] == (0.5 if guests == 2 else None)\n"
+        "    rows = client.get('/api/v1/berth-nights')\n"
+        "    assert rows.status_code == 200, rows.text\n"
+        "    assert [r['nights'] for r in rows.json()] == [4], rows.text\n",
+        workspace,
+    )

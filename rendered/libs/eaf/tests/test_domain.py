@@ -138,6 +138,11 @@ def test_a_value_that_cannot_be_computed_is_refused_naming_its_field() -> None:
     assert violations_computing("x", "X", lambda: 1) == []
 
 
+def test_an_optional_float_without_a_value_is_finite_as_none() -> None:
+    assert finite(None) is None
+    assert finite(2.5) == 2.5
+
+
 def test_what_cannot_be_computed_is_null_or_a_failed_check() -> None:
     assert defined(lambda: Decimal(0) % Decimal(0)) is None
     assert defined(lambda: 7 // 2) == 3

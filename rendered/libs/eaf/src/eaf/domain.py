@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from types import TracebackType
-from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar, overload
 
 import re2
 
@@ -148,10 +148,19 @@ def with_value(message: str, value: object) -> str:
     return message.replace(VALUE_TOKEN, text)
 
 
-def finite(value: float) -> float:
-    """``value``, if it is a number: a float that overflowed to infinity (or NaN) raises
-    OverflowError, as an int or a decimal that overflows does."""
-    if math.isfinite(value):
+@overload
+def finite(value: float) -> float: ...
+
+
+@overload
+def finite(value: float | None) -> float | None: ...
+
+
+def finite(value: float | None) -> float | None:
+    """``value``, if it is a number (or None, an optional value that has none): a float
+    that overflowed to infinity (or NaN) raises OverflowError, as an int or a decimal
+    that overflows does."""
+    if value is None or math.isfinite(value):
         return value
     raise OverflowError("the value overflowed the range of a float")
 
