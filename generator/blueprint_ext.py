@@ -255,6 +255,7 @@ class BlueprintExtension(Extension):
             pascal=naming.pascal,
             camel=naming.camel,
             kebab=naming.kebab,
+            article=naming.article,
         )
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:

@@ -81,6 +81,8 @@ class FilterCtx:
     ranges: bool
     sample_json: str
     optional: bool = False
+    ignore_case: bool = False
+    """A key that ignores case, or a reference to one: matched in any case."""
 
 
 @dataclass
@@ -277,6 +279,23 @@ def endpoints(
     return result
 
 
+def _ignores_case(domain: Domain, read_model: RReadModel, name: str) -> bool:
+    """Whether a read model's column holds a key that ignores case (or a reference to
+    one by that key), so that a filter on it matches in any case."""
+    held = [read_model.column(name)]
+    if read_model.of is not None:
+        held.append(domain.aggregates[read_model.of].field(name))
+    for field_ in held:
+        if field_ is None or field_.type != TypeRef.scalar("str"):
+            continue
+        target = domain.aggregates.get(field_.references or "")
+        if field_.folded or (
+            target is not None and field_.references_key is not None and target.key_ignore_case
+        ):
+            return True
+    return False
+
+
 def _endpoint(
     endpoint: REndpoint, domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
 ) -> EndpointCtx:
@@ -365,6 +384,7 @@ def _endpoint(
                     columns[name].type.name in RANGE_KINDS,
                     column.sample_json,
                     column.py.endswith(" | None"),
+                    _ignores_case(domain, read_model, name),
                 )
             )
         function = f"{endpoint.kind}_{naming.snake(read_model.name)}"

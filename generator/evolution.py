@@ -218,6 +218,7 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
         for key, field in named
         if field not in fields
     ]
+    problems += _not_given_by_upcasts(name, stored, current)
     types = {f.name: f.type for f in stored.fields}
     problems += [
         Breaking(
@@ -230,6 +231,33 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
         if key == "decode" and field in types and not types[field].is_scalar("str")
     ]
     return problems
+
+
+def _not_given_by_upcasts(name: str, stored: REvent, current: REvent) -> list[Breaking]:
+    """A required field of the current version that the stored events do not hold and no
+    step from their version adds (renames into, or computes): they could not be read."""
+    held = {f.name for f in stored.fields}
+    for step in sorted(current.upcasts, key=lambda u: int(u["from"])):
+        if step["from"] < stored.version:
+            continue
+        renamed = dict(step["rename"])
+        held = (held - set(renamed) - set(step["remove"])) | set(renamed.values())
+        held |= {added for added, _ in step["add"]}
+        held |= {computed["field"].name for computed in step["compute"]}
+    last = current.version - 1
+    steps = {int(step["from"]) for step in current.upcasts}
+    loc: Loc = ("events", name, "upcasts", *((last,) if last in steps else ()))
+    return [
+        Breaking(
+            loc,
+            f"stored {name} events (v{stored.version}) have no {field.name!r} and no upcast"
+            f" gives it: add it in the upcast from {last} (add: {{{field.name}: <value>}}),"
+            " give it a default, or make it optional",
+            (name,),
+        )
+        for field in current.fields
+        if field.required and field.name not in held
+    ]
 
 
 def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) -> list[Breaking]:

@@ -123,6 +123,30 @@ def _unwrap(annotation: Any) -> Any:
             return annotation
 
 
+def _without_unknown_keys(data: Any, error: ValidationError) -> Spec | None:
+    """The spec the data would be without its unknown keys, when those are its only schema
+    errors: its other problems are then reported with them, not hidden behind a typo."""
+    details = error.errors(include_url=False)
+    if any(detail["type"] != "extra_forbidden" for detail in details):
+        return None
+    pruned = copy.deepcopy(data)
+    for detail in details:
+        loc = [part for part in detail["loc"] if not _is_validator_tag(part)]
+        parent: Any = pruned
+        for part in loc[:-1]:
+            try:
+                parent = parent[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        if not isinstance(parent, dict) or loc[-1] not in parent:
+            return None
+        del parent[loc[-1]]
+    try:
+        return Spec.model_validate(pruned)
+    except ValidationError:
+        return None
+
+
 def load_spec_text(text: str, file: str, workspace: Workspace | None = None) -> Spec:
     """Validate spec text (upgrading a version 1 spec); raise `SpecError` listing every
     problem."""
@@ -161,7 +185,14 @@ def load_spec_data(data: Any, marks: Marks, file: str, workspace: Workspace | No
     try:
         spec = Spec.model_validate(data)
     except ValidationError as error:
-        raise SpecError(list(_pydantic_problems(error, file, marks, migration))) from None
+        found = list(_pydantic_problems(error, file, marks, migration))
+        rest = _without_unknown_keys(data, error)
+        if rest is not None:
+            found += [
+                Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
+                for loc, message in semantic_problems(rest)
+            ]
+        raise SpecError(found) from None
     problems = [
         Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
         for loc, message in semantic_problems(spec)

@@ -283,3 +283,29 @@ def test_a_value_object_change_nested_in_another_is_refused_at_the_inner_one() -
         "values.Tally.fields.species.type: Tally.species was Species, now str, but stored"
         " events hold Tally (Counted.tallies) and could not be read back (Counted)"
     ]
+
+
+def test_an_upcast_that_leaves_a_required_field_out_of_the_stored_events_is_refused() -> None:
+    """Version 1 of PetEnrolled never held ``nickname``: a version 2 that requires it
+    needs an upcast that gives it (the stored pets would answer 500 otherwise)."""
+    after = VETCARE.replace(
+        '      parts: {type: "list[PartLine]", default: []}\n',
+        '      parts: {type: "list[PartLine]", default: []}\n'
+        "      nickname: {type: str, default: none}\n",
+    ).replace("[name, species, weightKg, parts]", "[name, species, weightKg, parts, nickname]")
+    enrolled = (
+        "  PetEnrolled:\n    version: 2\n"
+        "    fields: {petId: uuid, name: str, species: Species, weightKg: decimal,"
+        " parts: 'list[PartLine]', nickname: str, occurredAt: datetime}\n"
+        "    upcasts: {1: {remove: [%s]}}\n"
+    )
+    stored = VETCARE.replace("parts: {", "tag: {type: str, default: x}\n      parts: {")
+    refused = after.replace("events:\n", "events:\n" + enrolled % "tag", 1).replace(
+        "parts: {", "tag: {type: str, default: x}\n      parts: {"
+    )
+    assert _breaking(stored, refused) == [
+        "events.PetEnrolled.upcasts.1: stored PetEnrolled events (v1) have no 'nickname' and"
+        " no upcast gives it (PetEnrolled)"
+    ]
+    given = refused.replace("remove: [tag]}", "remove: [tag], add: {nickname: ''}}")
+    assert _breaking(stored, given) == []

@@ -275,6 +275,14 @@ def test_render_refuses_a_key_the_stored_ids_were_not_made_by() -> None:
     assert _breaking(STOCK, STOCK) == []
 
 
+SHELF = """\
+  Shelf:
+    fields:
+      tag: {type: str, references: Tag.code}
+    commands:
+      place: {creates: true, params: [tag], emits: ShelfPlaced}
+"""
+
 PROBE = """
 import sys, time, uuid
 from fastapi.testclient import TestClient
@@ -378,6 +386,18 @@ with TestClient(create_app(settings, iam=iam)) as client:
                       headers=auth("acme")).status_code == 404
     assert client.put("/api/v1/tags/steel/label", json={"label": "x"},
                       headers=auth("globex")).status_code == 404
+    # a filter on the key, or on a reference to it, matches in any case (the rows hold
+    # the code as the tag has it), in the caller's tenant only
+    shelf = client.post("/api/v1/shelves", json={"tag": "steel"}, headers=auth("acme"))
+    assert shelf.status_code == 201 and shelf.json()["tag"] == "Steel", shelf.text
+    for path, name in (("/api/v1/shelves", "tag"), ("/api/v1/tags", "code")):
+        for value, tenant, found in (("STEEL", "acme", 1), ("sTeel", "acme", 1),
+                                     ("steel", "globex", 0), ("zinc", "acme", 0)):
+            listed = client.get(path, params={name: value},
+                                headers=auth(tenant))
+            assert listed.status_code == 200, listed.text
+            assert [row[name] for row in listed.json()] == ["Steel"] * found, (
+                path, value, listed.text)
 print("ok")
 """
 
@@ -403,11 +423,22 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
         '      label: {type: str, default: ""}\n',
     )
     assert "TagDescribed" in described and "label: {type: str" in described
+    # and a shelf naming a tag by its code; lists of tags and shelves filtered by it
+    described = described.replace("# every product opens", SHELF + "# every product opens").replace(
+        "  Products: {of: Product}\n",
+        "  Products: {of: Product}\n  Shelves: {of: Shelf}\n  Tags: {of: Tag}\n",
+    )
     spec.write_text(
         described + '  - {method: GET, path: "/api/v1/products/by-sku/{sku}", query: Product.get,'
         ' permission: "stock:read"}\n'
         '  - {method: PUT, path: "/api/v1/tags/{code}/label", command: Tag.describe,'
         ' permission: "stock:write"}\n'
+        "  - {method: POST, path: /api/v1/shelves, command: Shelf.place,"
+        ' permission: "stock:write"}\n'
+        "  - {method: GET, path: /api/v1/shelves, query: Shelves.list, filter: [tag],"
+        ' consistent: true, permission: "stock:read"}\n'
+        "  - {method: GET, path: /api/v1/tags, query: Tags.list, filter: [code],"
+        ' consistent: true, permission: "stock:read"}\n'
     )
     assert generate("service", "stock", cwd=workspace).code == 0
     project = workspace / "apps/stock"

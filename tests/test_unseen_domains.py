@@ -1032,6 +1032,10 @@ def test_durations_in_a_read_model_and_an_optional_float_without_a_value_render_
     dead-lettered, mypy and ruff failing), and an optional float computed as None in one
     branch was wrapped in `finite`, a TypeError on every view."""
     project = _service(workspace, generate, "berths", BERTHS)
+    # a read model a creating event feeds through `set ... create: true` has its test
+    # (which alone caught the missing import: the HTTP list of a row never made is empty)
+    services = (project / "tests/test_services.py").read_text()
+    assert "def test_the_berth_nights_read_model_gets_a_row_from_booking_reserved(" in services
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "ruff", "check", "src", "tests")

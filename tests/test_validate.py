@@ -75,6 +75,23 @@ def test_types_and_cross_references_are_checked_once_the_keys_are_right(
     ]
 
 
+def test_an_unknown_key_does_not_hide_the_other_problems(
+    workspace: Path, generate: Generate
+) -> None:
+    spec = workspace / "specs/x.yaml"
+    spec.parent.mkdir()
+    spec.write_text(BROKEN)
+    result = generate("validate", "specs/x.yaml", cwd=workspace)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert lines[0].startswith(
+        "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour'"
+    )
+    assert lines[1].startswith("specs/x.yaml:7:15: aggregates.Order.fields.total.type: unknown")
+    assert any("unknown command 'ship' of Order" in line for line in lines)
+    assert len(lines) == 5
+
+
 def test_the_workspace_specs_are_valid(generate: Generate) -> None:
     result = generate("validate", cwd=REPO)
     assert result.code == 0, result.err
@@ -683,14 +700,16 @@ def test_the_rules_of_items_are_checked_where_they_are_written(
     spec.write_text(ITEMS_BROKEN)
     result = generate("validate", "specs/shelf.yaml", cwd=workspace)
     assert result.code == 1
-    assert result.err.splitlines() == [
+    with_typo = result.err.splitlines()
+    assert with_typo[0] == (
         "specs/shelf.yaml:15:78: aggregates.Book.fields.scores.items.colour: unknown key "
         "'colour' (expected one of: not_blank, contains, pattern, min, max, min_length, "
-        "max_length, scale, messages)",
-    ]
+        "max_length, scale, messages)"
+    )
     spec.write_text(ITEMS_BROKEN.replace(", colour: red", ""))
     result = generate("validate", "specs/shelf.yaml", cwd=workspace)
     assert result.code == 1
+    assert with_typo[1:] == result.err.splitlines()
     assert result.err.splitlines() == [
         "specs/shelf.yaml:6:47: values.Slot.fields.codes.items.min: min applies to int, float "
         "and decimal, not str",

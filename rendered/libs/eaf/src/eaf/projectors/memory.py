@@ -234,6 +234,8 @@ def _holds(row: Mapping[str, Any], condition: Condition) -> bool:
         return (value is None) is condition.value
     if value is None:
         return False
+    if condition.ignore_case:
+        return str(value).casefold() in {str(v).casefold() for v in condition.values}
     if condition.op == "in":
         return any(value == candidate for candidate in condition.values)
     other = condition.value

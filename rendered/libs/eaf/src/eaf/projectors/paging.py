@@ -28,17 +28,22 @@ OrderBy = tuple[str, bool]
 class Condition:
     """``column op value``. ``in`` takes a non-empty collection, ``is_null`` a bool
     (whether the column must be NULL); the others a value of the column's type (never
-    None: ask with ``is_null``)."""
+    None: ask with ``is_null``). With ``ignore_case`` (``eq`` and ``in`` of strings), a
+    value matches the rows whose column is the same text in any case (case-folded; on
+    PostgreSQL, lower-cased as the database's collation does)."""
 
     column: str
     op: Operator
     value: Any = None
+    ignore_case: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in OPERATORS:
             raise ValueError(
                 f"unknown operator {self.op!r} (expected one of {', '.join(OPERATORS)})"
             )
+        if self.ignore_case and self.op not in ("eq", "in"):
+            raise ValueError(f"{self.column}: only eq and in ignore case")
         if self.op == "is_null":
             if not isinstance(self.value, bool):
                 raise ValueError(f"{self.column}: is_null takes True or False")
@@ -55,6 +60,8 @@ class Condition:
             raise ValueError(
                 f"{self.column}: {self.op} None matches nothing: use is_null"
             )
+        if self.ignore_case and not all(isinstance(v, str) for v in self.values):
+            raise ValueError(f"{self.column}: only text is compared ignoring case")
 
     @property
     def values(self) -> tuple[Any, ...]:
@@ -133,14 +140,17 @@ def _check_value(column: Column[Any], value: Any) -> None:
         )
 
 
-def equal_to(column: str, values: Sequence[Any] | None) -> list[Condition]:
-    """``column`` equal to one of ``values`` (a repeated query parameter), if any given."""
+def equal_to(
+    column: str, values: Sequence[Any] | None, *, ignore_case: bool = False
+) -> list[Condition]:
+    """``column`` equal to one of ``values`` (a repeated query parameter), if any given;
+    in any case with ``ignore_case`` (text only)."""
     if not values:
         return []
     encoded = [encode_value(value) for value in values]
     if len(encoded) == 1:
-        return [Condition(column, "eq", encoded[0])]
-    return [Condition(column, "in", encoded)]
+        return [Condition(column, "eq", encoded[0], ignore_case)]
+    return [Condition(column, "in", encoded, ignore_case)]
 
 
 def in_range(column: str, **bounds: Any) -> list[Condition]:

@@ -101,6 +101,13 @@ def _clause(
         decided = _out_of_range(column, condition, integer_range(column, postgres))
         if decided is not None:
             return decided
+    if condition.ignore_case:
+        return _folded(column, postgres).in_(
+            [
+                func.lower(_bound(column, value)) if postgres else value.casefold()
+                for value in condition.values
+            ]
+        )
     values = [_bound(column, value) for value in condition.values]
     if condition.op == "in":
         return column.in_(values)
@@ -116,6 +123,12 @@ def _clause(
             return compared < values[0]
         case _:
             return compared <= values[0]
+
+
+def _folded(column: Column[Any], postgres: bool) -> ColumnElement[Any]:
+    """The column's text in one case: SQLite's ``eaf_casefold`` (Python's
+    ``str.casefold``, which each connection is given), PostgreSQL's ``lower``."""
+    return func.lower(column) if postgres else func.eaf_casefold(column)
 
 
 def integer_range(column: Column[Any], postgres: bool) -> tuple[int, int]:

@@ -184,11 +184,19 @@ def _sqlite_file(engine: AsyncEngine) -> str | None:
     return name
 
 
+def _casefold(text: Any) -> Any:
+    return text.casefold() if isinstance(text, str) else text
+
+
 def _configure_sqlite(engine: AsyncEngine, pragmas: list[str]) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         # SQLAlchemy emits BEGIN itself (below); the driver must not.
         dbapi_connection.isolation_level = None
+        # Text in one case, as Python folds it (read-model filters that ignore case).
+        dbapi_connection.create_function(
+            "eaf_casefold", 1, _casefold, deterministic=True
+        )
         cursor = dbapi_connection.cursor()
         for pragma in pragmas:
             cursor.execute(pragma)

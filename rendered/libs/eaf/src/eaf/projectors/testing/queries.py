@@ -81,6 +81,12 @@ class QueryContract:
             (Condition("customer", "lt", "ann"), ["o6"]),
             (Condition("note", "gt", "z"), ["o6"]),
             (Condition("id", "in", ("o2", "g1")), ["o2"]),
+            (Condition("customer", "eq", "ANN", ignore_case=True), ["o1", "o3", "o6"]),
+            (
+                Condition("customer", "in", ["Bob", "cId"], ignore_case=True),
+                ["o2", "o4", "o5"],
+            ),
+            (Condition("note", "eq", "X", ignore_case=True), ["o1"]),
             # Integers beyond what the column (or any driver) holds compare as numbers.
             (Condition("items", "lt", 2**70), ["o1", "o2", "o3", "o4", "o5", "o6"]),
             (Condition("items", "gte", -(2**70)), ["o1", "o2", "o3", "o4", "o5", "o6"]),
@@ -94,6 +100,7 @@ class QueryContract:
         ],
         ids=lambda value: (
             f"{value.column}-{value.op}-{str(value.value)[:24]}"
+            + ("-ignoring-case" if value.ignore_case else "")
             if isinstance(value, Condition)
             else ""
         ),
@@ -268,6 +275,14 @@ class QueryContract:
         for op, value, message in bad:
             with pytest.raises(ValueError, match=message):
                 Condition("customer", op, value)
+        folded: list[tuple[Any, Any, str]] = [
+            ("gt", "ann", "only eq and in ignore case"),
+            ("eq", 2, "only text"),
+            ("in", ["ann", 2], "only text"),
+        ]
+        for op, value, message in folded:
+            with pytest.raises(ValueError, match=message):
+                Condition("customer", op, value, ignore_case=True)
         for limit, offset in ((-1, 0), (10, -1)):
             with pytest.raises(ValueError, match="negative"):
                 await _page(orders, limit=limit, offset=offset)
