@@ -266,16 +266,24 @@ def _same_version(name: str, stored: REvent, current: REvent, domain: Domain) ->
     bump = f"bump {name} to version {current.version + 1} with an upcast from {current.version}" + (
         "" if current.declared else f" (declare {name} under `events`)"
     )
+    now = {f.name for f in current.fields}
     for field in current.fields:
         loc = _field_loc(current, field)
         named = repr(field.name) if current.declared else f"{name}.{field.name}"
         old = before.get(field.name)
         if old is None and field.required:
+            # a stored field of its type that the event no longer has: renamed, likely
+            was = [
+                f.name
+                for f in stored.fields
+                if f.name not in now and f.full_type == field.full_type
+            ]
+            how = f"renames {was[0]!r} to it (or adds it)" if len(was) == 1 else "adds it"
             problems.append(
                 Breaking(
                     loc,
                     f"stored {name} events (v{stored.version}) have no {field.name!r}: give it "
-                    f"a default, make it optional, or {bump} that adds it",
+                    f"a default, make it optional, or {bump} that {how}",
                     (name,),
                 )
             )

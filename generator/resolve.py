@@ -129,7 +129,7 @@ class _Resolver:
                     f"unknown command {policy.run.command!r} (<Aggregate>.<command>)",
                 )
                 continue
-            scope = self.fields.scope({f"event.{f.name}": f.full_type for f in event.fields})
+            scope = self._event_scope(event)
             id_node = None
             by_key = False
             if command.creates and policy.run.id is not None:
@@ -581,6 +581,28 @@ class _Resolver:
                 declared=True,
                 description=event.description or "",
             )
+
+    def _event_scope(self, event: REvent) -> Scope:
+        """A policy's names: the event's fields; its aggregate's other fields are named
+        as what the event does not carry, and how to make it carry them."""
+        carried = {f.name for f in event.fields}
+        emitter = self.domain.aggregates.get(event.aggregate or "")
+        scope = self.fields.scope({f"event.{f.name}": f.full_type for f in event.fields})
+        if emitter is None:
+            return scope
+        how = (
+            f"add it to {event.name}'s fields (with a new version and an upcast, if it is"
+            " stored already)"
+            if event.declared
+            else f"declare {event.name} under `events` with it (a command that does not set"
+            " it fills it with the value the aggregate holds)"
+        )
+        missing = {
+            f"event.{f.name}": f"a field of {emitter.name} that {event.name} does not carry: {how}"
+            for f in emitter.fields
+            if f.name not in carried
+        }
+        return replace(scope, unnamable=missing)
 
     def _upcasts(
         self, name: str, version: int, upcasts: dict[int, Any], fields: list[RField]

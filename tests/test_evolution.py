@@ -183,7 +183,8 @@ def test_a_renamed_aggregate_field_is_located_at_the_field_not_at_a_declared_eve
     assert _refused(workspace, generate) == [
         "specs/vetcare.yaml:23:15: aggregates.Pet.fields.weight: stored PetEnrolled events"
         " (v1) have no 'weight': give it a default, make it optional, or bump PetEnrolled to"
-        " version 2 with an upcast from 1 (declare PetEnrolled under `events`) that adds it"
+        " version 2 with an upcast from 1 (declare PetEnrolled under `events`) that renames"
+        " 'weightKg' to it (or adds it)"
     ]
 
 

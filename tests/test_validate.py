@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import REPO, Result, ran_in
+from helpers import REPO, Result, ran_in, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -850,3 +850,44 @@ def test_each_item_of_a_list_or_map_keeps_its_rules(workspace: Path, generate: G
     ran_in(project, "-m", "mypy", "--strict", "src")
     ran_in(project, "-m", "ruff", "check", ".")
     ran_in(project, "-m", "ruff", "format", "--check", ".")
+
+
+CLUB = """\
+version: 2
+name: club
+aggregates:
+  Member:
+    fields:
+      name: str
+      newsletter: {type: bool, default: false}
+    commands:
+      join: {creates: true, params: [name], emits: MemberJoined}
+      rename: {params: [name], emits: MemberRenamed}
+  Mailing:
+    fields:
+      memberId: uuid
+      wanted: bool
+    commands:
+      start: {creates: true, params: [memberId, wanted], emits: MailingStarted}
+policies:
+  StartMailing:
+    on: MemberRenamed
+    run: {command: Mailing.start, with: {memberId: event.memberId, wanted: event.newsletter}}
+endpoints:
+  - {method: POST, path: /api/v1/members, command: Member.join}
+"""
+
+
+def test_a_policy_reading_a_field_its_event_does_not_carry_is_told_how_to_carry_it() -> None:
+    assert spec_problems(CLUB, "club.yaml") == [
+        "club.yaml:20:76: policies.StartMailing.run.with.wanted: 'event.newsletter' is a field"
+        " of Member that MemberRenamed does not carry: declare MemberRenamed under `events`"
+        " with it (a command that does not set it fills it with the value the aggregate"
+        " holds) (in 'event.newsletter')",
+        "club.yaml:20:41: policies.StartMailing.run.with: missing: wanted",
+    ]
+    declared = CLUB + (
+        "events:\n  MemberRenamed:\n"
+        "    fields: {memberId: uuid, name: str, newsletter: bool, occurredAt: datetime}\n"
+    )
+    assert spec_problems(declared, "club.yaml") == []

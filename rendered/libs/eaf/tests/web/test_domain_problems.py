@@ -107,6 +107,15 @@ class Reading(Body):
     exact: Decimal
 
 
+def test_a_request_without_its_body_is_told_it_needs_one() -> None:
+    with TestClient(_app()) as client:
+        answer = client.post("/orders")
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "body", "message": "A JSON object body is required"}
+    ]
+
+
 def test_a_body_refuses_numbers_that_are_not_finite() -> None:
     for value in ("NaN", "inf", "-Infinity", 1e400):
         with pytest.raises(ValidationError) as raised:

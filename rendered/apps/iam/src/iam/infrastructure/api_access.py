@@ -4,6 +4,7 @@ spec)."""
 from typing import Any
 
 from eaf.security import PERMISSION_PATTERN, has_permission
+from eaf.web import AnsweringRoute, Body, problem_error
 from fastapi import APIRouter, Request
 from iam_client import PermissionDeniedError
 from pydantic import BaseModel, Field
@@ -15,19 +16,12 @@ from iam.application.identity import (
     tenant_reference,
 )
 from iam.application.tokens import PLATFORM_PERMISSIONS
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    Authenticated,
-    CamelModel,
-    IdentityCases,
-    ProblemRoute,
-    problem_error,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, Authenticated, IdentityCases
 
-router = APIRouter(tags=["access"], route_class=ProblemRoute)
+router = APIRouter(tags=["access"], route_class=AnsweringRoute)
 
 
-class CheckRequest(CamelModel):
+class CheckRequest(Body):
     permission: str = Field(json_schema_extra={"pattern": PERMISSION_PATTERN})
     resource: dict[str, Any] = Field(default_factory=dict)
     env: dict[str, Any] = Field(default_factory=dict)

@@ -4,7 +4,7 @@ credential is written, never read back) and the sync of its users."""
 from datetime import datetime
 from typing import Annotated, Literal
 
-from eaf.web import PROBLEM_TYPE, NumberForm
+from eaf.web import PROBLEM_TYPE, AnsweringRoute, Body, NumberForm, problem_error
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StrictBool
 
@@ -19,17 +19,10 @@ from iam.domain.federation import (
     VENDORS,
     LdapProvider,
 )
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    CamelModel,
-    JsonSchema,
-    ProblemRoute,
-    in_path_tenant,
-    problem_error,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
-    prefix="/api/v1/tenants/{tenantId}/ldap", tags=["ldap"], route_class=ProblemRoute
+    prefix="/api/v1/tenants/{tenantId}/ldap", tags=["ldap"], route_class=AnsweringRoute
 )
 
 # The rules the settings enforce, stated for the OpenAPI document (the domain answers a
@@ -50,7 +43,7 @@ def ldap_providers(request: Request) -> LdapProviders:
 Providers = Annotated[LdapProviders, Depends(ldap_providers)]
 
 
-class LdapSettingsBody(CamelModel):
+class LdapSettingsBody(Body):
     """A tenant's LDAP settings; a field left out takes the vendor preset's value (or,
     on an update of the same vendor, the current one)."""
 
@@ -125,7 +118,7 @@ class LdapSettingsBody(CamelModel):
         )
 
 
-class LdapProviderView(CamelModel):
+class LdapProviderView(Body):
     """A tenant's LDAP provider as read back: everything but the bind credential."""
 
     urls: list[str]
@@ -166,7 +159,7 @@ class LdapProviderView(CamelModel):
         )
 
 
-class SyncView(CamelModel):
+class SyncView(Body):
     mode: str
     seen: int
     created: int

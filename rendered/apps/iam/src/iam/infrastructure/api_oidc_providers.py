@@ -3,6 +3,7 @@ settings, the client secret written, never read back."""
 
 from typing import Annotated
 
+from eaf.web import AnsweringRoute, Body
 from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import Field, StrictBool
 
@@ -23,18 +24,12 @@ from iam.domain.brokering import (
     RoleMapper,
 )
 from iam.domain.federation import FIRST_SIGN_IN_POLICIES
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    CamelModel,
-    JsonSchema,
-    ProblemRoute,
-    in_path_tenant,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/oidc-providers",
     tags=["brokering"],
-    route_class=ProblemRoute,
+    route_class=AnsweringRoute,
 )
 
 # The rules the settings enforce, stated for the OpenAPI document (the domain answers a
@@ -56,7 +51,7 @@ def brokering_of(request: Request) -> Brokering:
 Providers = Annotated[Brokering, Depends(brokering_of)]
 
 
-class RoleMapperBody(CamelModel):
+class RoleMapperBody(Body):
     """Grants ``roles`` when ``claim`` equals ``value`` or, a list, holds it."""
 
     claim: str = Field(examples=["groups"], json_schema_extra=CLAIM)
@@ -68,7 +63,7 @@ class RoleMapperBody(CamelModel):
     )
 
 
-class OidcProviderBody(CamelModel):
+class OidcProviderBody(Body):
     """An external OpenID provider's settings; a field left out takes its default."""
 
     display_name: str = Field(
@@ -135,7 +130,7 @@ class OidcProviderBody(CamelModel):
         )
 
 
-class OidcProviderView(CamelModel):
+class OidcProviderView(Body):
     """An external OpenID provider as read back: everything but the client secret."""
 
     alias: str

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
+from eaf.web import AnsweringRoute, Body
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
@@ -29,16 +30,10 @@ from iam.application.saml_providers import (
 )
 from iam.application.saml_signin import SamlSignIn
 from iam.domain.model import SamlIdentityProvider
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    CamelModel,
-    JsonSchema,
-    ProblemRoute,
-    in_path_tenant,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
-    prefix="/api/v1/tenants", tags=["identity providers"], route_class=ProblemRoute
+    prefix="/api/v1/tenants", tags=["identity providers"], route_class=AnsweringRoute
 )
 
 ProvidersReader = Annotated[str, Depends(in_path_tenant(FEDERATION_READ))]
@@ -69,7 +64,7 @@ SamlCases = Annotated[SamlFederation, Depends(saml_federation)]
 SAML_ATTRIBUTE: JsonSchema = {"pattern": r"\S"}
 
 
-class AttributeMapperBody(CamelModel):
+class AttributeMapperBody(Body):
     saml_attribute: str = Field(
         alias="samlAttribute", examples=["mail"], json_schema_extra=SAML_ATTRIBUTE
     )
@@ -81,7 +76,7 @@ class AttributeMapperBody(CamelModel):
     )
 
 
-class RoleMapperBody(CamelModel):
+class RoleMapperBody(Body):
     saml_attribute: str = Field(
         alias="samlAttribute", examples=["groups"], json_schema_extra=SAML_ATTRIBUTE
     )
@@ -93,7 +88,7 @@ class RoleMapperBody(CamelModel):
     )
 
 
-class SamlProviderBody(CamelModel):
+class SamlProviderBody(Body):
     """Either ``metadataXml``, or ``entityId`` with ``ssoUrl`` and
     ``signingCertificate``."""
 
@@ -164,7 +159,7 @@ class NewSamlProvider(SamlProviderBody):
     )
 
 
-class SamlProviderView(CamelModel):
+class SamlProviderView(Body):
     provider_id: str = Field(serialization_alias="providerId")
     tenant_id: str = Field(serialization_alias="tenantId")
     alias: str

@@ -1,6 +1,7 @@
 """HTTP API of tenants: created with their first administrator, listed and suspended by
 platform administrators."""
 
+from eaf.web import AnsweringRoute, Body
 from fastapi import APIRouter, Depends
 from iam_client import require
 from pydantic import Field
@@ -12,16 +13,12 @@ from iam.application.identity import (
     USERNAME_PATTERN,
 )
 from iam.infrastructure import schemas
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    CamelModel,
-    IdentityCases,
-    JsonSchema,
-    ProblemRoute,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, IdentityCases, JsonSchema
 from iam.infrastructure.web import tenant_view, utc_now
 
-router = APIRouter(prefix="/api/v1/tenants", tags=["tenants"], route_class=ProblemRoute)
+router = APIRouter(
+    prefix="/api/v1/tenants", tags=["tenants"], route_class=AnsweringRoute
+)
 
 
 # The rules the use cases enforce, stated for the OpenAPI document (the use cases answer
@@ -32,7 +29,7 @@ EMAIL: JsonSchema = {"pattern": "@"}
 PASSWORD: JsonSchema = {"minLength": MIN_PASSWORD_LENGTH}
 
 
-class NewTenant(CamelModel):
+class NewTenant(Body):
     name: str = Field(json_schema_extra=TENANT_NAME)
     admin_username: str = Field(alias="adminUsername", json_schema_extra=USERNAME)
     admin_email: str = Field(alias="adminEmail", json_schema_extra=EMAIL)

@@ -3,18 +3,14 @@
 
 from typing import Any
 
+from eaf.web import AnsweringRoute, ResponseError
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from iam_client import AuthenticationError, bearer_token, require
 
 from iam.application.identity import KEYS_WRITE, PLATFORM
 from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
-from iam.infrastructure.http import (
-    AUTH_PROBLEMS,
-    IdentityCases,
-    ProblemRoute,
-    ResponseError,
-)
+from iam.infrastructure.http import AUTH_PROBLEMS, IdentityCases
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
@@ -27,7 +23,7 @@ from iam.infrastructure.oauth_http import (
     throttled,
 )
 
-router = APIRouter(tags=["oauth"], route_class=ProblemRoute)
+router = APIRouter(tags=["oauth"], route_class=AnsweringRoute)
 
 TOKEN_PATH = "/api/v1/auth/token"
 REVOCATION_PATH = "/api/v1/auth/revoke"

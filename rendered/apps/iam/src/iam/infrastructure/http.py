@@ -1,16 +1,16 @@
-"""What the identity routers share: the wired use cases, the bearer guards of the
+"""What the identity routers share: the wired use cases and the bearer guards of the
 generated endpoints (``iam_client.require``, on the tokens the IAM issued: the
-``bearer_tokens`` component), and errors answered as ready responses."""
+``bearer_tokens`` component). Their errors answered as ready responses are
+``eaf.web.ResponseError`` on an ``eaf.web.AnsweringRoute``."""
 
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from eaf.web import PROBLEM_TYPE, problem
-from fastapi import Depends, Path, Request, Response
-from fastapi.routing import APIRoute
+from eaf.web import PROBLEM_TYPE
+from fastapi import Depends, Path, Request
 from iam_client import User, require
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import JsonValue
 
 from iam.application.access import AccessControl
 from iam.application.directory import Directory
@@ -28,12 +28,6 @@ AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class CamelModel(BaseModel):
-    """A request or response body with camelCase names and no unknown fields."""
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-
 @dataclass(frozen=True)
 class Identity:
     """The identity use cases the routers call (``app.state.identity``)."""
@@ -44,38 +38,6 @@ class Identity:
     issuer: str
     clients: RegisteredClientUseCases
     signin: SignIn
-
-
-class ResponseError(Exception):
-    """Stops a request with ``response`` (an OAuth error, a sign-in page...)."""
-
-    def __init__(self, response: Response) -> None:
-        super().__init__(response.status_code)
-        self.response = response
-
-
-class ProblemRoute(APIRoute):
-    """A route that answers a :class:`ResponseError` with its response, also when a
-    dependency raised it (the app's handlers are fixed before these routers are used)."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handle = super().get_route_handler()
-
-        async def answer(request: Request) -> Response:
-            try:
-                return await handle(request)
-            except ResponseError as error:
-                return error.response
-
-        return answer
-
-
-def problem_error(
-    status: int, title: str, detail: str, headers: Mapping[str, str] | None = None
-) -> ResponseError:
-    response = problem(status, title, detail, [])
-    response.headers.update(headers or {})
-    return ResponseError(response)
 
 
 def identity(request: Request) -> Identity:

@@ -9,14 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote_plus
 
-from eaf.web import PROBLEM_TYPE
+from eaf.web import PROBLEM_TYPE, ResponseError
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from iam.application.oauth import ClientCredentials, OAuthError, TooManyAttemptsError
-from iam.infrastructure.http import ResponseError
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 # An OAuth request carries a handful of parameters; the bound keeps every check trivial.

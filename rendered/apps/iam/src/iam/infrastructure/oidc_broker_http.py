@@ -5,11 +5,12 @@ authorization request as a password sign-in does."""
 
 from typing import Annotated, Any
 
+from eaf.web import AnsweringRoute
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from iam.application.brokering import BrokerError, Brokering
-from iam.infrastructure.http import IdentityCases, ProblemRoute
+from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oidc_http import (
     BROWSER_COOKIE,
     PAGES,
@@ -24,7 +25,7 @@ from iam.infrastructure.oidc_http import (
 )
 from iam.infrastructure.signin_pages import error_page
 
-router = APIRouter(tags=["openid-connect"], route_class=ProblemRoute)
+router = APIRouter(tags=["openid-connect"], route_class=AnsweringRoute)
 
 BROKER = REALM + "/broker/{alias}"
 CALLBACK_PARAMETERS = ("code", "state", "iss", "error", "error_description")

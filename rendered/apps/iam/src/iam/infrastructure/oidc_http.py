@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from urllib.parse import quote, urlencode, urljoin
 
 from eaf.security import SIGNING_ALGORITHM
-from eaf.web import PROBLEM_TYPE, Problem, problem
+from eaf.web import PROBLEM_TYPE, AnsweringRoute, Problem, ResponseError, problem
 from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from iam_client import bearer_token
@@ -38,7 +38,7 @@ from iam.infrastructure.api_tokens import (
     CLIENT_SECRET_METHODS,
     introspecting_tenant,
 )
-from iam.infrastructure.http import IdentityCases, ProblemRoute, ResponseError
+from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
@@ -57,7 +57,7 @@ from iam.infrastructure.signin_pages import (
     signin_page,
 )
 
-router = APIRouter(tags=["openid-connect"], route_class=ProblemRoute)
+router = APIRouter(tags=["openid-connect"], route_class=AnsweringRoute)
 
 REALM = "/realms/{realm}"
 SESSION_COOKIE = "iam_session"

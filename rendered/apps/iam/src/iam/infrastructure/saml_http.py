@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from html import escape
 from typing import Annotated, Any
 
+from eaf.web import AnsweringRoute, problem_error
 from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
@@ -17,13 +18,12 @@ from iam.application.ports.saml import (
 )
 from iam.application.saml_login import ProviderDisabledError, SamlLogin
 from iam.infrastructure.api_saml_providers import SamlCases
-from iam.infrastructure.http import ProblemRoute, problem_error
 from iam.infrastructure.web import PROBLEM
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/saml/{alias}",
     tags=["saml"],
-    route_class=ProblemRoute,
+    route_class=AnsweringRoute,
 )
 METADATA_TYPE = "application/samlmetadata+xml"
 PROBLEMS: dict[int | str, dict[str, Any]] = {

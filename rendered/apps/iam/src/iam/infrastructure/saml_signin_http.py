@@ -4,6 +4,7 @@ and the browser's return, once the ACS accepted the response, for its session.""
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
+from eaf.web import AnsweringRoute
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
@@ -13,7 +14,7 @@ from iam.application.saml_login import ProviderDisabledError, SamlLogin
 from iam.application.saml_signin import SamlSignIn
 from iam.application.signin import SignInFormError
 from iam.domain.errors import DomainValidationError, NotFoundError
-from iam.infrastructure.http import IdentityCases, ProblemRoute
+from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oidc_http import (
     BROWSER_COOKIE,
     PAGES,
@@ -25,7 +26,7 @@ from iam.infrastructure.oidc_http import (
 from iam.infrastructure.saml_http import browser_request, identity_answer
 from iam.infrastructure.signin_pages import error_page
 
-router = APIRouter(tags=["openid-connect"], route_class=ProblemRoute)
+router = APIRouter(tags=["openid-connect"], route_class=AnsweringRoute)
 
 SAML = REALM + "/saml/{alias}"
 CONTINUE_PATH = "/continue"

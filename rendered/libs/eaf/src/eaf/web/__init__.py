@@ -2,6 +2,7 @@
 domain's failures included), and resource conventions (``eaf.web.resources``: ETags,
 idempotency keys, next-page links)."""
 
+from eaf.web._answers import AnsweringRoute, ResponseError, problem_error
 from eaf.web._bodies import Body, FieldError, Problem, View
 from eaf.web._domain import (
     DomainErrors,
@@ -46,6 +47,9 @@ from eaf.web._types import (
 )
 
 __all__ = [
+    "AnsweringRoute",
+    "ResponseError",
+    "problem_error",
     "Body",
     "FieldError",
     "Problem",

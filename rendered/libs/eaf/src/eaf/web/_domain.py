@@ -144,6 +144,9 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
             if item["type"] == "json_invalid":
                 found.append(_Problem("body", "The body is not valid JSON"))
                 continue
+            if item["type"] == "missing" and tuple(item["loc"]) == ("body",):
+                found.append(_Problem("body", "A JSON object body is required"))
+                continue
             spec = _spec_messages(request, item, errors)
             if spec is not None:
                 found.extend(v for v in spec if v not in found)
