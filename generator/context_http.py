@@ -15,7 +15,7 @@ from generator.context_fields import QUERY_TYPES, FieldCtx, field_ctx
 from generator.expr import names_in
 from generator.expr_code import EvalError, evaluate
 from generator.literals import python_literal
-from generator.resolved import Domain, REndpoint, RReadModel
+from generator.resolved import Domain, REndpoint, REvent, RReadModel
 from generator.typeref import TypeRef
 from generator.values import Catalog
 
@@ -175,6 +175,21 @@ def _holds_datetime(type_: TypeRef, catalog: Catalog, seen: frozenset[str] = fro
     return type_.is_scalar("datetime")
 
 
+def _upcast_shape(event: REvent) -> list[Any]:
+    """An event's version and the upcasts that read its older versions (none for an
+    event at version 1)."""
+    if event.version == 1:
+        return []
+    steps = [
+        {
+            **{key: value for key, value in step.items() if key != "compute"},
+            "compute": [[c["field"].name, repr(c["node"])] for c in step["compute"]],
+        }
+        for step in event.upcasts
+    ]
+    return [event.name, event.version, steps]
+
+
 def _read_model(
     read_model: RReadModel, domain: Domain, catalog: Catalog, aggregates: dict[str, AggregateCtx]
 ) -> ReadModelCtx:
@@ -243,6 +258,12 @@ def _read_model(
         # Instants are stored in UTC since this mark (so they sort and filter as text):
         # a read model holding them is rebuilt once, its rows written before in UTC too.
         shape.append("datetimes in UTC")
+    versioned = [_upcast_shape(domain.events[h.event]) for h in read_model.handlers]
+    if any(versioned):
+        # What older events give the rows changed with the event's version or upcasts:
+        # the rows are rebuilt through the new upcasts (rows an event could not be read
+        # into before are then written too).
+        shape.append([v for v in versioned if v])
     definition = json.dumps(shape, default=str, sort_keys=True)
     return ReadModelCtx(
         name=read_model.name,

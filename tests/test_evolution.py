@@ -310,3 +310,44 @@ def test_an_upcast_that_leaves_a_required_field_out_of_the_stored_events_is_refu
     ]
     given = refused.replace("remove: [tag]}", "remove: [tag], add: {nickname: ''}}")
     assert _breaking(stored, given) == []
+
+
+def _projection_version(workspace: Path) -> str:
+    source = (workspace / "apps/vetcare/src/vetcare/infrastructure/projections.py").read_text()
+    (line,) = [line for line in source.splitlines() if line.startswith("PET_LIST = ")]
+    return line.split("version=")[1]
+
+
+def test_a_read_model_is_rebuilt_when_the_upcasts_of_its_events_change(
+    rendered: Path, tmp_path: Path, generate: Generate
+) -> None:
+    """Rows an old event could not be read into (or was read into otherwise) are written
+    anew once its upcasts change: the read model's version follows them."""
+
+    def version(*edits: tuple[str, str]) -> str:
+        copy = tmp_path / f"ws{len(list(tmp_path.iterdir()))}"
+        shutil.copytree(rendered, copy)
+        for old, new in edits:
+            _edited(copy, old, new)
+        made = generate("render", "vetcare", "--allow-dirty", cwd=copy)
+        assert made.code == 0, made.err
+        return _projection_version(copy)
+
+    nickname = ("      parts: {", "      nickname: {type: str, default: ''}\n      parts: {")
+    bumped = ("  VisitCancelled:\n", VERSIONED % "')'" + "  VisitCancelled:\n")
+    before = _projection_version(rendered)
+    versioned = version(nickname, bumped)
+    added_otherwise = version(nickname, (bumped[0], bumped[1].replace("')'", "'-'")))
+    assert len({before, versioned, added_otherwise}) == 3
+    # a change elsewhere keeps it
+    described = ("description: Pets of a clinic", "description: The pets of a clinic")
+    assert version(described) == before
+    assert version(nickname, bumped, described) == versioned
+
+
+VERSIONED = (
+    "  PetEnrolled:\n    version: 2\n"
+    "    fields: {petId: uuid, name: str, species: Species, weightKg: decimal,"
+    " parts: 'list[PartLine]', nickname: str, occurredAt: datetime}\n"
+    "    upcasts: {1: {add: {nickname: %s}}}\n"
+)
