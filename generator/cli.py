@@ -383,7 +383,7 @@ def _refuse_breaking_changes(
 ) -> None:
     """Fail when the edited spec cannot read the events the project may have stored (unless
     not ``refuse``); warn of rules narrowed over what is stored."""
-    from generator.evolution import narrowed_rules, stored_data_breaks
+    from generator.evolution import likely_renames, narrowed_rules, stored_data_breaks
     from generator.resolve import resolve
 
     try:
@@ -391,7 +391,7 @@ def _refuse_breaking_changes(
         after = resolve(load_spec_text(spec_text, project.name))
     except SpecError:
         return  # the spec's own problems are reported by the render itself
-    warnings = narrowed_rules(before, after)
+    warnings = narrowed_rules(before, after) + likely_renames(before, after)
     problems = stored_data_breaks(before, after) if refuse else []
     if warnings or problems:
         from generator.loading import parse_yaml

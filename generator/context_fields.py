@@ -33,7 +33,7 @@ _DEFAULT_MESSAGES = {
     "max": "{title} must be at most {value}",
     "min_length": "{title} needs at least {value} {unit}",
     "max_length": "{title} allows at most {value} {unit}",
-    "scale": "{title} allows at most {value} digits after the point",
+    "scale": "{title} allows at most {value} {digits} after the point",
 }
 PYDANTIC_TYPES = {
     "str": "str",
@@ -358,7 +358,10 @@ def _check(
     None) that breaks it."""
     unit = "character" if type_.is_scalar("str") else "item"
     message = given or _DEFAULT_MESSAGES[kind].format(
-        title=subject, value=value, unit=unit if value == 1 else f"{unit}s"
+        title=subject,
+        value=value,
+        unit=unit if value == 1 else f"{unit}s",
+        digits="digit" if value == 1 else "digits",
     )
     shows_value = given is not None and VALUE_TOKEN in given
     exact = (

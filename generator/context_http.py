@@ -35,6 +35,8 @@ class HandlerCtx:
     """The condition on the event under which the aggregate is gone: its row goes."""
     create: bool = False
     """A missing row starts from its key and defaults (``set`` with ``create``)."""
+    reads_event: bool = True
+    """Whether the handler reads the event's fields (else it is not decoded)."""
 
 
 @dataclass
@@ -231,6 +233,16 @@ def _read_model(
                 else None,
                 create=handler.create,
             )
+        )
+        made = handlers[-1]
+        made.reads_event = any(
+            re.search(r"\bevent\.", code)
+            for code in [
+                *(k["code"] for k in made.key),
+                *(c["code"] for c in made.columns),
+                *made.null_keys,
+                made.gone or "",
+            ]
         )
     written = [
         *(v["code"] for h in handlers for v in h.columns),

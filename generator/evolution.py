@@ -449,6 +449,36 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
     return found
 
 
+def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+    """An aggregate field that is new (optional, or with a default) where one of its type
+    is gone: a rename, most likely, which the stored events do not follow: the values
+    stored under the old name read as the new field's default."""
+    found: list[tuple[Loc, str]] = []
+    for name, current in new_domain.aggregates.items():
+        stored = old_domain.aggregates.get(name)
+        if stored is None:
+            continue
+        now = {f.name for f in current.fields}
+        gone = [f for f in stored.fields if f.name not in now]
+        for field in current.fields:
+            if stored.field(field.name) is not None or field.required:
+                continue
+            was = [f.name for f in gone if f.full_type == field.full_type]
+            if len(was) != 1:
+                continue
+            found.append(
+                (
+                    field.loc,
+                    f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
+                    f" {field.full_type}: if this is a rename, what is stored as {was[0]!r}"
+                    f" is not read as {field.name!r} (it reads as its default); declare the"
+                    f" events that carry it with a new version and an upcast that renames"
+                    f" it, or keep {was[0]!r}",
+                )
+            )
+    return found
+
+
 def _narrower(key: str, old: Any, new: Any) -> bool:
     """Whether rule ``key`` at ``new`` may refuse a value it let through at ``old``."""
     if old is None:

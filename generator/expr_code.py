@@ -69,6 +69,29 @@ float may be NaN)."""
 _IDENTITY = {"==": "is", "!=": "is not"}
 
 
+def _against_a_bool(node: Node) -> Callable[[_Writer], str] | None:
+    """``x == True`` written as ruff asks (E712): ``x`` or ``not x`` for a bool, ``x is
+    True`` for an optional one; None for any other comparison."""
+    if len(node.value) != 1 or node.value[0] not in ("==", "!=", "is", "is not"):
+        return None
+    left, right = node.args
+    literal, other = (left, right) if _is_bool_literal(left) else (right, left)
+    if not _is_bool_literal(literal) or _is_bool_literal(other):
+        return None
+    holds = (node.value[0] in ("==", "is")) == bool(literal.value)
+    if other.type.kind == "optional":
+        op = "is" if node.value[0] in ("==", "is") else "is not"
+        return lambda writer: f"({writer.write(other)} {op} {literal.value!r})"
+    # in parentheses, as every comparison is written (to_python drops the outer ones)
+    if holds:
+        return lambda writer: f"({writer.write(other)})"
+    return lambda writer: f"(not {writer.write(other)})"
+
+
+def _is_bool_literal(node: Node) -> bool:
+    return node.op == "literal" and isinstance(node.value, bool)
+
+
 _WRAPPED = frozenset({"not", "neg", "binary", "and", "or", "compare", "if"})
 """Nodes the writer puts in parentheses (dropped around a whole expression)."""
 
@@ -107,7 +130,15 @@ class _Writer:
         return "[" + ", ".join(self.write(item) for item in node.args) + "]"
 
     def _not(self, node: Node) -> str:
-        return f"(not {self.write(node.args[0])})"
+        inner = node.args[0]
+        if inner.op == "not":  # not not x: x as a bool (ruff SIM208)
+            return f"(bool({self.write(inner.args[0])}))"
+        if inner.op == "compare" and len(inner.value) == 1 and inner.value[0] in _OPPOSITE:
+            # not (a == b): a != b (ruff SIM201, SIM202)
+            return self._compare(
+                Node("compare", inner.type, inner.args, (_OPPOSITE[inner.value[0]],))
+            )
+        return f"(not {self.write(inner)})"
 
     def _neg(self, node: Node) -> str:
         return f"(-{self.write(node.args[0])})"
@@ -126,6 +157,9 @@ class _Writer:
         return "(" + " or ".join(self.write(arg) for arg in node.args) + ")"
 
     def _compare(self, node: Node) -> str:
+        truth = _against_a_bool(node)
+        if truth is not None:
+            return truth(self)
         parts = [self.write(node.args[0])]
         for left, op, right in zip(node.args, node.value, node.args[1:], strict=False):
             if op in _IDENTITY and any(is_null(side) for side in (left, right)):

@@ -517,13 +517,14 @@ class _Resolver:
             )
             return
         texts = [f for f in fields if f.type != TypeRef.scalar("str")]
-        if spec.ignore_case and texts:
+        ignore_case = spec.ignore_case
+        if ignore_case and texts:
             self.domain.problem(
                 (*loc, "ignore_case"),
                 f"only a key of str fields ignores case ({texts[0].name!r} is of type"
                 f" {texts[0].type})",
             )
-            return
+            ignore_case = False  # the key is still the key (no other problem follows)
         for keyed in self.domain.aggregates.values():
             if keyed.key and (keyed.key_namespace, keyed.key_label) == (namespace, label):
                 self.domain.problem(
@@ -533,9 +534,9 @@ class _Resolver:
                 )
                 return
         aggregate.key, aggregate.key_namespace, aggregate.key_label = fields, namespace, label
-        aggregate.key_ignore_case = spec.ignore_case
+        aggregate.key_ignore_case = ignore_case
         for f in fields:
-            f.folded = spec.ignore_case
+            f.folded = ignore_case
         _vary(fields)
 
     @staticmethod

@@ -625,7 +625,9 @@ def _upsert(
         return None
     if name != aggregate.name:
         domain.problem(
-            where, f"`create` names a creating command of {aggregate.name}, as `command` does"
+            where,
+            f"{endpoint.create!r} is not of {aggregate.name}: `create` must name a creating"
+            f" command of the aggregate `command` changes ({aggregate.name}.<command>)",
         )
         return None
     create = aggregate.command(member)

@@ -273,7 +273,8 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
     if key == "scale":
         exponent = Decimal(value).as_tuple().exponent
         places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
-        return f"allows at most {bound} digits after the point" if places > bound else None
+        digits = "digit" if bound == 1 else "digits"
+        return f"allows at most {bound} {digits} after the point" if places > bound else None
     return None
 
 

@@ -85,7 +85,8 @@ def test_the_spec_with_a_create_or_replace_put_is_valid() -> None:
         (
             UPSERT,
             UPSERT.replace("create: Mirror.add", "create: Shelf.add"),
-            "endpoints.0.create: `create` names a creating command of Mirror, as `command` does",
+            "endpoints.0.create: 'Shelf.add' is not of Mirror: `create` must name a creating"
+            " command of the aggregate `command` changes (Mirror.<command>)",
         ),
         (
             UPSERT,
@@ -162,7 +163,8 @@ def test_a_create_or_replace_put_refuses_a_command_that_makes_a_generated_secret
 
 
 # commands that load references (a list of them too, a key ignoring case) and change
-# another aggregate (also), on both sides of the PUT
+# another aggregate (also), on both sides of the PUT; the depots they reference made by a
+# PUT too (the tests of the PATCH with a stale If-Match make one with no precondition)
 ROUTES = """\
 version: 2
 name: routes
@@ -178,6 +180,7 @@ aggregates:
     commands:
       open: {creates: true, params: [code, city], emits: DepotOpened}
       serve: {params: [], emits: DepotServed, set: {routes: "routes + 1"}}
+      move: {params: [city], emits: DepotMoved}
   Route:
     key: [code]
     fields:
@@ -192,10 +195,12 @@ aggregates:
              also: [{command: Depot.serve, id: origin}]}
       replan: {params: [origin, via, mode, apiKey, note], emits: RouteReplanned}
       drop: {deletes: true, emits: RouteDropped}
+      start: {params: [origin], emits: RouteStarted}
 read_models:
   Routes: {of: Route}
 endpoints:
-  - {method: POST, path: /api/v1/depots, command: Depot.open}
+  - {method: PUT, path: "/api/v1/depots/{code}", command: Depot.move, create: Depot.open}
+  - {method: PATCH, path: "/api/v1/routes/{id}", command: Route.start}
   - {method: GET, path: "/api/v1/depots/{id}", query: Depot.get}
   - {method: PUT, path: "/api/v1/routes/{code}", command: Route.replan, create: Route.plan}
   - {method: GET, path: "/api/v1/routes/{id}", query: Route.get}

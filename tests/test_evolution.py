@@ -224,6 +224,23 @@ def test_a_narrowed_rule_is_rendered_with_a_warning(workspace: Path, generate: G
     assert (rendered.code, rendered.err.splitlines()) == (0, [warning])
 
 
+def test_a_field_renamed_without_an_upcast_is_rendered_with_a_warning(
+    workspace: Path, generate: Generate
+) -> None:
+    """A new field with a default where one of its type is gone reads nothing of what the
+    old one stored: not refused (removing one and adding the other are each safe), said."""
+    _edited(workspace, "      parts: {", "      lines: {")
+    _edited(workspace, "[name, species, weightKg, parts]", "[name, species, weightKg, lines]")
+    diffed = generate("diff", "vetcare", cwd=workspace)
+    assert diffed.code == 0, diffed.err
+    assert diffed.err.splitlines() == [
+        "specs/vetcare.yaml:24:14: aggregates.Pet.fields.lines: warning: Pet.lines is new and"
+        " Pet.parts is gone, both list[PartLine]: if this is a rename, what is stored as"
+        " 'parts' is not read as 'lines' (it reads as its default); declare the events that"
+        " carry it with a new version and an upcast that renames it, or keep 'parts'"
+    ]
+
+
 def _breaking(before: str, after: str) -> list[str]:
     """Each change, its message up to the advice, and the events it concerns."""
     edited = load_spec_text(after, "vetcare.yaml")

@@ -450,3 +450,20 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-c", PROBE, str(workspace))
+
+
+def test_a_key_refused_its_ignore_case_is_still_the_key() -> None:
+    """Only the ignore_case is reported: the endpoint reading the aggregate by its key is
+    not refused as if the key were none."""
+    spec = (
+        "version: 2\nname: bins\naggregates:\n  Bin:\n"
+        "    key: {fields: [number], ignore_case: true}\n"
+        "    fields:\n      number: {type: int, min: 1}\n"
+        "    commands:\n      open: {creates: true, params: [number], emits: BinOpened}\n"
+        "endpoints:\n  - {method: POST, path: /api/v1/bins, command: Bin.open}\n"
+        '  - {method: GET, path: "/api/v1/bins/{number}", query: Bin.get}\n'
+    )
+    assert spec_problems(spec, "bins.yaml") == [
+        "bins.yaml:5:42: aggregates.Bin.key.ignore_case: only a key of str fields ignores"
+        " case ('number' is of type int)"
+    ]

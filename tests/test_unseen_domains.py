@@ -1055,3 +1055,79 @@ def test_durations_in_a_read_model_and_an_optional_float_without_a_value_render_
         "    assert [r['nights'] for r in rows.json()] == [4], rows.text\n",
         workspace,
     )
+
+
+QUIRKS = """\
+version: 2
+name: quirks
+enums:
+  Level: [low, mid, high]
+aggregates:
+  Thing:
+    fields:
+      name: {type: str, max_length: 40}
+      active: {type: bool, default: true}
+      level: {type: Level, default: low}
+      score: {type: int, min: 0, max: 100, default: 0}
+      ratio: {type: float, min: 0, max: 1, default: 0.5}
+      tags: {type: "list[str]", default: []}
+      due: {type: date, optional: true}
+    computed:
+      flagA: {type: bool, value: "not active == True"}
+      flagB: {type: bool, value: "active != False and not (score == 3)"}
+      flagC: {type: bool, value: "len(tags) == 0 or level in ['mid', 'high']"}
+      flagD: {type: int, value: "min(score, 10) + abs(score - 50) if active else max(score, 1)"}
+      flagE: {type: bool, value: "lower(strip(name)) == 'x' and (due is None or due > today)"}
+    invariants:
+      - {check: "not (active == False and score > 50)", message: Inactive things score low,
+         field: score}
+    commands:
+      make: {creates: true, params: [name, score, tags, due], emits: ThingMade}
+      toggle: {when: "active == True", set: {active: "not active",
+               score: "score if score > 0 else 0"}, emits: ThingToggled}
+read_models:
+  Things: {of: Thing}
+  Counts:
+    key: level
+    fields: {level: Level, n: {type: int, default: 0}, on: {type: bool, default: false}}
+    on:
+      ThingMade: {key: {level: "'low'"}, set: {n: n + 1, "on": "on == False"}, create: true}
+endpoints:
+  - {method: POST, path: /api/v1/things, command: Thing.make}
+  - {method: GET, path: "/api/v1/things/{id}", query: Thing.get}
+  - {method: POST, path: "/api/v1/things/{id}/toggle", command: Thing.toggle, status: 200}
+  - {method: GET, path: /api/v1/counts, query: Counts.list}
+"""
+
+
+def test_comparisons_with_true_and_negated_comparisons_render_code_ruff_accepts(
+    workspace: Path, generate: Generate
+) -> None:
+    """`active == True`, `not (score == 3)` and a read model's handler that reads no
+    field of its event rendered code ruff refused (E712, SIM201, F841)."""
+    project = _service(workspace, generate, "quirks", QUIRKS)
+    model = (project / "src/quirks/domain/model.py").read_text()
+    assert "== True" not in model and "== False" not in model
+    ran_in(project, "-m", "ruff", "check", "src", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    _probe(
+        project,
+        "with TestClient(create_app(settings)) as client:\n"
+        "    made = client.post('/api/v1/things', json={'name': ' X ', 'score': 3, 'tags': []})\n"
+        "    assert made.status_code == 201, made.text\n"
+        "    thing = made.json()\n"
+        "    assert (thing['flagA'], thing['flagB'], thing['flagE']) == (False, False, True)\n"
+        "    path = '/api/v1/things/' + thing['id'] + '/toggle'\n"
+        "    toggled = client.post(path)\n"
+        "    assert toggled.status_code == 200 and toggled.json()['flagA'], toggled.text\n"
+        "    assert client.post(path).status_code == 409  # when: active == True\n"
+        "    import time\n"
+        "    for _ in range(100):  # the read model follows the store\n"
+        "        rows = client.get('/api/v1/counts').json()\n"
+        "        if rows:\n"
+        "            break\n"
+        "        time.sleep(0.05)\n"
+        "    assert [(r['level'], r['n'], r['on']) for r in rows] == [('low', 1, True)], rows\n",
+        workspace,
+    )

@@ -134,6 +134,7 @@ async def test_no_token_is_401_with_a_bare_challenge(http: httpx.AsyncClient) ->
         "title": "Unauthorized",
         "status": 401,
         "detail": "a bearer token is required",
+        "errors": [],
     }
 
 
@@ -172,6 +173,7 @@ async def test_a_missing_permission_is_403(http: httpx.AsyncClient, token: str) 
         "title": "Forbidden",
         "status": 403,
         "detail": "missing permission user-profile:delete",
+        "errors": [],
     }
     assert 'error="insufficient_scope"' in response.headers["www-authenticate"]
 

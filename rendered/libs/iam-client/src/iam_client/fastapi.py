@@ -59,6 +59,7 @@ class ProblemError(HTTPException):
             "title": self.title,
             "status": self.status_code,
             "detail": self.detail,
+            "errors": [],  # as every problem body of the services: no field is at fault
         }
 
 
