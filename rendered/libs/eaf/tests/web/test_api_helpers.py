@@ -13,7 +13,19 @@ from eaf.web import (
     problem_response,
     problem_responses,
 )
-from eaf.web.testing import errors_of, eventually, next_of, sent
+from eaf.web.testing import asker, errors_of, eventually, next_of, sent
+
+
+def test_asker_keeps_who_asks_without_the_request_s_precondition_and_key() -> None:
+    headers = {
+        "Authorization": "Bearer t",
+        "X-Tenant-Id": "acme",
+        "If-Match": '"3"',
+        "if-none-match": "*",
+        "Idempotency-Key": "k1",
+    }
+    assert asker(headers) == {"Authorization": "Bearer t", "X-Tenant-Id": "acme"}
+    assert asker(None) is None
 
 
 def test_next_of_cycles_through_the_values_of_a_key() -> None:

@@ -1,6 +1,7 @@
 """Helpers of the HTTP API tests the generator renders for every service (and of tests
 written by hand beside them): distinct example values, what a request sent back in its
-answer, a 422 problem's errors, and waiting for an eventually consistent read."""
+answer, a 422 problem's errors, waiting for an eventually consistent read, and the headers
+of who asks."""
 
 from __future__ import annotations
 
@@ -10,7 +11,15 @@ from typing import Any, Protocol
 
 from eaf.web._problems import PROBLEM_TYPE
 
-__all__ = ["PROBLEM_TYPE", "UNKNOWN_ID", "errors_of", "eventually", "next_of", "sent"]
+__all__ = [
+    "PROBLEM_TYPE",
+    "UNKNOWN_ID",
+    "asker",
+    "errors_of",
+    "eventually",
+    "next_of",
+    "sent",
+]
 
 UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 """An id no aggregate has."""
@@ -31,6 +40,23 @@ class Answer(Protocol):
     def text(self) -> str: ...
 
     def json(self) -> Any: ...
+
+
+REQUEST_ONLY = frozenset({"if-match", "if-none-match", "idempotency-key"})
+"""The headers that belong to one request: its precondition and its idempotency key."""
+
+
+def asker(headers: dict[str, str] | None) -> dict[str, str] | None:
+    """Who asks (the tenant, the token) of ``headers``, without what belongs to the one
+    request they were made for (:data:`REQUEST_ONLY`): what a test makes on the way to that
+    request is made with no precondition and under no idempotency key."""
+    if headers is None:
+        return None
+    return {
+        name: value
+        for name, value in headers.items()
+        if name.lower() not in REQUEST_ONLY
+    }
 
 
 def next_of(key: str, values: list[Any]) -> Any:
