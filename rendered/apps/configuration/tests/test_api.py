@@ -10,6 +10,7 @@ from typing import Any
 from eaf.web.testing import (
     PROBLEM_TYPE,
     UNKNOWN_ID,
+    asker,
     errors_of,
     eventually,
     next_of,
@@ -20,15 +21,6 @@ from httpx2 import Response
 
 TenantHeaders = Callable[..., dict[str, str]]
 Headers = dict[str, str] | None
-
-
-def asker(headers: Headers) -> Headers:
-    """Who asks (the tenant, the token) of ``headers``, without the precondition and key of
-    the request that what they are given to is made for."""
-    if headers is None:
-        return None
-    request_only = ("If-Match", "If-None-Match", "Idempotency-Key")
-    return {name: value for name, value in headers.items() if name not in request_only}
 
 
 def define_config_schema_body(
