@@ -218,7 +218,8 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
         for key, field in named
         if field not in fields
     ]
-    problems += _not_given_by_upcasts(name, stored, current)
+    if not problems:  # (a step naming a field the stored events lack says it already)
+        problems += _not_given_by_upcasts(name, stored, current)
     types = {f.name: f.type for f in stored.fields}
     problems += [
         Breaking(
