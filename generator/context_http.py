@@ -177,6 +177,17 @@ def _holds_datetime(type_: TypeRef, catalog: Catalog, seen: frozenset[str] = fro
     return type_.is_scalar("datetime")
 
 
+def _reads_event(handler: HandlerCtx) -> bool:
+    """Whether a handler's code reads its event (else it does not decode it)."""
+    written = [
+        *(k["code"] for k in handler.key),
+        *(c["code"] for c in handler.columns),
+        *handler.null_keys,
+        handler.gone or "",
+    ]
+    return any(re.search(r"\bevent\.", code) for code in written)
+
+
 def _upcast_shape(event: REvent) -> list[Any]:
     """An event's version and the upcasts that read its older versions (none for an
     event at version 1)."""
@@ -234,16 +245,7 @@ def _read_model(
                 create=handler.create,
             )
         )
-        made = handlers[-1]
-        made.reads_event = any(
-            re.search(r"\bevent\.", code)
-            for code in [
-                *(k["code"] for k in made.key),
-                *(c["code"] for c in made.columns),
-                *made.null_keys,
-                made.gone or "",
-            ]
-        )
+        handlers[-1].reads_event = _reads_event(handlers[-1])
     written = [
         *(v["code"] for h in handlers for v in h.columns),
         *(k["code"] for h in handlers for k in h.key),

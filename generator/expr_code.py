@@ -68,24 +68,8 @@ float may be NaN)."""
 
 _IDENTITY = {"==": "is", "!=": "is not"}
 
-
-def _against_a_bool(node: Node) -> Callable[[_Writer], str] | None:
-    """``x == True`` written as ruff asks (E712): ``x`` or ``not x`` for a bool, ``x is
-    True`` for an optional one; None for any other comparison."""
-    if len(node.value) != 1 or node.value[0] not in ("==", "!=", "is", "is not"):
-        return None
-    left, right = node.args
-    literal, other = (left, right) if _is_bool_literal(left) else (right, left)
-    if not _is_bool_literal(literal) or _is_bool_literal(other):
-        return None
-    holds = (node.value[0] in ("==", "is")) == bool(literal.value)
-    if other.type.kind == "optional":
-        op = "is" if node.value[0] in ("==", "is") else "is not"
-        return lambda writer: f"({writer.write(other)} {op} {literal.value!r})"
-    # in parentheses, as every comparison is written (to_python drops the outer ones)
-    if holds:
-        return lambda writer: f"({writer.write(other)})"
-    return lambda writer: f"(not {writer.write(other)})"
+_TRUTH_OPS = ("==", "!=", "is", "is not")
+"""Comparisons that, with a bool literal on one side, are written as the other side."""
 
 
 def _is_bool_literal(node: Node) -> bool:
@@ -157,15 +141,26 @@ class _Writer:
         return "(" + " or ".join(self.write(arg) for arg in node.args) + ")"
 
     def _compare(self, node: Node) -> str:
-        truth = _against_a_bool(node)
-        if truth is not None:
-            return truth(self)
+        if len(node.value) == 1 and node.value[0] in _TRUTH_OPS:
+            literals = [arg for arg in node.args if _is_bool_literal(arg)]
+            if len(literals) == 1:
+                return self._truth(node.value[0], node.args, literals[0])
         parts = [self.write(node.args[0])]
         for left, op, right in zip(node.args, node.value, node.args[1:], strict=False):
             if op in _IDENTITY and any(is_null(side) for side in (left, right)):
                 op = _IDENTITY[op]  # null is compared by identity (PEP 8, ruff E711)
             parts += [op, self.write(right)]
         return "(" + " ".join(parts) + ")"
+
+    def _truth(self, op: str, args: tuple[Node, ...], literal: Node) -> str:
+        """``x == True`` written as ruff asks (E712): ``x`` or ``not x`` for a bool, ``x is
+        True`` for an optional one (in parentheses, as every comparison is)."""
+        other = args[1] if args[0] is literal else args[0]
+        equal = op in ("==", "is")
+        if other.type.kind == "optional":
+            return f"({self.write(other)} {'is' if equal else 'is not'} {literal.value!r})"
+        holds = equal == bool(literal.value)
+        return f"({self.write(other)})" if holds else f"(not {self.write(other)})"
 
     def _if(self, node: Node) -> str:
         test, body, orelse = (self.write(arg) for arg in node.args)
