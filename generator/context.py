@@ -600,20 +600,20 @@ def build(spec: Spec) -> ServiceCtx:
             c.kind == "pattern"
             for v in values
             for f in v.fields
-            for c in [*f.checks, *f.item_checks]
+            for c in [*f.checks, *f.item_checks, *f.key_checks]
         )
         or any(
             c.kind == "pattern"
             for a in aggregates
             for f in a.fields
-            for c in [*f.checks, *f.item_checks]
+            for c in [*f.checks, *f.item_checks, *f.key_checks]
         )
         or any(
             c.kind == "pattern"
             for a in aggregates
             for cmd in a.commands
             for f in cmd.inputs
-            for c in [*f.checks, *f.item_checks]
+            for c in [*f.checks, *f.item_checks, *f.key_checks]
         ),
     )
 

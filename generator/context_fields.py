@@ -118,6 +118,8 @@ class FieldCtx:
     checks: list[Check]
     item_checks: list[Check]
     """The rules of each item of a list (each value of a map)."""
+    key_checks: list[Check]
+    """The rules of each key of a map."""
     item_py: str | None
     """The Python type of an item of a list or map."""
     item_check_input: str
@@ -200,6 +202,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         description=field_.description,
         checks=_checks(field_, sample_value, catalog),
         item_checks=_item_checks(field_, sample_value, catalog),
+        key_checks=_key_checks(field_, sample_value, catalog),
         item_py=type_.element.py if type_.is_collection else None,
         item_check_input="Decimal(str(VALUE))" if element.is_scalar("decimal") else "VALUE",
         nested=_nested(type_),
@@ -340,6 +343,51 @@ def _item_checks(field_: RField, valid: Any, catalog: Catalog) -> list[Check]:
             check.invalid_py = python_literal(invalid, type_, catalog.values)
             broken_field = any(rule_breaks(k, b, invalid, type_) for k, b in field_.rules)
             check.exact = check.exact and not broken_field
+        checks.append(check)
+    return checks
+
+
+_PATH_MARKS = frozenset('.[]"')
+LONGEST_KEY_TESTED = 200
+"""The generated tests break a keys' ``max_length`` up to this length (a longer key: no
+test)."""
+
+
+def member_path(path: str, key: str | int) -> str:
+    """The path of the item ``key`` of the value at ``path``, as the rendered domain's
+    ``eaf.domain.member_path`` writes it (``labels.red``, ``labels["a.b"]``)."""
+    if isinstance(key, int) or (key and _PATH_MARKS.isdisjoint(key)):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def _key_checks(field_: RField, valid: Any, catalog: Catalog) -> list[Check]:
+    """The checks of each key of a map field; a value that breaks one has its first key
+    replaced by one that breaks it (the violation names that key's path)."""
+    if not field_.key_rules:
+        return []
+    text = TypeRef.scalar("str")
+    what = f"Each key of {title(field_.name).lower()}"
+    first = next(iter(valid)) if isinstance(valid, dict) and valid else None
+    checks = []
+    for kind, value in field_.key_rules:
+        bad: Any = None if first is None else breaking(kind, value, first, text)
+        if isinstance(bad, LongText):
+            bad = "x" * int(bad) if int(bad) <= LONGEST_KEY_TESTED else None
+        check = _check(
+            kind, value, text, field_.key_rules, field_.key_messages.get(kind), what, bad
+        )
+        check.test = f"key_{kind}"
+        if check.invalid_json is not None and isinstance(valid, dict) and bad not in valid:
+            invalid = {bad if key == first else key: item for key, item in valid.items()}
+            check.path = member_path(field_.name, bad)
+            check.invalid_json = json_literal(invalid)
+            check.invalid_py = python_literal(invalid, field_.type, catalog.values)
+            check.exact = not any(
+                rule_breaks(k, b, bad, text) for k, b in field_.key_rules if k != kind
+            ) and not any(rule_breaks(k, b, invalid, field_.type) for k, b in field_.rules)
+        else:
+            check.invalid_json = check.invalid_py = None
         checks.append(check)
     return checks
 
@@ -528,23 +576,33 @@ def request_type(field_: RField) -> str:
     if text is not None:
         annotation = f"Annotated[{api_type(field_.type)}, {text}]"
         return f"{annotation} | None" if field_.optional else annotation
-    if not field_.item_rules:
+    if not field_.type.is_collection:
         return api_type(field_.full_type)
-    item_rules, element = dict(field_.item_rules), field_.type.element
-    args = _rule_args(item_rules, element)
+    element = field_.type.element
+    item = _ruled(dict(field_.item_rules), element) if field_.item_rules else None
+    key = _ruled(dict(field_.key_rules), TypeRef.scalar("str")) if field_.key_rules else None
+    if item is None and key is None:
+        return api_type(field_.full_type)
+    item = item or api_type(element)
+    annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[{key or 'str'}, {item}]"
+    return f"{annotation} | None" if field_.optional else annotation
+
+
+def _ruled(rules: dict[str, Any], type_: TypeRef) -> str | None:
+    """The annotation of an item (or a key) of ``type_`` with ``rules`` in a request model
+    (``Annotated[str, Field(max_length=20), TextRule(...)]``), or None without rules."""
+    args = _rule_args(rules, type_)
     metadata = [f"Field({', '.join(args)})"] if args else []
-    text = _text_rule(item_rules, element)
+    text = _text_rule(rules, type_)
     if text is not None:
         metadata.append(text)
     if not metadata:
-        return api_type(field_.full_type)
-    item_type = api_type(element)
-    if element.is_scalar(*NUMBER_FORMS):
-        item_type, form = NUMBER_FORMS[element.name]
+        return None
+    item_type = api_type(type_)
+    if type_.is_scalar(*NUMBER_FORMS):
+        item_type, form = NUMBER_FORMS[type_.name]
         metadata.append(form)
-    item = f"Annotated[{item_type}, {', '.join(metadata)}]"
-    annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[str, {item}]"
-    return f"{annotation} | None" if field_.optional else annotation
+    return f"Annotated[{item_type}, {', '.join(metadata)}]"
 
 
 def _innermost(type_: TypeRef) -> TypeRef:

@@ -429,6 +429,7 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
             for where, rules, was, noun in (
                 ((), field.rules, old.rules, ""),
                 (("items",), field.item_rules, old.item_rules, "items' "),
+                (("keys",), field.key_rules, old.key_rules, "keys' "),
             ):
                 before_rules = dict(was)
                 for key, value in rules:

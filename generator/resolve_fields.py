@@ -213,7 +213,7 @@ class FieldResolver:
     def _unchecked(self, spec: FieldSpec, loc: Loc, owner: str) -> None:
         """A problem for each key of ``spec`` that would check a field of ``owner`` (``an
         event``), which nothing checks: it would be ignored."""
-        for key in (*RULE_KEYS, "items", "messages", "unique", "references"):
+        for key in (*RULE_KEYS, "items", "keys", "messages", "unique", "references"):
             if key in spec.model_fields_set:
                 self.domain.problem(
                     (*loc, key),
@@ -252,6 +252,8 @@ class FieldResolver:
                 field.messages["references"] = missing
             if spec.items is not None:
                 field.item_rules, field.item_messages = self._items(spec.items, type_, loc)
+            if spec.keys is not None:
+                field.key_rules, field.key_messages = self._keys(spec.keys, type_, loc)
         if spec.has_default:
             if spec.default is None and not spec.optional:
                 self.domain.problem((*loc, "default"), "only an optional field defaults to null")
@@ -268,7 +270,14 @@ class FieldResolver:
     def value(self, value: Any, field: RField, loc: Loc) -> Any:
         """``value`` conformed to ``field`` (its type and rules); a problem otherwise."""
         try:
-            return conform(value, field.full_type, field.rules, self.catalog, field.item_rules)
+            return conform(
+                value,
+                field.full_type,
+                field.rules,
+                self.catalog,
+                field.item_rules,
+                keys=field.key_rules,
+            )
         except Invalid as error:
             self.domain.problem(loc, f"{_show(value)} does not fit {field.name}: {error}")
             return None
@@ -291,6 +300,19 @@ class FieldResolver:
         rules = self._rules(items.rules, type_.element, where, noun="items")
         return rules, self._messages(items.messages, rules, where, noun="the items")
 
+    def _keys(
+        self, keys: ItemsSpec, type_: TypeRef, loc: Loc
+    ) -> tuple[list[tuple[str, Any]], dict[str, str]]:
+        """The rules of each key of a map field of ``type_``, and their messages."""
+        where = (*loc, "keys")
+        if type_.kind != "map":
+            self.domain.problem(
+                where, f"keys applies to a map (its keys are text: map[int]), not {type_}"
+            )
+            return [], {}
+        rules = self._rules(keys.rules, TypeRef.scalar("str"), where, noun="keys")
+        return rules, self._messages(keys.messages, rules, where, noun="the keys")
+
     def _rules(
         self, rules: list[tuple[str, Any]], type_: TypeRef, loc: Loc, noun: str = "fields"
     ) -> list[tuple[str, Any]]:
@@ -298,7 +320,7 @@ class FieldResolver:
         kept: list[tuple[str, Any]] = []
         is_text = type_.is_scalar("str")
         is_number = type_.kind == "scalar" and type_.name in ("int", "float", "decimal")
-        sized = "str items" if noun == "items" else "str, list and map fields"
+        sized = f"str {noun}" if noun in ("items", "keys") else "str, list and map fields"
         for key, value in rules:
             where = (*loc, key)
             if key in _TEXT_RULES and not is_text:

@@ -32,6 +32,9 @@ class RField:
     item_rules: list[tuple[str, Any]] = field(default_factory=list)
     """The rules of each item of a list (each value of a map)."""
     item_messages: dict[str, str] = field(default_factory=dict)
+    key_rules: list[tuple[str, Any]] = field(default_factory=list)
+    """The rules of each key of a map."""
+    key_messages: dict[str, str] = field(default_factory=dict)
     unique: bool = False
     references: str | None = None
     references_key: str | None = None

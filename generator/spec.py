@@ -130,6 +130,11 @@ class FieldSpec(_Strict):
         description="list[T] or map[T] of a scalar T: the rules of each item (each value of a"
         " map), as a field of type T takes them, with their own messages",
     )
+    keys: ItemsSpec | None = Field(
+        default=None,
+        description="map[T]: the rules of each key, as a str field takes them (not_blank"
+        " contains pattern min_length max_length), with their own messages",
+    )
     messages: dict[StrictStr, Text] = Field(
         default={},
         description="rule key (or references) -> the message a violation reports ({value}:"

@@ -58,14 +58,24 @@ def conform(
     rules: list[tuple[str, Any]],
     types: Catalog,
     items: list[tuple[str, Any]] | None = None,
+    *,
+    keys: list[tuple[str, Any]] | None = None,
 ) -> Any:
     """``value`` as JSON data of ``type_`` meeting ``rules`` (and, for a list or map, each
-    item meeting ``items``); raises Invalid saying why."""
+    item meeting ``items``; for a map, each key meeting ``keys``); raises Invalid saying
+    why."""
     if type_.kind == "optional":
-        return None if value is None else conform(value, type_.required(), rules, types, items)
+        required = type_.required()
+        return None if value is None else conform(value, required, rules, types, items, keys=keys)
     if value is None:
         raise Invalid("null is not allowed (the field is not optional)")
     normalized = _conform_type(value, type_, types, items or [])
+    if type_.kind == "map":
+        for key in normalized:
+            for rule, bound in keys or []:
+                broken = rule_breaks(rule, bound, key, TypeRef.scalar("str"))
+                if broken:
+                    raise Invalid(f"the key {key[:40]!r} {broken}")
     for key, bound in rules:
         broken = rule_breaks(key, bound, normalized, type_)
         if broken:
@@ -123,7 +133,12 @@ def _conform_value(value: Any, name: str, types: Catalog) -> dict[str, Any]:
             continue
         try:
             result[field_name] = conform(
-                value[field_name], field.full_type, field.rules, types, field.item_rules
+                value[field_name],
+                field.full_type,
+                field.rules,
+                types,
+                field.item_rules,
+                keys=field.key_rules,
             )
         except Invalid as error:
             raise Invalid(f"{name}.{field_name}: {error}") from None
@@ -287,7 +302,7 @@ def sample(field: RField, types: Catalog) -> Any:
         return field.example
     if field.optional and field.references and field.loc in types.unmade_references:
         return None
-    return sample_of(field.type, field.rules, types, field.name, field.item_rules)
+    return sample_of(field.type, field.rules, types, field.name, field.item_rules, field.key_rules)
 
 
 def sample_of(
@@ -296,9 +311,11 @@ def sample_of(
     types: Catalog,
     name: str = "value",
     items: list[tuple[str, Any]] | None = None,
+    keys: list[tuple[str, Any]] | None = None,
 ) -> Any:
-    """A JSON value of ``type_`` that meets ``rules`` (a list or map: each item ``items``;
-    then it holds at least one item, so that the tests see the items' rules kept)."""
+    """A JSON value of ``type_`` that meets ``rules`` (a list or map: each item ``items``,
+    each key of a map ``keys``; then it holds at least one item, so that the tests see
+    the items' and keys' rules kept)."""
     rule = dict(rules)
     if type_.kind == "enum":
         return types.enums[type_.name][0]
@@ -310,18 +327,40 @@ def sample_of(
         }
     if type_.kind in ("list", "map"):
         count = int(rule.get("min_length") or 0)
-        if items and count == 0 and rule.get("max_length") != 0:
+        if (items or keys) and count == 0 and rule.get("max_length") != 0:
             count = 1
         if count > 100:
             raise Invalid("needs an example (more than 100 items)")
         made = [sample_of(type_.element, items or [], types) for _ in range(count)]
-        return made if type_.kind == "list" else {f"key{i}": v for i, v in enumerate(made)}
+        if type_.kind == "list":
+            return made
+        return dict(zip(_sample_keys(count, keys or []), made, strict=True))
     if type_.name == "str":
         return _sample_text(rule, name)
     value = _SCALAR_SAMPLES[type_.name]
     if type_.name in ("int", "float", "decimal"):
         value = _sample_number(type_.name, rule)
     return value
+
+
+def _sample_keys(count: int, keys: list[tuple[str, Any]]) -> list[str]:
+    """``count`` different keys of a map meeting ``keys`` (``key0``, ``key1``... without
+    rules)."""
+    if not keys:
+        return [f"key{i}" for i in range(count)]
+    if count == 0:
+        return []
+    first = _sample_text(dict(keys), "key")
+    found = [first]
+    for candidate in _variants(first, TypeRef.scalar("str")):
+        if len(found) == count:
+            break
+        fits = not any(rule_breaks(k, b, candidate, TypeRef.scalar("str")) for k, b in keys)
+        if fits and candidate not in found:
+            found.append(candidate)
+    if len(found) < count:
+        raise Invalid(f"needs an example (fewer than {count} keys meet the keys' rules)")
+    return found
 
 
 def _sample_text(rule: dict[str, Any], name: str) -> str:
@@ -454,7 +493,9 @@ def distinct_samples(field: RField, types: Catalog, count: int = SAMPLES) -> lis
         if len(found) >= count:
             break
         try:
-            value = conform(candidate, field.type, field.rules, types, field.item_rules)
+            value = conform(
+                candidate, field.type, field.rules, types, field.item_rules, keys=field.key_rules
+            )
         except Invalid:
             continue
         if same(value) not in seen:

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -252,3 +253,28 @@ def spec_problems(text: str, filename: str) -> list[str]:
     except SpecError as error:
         return [str(problem) for problem in error.problems]
     return []
+
+
+def app_probe(project: Path, body: str, workspace: Path) -> None:
+    """Run ``body`` against the project's app on SQLite in ``workspace`` (``client`` is a
+    TestClient, ``settings`` its settings; the service needs no token)."""
+    package = project.name.replace("-", "_")
+    head = (
+        "import sys\n"
+        "from fastapi.testclient import TestClient\n"
+        f"from {package}.infrastructure.config import load_settings\n"
+        f"from {package}.main import create_app\n"
+        'settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/probe.db",'
+        ' "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})\n'
+    )
+    ran_in(project, "-c", head + body, str(workspace))
+
+
+def service_of(workspace: Path, generate: Callable[..., Result], name: str, spec: str) -> Path:
+    """The project ``generate service`` makes of ``spec`` (specs/<name>.yaml)."""
+    path = workspace / f"specs/{name}.yaml"
+    path.parent.mkdir()
+    path.write_text(spec)
+    made = generate("service", name, cwd=workspace)
+    assert made.code == 0, made.err
+    return workspace / f"apps/{name}"

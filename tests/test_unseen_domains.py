@@ -6,34 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, ran_in
+from helpers import Result, app_probe, ran_in, service_of
 
 Generate = Callable[..., Result]
-
-
-def _probe(project: Path, body: str, workspace: Path) -> None:
-    """Run ``body`` against the project's app on SQLite in ``workspace`` (``client`` is a
-    TestClient, ``settings`` its settings; the service needs no token)."""
-    package = project.name.replace("-", "_")
-    head = (
-        "import sys\n"
-        "from fastapi.testclient import TestClient\n"
-        f"from {package}.infrastructure.config import load_settings\n"
-        f"from {package}.main import create_app\n"
-        'settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/probe.db",'
-        ' "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})\n'
-    )
-    ran_in(project, "-c", head + body, str(workspace))
-
-
-def _service(workspace: Path, generate: Generate, name: str, spec: str) -> Path:
-    """The project ``generate service`` makes of ``spec`` (specs/<name>.yaml)."""
-    path = workspace / f"specs/{name}.yaml"
-    path.parent.mkdir()
-    path.write_text(spec)
-    made = generate("service", name, cwd=workspace)
-    assert made.code == 0, made.err
-    return workspace / f"apps/{name}"
 
 
 KEYWORD_PATH = """\
@@ -59,7 +34,7 @@ def test_a_path_parameter_named_like_a_python_keyword_renders_tests_that_run(
 ) -> None:
     """A field may be named ``class`` (README); as a path parameter its tests fill the
     path with ``{class_}`` (it rendered ``.format(class=...)``, which is no Python)."""
-    project = _service(workspace, generate, "iso", KEYWORD_PATH)
+    project = service_of(workspace, generate, "iso", KEYWORD_PATH)
     assert '"/api/v1/things/{class_}".format(' in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
@@ -92,7 +67,7 @@ def test_one_command_on_two_endpoints_takes_from_each_body_what_its_path_lacks(
 ) -> None:
     """The PUT's path gives code and kind: its body is a model of its own (the two
     endpoints shared the POST's, and the PUT answered 422 for what its path gave)."""
-    project = _service(workspace, generate, "hostile", TWO_ENDPOINTS)
+    project = service_of(workspace, generate, "hostile", TWO_ENDPOINTS)
     schemas = (project / "src/hostile/infrastructure/schemas.py").read_text()
     assert "class MakeThingWithoutCodeKindRequest(Body):" in schemas
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
@@ -129,7 +104,7 @@ def test_a_command_on_an_aggregate_only_a_policy_makes_is_tested_with_its_body(
 ) -> None:
     """No endpoint creates a Review (a policy does): the PUT's test of a missing review
     sends the examples' body (its helper was never rendered: NameError)."""
-    project = _service(workspace, generate, "iso", POLICY_MADE)
+    project = service_of(workspace, generate, "iso", POLICY_MADE)
     assert "def rate_review_body(" in (project / "tests/test_api.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
@@ -174,7 +149,7 @@ def test_the_upcast_test_stores_a_value_object_as_the_store_does(
     """The generated test of an upcast stores its old payload as the store writes it:
     a value object's fields under their attribute names (it wrote ``widthCm``, and
     reading the event failed)."""
-    project = _service(workspace, generate, "parcels", UPCAST_OF_A_VALUE)
+    project = service_of(workspace, generate, "parcels", UPCAST_OF_A_VALUE)
     assert '"width_cm"' in (project / "tests/test_domain.py").read_text()
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_domain.py")
 
@@ -207,8 +182,8 @@ def test_a_pattern_matches_the_whole_value_a_trailing_line_break_too(
 ) -> None:
     """``$`` in a search takes a trailing line break: ``ABC-0001\\n`` passed the pattern
     (and so made another key, another unique value); the domain now matches in full."""
-    project = _service(workspace, generate, "codes", PATTERNED)
-    _probe(project, LINE_BREAK_PROBE, workspace)
+    project = service_of(workspace, generate, "codes", PATTERNED)
+    app_probe(project, LINE_BREAK_PROBE, workspace)
 
 
 NESTED_REPETITIONS = """\
@@ -252,8 +227,8 @@ def test_a_pattern_with_nested_repetitions_cannot_freeze_a_request(
     held a worker for ever. Patterns are matched by RE2 (linear time) in the request models
     and the domain alike, so the service answers 422 at once, every broken field listed;
     the probe would hit its timeout otherwise."""
-    project = _service(workspace, generate, "freezers", NESTED_REPETITIONS)
-    _probe(project, HOSTILE_TEXT_PROBE, workspace)
+    project = service_of(workspace, generate, "freezers", NESTED_REPETITIONS)
+    app_probe(project, HOSTILE_TEXT_PROBE, workspace)
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
 
@@ -280,7 +255,7 @@ def test_a_default_list_of_enum_members_is_typed_as_the_enum(
 ) -> None:
     """A request model's default ``[red]`` of a ``list[Color]`` is made of the enum's
     members (it was ``lambda: ["red"]``, which ``mypy --strict`` refused)."""
-    project = _service(workspace, generate, "palette", ENUM_DEFAULTS)
+    project = service_of(workspace, generate, "palette", ENUM_DEFAULTS)
     ran_in(project, "-m", "mypy", "--strict", "src")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
@@ -331,8 +306,8 @@ def test_rules_of_items_are_reported_where_the_items_are(
     were all reported at ``tags``, equal messages merged); an item of a map inside a map of
     value objects gets the spec's message (pydantic's stood: the map key was taken for a
     field name)."""
-    project = _service(workspace, generate, "recipes", ITEMS_IN_PLACE)
-    _probe(project, ITEMS_PROBE, workspace)
+    project = service_of(workspace, generate, "recipes", ITEMS_IN_PLACE)
+    app_probe(project, ITEMS_PROBE, workspace)
 
 
 EVERY_VIOLATION = """\
@@ -395,8 +370,8 @@ def test_every_violation_of_a_map_or_list_is_listed_at_a_path_of_one_place(
     listed), a list of dates too long lists its dates that do not parse (they were hidden),
     a map key with a dot is written in brackets (``labels.a.b`` read as two steps), and the
     OpenAPI document writes an int's bounds as integers (``9007199254740991.0``)."""
-    project = _service(workspace, generate, "kitchen", EVERY_VIOLATION)
-    _probe(project, EVERY_VIOLATION_PROBE, workspace)
+    project = service_of(workspace, generate, "kitchen", EVERY_VIOLATION)
+    app_probe(project, EVERY_VIOLATION_PROBE, workspace)
 
 
 JSON_FORMS = """\
@@ -489,8 +464,8 @@ def test_requests_take_only_the_json_forms_the_document_states(
     patterns and formats say, and null for a required value is said to be null; a
     decimal is answered, and its default stated, in plain notation (the answer was 1E+2,
     the default 1E-18: text the document's own pattern refuses)."""
-    project = _service(workspace, generate, "shop", JSON_FORMS)
-    _probe(project, JSON_FORMS_PROBE, workspace)
+    project = service_of(workspace, generate, "shop", JSON_FORMS)
+    app_probe(project, JSON_FORMS_PROBE, workspace)
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
 
@@ -622,10 +597,10 @@ def test_text_of_an_enum_an_input_reference_in_also_and_a_null_check_render_clea
     a help desk: a count per key could not be said (``set`` skipped a missing row; now
     ``create: true`` starts it from its defaults); by a shop front: the tests made every
     aggregate created by ``PUT .../{key}`` with one key, so its list test failed (409)."""
-    project = _service(workspace, generate, "workshop", WORKSHOP)
+    project = service_of(workspace, generate, "workshop", WORKSHOP)
     model = (project / "src/workshop/domain/model.py").read_text()
     assert "self.done_at is not None" in model
-    _probe(project, WORKSHOP_PROBE, workspace)
+    app_probe(project, WORKSHOP_PROBE, workspace)
     ran_in(project, "-m", "ruff", "check", ".")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
@@ -717,8 +692,8 @@ def test_one_answer_lists_every_broken_rule_of_a_request(
     """A request breaking a field rule and a value object's invariant was answered with
     the field rule alone (the invariant was checked after the request model), and one
     naming an unknown reference with the reference alone: each answer lists them all."""
-    project = _service(workspace, generate, "trips", TRIPS)
-    _probe(project, TRIPS_PROBE, workspace)
+    project = service_of(workspace, generate, "trips", TRIPS)
+    app_probe(project, TRIPS_PROBE, workspace)
 
 
 KEYED_POLICY = """\
@@ -761,7 +736,7 @@ def test_a_policy_finds_its_target_by_a_natural_reference(
     took the name for the fermenter's id: it found none (its own generated test failed,
     and the service logged the policy refused). It finds the target by its key, as
     ``also`` does."""
-    project = _service(workspace, generate, "brewing", KEYED_POLICY)
+    project = service_of(workspace, generate, "brewing", KEYED_POLICY)
     policies = (project / "src/brewing/infrastructure/policies.py").read_text()
     assert "keyed_id(" in policies
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "policy", "tests")
@@ -796,7 +771,7 @@ def test_two_references_to_one_aggregate_get_a_test_each(
     """A command with two references to one aggregate (home and away team) had its two
     reference tests rendered under one name: mypy and ruff refused the project, and one
     test never ran. Each is named after its argument."""
-    project = _service(workspace, generate, "league", TWO_REFERENCES)
+    project = service_of(workspace, generate, "league", TWO_REFERENCES)
     api = (project / "tests/test_api.py").read_text()
     for name in ("home_team", "away_team"):
         assert f"def test_schedule_fixture_needs_an_existing_{name}(" in api
@@ -869,8 +844,8 @@ def test_a_reference_to_a_key_that_ignores_case_keeps_the_key_as_stored(
     """A natural reference to a key that ignores case was kept as the caller typed it
     (``te123`` for the technician ``TE123``): a filter by the technician's badge missed
     it. It is kept as the referenced aggregate has it, in lists and keys alike."""
-    project = _service(workspace, generate, "crew", CASELESS_REFERENCES)
-    _probe(project, CASELESS_REFERENCES_PROBE, workspace)
+    project = service_of(workspace, generate, "crew", CASELESS_REFERENCES)
+    app_probe(project, CASELESS_REFERENCES_PROBE, workspace)
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
 
 
@@ -917,8 +892,8 @@ def test_a_bare_upsert_copies_an_event_value_into_an_optional_column(
 ) -> None:
     """A rows read model's optional column was written null on a bare `upsert` whenever
     the event's field was required (the types differed by the null)."""
-    project = _service(workspace, generate, "boxes", OPTIONAL_COLUMN)
-    _probe(
+    project = service_of(workspace, generate, "boxes", OPTIONAL_COLUMN)
+    app_probe(
         project,
         "with TestClient(create_app(settings)) as client:\n"
         "    made = client.post('/api/v1/boxes', json={'title': 'a', 'url': 'https://x.org'})\n"
@@ -980,7 +955,7 @@ def test_aggregates_named_like_a_handler_s_locals_and_enum_keys_pass_their_own_t
     errors); an enum key's 404 tests sent a uuid (422); a policy's literal id failed ruff
     (``str("red")``); the idempotency test of an enum key could "change" the body's zone
     to the zone it already had."""
-    project = _service(workspace, generate, "tags", NAMED_LIKE_LOCALS)
+    project = service_of(workspace, generate, "tags", NAMED_LIKE_LOCALS)
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "ruff", "check", ".")
@@ -1031,7 +1006,7 @@ def test_durations_in_a_read_model_and_an_optional_float_without_a_value_render_
     """A read model's `days(1)` rendered `timedelta` without importing it (every event
     dead-lettered, mypy and ruff failing), and an optional float computed as None in one
     branch was wrapped in `finite`, a TypeError on every view."""
-    project = _service(workspace, generate, "berths", BERTHS)
+    project = service_of(workspace, generate, "berths", BERTHS)
     # a read model a creating event feeds through `set ... create: true` has its test
     # (which alone caught the missing import: the HTTP list of a row never made is empty)
     services = (project / "tests/test_services.py").read_text()
@@ -1039,7 +1014,7 @@ def test_durations_in_a_read_model_and_an_optional_float_without_a_value_render_
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "ruff", "check", "src", "tests")
-    _probe(
+    app_probe(
         project,
         "berth = '0d3c8a8e-4f3a-4b8e-9a55-3b1f7b2f0c11'\n"
         "with TestClient(create_app(settings)) as client:\n"
@@ -1105,13 +1080,13 @@ def test_comparisons_with_true_and_negated_comparisons_render_code_ruff_accepts(
 ) -> None:
     """`active == True`, `not (score == 3)` and a read model's handler that reads no
     field of its event rendered code ruff refused (E712, SIM201, F841)."""
-    project = _service(workspace, generate, "quirks", QUIRKS)
+    project = service_of(workspace, generate, "quirks", QUIRKS)
     model = (project / "src/quirks/domain/model.py").read_text()
     assert "== True" not in model and "== False" not in model
     ran_in(project, "-m", "ruff", "check", "src", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
-    _probe(
+    app_probe(
         project,
         "with TestClient(create_app(settings)) as client:\n"
         "    made = client.post('/api/v1/things', json={'name': ' X ', 'score': 3, 'tags': []})\n"

@@ -110,6 +110,9 @@ class _Problem:
 
 
 NULL_GIVEN = "Cannot be null: a value is required"
+KEY_STEP = "[key]"
+"""The last step of the location pydantic gives an error of a map's key (the key is
+named by the path of its value), and of the rules of a map field's keys."""
 
 
 def _null_for_a_value(item: Mapping[str, Any]) -> bool:
@@ -269,7 +272,9 @@ def _field(location: tuple[int | str, ...]) -> str:
     """The path of a location in a request (``lines.0.sku``; a map key that could be read
     as more than one step in brackets: ``labels["a.b"]``)."""
     first, *rest = [
-        part for part in location if part not in ("body", "query", "path", "header")
+        part
+        for part in location
+        if part not in ("body", "query", "path", "header", KEY_STEP)
     ] or ["body"]
     path = str(first)
     for part in rest:
@@ -286,11 +291,15 @@ def _spec_messages(
     route = request.scope.get("route")
     rules = errors.rules.get(getattr(route, "name", ""), {})
     path = list(item["loc"][1:])
-    check = rules.get(str(path[0])) if len(path) == 1 else None
+    key = path[-1] == KEY_STEP  # a key of a map: the rest is the path of its value
+    if key:
+        path.pop()
+    check = rules.get(str(path[0])) if len(path) == 1 and not key else None
     if check is None and len(path) == 2:
-        check = rules.get(f"{path[0]}.*")  # an item of a list or map field
+        # an item of a list or map field, or a key of a map field
+        check = rules.get(f"{path[0]}.{KEY_STEP if key else '*'}")
     if check is None and len(path) > 1:
-        check = _nested_check(route, path, errors)
+        check = _nested_check(route, path, errors, key=key)
     if check is None:
         return None
     try:
@@ -489,10 +498,11 @@ def _body_model(route: Any) -> Any:
 
 
 def _nested_check(
-    route: Any, path: list[Any], errors: DomainErrors
+    route: Any, path: list[Any], errors: DomainErrors, *, key: bool = False
 ) -> RuleCheck | None:
     """The check of a field of a value object inside a request body (``lines.0.sku``),
-    or of an item of such a field (``lines.0.tags.1``: ``Line.tags.*``)."""
+    or of an item of such a field (``lines.0.tags.1``: ``Line.tags.*``), or of a key of
+    such a map (``key``: ``Line.labels.[key]``)."""
     model: Any = _body_model(route)
     skipped = 0  # the list indices and map keys between a field and what it holds
     for position, part in enumerate(path[:-1]):
@@ -507,12 +517,13 @@ def _nested_check(
         )
         if field is not None and position == len(path) - 2:
             name = model.__name__.removesuffix("Body")
-            item = errors.nested_rules.get(f"{name}.{field.alias or part}.*")
-            if item is not None:
+            step = KEY_STEP if key else "*"
+            item = errors.nested_rules.get(f"{name}.{field.alias or part}.{step}")
+            if item is not None or key:
                 return item
         model = _inner_model(field.annotation) if field is not None else None
         skipped = _containers(field.annotation) if field is not None else 0
-    if model is None or skipped:
+    if model is None or skipped or key:
         return None
     name = model.__name__.removesuffix("Body")
     return errors.nested_rules.get(f"{name}.{path[-1]}")

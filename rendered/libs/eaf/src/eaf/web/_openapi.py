@@ -54,7 +54,8 @@ def auth_problem_responses() -> dict[int | str, dict[str, Any]]:
 
 def document_body_problems(app: FastAPI) -> None:
     """Declare, in the app's OpenAPI document, the 400 and 413 problem answers of every
-    operation that takes a body (and write the bounds of its integers as integers)."""
+    operation that takes a body (and write the bounds of its integers as integers, the
+    patterns of map keys as ``propertyNames``)."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -62,6 +63,7 @@ def document_body_problems(app: FastAPI) -> None:
             document = generate()
             add_body_problems(document)
             integer_bounds(document)
+            key_patterns(document)
         return generate()
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -102,6 +104,33 @@ def integer_bounds(schema: Any) -> None:
                 schema[key] = int(bound)
     for value in schema.values():
         integer_bounds(value)
+
+
+def key_patterns(schema: Any) -> None:
+    """State the pattern of a map's keys as ``propertyNames`` (with its values'
+    ``additionalProperties``): pydantic writes ``dict[Annotated[str, pattern], V]`` as
+    ``patternProperties``, which only says what a matching key's value is and lets any
+    other key through."""
+    if isinstance(schema, list):
+        for item in schema:
+            key_patterns(item)
+    if not isinstance(schema, dict):
+        return
+    patterned = schema.get("patternProperties")
+    if (
+        isinstance(patterned, dict)
+        and len(patterned) == 1
+        and "additionalProperties" not in schema
+    ):
+        ((pattern, value),) = patterned.items()
+        del schema["patternProperties"]
+        schema["propertyNames"] = {
+            **schema.get("propertyNames", {}),
+            "pattern": pattern,
+        }
+        schema["additionalProperties"] = value
+    for value in schema.values():
+        key_patterns(value)
 
 
 def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
