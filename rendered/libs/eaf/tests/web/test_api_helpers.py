@@ -1,15 +1,20 @@
-"""The helpers of the rendered services' API tests (``eaf.web.testing``) and the problem
-answers routes document (``problem_responses``)."""
+"""The helpers of the rendered services' API tests (``eaf.web.testing``), the problem
+answers routes document (``problem_responses``) and how the document states map keys."""
 
 import itertools
+from typing import Annotated
 
 import pytest
 from fastapi import APIRouter, FastAPI
 from fastapi.testclient import TestClient
+from pydantic import Field
 
 from eaf.web import (
     PROBLEM_TYPE,
+    Body,
+    TextRule,
     auth_problem_responses,
+    install_http_guards,
     problem_response,
     problem_responses,
 )
@@ -79,3 +84,24 @@ def test_routes_document_their_problem_answers() -> None:
     assert set(responses) >= {"401", "403", "404", "409"}
     assert responses["401"]["description"].startswith("No valid bearer token")
     assert PROBLEM_TYPE in responses["404"]["content"]
+
+
+def test_the_document_states_the_pattern_of_a_map_s_keys_as_property_names() -> None:
+    """pydantic writes a map whose keys have a pattern as ``patternProperties``, which
+    lets any other key through; the document states ``propertyNames`` instead."""
+    key = Annotated[str, Field(max_length=8), TextRule("^[a-z]+$", pattern="^[a-z]+$")]
+
+    class Tags(Body):
+        tags: dict[key, int]
+
+    app = FastAPI()
+    install_http_guards(app)
+
+    @app.post("/tags")
+    async def tags(body: Tags) -> dict[str, int]:
+        return {}
+
+    stated = app.openapi()["components"]["schemas"]["Tags"]["properties"]["tags"]
+    assert stated["propertyNames"] == {"maxLength": 8, "pattern": "^[a-z]+$"}
+    assert stated["additionalProperties"] == {"type": "integer"}
+    assert "patternProperties" not in stated
