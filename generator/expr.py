@@ -79,6 +79,19 @@ def names_in(node: Node) -> set[str]:
     return found
 
 
+def names_beyond_presence(node: Node) -> set[str]:
+    """The names an expression reads other than by asking whether they hold a value
+    (``token is not None`` reads only that: a hidden or secret field may be asked)."""
+    if node.op == "compare" and len(node.args) == 2 and node.value in (("is",), ("is not",)):
+        named, other = node.args
+        if named.op == "name" and other.type == NONE:
+            return set()
+    found = {str(node.value)} if node.op == "name" else set()
+    for arg in node.args:
+        found |= names_beyond_presence(arg)
+    return found
+
+
 @dataclass
 class Scope:
     """The names an expression may use, with their types; ``values`` (enums and value

@@ -10,7 +10,18 @@ from dataclasses import replace
 from typing import Any
 
 from generator import naming
-from generator.expr import BOOL, DATE, DATETIME, ExprError, Node, Scope, can_fail, names_in, parse
+from generator.expr import (
+    BOOL,
+    DATE,
+    DATETIME,
+    ExprError,
+    Node,
+    Scope,
+    can_fail,
+    names_beyond_presence,
+    names_in,
+    parse,
+)
 from generator.reserved import class_name_problem, python_attribute
 from generator.resolve_fields import NOT_UNIQUE_WHY, UNIQUE_TYPES, FieldResolver, camel_problem
 from generator.resolved import (
@@ -377,10 +388,11 @@ class _Resolver:
         aggregate.computed = self.fields.computed(spec.computed, state, loc, taken, "field")
         hidden = {f.name for f in aggregate.fields if f.hidden}
         for value in aggregate.computed:
-            if shown := sorted(names_in(value.value) & hidden):
+            if shown := sorted(names_beyond_presence(value.value) & hidden):
                 self.domain.problem(
                     (*loc, "computed", value.name, "value"),
-                    f"{shown[0]!r} is hidden: a computed value would show it",
+                    f"{shown[0]!r} is hidden: a computed value would show it (it may ask"
+                    f" `{shown[0]} is not None`)",
                 )
         secrets = {f.name for f in aggregate.fields if f.secret}
         for index, invariant in enumerate(aggregate.invariants):
@@ -795,9 +807,11 @@ class _Resolver:
                     self.domain.problem(where, f"unknown field {target!r} of {aggregate.name}")
             elif changed in params:
                 self.domain.problem(where, f"{target!r} is a parameter: the request sets it")
-            elif changed.secret:
+            elif changed.secret and not (changed.optional and text is None):
                 self.domain.problem(
-                    where, f"{target!r} is a secret: a command sets it as a parameter only"
+                    where,
+                    f"{target!r} is a secret: a command sets it as a parameter only"
+                    + (", or clears it (null)" if changed.optional else ""),
                 )
             else:
                 node = self.fields.expression(text, scope, where, changed.full_type)
@@ -1093,10 +1107,11 @@ def _may_be_unique(field: RField) -> bool:
 
 def _no_secret(domain: Domain, node: Node, secrets: set[str], loc: Loc) -> None:
     """A problem when expression ``node`` reads one of the ``secrets`` (only hashes kept)."""
-    if read := sorted(names_in(node) & secrets):
+    if read := sorted(names_beyond_presence(node) & secrets):
         domain.problem(
             loc,
-            f"{read[0]!r} is a secret: no rule may read it (only its hash or sealed text is kept)",
+            f"{read[0]!r} is a secret: no rule may read it (only its hash or sealed text is"
+            f" kept), only ask whether it is set (`{read[0]} is not None`)",
         )
 
 

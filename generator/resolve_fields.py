@@ -182,11 +182,11 @@ class FieldResolver:
             )
         elif not field.type.is_scalar("str"):
             problem = f"a secret is a str ({kept})"
-        elif spec.optional and not conditional:
+        elif spec.optional and not conditional and kind != "sealed":
             problem = f"a secret is required ({kept})" + (
                 ", unless generated only on a condition: optional, with made_when"
                 if kind == "generated"
-                else ""
+                else " (only a sealed one, which the service uses itself, may be optional)"
             )
         elif conditional and not spec.optional:
             loc, problem = (

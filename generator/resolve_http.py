@@ -7,7 +7,15 @@ import re
 from typing import Any
 
 from generator import naming
-from generator.expr import DATE, DATETIME, ExprError, Node, Scope, names_in, parse
+from generator.expr import (
+    DATE,
+    DATETIME,
+    ExprError,
+    Node,
+    Scope,
+    names_beyond_presence,
+    parse,
+)
 from generator.reserved import python_attribute
 from generator.resolve_fields import FieldResolver, camel_problem
 from generator.resolved import (
@@ -213,7 +221,7 @@ def _no_hidden_value(domain: Domain, aggregate: str, values: dict[str, Node], lo
     found = domain.aggregates.get(aggregate)
     hidden = {f"event.{f.name}" for f in found.fields if f.hidden} if found else set()
     for column, node in values.items():
-        if shown := sorted(names_in(node) & hidden):
+        if shown := sorted(names_beyond_presence(node) & hidden):
             domain.problem(
                 (*loc, column),
                 f"{shown[0].removeprefix('event.')!r} is hidden in {aggregate}: a read model"

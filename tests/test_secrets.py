@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in, spec_problems
+from helpers import Result, app_probe, ran_in, service_of, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -88,9 +88,10 @@ def test_the_spec_with_secrets_is_valid() -> None:
         ),
         (
             "pin: {type: str, secret: true,",
-            "pin: {type: str, optional: true, secret: sealed,",
-            "keys.yaml:7:48: aggregates.Member.fields.pin.secret: a secret is required (it is"
-            " kept sealed)",
+            "pin: {type: str, optional: true, secret: true,",
+            "keys.yaml:7:48: aggregates.Member.fields.pin.secret: a secret is required (its"
+            " hash is kept) (only a sealed one, which the service uses itself, may be"
+            " optional)",
         ),
         (
             "messages: {pattern: 4-8 digits}",
@@ -127,13 +128,27 @@ def test_the_spec_with_secrets_is_valid() -> None:
             "rename: {params: [nickname, pin], emits",
             "rename: {params: [nickname, pin], when: \"pin != ''\", emits",
             "keys.yaml:12:47: aggregates.Member.commands.rename.when: 'pin' is a secret: no"
-            " rule may read it (only its hash or sealed text is kept)",
+            " rule may read it (only its hash or sealed text is kept), only ask whether it is"
+            " set (`pin is not None`)",
         ),
         (
             "disable: {set: {status: \"'DISABLED'\"}",
             "disable: {set: {status: \"'DISABLED'\", clientSecret: \"''\"}",
             "keys.yaml:21:59: aggregates.ApiClient.commands.disable.set.clientSecret:"
             " 'clientSecret' is a secret: a command sets it as a parameter only",
+        ),
+        (
+            "emits: AppRegistered}",
+            "emits: AppRegistered}\n      revoke: {set: {appSecret: \"'x'\"}, emits: AppRevoked}",
+            "keys.yaml:29:33: aggregates.App.commands.revoke.set.appSecret: 'appSecret' is a"
+            " secret: a command sets it as a parameter only, or clears it (null)",
+        ),
+        (
+            "emits: MemberRenamed}",
+            "emits: MemberRenamed}\n    computed:\n"
+            "      pinShown: {type: bool, value: \"pin == '1'\"}",
+            "keys.yaml:14:37: aggregates.Member.computed.pinShown.value: 'pin' is hidden: a"
+            " computed value would show it (it may ask `pin is not None`)",
         ),
         (
             'path: "/api/v1/api-clients/{id}", command: ApiClient.disable}',
@@ -327,3 +342,80 @@ def test_render_refuses_a_stored_field_kept_otherwise_now() -> None:
     assert (
         breaking_changes(load_spec_text(KEYS, "keys.yaml"), load_spec_text(KEYS, "keys.yaml")) == []
     )
+
+
+HOOKS = """\
+version: 2
+name: hooks
+aggregates:
+  Hook:
+    fields:
+      url: {type: str, pattern: "^https://.+"}
+      token: {type: str, secret: sealed, optional: true, min_length: 8}
+    computed:
+      tokenSet: {type: bool, value: "token is not None"}
+    commands:
+      add: {creates: true, params: [url, token], emits: HookAdded}
+      configure: {params: [url, token], emits: HookConfigured}
+      forgetToken: {set: {token: null}, when: "token is not None", emits: HookTokenForgotten}
+read_models:
+  Hooks: {of: Hook}
+endpoints:
+  - {method: POST, path: /api/v1/hooks, command: Hook.add}
+  - {method: GET, path: "/api/v1/hooks/{id}", query: Hook.get}
+  - {method: GET, path: /api/v1/hooks, query: Hooks.list, consistent: true}
+  - {method: PATCH, path: "/api/v1/hooks/{id}", command: Hook.configure}
+  - {method: DELETE, path: "/api/v1/hooks/{id}/token", command: Hook.forgetToken}
+"""
+
+HOOKS_PROBE = """
+from eaf.security import SealedSecrets
+settings = load_settings({"DATABASE_URL": f"sqlite:///{sys.argv[1]}/probe.db",
+                          "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false",
+                          "SECURITY_SECRETS_FILE": f"{sys.argv[1]}/s.json"})
+sealed = SealedSecrets.from_settings(settings)
+
+def stored_token(client, id):
+    async def read():
+        from eaf import context
+        with context.use(context.SecurityContext(tenant_id="default")):
+            hook = await client.app.state.hook.get(id)
+            return None if hook.token is None else sealed.open("Hook", "token", hook.token)
+    return client.portal.call(read)
+
+with TestClient(create_app(settings)) as client:
+    bare = client.post("/api/v1/hooks", json={"url": "https://a"})
+    assert bare.status_code == 201 and bare.json()["tokenSet"] is False, bare.text
+    made = client.post("/api/v1/hooks", json={"url": "https://b", "token": "s3cret-token"})
+    assert made.status_code == 201 and made.json()["tokenSet"] is True, made.text
+    assert "s3cret" not in made.text and "token" not in made.json()
+    path = "/api/v1/hooks/" + made.json()["id"]
+    assert stored_token(client, made.json()["id"]) == "s3cret-token"
+    # a merge patch that leaves it out keeps it; one that gives null clears it
+    kept = client.patch(path, json={"url": "https://c"})
+    assert kept.status_code == 200 and kept.json()["tokenSet"] is True, kept.text
+    assert stored_token(client, made.json()["id"]) == "s3cret-token"
+    assert client.patch(path, json={"token": "short"}).status_code == 422
+    cleared = client.patch(path, json={"token": None})
+    assert cleared.status_code == 200 and cleared.json()["tokenSet"] is False, cleared.text
+    assert stored_token(client, made.json()["id"]) is None
+    # a command that sets it to null, guarded by whether it is set
+    assert client.patch(path, json={"token": "another-token"}).status_code == 200
+    assert client.delete(path + "/token").status_code == 204
+    assert client.delete(path + "/token").status_code == 409
+    rows = client.get("/api/v1/hooks").json()
+    assert sorted(row["tokenSet"] for row in rows) == [False, False], rows
+    assert "token" not in rows[0]
+"""
+
+
+def test_an_optional_sealed_secret_is_set_kept_cleared_and_asked_for(
+    workspace: Path, generate: Generate
+) -> None:
+    """A sealed secret may be optional: a merge patch that leaves it out keeps it, null
+    clears it, a command may set it to null, and a computed value or a guard may ask
+    whether it is set (`token is not None`) without reading it; its tests pass."""
+    project = service_of(workspace, generate, "hooks", HOOKS)
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    app_probe(project, HOOKS_PROBE, workspace)

@@ -3,6 +3,7 @@ the errors a domain raises, and the rules' helpers. Pure Python: no framework, n
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 import math
@@ -260,6 +261,17 @@ def breaks(refused: Callable[[], bool]) -> bool:
         return refused()
     except ArithmeticError:
         return True
+
+
+class Unchanged(enum.Enum):
+    """What a merge patch gives a use case for an optional secret it leaves out: the
+    aggregate keeps the one it holds (``None`` clears it), which the caller cannot read
+    back to send again."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED
 
 
 _PATH_MARKS = frozenset('.[]"')
