@@ -369,7 +369,9 @@ def _upgrade_runtime(workspace: ws.Workspace, template_root: Path) -> bool:
         fail(str(error))
     for line in done:
         typer.echo(line)
-    typer.echo("run `uv sync` to install the new runtime" if done else "runtime up to date")
+    typer.echo(
+        "run `uv sync --all-packages` to install the new runtime" if done else "runtime up to date"
+    )
     return True
 
 
@@ -391,8 +393,11 @@ def _refuse_breaking_changes(
         after = resolve(load_spec_text(spec_text, project.name))
     except SpecError:
         return  # the spec's own problems are reported by the render itself
-    warnings = narrowed_rules(before, after) + likely_renames(before, after)
+    renames = likely_renames(before, after)
+    # a render refuses a likely rename (its stored values would be dropped); diff says it
+    warnings = narrowed_rules(before, after) + ([] if refuse else renames)
     problems = stored_data_breaks(before, after) if refuse else []
+    problems += [(loc, message, []) for loc, message in renames] if refuse else []
     if warnings or problems:
         from generator.loading import parse_yaml
         from generator.problems import Problem
@@ -404,9 +409,11 @@ def _refuse_breaking_changes(
         for loc, message, _ in problems:
             typer.echo(str(Problem(where, *marks.find(loc), loc, message)), err=True)
     if problems:
+        dropped = " or whose old field's values are to be dropped" if renames else ""
         fail(
             f"{project.name}: the spec cannot read (or keep its rules over) the data stored"
-            f" before; {outcome} (--allow-breaking renders anyway, for a service without data)"
+            f" before; {outcome} (--allow-breaking renders anyway, for a service without"
+            f" data{dropped})"
         )
 
 

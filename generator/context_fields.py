@@ -477,10 +477,12 @@ def api_type(type_: TypeRef, scalars: Mapping[str, str] = JSON_TYPES) -> str:
         return f"Annotated[{base} | None, {form}]"
     if type_.kind == "optional":
         return f"{api_type(type_.element, scalars)} | None"
-    if type_.kind == "list":
-        return f"list[{api_type(type_.element, scalars)}]"
-    if type_.kind == "map":
-        return f"dict[str, {api_type(type_.element, scalars)}]"
+    if type_.kind in ("list", "map"):
+        element = api_type(type_.element, scalars)
+        if scalars is JSON_TYPES and type_.element.is_scalar("int"):
+            # an item has no Field of its own: the integers JSON carries exactly (I-JSON)
+            element = f"Annotated[int, Field(ge={-JSON_INT}, le={JSON_INT}), IntegerForm]"
+        return f"list[{element}]" if type_.kind == "list" else f"dict[str, {element}]"
     if type_.kind == "value":
         return f"{type_.name}Body"
     if type_.kind == "enum":

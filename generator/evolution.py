@@ -456,6 +456,12 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
     is gone: a rename, most likely, which the stored events do not follow: the values
     stored under the old name read as the new field's default."""
     found: list[tuple[Loc, str]] = []
+    declared = {
+        (old, new)
+        for event in new_domain.events.values()
+        for upcast in event.upcasts
+        for old, new in upcast.get("rename", [])
+    }
     for name, current in new_domain.aggregates.items():
         stored = old_domain.aggregates.get(name)
         if stored is None:
@@ -466,7 +472,7 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
             if stored.field(field.name) is not None or field.required:
                 continue
             was = [f.name for f in gone if f.full_type == field.full_type]
-            if len(was) != 1:
+            if len(was) != 1 or (was[0], field.name) in declared:
                 continue
             found.append(
                 (
@@ -475,7 +481,7 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                     f" {field.full_type}: if this is a rename, what is stored as {was[0]!r}"
                     f" is not read as {field.name!r} (it reads as its default); declare the"
                     f" events that carry it with a new version and an upcast that renames"
-                    f" it, or keep {was[0]!r}",
+                    f" it ({{rename: {{{was[0]}: {field.name}}}}}), or keep {was[0]!r}",
                 )
             )
     return found

@@ -93,8 +93,9 @@ class _Writer:
         return repr(node.value)
 
     def _member(self, node: Node) -> str:
-        self.imports.add(node.type.name)
-        return f"{node.type.name}.{member_name(node.value)}"
+        enum = node.type.required().name  # an optional field's value is typed optional
+        self.imports.add(enum)
+        return f"{enum}.{member_name(node.value)}"
 
     def _name(self, node: Node) -> str:
         return self.names[node.value]
@@ -103,12 +104,13 @@ class _Writer:
         return f"{self.write(node.args[0])}.{python_attribute(naming.snake(node.value))}"
 
     def _construct(self, node: Node) -> str:
-        self.imports.add(node.type.name)
+        value = node.type.required().name  # an optional field's value is typed optional
+        self.imports.add(value)
         given = (
             f"{python_attribute(naming.snake(name))}={self.write(arg)}"
             for name, arg in zip(node.value, node.args, strict=True)
         )
-        return f"{node.type.name}({', '.join(given)})"
+        return f"{value}({', '.join(given)})"
 
     def _list(self, node: Node) -> str:
         return "[" + ", ".join(self.write(item) for item in node.args) + "]"

@@ -731,6 +731,15 @@ class _Resolver:
             )
         elif not spec.commands:
             self.domain.problem((*aggregate.loc, "commands"), "an aggregate needs commands")
+        for field in aggregate.fields:
+            made = field.secret == "generated" and field.made_when is not None
+            resolved = len(spec.commands) == len(aggregate.commands)
+            if made and resolved and not any(field in c.params for c in aggregate.commands):
+                self.domain.problem(
+                    (*field.loc, "made_when"),
+                    f"no command makes {field.name!r}: list it in the params of the"
+                    " commands that make it (the request never gives it)",
+                )
         id_types = {
             self.domain.events[c.event].fields[0].type.name
             for c in aggregate.commands

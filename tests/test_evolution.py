@@ -224,21 +224,38 @@ def test_a_narrowed_rule_is_rendered_with_a_warning(workspace: Path, generate: G
     assert (rendered.code, rendered.err.splitlines()) == (0, [warning])
 
 
-def test_a_field_renamed_without_an_upcast_is_rendered_with_a_warning(
+def test_a_field_renamed_without_an_upcast_is_refused_and_with_one_rendered(
     workspace: Path, generate: Generate
 ) -> None:
     """A new field with a default where one of its type is gone reads nothing of what the
-    old one stored: not refused (removing one and adding the other are each safe), said."""
+    old one stored (its values would read as the default): render refuses it, naming the
+    upcast that renames it; with that upcast declared it renders, said nothing of."""
     _edited(workspace, "      parts: {", "      lines: {")
     _edited(workspace, "[name, species, weightKg, parts]", "[name, species, weightKg, lines]")
-    diffed = generate("diff", "vetcare", cwd=workspace)
-    assert diffed.code == 0, diffed.err
-    assert diffed.err.splitlines() == [
-        "specs/vetcare.yaml:24:14: aggregates.Pet.fields.lines: warning: Pet.lines is new and"
+    refused = generate("render", "vetcare", "--allow-dirty", cwd=workspace)
+    assert refused.code == 1
+    assert refused.err.splitlines() == [
+        "specs/vetcare.yaml:24:14: aggregates.Pet.fields.lines: Pet.lines is new and"
         " Pet.parts is gone, both list[PartLine]: if this is a rename, what is stored as"
         " 'parts' is not read as 'lines' (it reads as its default); declare the events that"
-        " carry it with a new version and an upcast that renames it, or keep 'parts'"
+        " carry it with a new version and an upcast that renames it ({rename: {parts:"
+        " lines}}), or keep 'parts'",
+        REFUSED.replace(
+            "`generate render` would refuse this change", "nothing was written"
+        ).replace(
+            "a service without data)",
+            "a service without data or whose old field's values are to be dropped)",
+        ),
     ]
+    _edited(
+        workspace,
+        "events:\n",
+        "events:\n  PetEnrolled:\n    version: 2\n    fields: {petId: uuid, name: str,"
+        " species: Species, weightKg: decimal, lines: 'list[PartLine]', occurredAt: datetime}\n"
+        "    upcasts: {1: {rename: {parts: lines}}}\n",
+    )
+    rendered = generate("render", "vetcare", "--allow-dirty", cwd=workspace)
+    assert (rendered.code, rendered.err) == (0, ""), rendered.err
 
 
 def _breaking(before: str, after: str) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, app_probe, ran_in, service_of
+from helpers import Result, app_probe, ran_in, service_of, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -1106,3 +1106,95 @@ def test_comparisons_with_true_and_negated_comparisons_render_code_ruff_accepts(
         "    assert [(r['level'], r['n'], r['on']) for r in rows] == [('low', 1, True)], rows\n",
         workspace,
     )
+
+
+SLOTS = """\
+version: 2
+name: slots
+enums:
+  Level: [LOW, HIGH]
+values:
+  Span:
+    fields:
+      lo: {type: decimal, example: "1.5"}
+      hi: {type: decimal, example: "2.5"}
+aggregates:
+  Slot:
+    fields:
+      startsAt: {type: datetime, example: "2099-03-01T09:00:00Z"}
+      endsAt: {type: datetime, example: "2099-03-01T09:30:00Z"}
+      price: {type: decimal, example: "10.00"}
+      minutes: {type: int, default: 0}
+      span: {type: Span, optional: true}
+      level: {type: Level, optional: true}
+      nums: {type: "list[int]", default: []}
+      grid: {type: "list[map[int]]", default: []}
+    commands:
+      book:
+        creates: true
+        params: [startsAt, endsAt, price, nums, grid]
+        set: {minutes: (endsAt - startsAt) // minutes(1), span: "Span(lo=price, hi=price)",
+              level: "'HIGH'"}
+        emits: SlotBooked
+events:
+  SlotBooked:
+    version: 2
+    fields: {slotId: uuid, startsAt: datetime, endsAt: datetime, price: decimal, minutes: int,
+             span: {type: Span, optional: true}, level: {type: Level, optional: true},
+             nums: "list[int]", grid: "list[map[int]]", occurredAt: datetime}
+    upcasts:
+      1: {compute: {minutes: (endsAt - startsAt) // minutes(1),
+                    span: "Span(lo=price, hi=price)", level: "'LOW'"}}
+endpoints:
+  - {method: POST, path: /api/v1/slots, command: Slot.book}
+  - {method: GET, path: "/api/v1/slots/{id}", query: Slot.get}
+"""
+
+SLOTS_PROBE = """
+body = {"startsAt": "2099-03-01T09:00:00Z", "endsAt": "2099-03-01T10:30:00Z", "price": "3"}
+with TestClient(create_app(settings)) as client:
+    made = client.post("/api/v1/slots", json=body)
+    assert made.status_code == 201, made.text
+    slot = made.json()
+    assert (slot["minutes"], slot["span"], slot["level"]) == (
+        90, {"lo": "3", "hi": "3"}, "HIGH"), slot
+    for field, value in (("nums", [9007199254740993]), ("grid", [{"a": 10**30}])):
+        answer = client.post("/api/v1/slots", json={**body, field: value})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["errors"][0]["message"] == (
+            "Input should be less than or equal to 9007199254740991"), answer.text
+    document = client.get("/openapi.json").json()["components"]["schemas"]
+    assert document["BookSlotRequest"]["properties"]["nums"]["items"] == {
+        "type": "integer", "minimum": -9007199254740991, "maximum": 9007199254740991}
+"""
+
+
+def test_time_functions_and_values_of_optional_fields_in_sets_and_upcasts_render_clean(
+    workspace: Path, generate: Generate
+) -> None:
+    """`minutes(1)` in an upcast's compute rendered code without `timedelta` (500 on the
+    events stored before, projections dead-lettered); `Span(...)` or an enum member given
+    to an optional field rendered `(lo=price, ...)` (render failed); the items of a
+    `list[int]` or a `list[map[int]]` took integers beyond the ±(2^53 - 1) of I-JSON."""
+    project = service_of(workspace, generate, "slots", SLOTS)
+    ran_in(project, "-m", "ruff", "check", "src", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    app_probe(project, SLOTS_PROBE, workspace)
+
+
+def test_a_conditional_generated_secret_no_command_makes_is_refused() -> None:
+    """`made_when` on a generated secret no command lists in its params was accepted, and
+    the secret never made."""
+    spec = (
+        "version: 2\nname: partners\nenums:\n  Kind: [reseller, internal]\naggregates:\n"
+        "  Partner:\n    fields:\n      code: str\n      kind: Kind\n"
+        "      apiKey: {type: str, secret: generated, optional: true,"
+        " made_when: \"kind == 'reseller'\"}\n    commands:\n"
+        "      sign: {creates: true, params: [code, kind], emits: PartnerSigned}\n"
+    )
+    assert spec_problems(spec, "partners.yaml") == [
+        "partners.yaml:10:73: aggregates.Partner.fields.apiKey.made_when: no command makes"
+        " 'apiKey': list it in the params of the commands that make it (the request never"
+        " gives it)"
+    ]
