@@ -11,6 +11,7 @@ from uuid import UUID
 
 from eaf.web import (
     Body,
+    IntegerForm,
     JsonBool,
     JsonDateTime,
     JsonInt,
@@ -113,9 +114,10 @@ class ToggleUsageBody(Body):
 
     yes: JsonInt = Field(alias="yes", default=0, ge=0, le=9007199254740991)
     no: JsonInt = Field(alias="no", default=0, ge=0, le=9007199254740991)
-    variants: dict[str, JsonInt] = Field(
-        alias="variants", default_factory=lambda: {}, max_length=100
-    )
+    variants: dict[
+        str,
+        Annotated[int, Field(ge=-9007199254740991, le=9007199254740991), IntegerForm],
+    ] = Field(alias="variants", default_factory=lambda: {}, max_length=100)
 
 
 class EnvironmentConfigBody(Body):
