@@ -11,6 +11,7 @@ from typing import Annotated
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
+from eaf.web import Body as RequestBody
 from eaf.web import (
     DecimalForm,
     IntegerForm,
@@ -206,3 +207,21 @@ def test_a_json_value_is_documented_as_anything_but_null() -> None:
 
     assert properties["data"] == {"not": {"type": "null"}}
     assert {"type": "null"} in properties["note"]["anyOf"]
+
+
+class StrictRule(RequestBody):
+    data: JsonData
+    note: JsonData | None = None
+
+
+@pytest.mark.parametrize(
+    "value", [float("inf"), [1, float("nan")], {"a": {"b": -float("inf")}}]
+)
+def test_a_json_value_that_is_not_finite_is_refused_at_its_field(value: object) -> None:
+    """Not at a branch of pydantic's JSON union (``data.float``, ``data.list.1.float``),
+    which is no place in the body."""
+    with pytest.raises(ValidationError) as raised:
+        StrictRule.model_validate({"data": 1, "note": value})
+    assert [(e["loc"], e["type"]) for e in raised.value.errors()] == [
+        (("note",), "finite_number")
+    ]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import (
     AfterValidator,
@@ -67,12 +67,14 @@ JsonDateTime = Annotated[
 (so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
 
 
-def _json_data(value: JsonValue) -> JsonValue:
+def _json_data(value: Any) -> JsonValue:
     """``value`` if it is JSON data a store can keep: not null, its numbers finite
-    (Python's JSON reader takes ``NaN`` and ``Infinity``, which JSON has not)."""
+    (Python's JSON reader takes ``NaN`` and ``Infinity``, which JSON has not). Checked
+    before pydantic's ``JsonValue``, whose union would name its branch (``meta.float``)
+    in the location of the error."""
     if value is None:
         raise PydanticCustomError("json_type", "Input should be a JSON value, not null")
-    pending: list[JsonValue] = [value]
+    pending: list[Any] = [value]
     while pending:  # no recursion: the body's depth is bounded elsewhere, not here
         item = pending.pop()
         if isinstance(item, float) and not math.isfinite(item):
@@ -81,14 +83,16 @@ def _json_data(value: JsonValue) -> JsonValue:
             )
         if isinstance(item, list):
             pending.extend(item)
-        elif isinstance(item, dict):
+        elif isinstance(item, dict) and all(isinstance(key, str) for key in item):
             pending.extend(item.values())
-    return value
+        elif not isinstance(item, str | int | float | bool | None):
+            raise PydanticCustomError("json_type", "Input should be a JSON value")
+    return cast(JsonValue, value)
 
 
 JsonData = Annotated[
     JsonValue,
-    AfterValidator(_json_data),
+    BeforeValidator(_json_data),
     WithJsonSchema({"not": {"type": "null"}}),
 ]
 """Any JSON value but null (a ``json`` field left empty is an optional one's null), with
