@@ -765,7 +765,11 @@ def _query_endpoint(
         column = read_model.column(column_name)
         where = (*loc, "filter", position)
         if column is None:
-            domain.problem(where, f"unknown column {column_name!r} of {read_model.name}")
+            domain.problem(
+                where,
+                f"unknown column {column_name!r} of {read_model.name}"
+                + _computed_hint(domain, read_model, column_name),
+            )
         elif column.hidden:
             domain.problem(where, f"{column_name!r} is hidden: no request may search by it")
         elif not _filterable(column):
@@ -880,6 +884,15 @@ def _filterable(column: RField) -> bool:
     )
 
 
+def _computed_hint(domain: Domain, read_model: RReadModel, name: str) -> str:
+    """Why a computed value is no column to filter or sort on, if ``name`` is one."""
+    aggregate = domain.aggregates.get(read_model.of or "")
+    computed = [*read_model.computed, *(aggregate.computed if aggregate else [])]
+    if any(c.name == name for c in computed):
+        return f" ({name!r} is computed when a row is read: the rows do not hold it)"
+    return ""
+
+
 def _sortable_columns(
     domain: Domain, read_model: RReadModel, names: list[str], loc: Loc
 ) -> list[str]:
@@ -889,7 +902,7 @@ def _sortable_columns(
         column = read_model.column(column_name)
         if column is None or column.hidden or not _sortable(column):
             why = (
-                f"no column {column_name!r}"
+                f"no column {column_name!r}{_computed_hint(domain, read_model, column_name)}"
                 if column is None
                 else f"{column_name!r} is hidden: no request may search by it"
                 if column.hidden

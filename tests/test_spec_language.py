@@ -260,6 +260,20 @@ def test_each_mistake_is_located(replaced: str, replacement: str, expected: str)
     assert any(line.startswith(expected) for line in found), found
 
 
+def test_a_filter_on_a_computed_value_says_the_rows_do_not_hold_it() -> None:
+    invariant = "      - {check: total >= 0, message: A total is not negative, field: total}\n"
+    text = BASE.replace(
+        invariant, invariant + "    computed:\n      big: {type: bool, value: total > 100}\n"
+    ) + (
+        "  - {method: GET, path: /api/v1/orders, query: Order.list, filter: [big]}\n"
+        "read_models:\n  Orders: {of: Order}\n"
+    )
+    assert problems(text) == [
+        "shop.yaml:36:69: endpoints.3.filter.0: unknown column 'big' of Orders ('big' is"
+        " computed when a row is read: the rows do not hold it)"
+    ]
+
+
 def test_a_command_with_a_reserved_name_is_refused_once() -> None:
     """A command named ``apply`` is refused, and only that: its endpoint and its event's
     readers were refused as well (the command was dropped), naming what only followed."""
