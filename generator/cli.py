@@ -385,7 +385,7 @@ def _refuse_breaking_changes(
 ) -> None:
     """Fail when the edited spec cannot read the events the project may have stored (unless
     not ``refuse``); warn of rules narrowed over what is stored."""
-    from generator.evolution import likely_renames, narrowed_rules, stored_data_breaks
+    from generator.evolution import Breaking, likely_renames, narrowed_rules, stored_data_breaks
     from generator.resolve import resolve
 
     try:
@@ -397,7 +397,7 @@ def _refuse_breaking_changes(
     # a render refuses a likely rename (its stored values would be dropped); diff says it
     warnings = narrowed_rules(before, after) + ([] if refuse else renames)
     problems = stored_data_breaks(before, after) if refuse else []
-    problems += [(loc, message, []) for loc, message in renames] if refuse else []
+    problems += [Breaking(loc, message) for loc, message in renames] if refuse else []
     if warnings or problems:
         from generator.loading import parse_yaml
         from generator.problems import Problem

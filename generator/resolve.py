@@ -733,8 +733,8 @@ class _Resolver:
             self.domain.problem((*aggregate.loc, "commands"), "an aggregate needs commands")
         for field in aggregate.fields:
             made = field.secret == "generated" and field.made_when is not None
-            resolved = len(spec.commands) == len(aggregate.commands)
-            if made and resolved and not any(field in c.params for c in aggregate.commands):
+            complete = len(spec.commands) == len(aggregate.commands)
+            if made and complete and not any(field in c.params for c in aggregate.commands):
                 self.domain.problem(
                     (*field.loc, "made_when"),
                     f"no command makes {field.name!r}: list it in the params of the"
