@@ -5,6 +5,7 @@ spec whose own examples break its guards or invariants."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from generator.expr import Node
+from generator.expr import Node, names_in
 from generator.expr_code import EvalError, evaluate
 from generator.resolved import Domain, RAggregate, RAlso, RCommand, RField
 from generator.typeref import TypeRef
@@ -141,7 +142,28 @@ class Simulator:
         scope = self._scope(state, command, body, aggregate)
         scope.update(given or {})
         if command.when is not None and not self._value(command.when, scope):
-            raise ScenarioError(f"its guard is false with the examples ({command.name})")
+            read = sorted(name for name in names_in(command.when) if name in scope)
+            values = ", ".join(f"{name} = {_shown(scope[name])}" for name in read)
+            # a field the creating request gave a sample other than its default (true for
+            # a bool), which a spec's author may take for the default
+            creator = next((c for c in aggregate.commands if c.creates), None)
+            created = self.body(aggregate, creator) if creator is not None else {}
+            sampled = [
+                f.name
+                for f in aggregate.fields
+                if f.name in read
+                and f.name in created
+                and f.has_default
+                and not f.has_example
+                and scope[f.name] == created[f.name]
+                and created[f.name] != to_eval(f.default, f.full_type, self.catalog)
+            ]
+            raise ScenarioError(
+                f"its guard is false with the examples ({command.name}"
+                + (f": {values}" if values else "")
+                + (f"; the tests give {sampled[0]} a sample, not its default" if sampled else "")
+                + ")"
+            )
         new: State = dict(state or {}) if state is not None else {"id": "sample-id"}
         if state is None:
             for f in aggregate.fields:
@@ -420,3 +442,9 @@ def _value_problems(
                 )
             )
     return problems
+
+
+def _shown(value: Any) -> str:
+    """A sample value as JSON, cut to 40 characters (a message echoes no long value)."""
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"

@@ -1198,3 +1198,25 @@ def test_a_conditional_generated_secret_no_command_makes_is_refused() -> None:
         " 'apiKey': list it in the params of the commands that make it (the request never"
         " gives it)"
     ]
+
+
+def test_a_guard_false_with_the_examples_names_the_values_it_read() -> None:
+    """A bool with a default false is sampled true by the creating request's examples: the
+    refusal said only "its guard is false with the examples", which read as a bug since
+    the default would satisfy the guard."""
+    spec = (
+        "version: 2\nname: vets\naggregates:\n  Vet:\n    fields:\n      name: str\n"
+        "      onLeave: {type: bool, default: false}\n    commands:\n"
+        "      hire: {creates: true, params: [name, onLeave], emits: VetHired}\n"
+        "      takeVisit: {when: not onLeave, emits: VisitTaken}\n"
+        "  Visit:\n    fields:\n      vetId: {type: uuid, references: Vet}\n    commands:\n"
+        "      book: {creates: true, params: [vetId], emits: VisitBooked,"
+        " also: [{command: Vet.takeVisit, id: vetId}]}\n"
+    )
+    assert spec_problems(spec, "vets.yaml") == [
+        "vets.yaml:15:13: aggregates.Visit.commands.book: with the examples, Visit.book is"
+        " refused: Vet.takeVisit is refused for the Vet made from the examples: its guard is"
+        " false with the examples (takeVisit: onLeave = true; the tests give onLeave a sample,"
+        " not its default); give the fields examples that satisfy it (the generated tests"
+        " use them)"
+    ]

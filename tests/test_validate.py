@@ -344,7 +344,7 @@ def test_an_also_on_an_aggregate_that_needs_its_own_commands_first_is_valid(
     assert (
         "aggregates.Reservation.commands.reserve: with the examples, Reservation.reserve is "
         "refused: Show.allocateSeat is refused for the Show made from the examples: its guard "
-        "is false with the examples (allocateSeat)" in result.err
+        'is false with the examples (allocateSeat: available = 10, status = "draft")' in result.err
     )
 
 
@@ -414,7 +414,8 @@ def test_a_unique_check_that_an_also_of_the_creating_command_keeps_it_from_is_re
     assert result.err.splitlines() == [
         "specs/ticketing.yaml:29:9: aggregates.Reservation.commands.reserve: the uniqueness "
         "tests create a second Reservation with the Show of the first (showId), but "
-        "Show.allocateSeat refuses it: its guard is false with the examples (allocateSeat); "
+        "Show.allocateSeat refuses it: its guard is false with the examples (allocateSeat:"
+        ' available = 0, status = "onSale"); '
         "give available an example that allows two"
     ]
     spec.write_text(unique.replace("example: 10", "example: 2"))
