@@ -6,6 +6,7 @@ import copy
 import types
 import typing
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -192,7 +193,7 @@ def load_spec_data(data: Any, marks: Marks, file: str, workspace: Workspace | No
                 Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
                 for loc, message in semantic_problems(rest)
             ]
-        raise SpecError(found) from None
+        raise SpecError(_labelled(found, data)) from None
     problems = [
         Problem(file, *marks.find(migration.old(loc)), loc, _bounded(message))
         for loc, message in semantic_problems(spec)
@@ -201,8 +202,27 @@ def load_spec_data(data: Any, marks: Marks, file: str, workspace: Workspace | No
     if taken is not None:
         problems.insert(0, Problem(file, *marks.find(("name",)), ("name",), taken))
     if problems:
-        raise SpecError(problems)
+        raise SpecError(_labelled(problems, data))
     return spec
+
+
+def _labelled(problems: list[Problem], data: dict[str, Any]) -> list[Problem]:
+    """``problems``, each about an endpoint labelled with its method and path (its index
+    alone, ``endpoints.5``, is hard to find in a long spec)."""
+    endpoints = data.get("endpoints")
+    if not isinstance(endpoints, list):
+        return problems
+    labelled = []
+    for problem in problems:
+        loc = problem.loc
+        if len(loc) > 1 and loc[0] == "endpoints" and isinstance(loc[1], int):
+            endpoint = endpoints[loc[1]] if loc[1] < len(endpoints) else None
+            if isinstance(endpoint, dict):
+                said = [endpoint.get("method"), endpoint.get("path")]
+                label = " ".join(part[:80] for part in said if isinstance(part, str))
+                problem = replace(problem, label=label)
+        labelled.append(problem)
+    return labelled
 
 
 def load_spec(path: Path, display: str | None = None, workspace: Workspace | None = None) -> Spec:

@@ -42,9 +42,14 @@ class Problem:
     column: int
     loc: Loc
     message: str
+    label: str = ""
+    """What the place is, where its path alone says little (``GET /api/v1/vans`` for
+    ``endpoints.5``)."""
 
     def __str__(self) -> str:
         where = ".".join(_loc_part(part) for part in self.loc) or "<spec>"
+        if self.label:
+            where += f" ({_one_line(self.label)})"
         return f"{self.file}:{self.line}:{self.column}: {where}: {_one_line(self.message)}"
 
 

@@ -60,7 +60,8 @@ def test_types_and_cross_references_are_checked_once_the_keys_are_right(
         "'missing' (expected a field of Order: customer, note)",
         "specs/x.yaml:10:23: aggregates.Order.commands.place.params: a creating command sets "
         "every field without a default (missing: note)",
-        "specs/x.yaml:12:51: endpoints.0.command: unknown command 'ship' of Order "
+        "specs/x.yaml:12:51: endpoints.0.command (POST /api/v1/orders): unknown command 'ship'"
+        " of Order "
         "(expected one of: place)",
     ]
     spec.write_text(BROKEN.replace("type: money", "type: decimal").replace(", colour: red", ""))
@@ -70,7 +71,8 @@ def test_types_and_cross_references_are_checked_once_the_keys_are_right(
         "'missing' (expected a field of Order: customer, total, note)",
         "specs/x.yaml:10:23: aggregates.Order.commands.place.params: a creating command sets "
         "every field without a default (missing: note)",
-        "specs/x.yaml:12:51: endpoints.0.command: unknown command 'ship' of Order "
+        "specs/x.yaml:12:51: endpoints.0.command (POST /api/v1/orders): unknown command 'ship'"
+        " of Order "
         "(expected one of: place)",
     ]
 
