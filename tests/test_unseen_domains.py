@@ -1220,3 +1220,28 @@ def test_a_guard_false_with_the_examples_names_the_values_it_read() -> None:
         " not its default); give the fields examples that satisfy it (the generated tests"
         " use them)"
     ]
+
+
+UNKNOWN_QUERY_PROBE = """
+with TestClient(create_app(settings)) as client:
+    assert client.get("/api/v1/orders?weightKg.gte=1&day=2026-01-01&limit=5").status_code == 200
+    answer = client.get("/api/v1/orders?weight=1&weightKg=2")
+    assert answer.status_code == 422, answer.text
+    (error,) = answer.json()["errors"]
+    assert error["field"] == "weight", error
+    assert error["message"].startswith("Unknown query parameter (this endpoint takes day,"), error
+    answer = client.post("/api/v1/orders?dryRun=true", json={"amount": "1"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [
+        {"field": "dryRun", "message": "Unknown query parameter (this endpoint takes none)"}
+    ], answer.text
+"""
+
+
+def test_a_query_parameter_an_endpoint_does_not_take_is_refused(
+    workspace: Path, generate: Generate
+) -> None:
+    """A filter renamed in the spec (``city`` to ``town``) was ignored when a client still
+    sent it: every row was answered, as if unfiltered."""
+    project = service_of(workspace, generate, "shop", JSON_FORMS)
+    app_probe(project, UNKNOWN_QUERY_PROBE, workspace)

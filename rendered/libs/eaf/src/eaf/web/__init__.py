@@ -10,6 +10,7 @@ from eaf.web._domain import (
     RuleCheck,
     ValueCheck,
     install_domain_problems,
+    known_query,
     problem,
 )
 from eaf.web._errors import UnhandledErrorMiddleware, allowed_methods
@@ -86,6 +87,7 @@ __all__ = [
     "check_json",
     "decimal_schema",
     "install_domain_problems",
+    "known_query",
     "install_http_guards",
     "nesting_depth",
     "problem",

@@ -128,6 +128,41 @@ def _null_for_a_value(item: Mapping[str, Any]) -> bool:
     )
 
 
+async def known_query(request: Request) -> None:
+    """Refuse (422) a query parameter the route does not take, as a body's unknown key is
+    refused: a filter whose name changed, or is misspelled, would otherwise be ignored
+    and the answer hold every row. A dependency of the generated routers."""
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    if dependant is None:
+        return
+    taken: set[str] = set()
+    pending = [dependant]  # the route's own parameters and its dependencies'
+    while pending:
+        current = pending.pop()
+        taken |= {param.alias for param in current.query_params}
+        pending.extend(current.dependencies)
+    unknown = [
+        name for name in dict.fromkeys(request.query_params) if name not in taken
+    ]
+    if unknown:
+        takes = (
+            f"this endpoint takes {', '.join(sorted(taken))}"
+            if taken
+            else "this endpoint takes none"
+        )
+        raise RequestValidationError(
+            [
+                {
+                    "type": "extra_forbidden",
+                    "loc": ("query", name),
+                    "msg": f"Unknown query parameter ({takes})",
+                    "input": request.query_params.getlist(name),
+                }
+                for name in unknown
+            ]
+        )
+
+
 def _detail(errors: Sequence[FieldProblem]) -> str:
     """One broken rule's message, or every one with its field."""
     if len(errors) == 1:
