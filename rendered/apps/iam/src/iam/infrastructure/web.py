@@ -19,6 +19,7 @@ from eaf.web import (
     ValueCheck,
     auth_problem_responses,
     install_domain_problems,
+    known_query,
     problem,
     problem_responses,
 )
@@ -68,7 +69,7 @@ AUTH_PROBLEMS = auth_problem_responses()
 # Every route needs a bearer token from IAM: the request runs in the token's security
 # context (tenant, user, permissions), and the tenant comes from the token only (or
 # from a path's {tenantId}: a tenant's token may name only its own, a platform operator's any).
-router = APIRouter(responses=AUTH_PROBLEMS)
+router = APIRouter(responses=AUTH_PROBLEMS, dependencies=[Depends(known_query)])
 TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 

@@ -18,6 +18,7 @@ from eaf.web import (
     ValueCheck,
     auth_problem_responses,
     install_domain_problems,
+    known_query,
     problem,
     problem_responses,
 )
@@ -54,7 +55,7 @@ AUTH_PROBLEMS = auth_problem_responses()
 
 # Every route needs a bearer token from IAM: the request runs in the token's security
 # context (tenant, user, permissions), and the tenant comes from the token only.
-router = APIRouter(responses=AUTH_PROBLEMS)
+router = APIRouter(responses=AUTH_PROBLEMS, dependencies=[Depends(known_query)])
 
 
 def utc_now() -> datetime:
