@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, ran_in
-from test_unseen_domains import _probe, _service
+from helpers import Result, app_probe, ran_in, service_of
 
 Generate = Callable[..., Result]
 
@@ -104,8 +103,8 @@ def test_what_cannot_be_computed_is_null_or_a_problem_and_stores_nothing(
     division by 0 in ``set`` answer 422 naming the field, a computed value that would
     overflow 422 naming it, a guard that divides by 0 is not passed (409), an invariant
     that divides by 0 is broken: none stores an event."""
-    project = _service(workspace, generate, "shop", ORDERS)
-    _probe(project, ORDERS_PROBE, workspace)
+    project = service_of(workspace, generate, "shop", ORDERS)
+    app_probe(project, ORDERS_PROBE, workspace)
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
 
@@ -160,7 +159,7 @@ def test_float_bounds_are_broken_by_the_next_float_and_descriptions_render_ruff_
     bound itself and failed); no float is past ±1.7976931348623157e308, so that bound has no
     test; a description with a backslash and a space ending a line left the space in the
     docstring (ruff W291)."""
-    project = _service(workspace, generate, "gauges", GAUGES)
+    project = service_of(workspace, generate, "gauges", GAUGES)
     tests = (project / "tests/test_api.py").read_text()
     assert "test_install_gauge_rejects_level_breaking_max" in tests
     assert "1.0000000000000002e20" in tests
