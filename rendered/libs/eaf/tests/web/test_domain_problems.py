@@ -8,13 +8,13 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 import pytest
-from fastapi import FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, ValidationError
 
 from eaf.context import MissingTenantError
 from eaf.eventsourcing import NotYetProjected
-from eaf.web import Body, DomainErrors, install_domain_problems
+from eaf.web import Body, DomainErrors, install_domain_problems, known_query
 
 
 @dataclass(frozen=True)
@@ -166,4 +166,52 @@ def test_the_rules_of_the_items_of_a_list_or_map_answer_with_their_own_messages(
         {"field": "parts.0.codes.1", "message": "A code is short"},
         {"field": "tags.1", "message": "Tag 'NO' is lower case"},
         {"field": "labels.k", "message": "A label is short"},
+    ]
+
+
+class LabelledBody(BaseModel):
+    labels: dict[Annotated[str, Field(pattern="^[a-z]+$")], str] = {}
+
+
+def test_a_map_key_breaking_its_rule_answers_with_its_own_message() -> None:
+    """The key of a map is checked by the field's ``.[key]`` rule and named by the path
+    of its value (``labels.Red``), not by pydantic's ``[key]`` step."""
+    app = FastAPI()
+
+    @app.post("/labels", name="label")
+    async def label(body: LabelledBody) -> dict[str, str]:
+        return body.labels
+
+    rule = _rule("A label key is lower case", str.islower)
+    install_domain_problems(app, _errors(rules={"label": {"labels.[key]": rule}}))
+    with TestClient(app) as client:
+        answer = client.post(
+            "/labels", json={"labels": {"Red": "x", "a.B": "y", "ok": "z"}}
+        )
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {"field": "labels.Red", "message": "A label key is lower case"},
+        {"field": 'labels["a.B"]', "message": "A label key is lower case"},
+    ]
+
+
+def test_a_query_parameter_the_route_does_not_take_is_refused() -> None:
+    app = FastAPI()
+    router = APIRouter(dependencies=[Depends(known_query)])
+
+    @router.get("/orders", name="orders")
+    async def orders(status: str | None = None, limit: int = 20) -> list[str]:
+        return [status or "any"]
+
+    app.include_router(router)
+    install_domain_problems(app, _errors())
+    with TestClient(app) as client:
+        assert client.get("/orders?status=open&limit=5").json() == ["open"]
+        answer = client.get("/orders?state=open&limit=5")
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {
+            "field": "state",
+            "message": "Unknown query parameter (this endpoint takes limit, status)",
+        }
     ]
