@@ -21,6 +21,7 @@ from generator.values import (
     anchored,
     breaking,
     distinct_samples,
+    normalized,
     rule_breaks,
     sample,
 )
@@ -122,6 +123,12 @@ class FieldCtx:
     """The rules of each key of a map."""
     item_py: str | None
     """The Python type of an item of a list or map."""
+    param_py: str
+    """The type of a path or query parameter taking its values (normalized as requests'
+    values are)."""
+    denormalized_json: str | None
+    """A request's value the field keeps as its sample, once normalized (`` Ada `` for
+    ``ada``), or None."""
     item_check_input: str
     nested: str | None
     api: str
@@ -204,6 +211,8 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         item_checks=_item_checks(field_, sample_value, catalog),
         key_checks=_key_checks(field_, sample_value, catalog),
         item_py=type_.element.py if type_.is_collection else None,
+        param_py=param_type(field_) if field_.normalize else field_.full_type.py,
+        denormalized_json=_denormalized(field_, sample_value),
         item_check_input="Decimal(str(VALUE))" if element.is_scalar("decimal") else "VALUE",
         nested=_nested(type_),
         api=api_type(field_.full_type, ANSWER_TYPES),
@@ -575,8 +584,11 @@ def request_type(field_: RField) -> str:
     the text (``Annotated[str, TextRule(...)]``), the rules of its items on the item type
     (``list[Annotated[str, Field(max_length=...), TextRule(...)]]``)."""
     text = _text_rule(dict(field_.rules), field_.type)
-    if text is not None:
-        annotation = f"Annotated[{api_type(field_.type)}, {text}]"
+    steps = [normalizer(field_)] if field_.normalize else []
+    if text is not None or steps:
+        annotation = (
+            f"Annotated[{', '.join([api_type(field_.type), *steps, *filter(None, [text])])}]"
+        )
         return f"{annotation} | None" if field_.optional else annotation
     if not field_.type.is_collection:
         return api_type(field_.full_type)
@@ -588,6 +600,35 @@ def request_type(field_: RField) -> str:
     item = item or api_type(element)
     annotation = f"list[{item}]" if field_.type.kind == "list" else f"dict[{key or 'str'}, {item}]"
     return f"{annotation} | None" if field_.optional else annotation
+
+
+def normalizer(field_: RField) -> str:
+    """The ``eaf.web.Normalized(...)`` of a field's normalizing steps."""
+    return f"Normalized({tuple(field_.normalize)!r})"
+
+
+def _denormalized(field_: RField, sample_value: Any) -> str | None:
+    """A value a request may give that ``field_`` keeps as ``sample_value`` (its
+    normalizing steps undone where they can be), as JSON code; None if there is none."""
+    if not field_.normalize or not isinstance(sample_value, str):
+        return None
+    given = sample_value
+    for step in field_.normalize:
+        if step == "trim":
+            given = f"  {given} "
+        else:
+            given = given.upper() if step == "lower" else given.lower()
+    if given == sample_value or normalized(given, field_.normalize) != sample_value:
+        return None
+    return json_literal(given)
+
+
+def param_type(field_: RField) -> str:
+    """The type of a path or query parameter taking ``field_``'s values: normalized as
+    its requests' values are (``?email=Ada@Example.org`` finds ``ada@example.org``)."""
+    if field_.normalize:
+        return f"Annotated[{field_.type.py}, {normalizer(field_)}]"
+    return field_.type.py
 
 
 def _ruled(rules: dict[str, Any], type_: TypeRef) -> str | None:

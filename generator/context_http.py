@@ -358,11 +358,11 @@ def _endpoint(
                 # the tests' unknown key: one they make no aggregate with, else (an enum
                 # has few values) a valid one, in a test that makes none
                 unknown = key.unused_json or key.sample_json
-                params.append(ParamCtx(name, key.attr, key.py, "key", unknown))
+                params.append(ParamCtx(name, key.attr, key.param_py, "key", unknown))
             else:
                 argument = arguments[name]
                 params.append(
-                    ParamCtx(name, argument.attr, argument.py, "arg", argument.sample_json)
+                    ParamCtx(name, argument.attr, argument.param_py, "arg", argument.sample_json)
                 )
         # a generated secret is made by the service, not given: its answer shows it once
         made = [a for a in command.arguments if a.secret == "generated"]
@@ -389,7 +389,7 @@ def _endpoint(
         if endpoint.by:
             (by,) = endpoint.by
             field_ = next(f for f in aggregate.fields if f.name == by)
-            params.append(ParamCtx(by, field_.attr, field_.py, "by", field_.sample_json))
+            params.append(ParamCtx(by, field_.attr, field_.param_py, "by", field_.sample_json))
             function = f"{endpoint.use_case}_{aggregate.snake}_by_{field_.attr.rstrip('_')}"
         elif endpoint.id_is_tenant:
             function = f"{endpoint.use_case}_{aggregate.snake}_of_the_tenant"
@@ -406,7 +406,11 @@ def _endpoint(
             role = "key" if endpoint.kind == "get" else "filter"
             params.append(
                 ParamCtx(
-                    name, column.attr, column.py.removesuffix(" | None"), role, column.sample_json
+                    name,
+                    column.attr,
+                    column.param_py.removesuffix(" | None"),
+                    role,
+                    column.sample_json,
                 )
             )
         for name in endpoint.filters:
@@ -415,7 +419,9 @@ def _endpoint(
                 FilterCtx(
                     name,
                     column.attr,
-                    QUERY_TYPES.get(columns[name].type.name, column.py.removesuffix(" | None")),
+                    QUERY_TYPES.get(
+                        columns[name].type.name, column.param_py.removesuffix(" | None")
+                    ),
                     columns[name].type.name in RANGE_KINDS,
                     column.sample_json,
                     column.py.endswith(" | None"),

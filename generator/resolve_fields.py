@@ -23,7 +23,7 @@ from generator.spec import (
     ItemsSpec,
 )
 from generator.typeref import TypeError_, TypeRef, parse_type
-from generator.values import Catalog, Invalid, anchored, conform
+from generator.values import Catalog, Invalid, anchored, conform, normalized
 
 _TEXT_RULES = ("not_blank", "contains", "pattern")
 _SIZE_RULES = ("min_length", "max_length")
@@ -213,7 +213,7 @@ class FieldResolver:
     def _unchecked(self, spec: FieldSpec, loc: Loc, owner: str) -> None:
         """A problem for each key of ``spec`` that would check a field of ``owner`` (``an
         event``), which nothing checks: it would be ignored."""
-        for key in (*RULE_KEYS, "items", "keys", "messages", "unique", "references"):
+        for key in (*RULE_KEYS, "items", "keys", "normalize", "messages", "unique", "references"):
             if key in spec.model_fields_set:
                 self.domain.problem(
                     (*loc, key),
@@ -254,6 +254,8 @@ class FieldResolver:
                 field.item_rules, field.item_messages = self._items(spec.items, type_, loc)
             if spec.keys is not None:
                 field.key_rules, field.key_messages = self._keys(spec.keys, type_, loc)
+            if spec.normalize:
+                field.normalize = self._normalize(spec, type_, (*loc, "normalize"))
         if spec.has_default:
             if spec.default is None and not spec.optional:
                 self.domain.problem((*loc, "default"), "only an optional field defaults to null")
@@ -268,10 +270,12 @@ class FieldResolver:
         return field
 
     def value(self, value: Any, field: RField, loc: Loc) -> Any:
-        """``value`` conformed to ``field`` (its type and rules); a problem otherwise."""
+        """``value`` conformed to ``field`` (its type and rules, once normalized as a
+        request's would be); a problem otherwise."""
+        kept = normalized(value, field.normalize)
         try:
             return conform(
-                value,
+                kept,
                 field.full_type,
                 field.rules,
                 self.catalog,
@@ -279,7 +283,8 @@ class FieldResolver:
                 keys=field.key_rules,
             )
         except Invalid as error:
-            self.domain.problem(loc, f"{_show(value)} does not fit {field.name}: {error}")
+            shown = _show(value) + (f" (normalized: {_show(kept)})" if kept != value else "")
+            self.domain.problem(loc, f"{shown} does not fit {field.name}: {error}")
             return None
         except RecursionError:
             self.domain.problem(loc, "the value nests too deep")
@@ -299,6 +304,19 @@ class FieldResolver:
             return [], {}
         rules = self._rules(items.rules, type_.element, where, noun="items")
         return rules, self._messages(items.messages, rules, where, noun="the items")
+
+    def _normalize(self, spec: FieldSpec, type_: TypeRef, loc: Loc) -> tuple[str, ...]:
+        """The normalizing steps of a str field, once they are known to fit it."""
+        steps = tuple(spec.normalize)
+        if not type_.is_scalar("str"):
+            self.domain.problem(loc, f"normalize applies to str fields, not {type_}")
+        elif spec.secret is not None:
+            self.domain.problem(loc, "a secret is kept as it is given: it is not normalized")
+        elif len(set(steps)) < len(steps) or {"lower", "upper"} <= set(steps):
+            self.domain.problem(loc, "each step once, and lower or upper, not both")
+        else:
+            return steps
+        return ()
 
     def _keys(
         self, keys: ItemsSpec, type_: TypeRef, loc: Loc

@@ -32,6 +32,8 @@ class RField:
     item_rules: list[tuple[str, Any]] = field(default_factory=list)
     """The rules of each item of a list (each value of a map)."""
     item_messages: dict[str, str] = field(default_factory=dict)
+    normalize: tuple[str, ...] = ()
+    """What a request's text becomes first (``trim``, ``lower``, ``upper``, in order)."""
     key_rules: list[tuple[str, Any]] = field(default_factory=list)
     """The rules of each key of a map."""
     key_messages: dict[str, str] = field(default_factory=dict)

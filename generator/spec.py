@@ -130,6 +130,11 @@ class FieldSpec(_Strict):
         description="list[T] or map[T] of a scalar T: the rules of each item (each value of a"
         " map), as a field of type T takes them, with their own messages",
     )
+    normalize: Annotated[list[Literal["trim", "lower", "upper"]], Field(max_length=3)] = Field(
+        default=[],
+        description="str: what a request's text becomes before its rules are checked and it"
+        " is kept (trim: no surrounding white space; lower or upper: one case), in order",
+    )
     keys: ItemsSpec | None = Field(
         default=None,
         description="map[T]: the rules of each key, as a str field takes them (not_blank"

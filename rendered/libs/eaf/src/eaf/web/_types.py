@@ -184,6 +184,44 @@ def patch_field(**rules: Any) -> Any:
     return Field(default=None, json_schema_extra=schema, **rules)
 
 
+NORMALIZING_STEPS = ("trim", "lower", "upper")
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """A request's text as a service keeps it: each of ``steps`` applied in turn before
+    its rules are checked (``trim``: no surrounding white space; ``lower`` or ``upper``:
+    one case), so that ``" Ada@Example.org "`` is ``ada@example.org`` for a unique,
+    a key, a filter and the answer alike."""
+
+    steps: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        unknown = [step for step in self.steps if step not in NORMALIZING_STEPS]
+        if unknown:
+            raise ValueError(f"unknown normalizing step {unknown[0]!r}")
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.no_info_before_validator_function(
+            self.apply, handler(source)
+        )
+
+    def apply(self, value: Any) -> Any:
+        """``value`` normalized, if it is text (anything else is refused by its type)."""
+        if not isinstance(value, str):
+            return value
+        for step in self.steps:
+            if step == "trim":
+                value = value.strip()
+            elif step == "lower":
+                value = value.lower()
+            else:
+                value = value.upper()
+        return value
+
+
 @dataclass(frozen=True)
 class TextRule:
     """The text rules of a request field: the value matches ``pattern`` (RE2 syntax) whole,
