@@ -420,10 +420,12 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
     for name in sorted(held & old_domain.values.keys() & new_domain.values.keys()):
         owners.append((name, old_domain.values[name].fields, new_domain.values[name].fields))
     found: list[tuple[Loc, str]] = []
+    # a field an upcast renames holds what the old one stored
+    renamed_from = {new: old for old, new in _declared_renames(new_domain)}
     for owner, stored_fields, fields in owners:
         stored = {f.name: f for f in stored_fields}
         for field in fields:
-            old = stored.get(field.name)
+            old = stored.get(field.name) or stored.get(renamed_from.get(field.name, ""))
             if old is None or field.secret:
                 continue
             for where, rules, was, noun in (
@@ -451,17 +453,22 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
     return found
 
 
+def _declared_renames(domain: Domain) -> set[tuple[str, str]]:
+    """The (old, new) field names the upcasts of ``domain``'s events rename."""
+    return {
+        (old, new)
+        for event in domain.events.values()
+        for upcast in event.upcasts
+        for old, new in upcast.get("rename", [])
+    }
+
+
 def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
     """An aggregate field that is new (optional, or with a default) where one of its type
     is gone: a rename, most likely, which the stored events do not follow: the values
     stored under the old name read as the new field's default."""
     found: list[tuple[Loc, str]] = []
-    declared = {
-        (old, new)
-        for event in new_domain.events.values()
-        for upcast in event.upcasts
-        for old, new in upcast.get("rename", [])
-    }
+    declared = _declared_renames(new_domain)
     for name, current in new_domain.aggregates.items():
         stored = old_domain.aggregates.get(name)
         if stored is None:
@@ -471,14 +478,16 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
         for field in current.fields:
             if stored.field(field.name) is not None or field.required:
                 continue
-            was = [f.name for f in gone if f.full_type == field.full_type]
+            # optional or not: a required field renamed into an optional one drops its
+            # values as well
+            was = [f.name for f in gone if f.type == field.type]
             if len(was) != 1 or (was[0], field.name) in declared:
                 continue
             found.append(
                 (
                     field.loc,
                     f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
-                    f" {field.full_type}: if this is a rename, what is stored as {was[0]!r}"
+                    f" {field.type}: if this is a rename, what is stored as {was[0]!r}"
                     f" is not read as {field.name!r} (it reads as its default); declare the"
                     f" events that carry it with a new version and an upcast that renames"
                     f" it ({{rename: {{{was[0]}: {field.name}}}}}), or keep {was[0]!r}",

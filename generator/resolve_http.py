@@ -8,8 +8,10 @@ from typing import Any
 
 from generator import naming
 from generator.expr import (
+    BOOL,
     DATE,
     DATETIME,
+    NONE,
     ExprError,
     Node,
     Scope,
@@ -117,9 +119,16 @@ def _row_value(carried: RField, aggregate: RAggregate) -> Node:
     value, but for a secret, whose hash the rows (the aggregate's type) hold blank: no
     query table keeps a copy of a credential's hash (the event store alone does)."""
     field = aggregate.field(carried.name)
+    if field is not None and field.secret and field.full_type.kind == "optional":
+        # blank where the aggregate holds one, null where not: a computed value asking
+        # whether one is set (`token is not None`) reads the rows as the aggregate
+        given = Node("name", carried.full_type, value=f"event.{carried.name}")
+        none = Node("literal", NONE, value=None)
+        held = Node("compare", BOOL, (given, none), ("is not",))
+        blank = Node("literal", field.full_type, value="")
+        return Node("if", field.full_type, (held, blank, Node("literal", NONE, value=None)))
     if field is not None and field.secret:
-        blank = None if field.full_type.kind == "optional" else ""
-        return Node("literal", field.full_type, value=blank)
+        return Node("literal", field.full_type, value="")
     return Node("name", carried.full_type, value=f"event.{carried.name}")
 
 

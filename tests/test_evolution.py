@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import GENERATE, Result, make_workspace, tree_digest
 
-from generator.evolution import breaking_changes
+from generator.evolution import breaking_changes, likely_renames, narrowed_rules
 from generator.loading import load_spec_text
 from generator.resolve import resolve
 
@@ -385,3 +385,58 @@ VERSIONED = (
     " parts: 'list[PartLine]', nickname: str, occurredAt: datetime}\n"
     "    upcasts: {1: {add: {nickname: %s}}}\n"
 )
+
+
+FLEET = """\
+version: 2
+name: fleet
+aggregates:
+  Van:
+    fields:
+      plate: {type: str, max_length: 20}
+    commands:
+      add: {creates: true, params: [plate], emits: VanAdded}
+"""
+
+
+def _evolved(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The likely renames and the narrowed rules of a change, each as its message."""
+    old, new = (resolve(load_spec_text(text, "fleet.yaml")) for text in (before, after))
+    return (
+        [message for _, message in likely_renames(old, new)],
+        [message for _, message in narrowed_rules(old, new)],
+    )
+
+
+def test_a_required_field_renamed_into_an_optional_one_is_a_likely_rename() -> None:
+    """Its values would read as null: it was let through, being of another type (str, now
+    str | null)."""
+    renamed = FLEET.replace("plate: {type: str,", "registration: {type: str, optional: true,")
+    renames, _ = _evolved(FLEET, renamed.replace("params: [plate]", "params: [registration]"))
+    assert renames == [
+        "Van.registration is new and Van.plate is gone, both str: if this is a rename, what is"
+        " stored as 'plate' is not read as 'registration' (it reads as its default); declare"
+        " the events that carry it with a new version and an upcast that renames it ({rename:"
+        " {plate: registration}}), or keep 'plate'"
+    ]
+
+
+def test_a_rule_narrowed_on_a_field_an_upcast_renames_is_warned_of() -> None:
+    """The renamed field holds what the old one stored: a narrower rule on it was said
+    nothing of (the field was looked up by its new name only)."""
+    after = (
+        FLEET.replace(
+            "plate: {type: str, max_length: 20}", "registration: {type: str, max_length: 5}"
+        ).replace("params: [plate]", "params: [registration]")
+        + "events:\n  VanAdded:\n    version: 2\n"
+        "    fields: {vanId: uuid, registration: str, occurredAt: datetime}\n"
+        "    upcasts: {1: {rename: {plate: registration}}}\n"
+    )
+    assert _evolved(FLEET, after) == (
+        [],
+        [
+            "Van.registration's max_length was 20, now 5: stored values that break it stay"
+            " readable, but an aggregate holding one fails (422) each command that does not"
+            " set a valid one; check the stored data first"
+        ],
+    )
