@@ -176,7 +176,16 @@ class Simulator:
         invariant_scope = {**new, "now": scope["now"], "today": self.today}
         for invariant in aggregate.invariants:
             if not self._value(invariant.check, invariant_scope):
-                raise ScenarioError(f"the invariant {invariant.message!r} fails")
+                read = sorted(n for n in names_in(invariant.check) if n in invariant_scope)
+                values = ", ".join(f"{n} = {_shown(invariant_scope[n])}" for n in read)
+                raise ScenarioError(
+                    f"the invariant {invariant.message!r} fails"
+                    + (
+                        f" ({values}; a value without an example is derived from its rules)"
+                        if values
+                        else ""
+                    )
+                )
         for also in command.also:
             name, other_aggregate, other = self._target(also)
             key = f"@{also.aggregate}:{name}"
