@@ -453,7 +453,7 @@ REGISTERED_CLIENTS_TABLE = read_model_table(
     key=("id",),
 )
 REGISTERED_CLIENTS = Projection(
-    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="31ab4d3f3593"
+    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="7262ca7fba3d"
 )
 
 
@@ -471,7 +471,9 @@ async def _client_registered_registered_clients(
             "client_id": encode_value(event.client_id),
             "name": encode_value(event.name),
             "client_type": encode_value(event.client_type),
-            "client_secret": encode_value(None),
+            "client_secret": encode_value(
+                "" if (event.client_secret is not None) else None
+            ),
             "grant_types": encode_value(event.grant_types),
             "redirect_uris": encode_value(event.redirect_uris),
             "post_logout_redirect_uris": encode_value(event.post_logout_redirect_uris),
