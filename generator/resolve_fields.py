@@ -283,7 +283,8 @@ class FieldResolver:
                 keys=field.key_rules,
             )
         except Invalid as error:
-            shown = _show(value) + (f" (normalized: {_show(kept)})" if kept != value else "")
+            changed = field.normalize and kept != value  # (a NaN is not itself)
+            shown = _show(value) + (f" (normalized: {_show(kept)})" if changed else "")
             self.domain.problem(loc, f"{shown} does not fit {field.name}: {error}")
             return None
         except RecursionError:
