@@ -469,12 +469,19 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
     stored under the old name read as the new field's default."""
     found: list[tuple[Loc, str]] = []
     declared = _declared_renames(new_domain)
+    accounted = {old for old, _ in declared} | {
+        name
+        for event in new_domain.events.values()
+        for upcast in event.upcasts
+        for name in upcast.get("remove", [])
+    }
     for name, current in new_domain.aggregates.items():
         stored = old_domain.aggregates.get(name)
         if stored is None:
             continue
         now = {f.name for f in current.fields}
-        gone = [f for f in stored.fields if f.name not in now]
+        # a field an upcast renames (into another) or removes is not lost unawares
+        gone = [f for f in stored.fields if f.name not in now and f.name not in accounted]
         for field in current.fields:
             if stored.field(field.name) is not None or field.required:
                 continue
@@ -490,7 +497,8 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                     f" {field.type}: if this is a rename, what is stored as {was[0]!r}"
                     f" is not read as {field.name!r} (it reads as its default); declare the"
                     f" events that carry it with a new version and an upcast that renames"
-                    f" it ({{rename: {{{was[0]}: {field.name}}}}}), or keep {was[0]!r}",
+                    f" it ({{rename: {{{was[0]}: {field.name}}}}}), or one that removes it"
+                    f" ({{remove: [{was[0]}]}}) if its values are to be dropped",
                 )
             )
     return found

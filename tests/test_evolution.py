@@ -239,7 +239,8 @@ def test_a_field_renamed_without_an_upcast_is_refused_and_with_one_rendered(
         " Pet.parts is gone, both list[PartLine]: if this is a rename, what is stored as"
         " 'parts' is not read as 'lines' (it reads as its default); declare the events that"
         " carry it with a new version and an upcast that renames it ({rename: {parts:"
-        " lines}}), or keep 'parts'",
+        " lines}}), or one that removes it ({remove: [parts]}) if its values are to be"
+        " dropped",
         REFUSED.replace(
             "`generate render` would refuse this change", "nothing was written"
         ).replace(
@@ -417,7 +418,8 @@ def test_a_required_field_renamed_into_an_optional_one_is_a_likely_rename() -> N
         "Van.registration is new and Van.plate is gone, both str: if this is a rename, what is"
         " stored as 'plate' is not read as 'registration' (it reads as its default); declare"
         " the events that carry it with a new version and an upcast that renames it ({rename:"
-        " {plate: registration}}), or keep 'plate'"
+        " {plate: registration}}), or one that removes it ({remove: [plate]}) if its values"
+        " are to be dropped"
     ]
 
 

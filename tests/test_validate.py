@@ -40,7 +40,7 @@ def test_every_key_error_is_listed_with_its_place(workspace: Path, generate: Gen
         "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour' (expected "
         "one of: type, description, default, example, optional, not_blank, contains, pattern, "
         "min, max, min_length, max_length, scale, unique, references, hidden, secret, "
-        "made_when, items, keys, messages)",
+        "made_when, items, normalize, keys, messages)",
     ]
 
 
