@@ -731,10 +731,12 @@ class _Resolver:
             )
         elif not spec.commands:
             self.domain.problem((*aggregate.loc, "commands"), "an aggregate needs commands")
+        # a conditional generated secret that no command lists in its params is never made
+        complete = len(spec.commands) == len(aggregate.commands)
+        given = {p.name for c in aggregate.commands for p in c.params}
         for field in aggregate.fields:
             made = field.secret == "generated" and field.made_when is not None
-            complete = len(spec.commands) == len(aggregate.commands)
-            if made and complete and not any(field in c.params for c in aggregate.commands):
+            if made and complete and field.name not in given:
                 self.domain.problem(
                     (*field.loc, "made_when"),
                     f"no command makes {field.name!r}: list it in the params of the"
