@@ -327,6 +327,7 @@ def _regenerate(
             _refuse_breaking_changes(workspace, project, spec_text, refuse=not allow_breaking)
         if rg.is_current(project, spec_text, root):
             typer.echo(f"{where}: up to date")
+            _report_own_code(load_spec_text(spec_text, project.name), project.directory)
             continue
         dirty = [] if allow_dirty else rg.dirty_files(project.directory)
         if dirty:

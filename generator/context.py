@@ -389,6 +389,8 @@ def _reach(
     for read_model in read_models:
         read_model.exposed = read_model.name in queried
     exposed = {e.aggregate for e in endpoints if e.aggregate}
+    # a call answering an aggregate answers its view
+    exposed |= {e.call.response for e in endpoints if e.call and e.call.view and e.call.response}
     if spec.kind == "lib" or spec.consumes:
         served = set(aggregates)
     else:

@@ -101,6 +101,18 @@ class EndpointTests:
 
 
 @dataclass
+class CallCtx:
+    """What a call endpoint awaits and answers: ``component.method(...)``, its answer an
+    aggregate's view (``view``: the aggregate's snake name) or a value object's model."""
+
+    component: str
+    method: str
+    response: str | None
+    view: str | None
+    many: bool
+
+
+@dataclass
 class EndpointCtx:
     index: int
     method: str
@@ -151,6 +163,8 @@ class EndpointCtx:
     """The paths the endpoint answers (each parameter a segment), for the tests' hooks."""
     flag: str | None = None
     """The feature flag gating the endpoint (404 while it is off for the caller)."""
+    call: CallCtx | None = None
+    """A call's component, method and answer (kind ``call``)."""
     test_path: str = ""
     """The path as the generated tests write it: ``{tenantId}`` stays for the test client
     to fill with the tenant of the request's token (escaped where the tests ``format``
@@ -343,7 +357,24 @@ def _endpoint(
     made_shown: dict[str, bool] = {}
     by = None
     filters: list[FilterCtx] = []
-    if endpoint.command is not None and aggregate is not None:
+    call = None
+    if endpoint.kind == "call":
+        inputs = {f.name: field_ctx(f, catalog) for f in endpoint.inputs}
+        for name in endpoint.path_params:
+            given = inputs[name]
+            params.append(ParamCtx(name, given.attr, given.param_py, "arg", given.sample_json))
+        body = [f for name, f in inputs.items() if name not in endpoint.path_params]
+        request = endpoint.request if body else None
+        answered = aggregates.get(endpoint.response or "")
+        call = CallCtx(
+            component=endpoint.target,
+            method=endpoint.method_name or "",
+            response=endpoint.response,
+            view=answered.snake if answered is not None else None,
+            many=endpoint.response_many,
+        )
+        function = f"{endpoint.target}_{endpoint.method_name}"
+    elif endpoint.command is not None and aggregate is not None:
         command = next(c for c in aggregate.commands if c.name == endpoint.command)
         if endpoint.create is not None:
             creator = next(c for c in aggregate.commands if c.name == endpoint.create)
@@ -470,6 +501,7 @@ def _endpoint(
         path_regex="^" + re.sub(r"\\\{[^/]*?\\\}", "[^/]+", re.escape(endpoint.path)) + "$",
         flag=endpoint.flag,
         test_path=_test_path(endpoint.path, params, endpoint.tenant_path),
+        call=call,
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import naming
+from generator.reserved import python_attribute
 from generator.spec import Spec
 
 
@@ -19,8 +20,10 @@ class Expected:
 
     key: str
     target: str
-    kind: str  # "function", "class", or "built" (a class called with ``needs``)
+    kind: str  # "function", "class", "built" (a class called with ``needs``) or "method"
     needs: tuple[str, ...] = ()
+    method: str = ""
+    """A call's method of the class (kind ``method``), awaited with ``needs``."""
 
     @property
     def module(self) -> str:
@@ -45,6 +48,13 @@ def expected(spec: Spec) -> list[Expected]:
                 found.append(Expected(f"components.{name}.type", c.class_path, "built", keywords))
         if c.factory:
             found.append(Expected(f"components.{name}.factory", c.factory, "function", keywords))
+    for index, endpoint in enumerate(spec.endpoints):
+        component, _, method = (endpoint.call or "").partition(".")
+        served = spec.components.get(component)
+        if served is not None and served.type.startswith(f"{package}."):
+            inputs = tuple(python_attribute(naming.snake(name)) for name in endpoint.inputs)
+            key = f"endpoints.{index}.call"
+            found.append(Expected(key, served.class_path, "method", inputs, method))
     found += [
         Expected(f"aggregates.{name}.service", a.service, "class")
         for name, a in spec.aggregates.items()
@@ -88,10 +98,42 @@ def missing(spec: Spec, project: Path) -> list[str]:
             problem = _construction_problem(definition, item.needs)
             if problem:
                 lines.append(f"{item.key}: {shown}: {item.name}() {problem}")
+        elif item.kind == "method" and isinstance(definition, ast.ClassDef):
+            line = _method_problem(definition, item)
+            if line:
+                lines.append(f"{item.key}: {shown}: {line}")
     return lines
 
 
+def _method_problem(definition: ast.ClassDef, item: Expected) -> str | None:
+    """Why the route cannot await ``item.method`` of the class with its inputs, or None
+    (a method it inherits is not followed)."""
+    method = next(
+        (
+            node
+            for node in definition.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == item.method
+        ),
+        None,
+    )
+    if method is None:
+        if definition.bases:
+            return None  # it may inherit it: mypy checks the call
+        return f"{item.name} has no {item.method!r}: add {_method_stub(item)}"
+    if isinstance(method, ast.FunctionDef):
+        return f"{item.name}.{item.method} is awaited: make it {_method_stub(item)}"
+    problem = _call_problem(method, item.needs, bound=True, given="the call's `inputs`")
+    return f"{item.name}.{item.method}() {problem}" if problem else None
+
+
+def _method_stub(item: Expected) -> str:
+    keywords = f"*, {', '.join(item.needs)}" if item.needs else ""
+    return f"async def {item.method}(self{', ' if keywords else ''}{keywords})"
+
+
 def _stub(item: Expected) -> str:
+    if item.kind == "method":
+        return f"class {item.name} with {_method_stub(item)}"
     if item.kind == "built" and item.needs:
         return f"class {item.name} with def __init__(self, *, {', '.join(item.needs)})"
     if item.kind != "function":
@@ -159,6 +201,7 @@ def _call_problem(
     needs: tuple[str, ...],
     *,
     bound: bool = False,
+    given: str = "the spec's `needs`",
 ) -> str | None:
     """Why a call of ``function`` with the keywords ``needs`` fails, or None (``bound``:
     its first parameter is ``self``)."""
@@ -177,9 +220,9 @@ def _call_problem(
         return "takes positional-only parameters; the composition root passes keywords"
     unfilled = sorted(required - set(needs))
     if unfilled:
-        return f"needs {', '.join(unfilled)}, which the spec's `needs` does not list"
+        return f"needs {', '.join(unfilled)}, which {given} does not list"
     if arguments.kwarg is None:
         unknown = [need for need in needs if need not in accepted]
         if unknown:
-            return f"takes no {', '.join(unknown)}, which the spec's `needs` lists"
+            return f"takes no {', '.join(unknown)}, which {given} lists"
     return None

@@ -75,7 +75,7 @@ def resolve(spec: Spec) -> Domain:
     resolver = _Resolver(spec)
     resolver.run()
     resolve_read_models(spec, resolver.domain, resolver.fields)
-    resolve_endpoints(spec, resolver.domain)
+    resolve_endpoints(spec, resolver.domain, resolver.fields)
     return resolver.domain
 
 

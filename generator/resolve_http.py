@@ -3,6 +3,7 @@ route runs, takes from its path and query, and answers."""
 
 from __future__ import annotations
 
+import keyword
 import re
 from typing import Any
 
@@ -312,12 +313,12 @@ def _upsert_values(
 
 
 # endpoints
-def resolve_endpoints(spec: Spec, domain: Domain) -> None:
+def resolve_endpoints(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
     seen: dict[tuple[str, str], int] = {}
     use_cases: dict[tuple[str, str], tuple[int, str | None]] = {}
     bodies: dict[str, tuple[int, tuple[str, str | None, bool, frozenset[str]]]] = {}
     for index, endpoint in enumerate(spec.endpoints):
-        resolved = _endpoint(spec, domain, index, endpoint)
+        resolved = _endpoint(spec, domain, fields, index, endpoint)
         if resolved is None:
             continue
         shape = re.sub(r"{\w+}", "{}", endpoint.path.rstrip("/") or "/")
@@ -353,7 +354,7 @@ def resolve_endpoints(spec: Spec, domain: Domain) -> None:
         if resolved.request is not None:
             body_shape = (
                 resolved.target,
-                resolved.command,
+                resolved.command if resolved.kind != "call" else f"call {index}",
                 resolved.method == "PATCH",
                 frozenset(resolved.path_params),
             )
@@ -376,7 +377,9 @@ def _shadows(earlier: str, later: str) -> bool:
     return all(x == y or x == "{}" for x, y in zip(first, second, strict=True))
 
 
-def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) -> REndpoint | None:
+def _endpoint(
+    spec: Spec, domain: Domain, fields: FieldResolver, index: int, endpoint: EndpointSpec
+) -> REndpoint | None:
     loc: Loc = ("endpoints", index)
     path_params = re.findall(r"{([^}]*)}", endpoint.path)
     if (
@@ -395,9 +398,17 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
     if len(set(path_params)) != len(path_params):
         domain.problem((*loc, "path"), "a path names each parameter once")
         return None
-    if (endpoint.command is None) == (endpoint.query is None):
-        domain.problem(loc, "an endpoint names exactly one of `command` or `query`")
+    if [endpoint.command, endpoint.query, endpoint.call].count(None) != 2:
+        domain.problem(loc, "an endpoint names exactly one of `command`, `query` or `call`")
         return None
+    if endpoint.call is None:
+        for key in ("inputs", "response"):
+            if key in endpoint.model_fields_set:
+                domain.problem(
+                    (*loc, key),
+                    f"{key} belongs to a call (a command takes its parameters and inputs,"
+                    " a query answers its aggregate or rows)",
+                )
     if endpoint.use_case is not None:
         problem = camel_problem(endpoint.use_case, "use case name")
         if problem:
@@ -431,9 +442,16 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
         path_params = [p for p in path_params if p != TENANT_PARAM]
     if endpoint.command is not None:
         resolved = _command_endpoint(domain, index, endpoint, path_params, loc)
-    else:
+    elif endpoint.query is not None:
         resolved = _query_endpoint(domain, index, endpoint, path_params, loc)
-    if resolved is not None and endpoint.platform_only and endpoint.tenant != "path":
+    else:
+        resolved = _call_endpoint(spec, domain, fields, index, endpoint, path_params, loc)
+    if (
+        resolved is not None
+        and endpoint.platform_only
+        and endpoint.tenant != "path"
+        and resolved.kind != "call"
+    ):
         domain.problem(
             (*loc, "platform_only"),
             "an endpoint for platform operators names the tenant it acts in: add tenant: path"
@@ -452,6 +470,133 @@ def _endpoint(spec: Spec, domain: Domain, index: int, endpoint: EndpointSpec) ->
             )
         resolved.consistent = endpoint.consistent
     return resolved
+
+
+def _call_endpoint(
+    spec: Spec,
+    domain: Domain,
+    fields: FieldResolver,
+    index: int,
+    endpoint: EndpointSpec,
+    path_params: list[str],
+    loc: Loc,
+) -> REndpoint | None:
+    """An operation a hand-written component serves: ``call: <component>.<method>``."""
+    component, _, method = (endpoint.call or "").partition(".")
+    if component not in spec.components:
+        domain.problem(
+            (*loc, "call"),
+            f"unknown component {component!r} (a call names <component>.<method>; expected "
+            f"one of: {listed(spec.components) if spec.components else 'none declared'})",
+        )
+        return None
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", method) or keyword.iskeyword(method):
+        domain.problem(
+            (*loc, "call"),
+            f"{method!r} is no method name: a call names <component>.<method>, the method"
+            " in snake_case",
+        )
+        return None
+    inputs = fields.fields(endpoint.inputs, (*loc, "inputs"))
+    ok = True
+    for key in ("filter", "sort", "order", "page", "create", "use_case"):
+        if key in endpoint.model_fields_set:
+            ok = False
+            domain.problem(
+                (*loc, key),
+                f"{key} is not for a call: its method takes the inputs and answers as it will",
+            )
+    for field_ in inputs:
+        for key, holds in (("unique", field_.unique), ("references", field_.references)):
+            if holds:
+                ok = False
+                domain.problem(
+                    (*field_.loc, key),
+                    f"{key} applies to the fields of aggregates and commands: a call's inputs"
+                    " go to its method as given (check them there)",
+                )
+    names = {f.name: f for f in inputs}
+    for param in path_params:
+        given = names.get(param)
+        if given is None:
+            ok = False
+            domain.problem(
+                (*loc, "path"),
+                f"{{{param}}} is no input of the call: declare it in `inputs` (a str, int,"
+                " uuid or date)",
+            )
+        elif given.optional or given.has_default or given.type.name not in PATH_TYPES:
+            ok = False
+            domain.problem(
+                (*given.loc, "type"),
+                f"{param!r} is in the path: a required str, int, uuid or date",
+            )
+    if endpoint.platform_only and endpoint.permission is None:
+        ok = False
+        domain.problem(
+            (*loc, "platform_only"),
+            "an endpoint for platform operators needs a `permission`: who is one is known"
+            " from bearer tokens only",
+        )
+    body = [f for f in inputs if f.name not in path_params]
+    if body and endpoint.method in ("GET", "DELETE"):
+        ok = False
+        domain.problem(
+            (*loc, "inputs"),
+            f"a {endpoint.method} has no body: its inputs are the path's parameters"
+            f" ({', '.join(f.name for f in body)} are not in the path)",
+        )
+    response, many = endpoint.response, False
+    if response is not None:
+        inner = re.fullmatch(r"list\[(\w+)\]", response)
+        response, many = (inner.group(1), True) if inner else (response, False)
+        if response not in domain.values and response not in domain.aggregates:
+            ok = False
+            domain.problem(
+                (*loc, "response"),
+                f"unknown type {endpoint.response!r}: a call answers an aggregate (its view), a"
+                f" value object, or list[...] of one (expected one of: "
+                f"{listed([*domain.aggregates, *domain.values])}); without `response`, 204",
+            )
+    status = endpoint.status or (200 if response is not None else 204)
+    if (status == 204) != (response is None):
+        ok = False
+        domain.problem(
+            (*loc, "status"),
+            "204 answers no content: a call without `response` answers 204, one with it"
+            " another status",
+        )
+    request = endpoint.request or (naming.pascal(method) + "Request" if body else None)
+    if request is not None and request in (*domain.enums, *domain.read_models):
+        ok = False
+        domain.problem(
+            (*loc, "request"),
+            f"{request!r} is taken: name the body with `request`",
+        )
+    if not ok:
+        return None
+    return REndpoint(
+        index=index,
+        method=endpoint.method,
+        path=endpoint.path,
+        kind="call",
+        target=component,
+        command=None,
+        use_case=method,
+        request=request,
+        status=status,
+        permission=endpoint.permission,
+        path_params=path_params,
+        by=[],
+        filters=[],
+        sort=[],
+        page=False,
+        summary=endpoint.summary or "",
+        method_name=method,
+        inputs=inputs,
+        response=response,
+        response_many=many,
+    )
 
 
 def _command_endpoint(

@@ -225,8 +225,8 @@ class RReadModel:
 
 @dataclass
 class REndpoint:
-    """An endpoint bound to what it runs: ``kind`` is create, change, delete, get or
-    list; ``target`` the aggregate or read model."""
+    """An endpoint bound to what it runs: ``kind`` is create, change, delete, get, list,
+    upsert or call; ``target`` the aggregate, read model or component."""
 
     index: int
     method: str
@@ -262,6 +262,14 @@ class REndpoint:
     create: str | None = None
     """A create-or-replace ``PUT`` (kind ``upsert``): the creating command run when no
     aggregate has the path's key; ``command`` changes the one that has it."""
+    method_name: str | None = None
+    """A call (kind ``call``, ``target`` the component): the component's method it awaits."""
+    inputs: list[RField] = field(default_factory=list)
+    """A call's values: its path parameters', then its body's."""
+    response: str | None = None
+    """A call's answer: an aggregate (its view) or a value object; None: 204."""
+    response_many: bool = False
+    """A call answers a list of ``response``."""
 
 
 @dataclass

@@ -526,6 +526,21 @@ class EndpointSpec(_Strict):
         description="<Aggregate>.get (by id or a unique field), <Aggregate>.list, "
         "<ReadModel>.list or <ReadModel>.get",
     )
+    call: StrictStr | None = Field(
+        default=None,
+        description="<component>.<method>: an operation a hand-written component serves; the"
+        " route, its body (`inputs`), its answer (`response`) and its guards are rendered",
+    )
+    inputs: Fields = Field(
+        default={},
+        description="call: the values the operation takes (the body's fields, and the path's"
+        " parameters), with their rules",
+    )
+    response: StrictStr | None = Field(
+        default=None,
+        description="call: what the method returns, answered as JSON: an aggregate (its view),"
+        " a value object, or list[...] of one; none: 204",
+    )
     create: StrictStr | None = Field(
         default=None,
         description="PUT create-or-replace: <Aggregate>.<command>, the creating command run when"
@@ -574,7 +589,7 @@ class EndpointSpec(_Strict):
         default=False,
         description="only a platform operator's token may call it (403 for a tenant's, whatever"
         " its permissions: a tenant administrator can grant their own roles any permission);"
-        " needs tenant: path",
+        " needs tenant: path, but on a call (an operation of the platform itself)",
     )
 
     @field_validator("path")

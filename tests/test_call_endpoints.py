@@ -1,0 +1,252 @@
+"""``call: <component>.<method>``: an operation a hand-written component serves, its route,
+body, rules, answer and guards rendered from the spec."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Result, ran_in, service_of, spec_problems
+
+QUOTES = """\
+version: 2
+name: quotes
+values:
+  Quote:
+    fields:
+      sku: {type: str}
+      quantity: {type: int}
+      total: {type: decimal}
+aggregates:
+  Product:
+    key: sku
+    fields:
+      sku: {type: str, pattern: "^[A-Z0-9-]{3,20}$", example: AB-100}
+      price: {type: decimal, min: 0, scale: 2}
+    commands:
+      add: {params: [sku, price], creates: true, emits: ProductAdded}
+components:
+  pricing:
+    type: quotes.application.pricing:Pricing
+    needs: {products: product_repository}
+endpoints:
+  - {method: POST, path: /api/v1/products, command: Product.add, permission: "quotes:write"}
+  - method: POST
+    path: /api/v1/quotes
+    call: pricing.quote
+    permission: "quotes:read"
+    summary: The price of a quantity of a product
+    inputs:
+      sku: {type: str, pattern: "^[A-Z0-9-]{3,20}$", normalize: [trim, upper], example: AB-100}
+      quantity:
+        type: int
+        min: 1
+        max: 1000
+        messages: {max: "At most 1000 at once, not {value}"}
+    response: Quote
+  - {method: GET, path: "/api/v1/catalog/{sku}", call: pricing.product,
+     inputs: {sku: {type: str, example: AB-100}}, response: Product, permission: "quotes:read"}
+  - {method: GET, path: /api/v1/catalog, call: pricing.products, response: "list[Product]",
+     permission: "quotes:read"}
+  - {method: POST, path: /api/v1/prices/reset, call: pricing.reset, platform_only: true,
+     permission: "quotes:admin", request: PriceReset,
+     inputs: {reason: {type: str, not_blank: true}}}
+"""
+
+PRICING = '''\
+"""Quotes: the price of a quantity of a product."""
+
+from decimal import Decimal
+
+from eaf import context
+
+from quotes.application.ports.outbound import ProductRepository
+from quotes.domain.errors import DomainValidationError, NotFoundError
+from quotes.domain.model import Product
+from quotes.domain.types import Quote
+
+RESETS: list[str] = []
+
+
+class Pricing:
+    def __init__(self, *, products: ProductRepository) -> None:
+        self._products = products
+
+    async def _product(self, sku: str) -> Product:
+        for product in await self._products.all():
+            if product.sku == sku:
+                return product
+        raise NotFoundError(f"No product {sku}")
+
+    async def quote(self, *, sku: str, quantity: int) -> Quote:
+        product = await self._product(sku)
+        if product.price == 0 and quantity > 10:
+            raise DomainValidationError("quantity", "At most 10 free ones")
+        return Quote(sku=sku, quantity=quantity, total_=product.price * Decimal(quantity))
+
+    async def product(self, *, sku: str) -> Product:
+        return await self._product(sku)
+
+    async def products(self) -> list[Product]:
+        return sorted(await self._products.all(), key=lambda product: product.sku)
+
+    async def reset(self, *, reason: str) -> None:
+        caller = context.current()
+        RESETS.append(f"{reason} by {caller.user_id} platform={caller.platform}")
+'''
+
+# What a user observes over HTTP, with the service's own test fixtures (tokens of a tenant
+# and of a platform operator).
+PROBE = """\
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+
+from quotes.application.pricing import RESETS
+
+
+def test_the_calls_answer_what_the_component_returns(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    made = client.post("/api/v1/products", json={"sku": "AB-100", "price": "2.50"})
+    assert made.status_code == 201, made.text
+    client.post("/api/v1/products", json={"sku": "FREE-1", "price": "0"})
+
+    quote = client.post("/api/v1/quotes", json={"sku": " ab-100 ", "quantity": 4})
+    assert quote.status_code == 200, quote.text
+    assert quote.json() == {"sku": "AB-100", "quantity": 4, "total": "10.00"}
+
+    # the inputs' rules first, with the spec's messages, every one at once
+    bad = client.post("/api/v1/quotes", json={"sku": "a b", "quantity": 5000})
+    assert bad.status_code == 422
+    assert {(e["field"], e["message"]) for e in bad.json()["errors"]} == {
+        ("sku", "Sku must match ^[A-Z0-9-]{3,20}$"),
+        ("quantity", "At most 1000 at once, not 5000"),
+    }, bad.text
+    # then what the component refuses, as the domain's problems
+    free = client.post("/api/v1/quotes", json={"sku": "FREE-1", "quantity": 11})
+    assert free.status_code == 422, free.text
+    assert free.json()["errors"] == [{"field": "quantity", "message": "At most 10 free ones"}]
+    missing = client.post("/api/v1/quotes", json={"sku": "NONE-1", "quantity": 1})
+    assert missing.status_code == 404, missing.text
+    assert missing.json()["detail"] == "No product NONE-1"
+
+    product = client.get("/api/v1/catalog/FREE-1")
+    assert product.status_code == 200, product.text
+    assert product.json()["sku"] == "FREE-1" and product.headers.get("ETag") is None
+    listed = client.get("/api/v1/catalog")
+    assert [p["sku"] for p in listed.json()] == ["AB-100", "FREE-1"], listed.text
+
+    # a platform operation: an operator's token, a tenant's refused whatever it holds
+    tenant = client.post("/api/v1/prices/reset", json={"reason": "yearly"})
+    assert tenant.status_code == 403, tenant.text
+    reset = client.post(
+        "/api/v1/prices/reset", json={"reason": "yearly"}, headers=as_platform(["quotes:admin"])
+    )
+    assert reset.status_code == 204, reset.text
+    assert RESETS == ["yearly by platform-operator platform=True"]
+
+
+def test_the_openapi_document_states_the_inputs_and_answers(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    schemas = document["components"]["schemas"]
+    assert schemas["QuoteRequest"]["properties"]["quantity"]["maximum"] == 1000
+    assert schemas["PriceReset"]["required"] == ["reason"]
+    quote = document["paths"]["/api/v1/quotes"]["post"]
+    assert quote["summary"] == "The price of a quantity of a product"
+    answer = quote["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/QuoteBody"}
+    assert "204" in document["paths"]["/api/v1/prices/reset"]["post"]["responses"]
+"""
+
+
+def test_a_call_serves_a_hand_written_method_with_rendered_rules_answers_and_guards(
+    workspace: Path, generate: Callable[..., Result]
+) -> None:
+    project = service_of(workspace, generate, "quotes", QUOTES)
+    hints = generate("render", "quotes", cwd=workspace)
+    assert (
+        "endpoints.1.call: write src/quotes/application/pricing.py with class Pricing with"
+        " async def quote(self, *, sku, quantity)"
+    ) in hints.out
+    (project / "src/quotes/application/pricing.py").write_text(PRICING)
+    (project / "tests/test_probe.py").write_text(PROBE)
+    api_tests = (project / "tests/test_api.py").read_text()
+    assert "def test_pricing_quote_rejects_quantity_breaking_max(" in api_tests
+    assert "def test_pricing_reset_names_every_missing_field(" in api_tests
+    ran_in(project, "-m", "ruff", "check", "src", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+def test_render_names_a_call_s_method_that_cannot_be_awaited(
+    workspace: Path, generate: Callable[..., Result]
+) -> None:
+    project = service_of(workspace, generate, "quotes", QUOTES)
+    wrong = PRICING.replace("async def products(self)", "def products(self)").replace(
+        "async def reset(self, *, reason: str)", "async def reset(self, *, why: str)"
+    )
+    (project / "src/quotes/application/pricing.py").write_text(wrong)
+    out = generate("render", "quotes", cwd=workspace).out
+    assert (
+        "endpoints.3.call: src/quotes/application/pricing.py: Pricing.products is awaited:"
+        " make it async def products(self)"
+    ) in out
+    assert (
+        "endpoints.4.call: src/quotes/application/pricing.py: Pricing.reset() needs why,"
+        " which the call's `inputs` does not list"
+    ) in out
+
+
+def _call(endpoint: str, extra: str = "") -> str:
+    return (
+        "version: 2\nname: shop\nvalues:\n  Price:\n    fields:\n      amount: decimal\n"
+        "aggregates:\n  Cart:\n    fields:\n      name: str\n    commands:\n"
+        "      open: {creates: true, params: [name], emits: CartOpened}\n"
+        "components:\n  pricing: {type: 'shop.application.pricing:Pricing'}\n"
+        f"{extra}endpoints:\n  - {endpoint}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "problem"),
+    [
+        ("{method: POST, path: /p, call: prices.quote}",
+         "endpoints.0.call: unknown component 'prices' (a call names <component>.<method>;"
+         " expected one of: pricing)"),
+        ("{method: POST, path: /p, call: pricing.Quote}",
+         "endpoints.0.call: 'Quote' is no method name"),
+        ("{method: POST, path: /p, command: Cart.open, response: Price}",
+         "endpoints.0.response: response belongs to a call"),
+        ("{method: POST, path: /p, call: pricing.quote, response: Money}",
+         "endpoints.0.response: unknown type 'Money': a call answers an aggregate (its view),"
+         " a value object, or list[...] of one (expected one of: Cart, Price)"),
+        ("{method: GET, path: /p, call: pricing.quote, inputs: {sku: str}, response: Price}",
+         "endpoints.0.inputs: a GET has no body: its inputs are the path's parameters"
+         " (sku are not in the path)"),
+        ("{method: GET, path: '/p/{sku}', call: pricing.quote, response: Price}",
+         "endpoints.0.path: {sku} is no input of the call"),
+        ("{method: GET, path: '/p/{sku}', call: pricing.quote, inputs: {sku: 'list[str]'},"
+         " response: Price}",
+         "endpoints.0.inputs.sku.type: 'sku' is in the path: a required str, int, uuid or date"),
+        ("{method: POST, path: /p, call: pricing.reset, platform_only: true}",
+         "endpoints.0.platform_only: an endpoint for platform operators needs a `permission`"),
+        ("{method: POST, path: /p, call: pricing.quote, status: 201}",
+         "endpoints.0.status: 204 answers no content: a call without `response` answers 204"),
+        ("{method: POST, path: /p, call: pricing.quote, inputs: {sku: {type: str,"
+         " unique: true}}}",
+         "endpoints.0.inputs.sku.unique: unique applies to the fields of aggregates and"
+         " commands: a call's inputs go to its method as given"),
+        ("{method: POST, path: /p, call: pricing.quote, inputs: {cart: {type: uuid,"
+         " references: Cart}}}",
+         "endpoints.0.inputs.cart.references: references applies to the fields of aggregates"),
+        ("{method: POST, path: /p, call: pricing.quote, page: true, response: 'list[Price]'}",
+         "endpoints.0.page: page is not for a call"),
+        ("{method: POST, path: /p, call: pricing.quote, query: Cart.get}",
+         "endpoints.0: an endpoint names exactly one of `command`, `query` or `call`"),
+    ],
+)  # fmt: skip
+def test_validate_names_a_call_that_cannot_be_served(endpoint: str, problem: str) -> None:
+    found = [line.split(": ", 1)[1] for line in spec_problems(_call(endpoint), "shop.yaml")]
+    assert any(line.startswith(problem) for line in found), found
