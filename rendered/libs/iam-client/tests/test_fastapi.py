@@ -45,6 +45,7 @@ def make_app(client: IamClient) -> FastAPI:
             "roles": sorted(context.roles),
             "correlation_id": context.correlation_id,
             "token_forwardable": context.token == user.token,
+            "client_ip": context.client_ip,
         }
 
     @app.get("/sync-profiles")
@@ -96,6 +97,7 @@ async def test_the_endpoint_and_its_use_cases_see_the_security_context(
         "roles": ["reader"],
         "correlation_id": "corr-1",
         "token_forwardable": True,
+        "client_ip": "127.0.0.1",
     }
     assert current_or_none() is None
 

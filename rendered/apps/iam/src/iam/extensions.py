@@ -16,11 +16,9 @@ from fastapi import APIRouter, FastAPI
 from iam.application.directory import Directory, platform_admin_email
 from iam.bootstrap import Services
 from iam.infrastructure import (
-    api_access,
     api_ldap,
     api_oidc_providers,
     api_saml_providers,
-    api_tenants,
     api_tokens,
     oidc_broker_http,
     oidc_http,
@@ -33,8 +31,6 @@ logger = logging.getLogger(__name__)
 
 routers: list[APIRouter] = [
     api_tokens.router,
-    api_tenants.router,
-    api_access.router,
     api_saml_providers.router,
     saml_http.router,
     saml_signin_http.router,

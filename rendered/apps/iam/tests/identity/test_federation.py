@@ -66,7 +66,7 @@ async def wired(services: Services) -> tuple[Identity, Federation, Listing, str]
         access=services.access,
         clock=services.clock,
     )
-    tenant, _ = await identity.directory.create_tenant(
+    tenant = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",

@@ -101,7 +101,7 @@ async def world(tmp_path: Path) -> World:
     clock = MovableClock()
     services = await bootstrap(settings, clock=clock)
     identity = services.identity
-    tenant, _ = await identity.directory.create_tenant(
+    tenant = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",

@@ -25,7 +25,7 @@ def identity(services: Services) -> Identity:
 async def test_a_concurrent_double_refresh_revokes_the_family(
     identity: Identity,
 ) -> None:
-    tenant, _ = await identity.directory.create_tenant(
+    tenant = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
@@ -65,7 +65,7 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
 async def test_the_authenticated_client_binds_the_refresh_token(
     identity: Identity, services: Services
 ) -> None:
-    tenant, _ = await identity.directory.create_tenant(
+    tenant = await identity.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",

@@ -126,6 +126,7 @@ def security_context(
         permissions=user.permissions,
         token=user.token,
         platform=user.platform and tenant_id is None,
+        client_ip=request.client.host if request.client else None,
         **extra,
     )
 

@@ -5,15 +5,26 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from eaf import context
+from eaf.domain import JsonValue
 from eaf.security import (
     Decision,
     PolicyEngine,
     TenantRules,
+    has_permission,
     validate_permission,
 )
 from eaf.security import Policy as EnginePolicy
+from iam_client import PermissionDeniedError
 
-from iam.application.identity import ACTIVE, in_tenant
+from iam.application.identity import (
+    ACTIVE,
+    AUTHZ_READ,
+    PLATFORM,
+    PLATFORM_PERMISSIONS,
+    in_tenant,
+    tenant_reference,
+)
 from iam.application.policies import engine_condition
 from iam.application.ports.outbound import (
     Clock,
@@ -22,9 +33,9 @@ from iam.application.ports.outbound import (
     ServiceAccountRepository,
     UserRepository,
 )
-from iam.domain.errors import DomainValidationError
+from iam.domain.errors import DomainValidationError, RulesNotEvaluable
 from iam.domain.model import Policy, Role
-from iam.domain.types import PolicyEffect
+from iam.domain.types import CheckAnswer, PolicyEffect
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,50 @@ class AccessControl:
         if account is None or account.status != ACTIVE:
             return None
         return Subject(account.id, account.roles, {"client_id": account.client_id})
+
+    async def decide(
+        self,
+        *,
+        permission: str,
+        resource: dict[str, JsonValue],
+        env: dict[str, JsonValue],
+        subject: str | None,
+        tenant: str | None,
+    ) -> CheckAnswer:
+        """The decision of the caller's tenant on ``permission`` for the caller (or, with
+        ``iam-authz:read``, for ``subject``; a platform caller names its ``tenant``);
+        ``env`` defaults to the client's IP (and the engine's, to the time)."""
+        caller = context.current()
+        asks_for_another = subject is not None and subject != caller.user_id
+        if caller.platform and not asks_for_another:
+            allowed = has_permission(caller.permissions, permission)
+            return CheckAnswer(allowed=allowed, reason="platform token permissions")
+        if asks_for_another and not has_permission(caller.permissions, AUTHZ_READ):
+            raise PermissionDeniedError(AUTHZ_READ)
+        if caller.platform and tenant is None:
+            # without a tenant, the subject is one of the platform's, whose tokens hold *:*
+            known = await self.subject(PLATFORM, str(subject)) is not None
+            return CheckAnswer(
+                allowed=known and has_permission(PLATFORM_PERMISSIONS, permission),
+                reason="platform permissions"
+                if known
+                else "the subject is no active platform user (name its tenant)",
+            )
+        tenant_id = tenant_reference(tenant) if caller.platform and tenant else None
+        tenant_id = tenant_id or caller.tenant_id or PLATFORM
+        if caller.client_ip is not None:
+            env = {"ip": caller.client_ip, **env}
+        try:
+            decision = await self.check(
+                tenant_id,
+                subject if subject is not None else caller.user_id or "",
+                permission,
+                resource=resource,
+                env=env,
+            )
+        except ValueError as error:
+            raise RulesNotEvaluable(str(error)) from None
+        return CheckAnswer(allowed=decision.allowed, reason=decision.reason)
 
     async def check(
         self,

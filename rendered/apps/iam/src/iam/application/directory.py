@@ -57,7 +57,7 @@ class Directory:
         admin_username: str,
         admin_email: str,
         admin_password: str,
-    ) -> tuple[Tenant, User]:
+    ) -> Tenant:
         """A new tenant (``TenantCreatedEvent`` in its own scope), its built-in roles and
         its first administrator; 409 when the name (case-insensitive) is taken."""
         if name.strip().casefold() == PLATFORM:
@@ -81,7 +81,7 @@ class Directory:
                 await self._roles.create(
                     name=role, permissions=permissions, description="built-in"
                 )
-        admin = await self._create_user(
+        await self._create_user(
             tenant_id,
             username=admin_username,
             email=admin_email,
@@ -89,7 +89,7 @@ class Directory:
             roles=[TENANT_ADMIN_ROLE],
             attributes={},
         )
-        return tenant, admin
+        return tenant
 
     async def tenant(self, tenant_id: str) -> Tenant:
         with in_tenant(tenant_id):

@@ -38,6 +38,8 @@ TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
 KEYS_WRITE = "iam-keys:write"
 FEDERATION_READ, FEDERATION_WRITE = "iam-federation:read", "iam-federation:write"
 
+#: What a platform administrator's tokens grant: everything.
+PLATFORM_PERMISSIONS = frozenset({"*:*"})
 #: The roles every new tenant starts with.
 BUILT_IN_ROLES: dict[str, list[str]] = {
     TENANT_ADMIN_ROLE: [

@@ -25,6 +25,7 @@ from iam.application.federation import EXTERNAL_PASSWORD
 from iam.application.identity import (
     ACTIVE,
     PLATFORM,
+    PLATFORM_PERMISSIONS,
     PUBLIC_CLIENT_ID,
     in_tenant,
     revocation_id_for,
@@ -72,7 +73,6 @@ REVOKED = "REVOKED"
 # token is still refused (it is not the current one), without revoking the family. The
 # bound keeps each rotation event, and so every later replay of the family, small.
 REUSE_WINDOW = 64
-PLATFORM_PERMISSIONS = frozenset({"*:*"})
 
 
 def _invalid_grant(description: str) -> OAuthError:

@@ -36,6 +36,9 @@ class SecurityContext:
     causation_id: str | None = None
     token: str | None = None
     platform: bool = False
+    client_ip: str | None = None
+    """The address the request came from (an attribute-based policy's ``env.ip``); not
+    carried to the events and messages the request causes."""
 
     def caused_by(self, causation_id: str) -> SecurityContext:
         """The same actor and correlation, one step further down the causal chain."""
