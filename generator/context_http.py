@@ -15,6 +15,7 @@ from generator.context_fields import QUERY_TYPES, FieldCtx, field_ctx
 from generator.expr import names_in
 from generator.expr_code import EvalError, evaluate
 from generator.literals import python_literal
+from generator.reserved import call_keyword
 from generator.resolved import Domain, REndpoint, REvent, RReadModel
 from generator.typeref import TypeRef
 from generator.values import Catalog
@@ -110,6 +111,8 @@ class CallCtx:
     response: str | None
     view: str | None
     many: bool
+    keywords: dict[str, str] = field(default_factory=dict)
+    """The keyword the method takes each input by, by the input's attribute."""
 
 
 @dataclass
@@ -372,6 +375,7 @@ def _endpoint(
             response=endpoint.response,
             view=answered.snake if answered is not None else None,
             many=endpoint.response_many,
+            keywords={f.attr: call_keyword(naming.snake(f.name)) for f in endpoint.inputs},
         )
         function = f"{endpoint.target}_{endpoint.method_name}"
     elif endpoint.command is not None and aggregate is not None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import naming
-from generator.reserved import python_attribute
+from generator.reserved import call_keyword
 from generator.spec import Spec
 
 
@@ -52,7 +52,7 @@ def expected(spec: Spec) -> list[Expected]:
         component, _, method = (endpoint.call or "").partition(".")
         served = spec.components.get(component)
         if served is not None and served.type.startswith(f"{package}."):
-            inputs = tuple(python_attribute(naming.snake(name)) for name in endpoint.inputs)
+            inputs = tuple(call_keyword(naming.snake(name)) for name in endpoint.inputs)
             key = f"endpoints.{index}.call"
             found.append(Expected(key, served.class_path, "method", inputs, method))
     found += [

@@ -270,6 +270,12 @@ def python_attribute(snake_name: str) -> str:
     return f"{snake_name}_" if snake_name in ATTRIBUTES else snake_name
 
 
+def call_keyword(snake_name: str) -> str:
+    """The keyword a call's method takes an input by: its snake_case name (``tenant``),
+    unless a Python keyword or ``self`` (``class_``)."""
+    return f"{snake_name}_" if keyword.iskeyword(snake_name) or snake_name == "self" else snake_name
+
+
 def class_name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a class of a rendered service, or None."""
     if keyword.iskeyword(name):
