@@ -481,6 +481,101 @@ def call_disable_registered_client(
     )
 
 
+def directory_create_tenant_body() -> dict[str, Any]:
+    """A body of directory_create_tenant that keeps every rule of its inputs."""
+    return {
+        "name": "name",
+        "adminUsername": "admin",
+        "adminEmail": "adminEmail@x",
+        "adminPassword": "correct-horse-1",
+    }
+
+
+def test_directory_create_tenant_rejects_name_breaking_not_blank(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    body = {**directory_create_tenant_body(), "name": "   "}
+    errors = errors_of(
+        client.post(
+            "/api/v1/tenants", json=body, headers=as_platform(["iam-tenants:write"])
+        )
+    )
+    assert {"field": "name", "message": "Tenant name cannot be blank"} in errors
+
+
+def test_directory_create_tenant_rejects_name_breaking_max_length(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    body = {**directory_create_tenant_body(), "name": "x" * 101}
+    errors = errors_of(
+        client.post(
+            "/api/v1/tenants", json=body, headers=as_platform(["iam-tenants:write"])
+        )
+    )
+    assert "name" in {error["field"] for error in errors}
+
+
+def test_directory_create_tenant_rejects_admin_email_breaking_contains(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    body = {**directory_create_tenant_body(), "adminEmail": "xxxxxxxxxxxx"}
+    errors = errors_of(
+        client.post(
+            "/api/v1/tenants", json=body, headers=as_platform(["iam-tenants:write"])
+        )
+    )
+    assert {"field": "adminEmail", "message": "Email must be valid"} in errors
+
+
+def test_directory_create_tenant_rejects_admin_password_breaking_min_length(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    body = {**directory_create_tenant_body(), "adminPassword": "correct"}
+    errors = errors_of(
+        client.post(
+            "/api/v1/tenants", json=body, headers=as_platform(["iam-tenants:write"])
+        )
+    )
+    assert {
+        "field": "adminPassword",
+        "message": "Password is at least 8 characters",
+    } in errors
+
+
+def test_directory_create_tenant_names_every_missing_field(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    errors = errors_of(
+        client.post(
+            "/api/v1/tenants", json={}, headers=as_platform(["iam-tenants:write"])
+        )
+    )
+    assert {error["field"] for error in errors} >= {
+        "name",
+        "adminUsername",
+        "adminEmail",
+        "adminPassword",
+    }
+
+
+def access_decide_body() -> dict[str, Any]:
+    """A body of access_decide that keeps every rule of its inputs."""
+    return {
+        "permission": "doc:read",
+        "resource": {},
+        "env": {},
+        "subject": "subject",
+        "tenant": "tenant",
+    }
+
+
+def test_access_decide_names_every_missing_field(client: TestClient) -> None:
+    errors = errors_of(client.post("/api/v1/authz/check", json={}))
+    assert {error["field"] for error in errors} >= {
+        "permission",
+    }
+
+
 def test_get_role_returns_the_stored_role(client: TestClient) -> None:
     created = create_role(client)
     response = client.get(
@@ -1611,6 +1706,9 @@ def test_metrics_count_requests_by_route(client: TestClient) -> None:
 def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "the OpenAPI document lists the routes"
+    assert "post" in paths["/api/v1/tenants"]
+    assert "get" in paths["/api/v1/tenants"]
+    assert "post" in paths["/api/v1/authz/check"]
     assert "get" in paths["/api/v1/tenants/{tenantId}"]
     assert "patch" in paths["/api/v1/tenants/{tenantId}"]
     assert "get" in paths["/api/v1/tenants/{tenantId}/roles/{roleId}"]

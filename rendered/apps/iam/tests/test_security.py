@@ -28,6 +28,38 @@ UNKNOWN_ID = "00000000-0000-0000-0000-000000000000"
 # method, path (with an unknown id), body, permission
 ENDPOINTS = [
     pytest.param(
+        "POST",
+        "/api/v1/tenants",
+        {
+            "name": "name",
+            "adminUsername": "admin",
+            "adminEmail": "adminEmail@x",
+            "adminPassword": "correct-horse-1",
+        },
+        "iam-tenants:write",
+        id="directory_create_tenant",
+    ),
+    pytest.param(
+        "GET",
+        "/api/v1/tenants",
+        None,
+        "iam-tenants:read",
+        id="directory_tenants",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/authz/check",
+        {
+            "permission": "doc:read",
+            "resource": {},
+            "env": {},
+            "subject": "subject",
+            "tenant": "tenant",
+        },
+        None,
+        id="access_decide",
+    ),
+    pytest.param(
         "GET",
         "/api/v1/tenants/{tenantId}",
         None,
@@ -354,7 +386,13 @@ def test_a_platform_operator_needs_the_permission_too(
 
 
 @pytest.mark.parametrize(
-    ENDPOINT, [e for e in ENDPOINTS if e.id in ["change_status_tenant"]]
+    ENDPOINT,
+    [
+        e
+        for e in ENDPOINTS
+        if e.id
+        in ["directory_create_tenant", "directory_tenants", "change_status_tenant"]
+    ],
 )
 def test_a_tenant_s_token_is_refused_where_only_platform_operators_call(
     client: TestClient,

@@ -24,9 +24,8 @@ TENANT_ADMIN_ROLE = "tenant-admin"
 USER_ROLE = "user"
 ACTIVE, DISABLED, DELETED = "ACTIVE", "DISABLED", "DELETED"
 SUSPENDED = "SUSPENDED"
-MIN_PASSWORD_LENGTH = 8
 #: The rule of usernames and client ids (the spec's rule of ``User.username``).
-USERNAME_PATTERN = r"^[A-Za-z0-9._@-]{1,64}$"
+USERNAME_PATTERN = r"^(?:[A-Za-z0-9._@-]{1,64})$"
 #: Role names: 1 to 64 printable ASCII characters.
 ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
 

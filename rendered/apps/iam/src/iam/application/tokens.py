@@ -66,7 +66,7 @@ from iam.domain.model import (
     RegisteredClient,
     User,
 )
-from iam.domain.types import GrantType
+from iam.domain.types import GrantType, RotatedKeys
 
 REVOKED = "REVOKED"
 # How many spent refresh tokens a family remembers for reuse detection: an older spent
@@ -566,9 +566,11 @@ class TokenService:
         """The public keys of every published signing key."""
         return self._keys.jwks()
 
-    def rotate_keys(self) -> str:
-        """Sign with a new key from now on; returns its kid."""
-        return self._keys.rotate().kid
+    async def rotate(self) -> RotatedKeys:
+        """Sign with a new key from now on: its kid, and those of every published key
+        (the old ones stay published until their tokens expire)."""
+        kid = self._keys.rotate().kid
+        return RotatedKeys(kid=kid, published=[key["kid"] for key in self.jwks()["keys"]])
 
     def _ensure_not_throttled(self, key: tuple[str, str, str]) -> None:
         wait = self._throttle.check(key)

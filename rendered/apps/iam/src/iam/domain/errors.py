@@ -45,6 +45,7 @@ __all__ = [
     "with_value",
     "UserStatusRefused",
     "ServiceAccountDisabled",
+    "RulesNotEvaluable",
 ]
 
 
@@ -75,3 +76,14 @@ class ServiceAccountDisabled(DomainError):
 
     def __init__(self, detail: str | None = None) -> None:
         super().__init__(detail or "The service account is disabled")
+
+
+class RulesNotEvaluable(DomainError):
+    """Validation failed"""
+
+    status = 422
+    type = "urn:problem-type:iam:rules-not-evaluable"
+    title = "Validation failed"
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail or "The tenant's roles or policies cannot be evaluated")

@@ -1465,3 +1465,66 @@ class SamlAssertionUse(AggregateRoot[DomainEvent]):
             occurred_at=now,
         )
         return cls.started_by(event).checked(now).record(event)
+
+
+def check_directory_create_tenant_name(
+    value: str, path: str = "name"
+) -> list[Violation]:
+    """The rules of ``name`` (an input of directory.create_tenant) that ``value`` breaks."""
+    found: list[Violation] = []
+    if is_blank(value):
+        found.append(Violation(path, "Tenant name cannot be blank"))
+    if len(value) > 100:
+        found.append(Violation(path, "Tenant name is at most 100 characters"))
+    return found
+
+
+def check_directory_create_tenant_admin_username(
+    value: str, path: str = "adminUsername"
+) -> list[Violation]:
+    """The rules of ``adminUsername`` (an input of directory.create_tenant) that ``value`` breaks."""
+    found: list[Violation] = []
+    if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
+        found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
+    return found
+
+
+def check_directory_create_tenant_admin_email(
+    value: str, path: str = "adminEmail"
+) -> list[Violation]:
+    """The rules of ``adminEmail`` (an input of directory.create_tenant) that ``value`` breaks."""
+    found: list[Violation] = []
+    if "@" not in value:
+        found.append(Violation(path, "Email must be valid"))
+    return found
+
+
+def check_directory_create_tenant_admin_password(
+    value: str, path: str = "adminPassword"
+) -> list[Violation]:
+    """The rules of ``adminPassword`` (an input of directory.create_tenant) that ``value`` breaks."""
+    found: list[Violation] = []
+    if len(value) < 8:
+        found.append(Violation(path, "Password is at least 8 characters"))
+    return found
+
+
+def check_access_decide_permission(
+    value: str, path: str = "permission"
+) -> list[Violation]:
+    """The rules of ``permission`` (an input of access.decide) that ``value`` breaks."""
+    found: list[Violation] = []
+    if not matches(
+        "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+        value,
+    ):
+        found.append(
+            Violation(
+                path,
+                with_value(
+                    "Permission {value} is not <resource>:<action> (either part may be *; letters, digits, _ . -)",
+                    value,
+                ),
+            )
+        )
+    return found

@@ -4,13 +4,13 @@
 from typing import Any
 
 from eaf.web import AnsweringRoute, ResponseError
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from iam_client import AuthenticationError, bearer_token, require
+from iam_client import AuthenticationError, bearer_token
 
-from iam.application.identity import KEYS_WRITE, PLATFORM
+from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
-from iam.infrastructure.http import AUTH_PROBLEMS, IdentityCases
+from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
@@ -225,19 +225,4 @@ async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
         "token_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
         "revocation_endpoint_auth_methods_supported": [*CLIENT_SECRET_METHODS, "none"],
         "introspection_endpoint_auth_methods_supported": CLIENT_SECRET_METHODS,
-    }
-
-
-@router.post(
-    "/api/v1/auth/keys/rotate",
-    responses=AUTH_PROBLEMS,
-    dependencies=[Depends(require(KEYS_WRITE, platform_only=True))],
-)
-async def rotate_keys(wired: IdentityCases) -> dict[str, Any]:
-    """Sign new tokens with a new key; the old keys stay published until their tokens
-    expire (platform administrators only)."""
-    kid = wired.tokens.rotate_keys()
-    return {
-        "kid": kid,
-        "published": [key["kid"] for key in wired.tokens.jwks()["keys"]],
     }

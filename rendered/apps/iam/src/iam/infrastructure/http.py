@@ -47,10 +47,6 @@ def identity(request: Request) -> Identity:
 
 IdentityCases = Annotated[Identity, Depends(identity)]
 
-Authenticated = Annotated[User, Depends(require())]
-"""The caller, with the security context set for the request; 401 without a valid
-bearer token."""
-
 
 def in_path_tenant(permission: str) -> Callable[..., Coroutine[Any, Any, str]]:
     """A dependency: the ``tenantId`` of the path, which must be the caller's tenant

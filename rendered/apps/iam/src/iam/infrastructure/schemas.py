@@ -27,6 +27,13 @@ from iam.domain.types import (
 )
 
 
+class CheckAnswerBody(Body):
+    """A check answer."""
+
+    allowed: JsonBool = Field(alias="allowed")
+    reason: str = Field(alias="reason")
+
+
 class PolicyConditionBody(Body):
     """A policy condition."""
 
@@ -49,6 +56,46 @@ class PolicyConditionBody(Body):
         ]
         | None
     ) = Field(alias="valueOf", default=None)
+
+
+class NewTenant(Body):
+    """The body of POST /api/v1/tenants."""
+
+    name: Annotated[
+        str,
+        TextRule(
+            "^(?=[\\s\\S]*[^\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff])",
+            not_blank=True,
+        ),
+    ] = Field(alias="name", max_length=100)
+    admin_username: Annotated[
+        str,
+        TextRule("^(?:[A-Za-z0-9._@-]{1,64})$", pattern="^(?:[A-Za-z0-9._@-]{1,64})$"),
+    ] = Field(alias="adminUsername")
+    admin_email: Annotated[str, TextRule("^(?=[\\s\\S]*@)", contains="@")] = Field(
+        alias="adminEmail"
+    )
+    admin_password: str = Field(alias="adminPassword", min_length=8)
+
+
+class CheckRequest(Body):
+    """The body of POST /api/v1/authz/check."""
+
+    permission: Annotated[
+        str,
+        TextRule(
+            "^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+            pattern="^(?:\\*|(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*):(?:\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$",
+        ),
+    ] = Field(alias="permission")
+    resource: dict[str, JsonData] = Field(alias="resource", default_factory=lambda: {})
+    env: dict[str, JsonData] = Field(alias="env", default_factory=lambda: {})
+    subject: str | None = Field(alias="subject", default=None)
+    tenant_: str | None = Field(
+        alias="tenant",
+        default=None,
+        description="the subject's tenant (id or name), when a platform caller asks for a tenant's subject; without it, the subject is a platform user",
+    )
 
 
 class TenantPatch(Body):

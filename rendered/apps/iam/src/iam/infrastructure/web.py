@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from secrets import token_urlsafe
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
 from eaf import context
@@ -35,6 +35,7 @@ from iam.application.ports.inbound import (
     TenantUseCases,
     UserUseCases,
 )
+from iam.domain import model as domain_model
 from iam.domain.errors import (
     ConcurrencyError,
     DomainError,
@@ -50,6 +51,7 @@ from iam.domain.model import (
     User,
 )
 from iam.domain.types import (
+    CheckAnswer,
     PolicyCondition,
 )
 from iam.infrastructure import schemas
@@ -60,6 +62,11 @@ from iam.infrastructure.projections import (
     ReadModelServiceAccountListing,
     ReadModelUserListing,
 )
+
+if TYPE_CHECKING:
+    # the hand-written components the calls await (annotations only: no import cycle)
+    import iam.application.access
+    import iam.application.directory
 
 # The problem answers a route documents (hand-written routers use it too).
 PROBLEM = problem_responses(404, 409, 412, 422)
@@ -243,6 +250,14 @@ def registered_client_view(
     )
 
 
+def check_answer_of(body: schemas.CheckAnswerBody) -> CheckAnswer:
+    """The domain's CheckAnswer of a request's."""
+    return CheckAnswer(
+        allowed=body.allowed,
+        reason=body.reason,
+    )
+
+
 def policy_condition_of(body: schemas.PolicyConditionBody) -> PolicyCondition:
     """The domain's PolicyCondition of a request's."""
     return PolicyCondition(
@@ -306,6 +321,71 @@ async def registered_clients_queries(
 RegisteredClientsReads = Annotated[
     ReadModelRegisteredClientListing, Depends(registered_clients_queries)
 ]
+
+
+@router.post(
+    "/api/v1/tenants",
+    status_code=201,
+    dependencies=[Depends(require("iam-tenants:write", platform_only=True))],
+    response_model=schemas.Tenant,
+    responses=PROBLEM,
+    summary="Create a tenant with its built-in roles and first administrator (platform administrators only)",
+)
+async def directory_create_tenant(
+    request: Request,
+    body: schemas.NewTenant,
+) -> schemas.Tenant:
+    """Create a tenant with its built-in roles and first administrator (platform administrators only)."""
+    component: iam.application.directory.Directory = request.app.state.directory
+    answer = await component.create_tenant(
+        name=body.name,
+        admin_username=body.admin_username,
+        admin_email=body.admin_email,
+        admin_password=body.admin_password,
+    )
+    return tenant_view(answer, utc_now())
+
+
+@router.get(
+    "/api/v1/tenants",
+    status_code=200,
+    dependencies=[Depends(require("iam-tenants:read", platform_only=True))],
+    response_model=list[schemas.Tenant],
+    responses=PROBLEM,
+    summary="Every tenant, by name (platform administrators only)",
+)
+async def directory_tenants(
+    request: Request,
+) -> list[schemas.Tenant]:
+    """Every tenant, by name (platform administrators only)."""
+    component: iam.application.directory.Directory = request.app.state.directory
+    answer = await component.tenants()
+    now = utc_now()
+    return [tenant_view(item, now) for item in answer]
+
+
+@router.post(
+    "/api/v1/authz/check",
+    status_code=200,
+    dependencies=[Depends(require())],
+    response_model=schemas.CheckAnswerBody,
+    responses=PROBLEM,
+    summary="The decision of the caller's tenant on permission for the caller (or, with iam-authz:read, for subject; a platform caller names its tenant); env defaults to the time and client IP",
+)
+async def access_decide(
+    request: Request,
+    body: schemas.CheckRequest,
+) -> schemas.CheckAnswerBody:
+    """The decision of the caller's tenant on permission for the caller (or, with iam-authz:read, for subject; a platform caller names its tenant); env defaults to the time and client IP."""
+    component: iam.application.access.AccessControl = request.app.state.access
+    answer = await component.decide(
+        permission=body.permission,
+        resource=body.resource,
+        env=body.env,
+        subject=body.subject,
+        tenant=body.tenant_,
+    )
+    return schemas.CheckAnswerBody.model_validate(answer)
 
 
 @router.get(
@@ -1414,6 +1494,21 @@ async def disable_registered_client(
 # or value of a map), so that a request that breaks them is answered with the spec's
 # messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
+    "directory_create_tenant": {
+        "name": lambda value: domain_model.check_directory_create_tenant_name(value),
+        "adminUsername": lambda value: (
+            domain_model.check_directory_create_tenant_admin_username(value)
+        ),
+        "adminEmail": lambda value: (
+            domain_model.check_directory_create_tenant_admin_email(value)
+        ),
+        "adminPassword": lambda value: (
+            domain_model.check_directory_create_tenant_admin_password(value)
+        ),
+    },
+    "access_decide": {
+        "permission": lambda value: domain_model.check_access_decide_permission(value),
+    },
     "change_status_tenant": {},
     "create_user": {
         "username": lambda value: User.check_username(value),
@@ -1471,6 +1566,7 @@ NESTED_RULES: dict[str, RuleCheck] = {
 # The check of each value object by its request model: a request whose other fields break
 # rules is answered with the value's invariants too.
 VALUE_CHECKS: dict[type[Any], ValueCheck] = {
+    schemas.CheckAnswerBody: lambda body: check_answer_of(body).problems(),
     schemas.PolicyConditionBody: lambda body: policy_condition_of(body).problems(),
 }
 UNIQUE_FIELDS: dict[tuple[str, str], str] = {
