@@ -20,6 +20,7 @@ TenantHeaders = Callable[..., dict[str, str]]
 ISSUER = "https://iam.test"
 AUDIENCE = "eaf"
 PERMISSIONS = [
+    "iam-keys:write",
     "iam-policies:read",
     "iam-policies:write",
     "iam-roles:read",

@@ -1708,6 +1708,7 @@ def test_openapi_lists_every_endpoint(client: TestClient) -> None:
     assert paths, "the OpenAPI document lists the routes"
     assert "post" in paths["/api/v1/tenants"]
     assert "get" in paths["/api/v1/tenants"]
+    assert "post" in paths["/api/v1/auth/keys/rotate"]
     assert "post" in paths["/api/v1/authz/check"]
     assert "get" in paths["/api/v1/tenants/{tenantId}"]
     assert "patch" in paths["/api/v1/tenants/{tenantId}"]

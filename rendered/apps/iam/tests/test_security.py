@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 TenantHeaders = Callable[..., dict[str, str]]
 PROBLEM_TYPE = "application/problem+json"
 PERMISSIONS = [
+    "iam-keys:write",
     "iam-policies:read",
     "iam-policies:write",
     "iam-roles:read",
@@ -45,6 +46,13 @@ ENDPOINTS = [
         None,
         "iam-tenants:read",
         id="directory_tenants",
+    ),
+    pytest.param(
+        "POST",
+        "/api/v1/auth/keys/rotate",
+        None,
+        "iam-keys:write",
+        id="tokens_rotate",
     ),
     pytest.param(
         "POST",
@@ -391,7 +399,12 @@ def test_a_platform_operator_needs_the_permission_too(
         e
         for e in ENDPOINTS
         if e.id
-        in ["directory_create_tenant", "directory_tenants", "change_status_tenant"]
+        in [
+            "directory_create_tenant",
+            "directory_tenants",
+            "tokens_rotate",
+            "change_status_tenant",
+        ]
     ],
 )
 def test_a_tenant_s_token_is_refused_where_only_platform_operators_call(

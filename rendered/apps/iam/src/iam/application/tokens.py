@@ -570,7 +570,9 @@ class TokenService:
         """Sign with a new key from now on: its kid, and those of every published key
         (the old ones stay published until their tokens expire)."""
         kid = self._keys.rotate().kid
-        return RotatedKeys(kid=kid, published=[key["kid"] for key in self.jwks()["keys"]])
+        return RotatedKeys(
+            kid=kid, published=[key["kid"] for key in self.jwks()["keys"]]
+        )
 
     def _ensure_not_throttled(self, key: tuple[str, str, str]) -> None:
         wait = self._throttle.check(key)

@@ -59,6 +59,19 @@ class GrantType(StrEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RotatedKeys:
+    """A rotated keys."""
+
+    kid: str
+    published: list[str]
+
+    def problems(self, prefix: str = "") -> list[Violation]:
+        """The rules and invariants this value breaks (paths under ``prefix``)."""
+        found: list[Violation] = []
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
 class CheckAnswer:
     """A check answer."""
 

@@ -27,6 +27,13 @@ from iam.domain.types import (
 )
 
 
+class RotatedKeysBody(Body):
+    """A rotated keys."""
+
+    kid: str = Field(alias="kid")
+    published: list[str] = Field(alias="published")
+
+
 class CheckAnswerBody(Body):
     """A check answer."""
 

@@ -53,6 +53,7 @@ from iam.domain.model import (
 from iam.domain.types import (
     CheckAnswer,
     PolicyCondition,
+    RotatedKeys,
 )
 from iam.infrastructure import schemas
 from iam.infrastructure.projections import (
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     # the hand-written components the calls await (annotations only: no import cycle)
     import iam.application.access
     import iam.application.directory
+    import iam.application.tokens
 
 # The problem answers a route documents (hand-written routers use it too).
 PROBLEM = problem_responses(404, 409, 412, 422)
@@ -250,6 +252,14 @@ def registered_client_view(
     )
 
 
+def rotated_keys_of(body: schemas.RotatedKeysBody) -> RotatedKeys:
+    """The domain's RotatedKeys of a request's."""
+    return RotatedKeys(
+        kid=body.kid,
+        published=body.published,
+    )
+
+
 def check_answer_of(body: schemas.CheckAnswerBody) -> CheckAnswer:
     """The domain's CheckAnswer of a request's."""
     return CheckAnswer(
@@ -362,6 +372,23 @@ async def directory_tenants(
     answer = await component.tenants()
     now = utc_now()
     return [tenant_view(item, now) for item in answer]
+
+
+@router.post(
+    "/api/v1/auth/keys/rotate",
+    status_code=200,
+    dependencies=[Depends(require("iam-keys:write", platform_only=True))],
+    response_model=schemas.RotatedKeysBody,
+    responses=PROBLEM,
+    summary="Sign new tokens with a new key; the old keys stay published until their tokens expire (platform administrators only)",
+)
+async def tokens_rotate(
+    request: Request,
+) -> schemas.RotatedKeysBody:
+    """Sign new tokens with a new key; the old keys stay published until their tokens expire (platform administrators only)."""
+    component: iam.application.tokens.TokenService = request.app.state.tokens
+    answer = await component.rotate()
+    return schemas.RotatedKeysBody.model_validate(answer)
 
 
 @router.post(
@@ -1566,6 +1593,7 @@ NESTED_RULES: dict[str, RuleCheck] = {
 # The check of each value object by its request model: a request whose other fields break
 # rules is answered with the value's invariants too.
 VALUE_CHECKS: dict[type[Any], ValueCheck] = {
+    schemas.RotatedKeysBody: lambda body: rotated_keys_of(body).problems(),
     schemas.CheckAnswerBody: lambda body: check_answer_of(body).problems(),
     schemas.PolicyConditionBody: lambda body: policy_condition_of(body).problems(),
 }
