@@ -17,10 +17,10 @@ from generator import naming
 from generator.context_fields import FieldCtx, field_ctx
 from generator.context_tests import add_scenarios, unmade_references
 from generator.expr_code import to_python
-from generator.reserved import python_attribute
+from generator.reserved import call_keyword, python_attribute
 from generator.resolve import resolve
 from generator.resolve_fields import FieldResolver
-from generator.resolved import Domain
+from generator.resolved import Domain, RCli
 from generator.spec import ComponentSpec, Spec
 from generator.values import Catalog
 
@@ -150,6 +150,88 @@ class ComponentCtx:
 
 
 @dataclass
+class OptionCtx:
+    """An input of a CLI command: ``--option`` (or read from the terminal: ``prompted``)."""
+
+    field: FieldCtx
+    option: str
+    keyword: str
+    """The keyword the method takes it by."""
+    parse: str | None
+    """The function making the option's text its value (None: kept as text)."""
+    choices: list[str]
+    prompted: bool
+    flag: bool
+    """A bool: ``--x`` / ``--no-x``."""
+
+
+@dataclass
+class CliCommandCtx:
+    name: str
+    function: str
+    component: str
+    method: str
+    summary: str
+    description: str
+    options: list[OptionCtx]
+    tenant: bool = False
+    """It acts in the tenant its ``--tenant`` names."""
+
+
+@dataclass
+class CliCtx:
+    name: str
+    description: str
+    commands: list[CliCommandCtx]
+
+
+_PARSE = {
+    "int": "int",
+    "float": "float",
+    "decimal": "Decimal",
+    "date": "date.fromisoformat",
+    "datetime": "datetime.fromisoformat",
+    "uuid": "UUID",
+}
+
+
+def _cli(cli: RCli | None, catalog: Catalog) -> CliCtx | None:
+    if cli is None:
+        return None
+    commands = []
+    for command in cli.commands:
+        function = naming.snake(command.name.replace("-", "_"))
+        options = []
+        for input_ in command.inputs:
+            field_ = field_ctx(input_, catalog)
+            type_ = input_.type
+            options.append(
+                OptionCtx(
+                    field=field_,
+                    option="--" + naming.kebab(input_.name),
+                    keyword=call_keyword(naming.snake(input_.name)),
+                    parse=type_.name if type_.kind == "enum" else _PARSE.get(type_.name),
+                    choices=list(catalog.enums.get(type_.name, [])) if type_.kind == "enum" else [],
+                    prompted=input_.name in command.prompt,
+                    flag=type_.is_scalar("bool"),
+                )
+            )
+        commands.append(
+            CliCommandCtx(
+                name=command.name,
+                function=function,
+                component=command.component,
+                method=command.method,
+                summary=command.summary,
+                description=command.description,
+                options=options,
+                tenant=command.tenant,
+            )
+        )
+    return CliCtx(name=cli.name, description=cli.description, commands=commands)
+
+
+@dataclass
 class ServiceCtx:
     name: str
     kind: str
@@ -192,6 +274,8 @@ class ServiceCtx:
     """The composition root builds the secrets' hasher (for use cases or components)."""
     sealed_secrets: bool = False
     """The composition root opens the key ring of sealed secrets (use cases, components)."""
+    cli: CliCtx | None = None
+    """The operator CLI (``src/<package>/cli.py``), if the spec declares one."""
 
 
 _APP_REQUIREMENTS = frozenset({"fastapi", "pydantic", "uvicorn"})
@@ -560,6 +644,7 @@ def build(spec: Spec) -> ServiceCtx:
     policies = _policies(domain, by_name)
     _reach(spec, endpoints, policies, by_name, read_models)
     components = [_component(n, c, spec) for n, c in spec.components.items()]
+    cli = _cli(domain.cli, catalog)
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,
@@ -616,7 +701,16 @@ def build(spec: Spec) -> ServiceCtx:
             for cmd in a.commands
             for f in cmd.inputs
             for c in [*f.checks, *f.item_checks, *f.key_checks]
+        )
+        or any(
+            c.kind == "pattern"
+            for f in [
+                *(f for e in endpoints for f in e.body if e.call),
+                *(o.field for command in (cli.commands if cli else []) for o in command.options),
+            ]
+            for c in [*f.checks, *f.item_checks, *f.key_checks]
         ),
+        cli=cli,
     )
 
 

@@ -55,6 +55,13 @@ def expected(spec: Spec) -> list[Expected]:
             inputs = tuple(call_keyword(naming.snake(name)) for name in endpoint.inputs)
             key = f"endpoints.{index}.call"
             found.append(Expected(key, served.class_path, "method", inputs, method))
+    for command_name, command in (spec.cli.commands if spec.cli else {}).items():
+        component, _, method = command.call.partition(".")
+        served = spec.components.get(component)
+        if served is not None and served.type.startswith(f"{package}."):
+            inputs = tuple(call_keyword(naming.snake(name)) for name in command.inputs)
+            key = f"cli.commands.{command_name}.call"
+            found.append(Expected(key, served.class_path, "method", inputs, method))
     found += [
         Expected(f"aggregates.{name}.service", a.service, "class")
         for name, a in spec.aggregates.items()

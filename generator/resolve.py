@@ -70,12 +70,14 @@ UUID = TypeRef.scalar("uuid")
 
 def resolve(spec: Spec) -> Domain:
     """The domain ``spec`` declares, with every problem found in ``domain.problems``."""
+    from generator.resolve_cli import resolve_cli
     from generator.resolve_http import resolve_endpoints, resolve_read_models
 
     resolver = _Resolver(spec)
     resolver.run()
     resolve_read_models(spec, resolver.domain, resolver.fields)
     resolve_endpoints(spec, resolver.domain, resolver.fields)
+    resolve_cli(spec, resolver.domain, resolver.fields)
     return resolver.domain
 
 

@@ -288,6 +288,30 @@ class RPolicy:
 
 
 @dataclass
+class RCliCommand:
+    """An operator command: it awaits ``component.method`` with its inputs (options, and
+    the ``prompt``ed ones read from the terminal)."""
+
+    name: str
+    component: str
+    method: str
+    inputs: list[RField]
+    prompt: list[str]
+    tenant: bool = False
+    summary: str = ""
+    description: str = ""
+
+
+@dataclass
+class RCli:
+    """The service's operator CLI: the console script ``name``."""
+
+    name: str
+    description: str
+    commands: list[RCliCommand]
+
+
+@dataclass
 class Domain:
     """Everything a spec declares, resolved."""
 
@@ -299,6 +323,7 @@ class Domain:
     read_models: dict[str, RReadModel] = field(default_factory=dict)
     endpoints: list[REndpoint] = field(default_factory=list)
     policies: list[RPolicy] = field(default_factory=list)
+    cli: RCli | None = None
     problems: list[tuple[Loc, str]] = field(default_factory=list)
 
     def problem(self, loc: Loc, message: str) -> None:

@@ -600,6 +600,39 @@ class EndpointSpec(_Strict):
         return value
 
 
+class CliCommandSpec(_Strict):
+    """An operator command of the service's CLI, served by a hand-written component."""
+
+    call: StrictStr = Field(description="<component>.<method>: the async method it awaits")
+    summary: Text = ""
+    description: Text = ""
+    inputs: Fields = Field(
+        default={},
+        description="its options (--kebab-case), scalars, with their rules; checked before the"
+        " database is opened",
+    )
+    prompt: Annotated[list[StrictStr], Field(max_length=10)] = Field(
+        default=[],
+        description="inputs read from the terminal (asked twice) or stdin's first line, never"
+        " from the command line (a password)",
+    )
+    tenant: StrictBool = Field(
+        default=False,
+        description="the command acts in the tenant its required --tenant option names (else"
+        " in none: an operator's platform context, the method entering the tenant it acts in)",
+    )
+
+
+class CliSpec(_Strict):
+    """The service's operator CLI (a console script)."""
+
+    name: Annotated[StrictStr, Field(pattern=NAME_RULE, max_length=MAX_NAME)] | None = Field(
+        default=None, description="the script's name (default <service>-admin)"
+    )
+    description: Text = ""
+    commands: Annotated[dict[StrictStr, CliCommandSpec], Field(min_length=1, max_length=50)]
+
+
 class Spec(_Strict):
     """One service (kind app) or shared library (kind lib)."""
 
@@ -640,6 +673,10 @@ class Spec(_Strict):
     )
     dependencies: Annotated[list[StrictStr], Field(max_length=100)] = Field(
         default=[], description="extra runtime requirements (PEP 508), e.g. 'httpx>=0.27'"
+    )
+    cli: CliSpec | None = Field(
+        default=None,
+        description="operator commands (a console script), each awaiting a component's method",
     )
     scripts: Annotated[dict[StrictStr, StrictStr], Field(max_length=50)] = Field(
         default={}, description="console scripts: name -> 'module:function'"

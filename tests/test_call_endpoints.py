@@ -3,6 +3,9 @@ body, rules, answer and guards rendered from the spec."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,6 +55,20 @@ endpoints:
   - {method: POST, path: /api/v1/prices/reset, call: pricing.reset, platform_only: true,
      permission: "quotes:admin", request: PriceReset,
      inputs: {reason: {type: str, not_blank: true}}}
+cli:
+  description: Quotes operator commands
+  commands:
+    reprice:
+      call: pricing.reprice
+      summary: set a product's price
+      tenant: true
+      prompt: [pin]
+      inputs:
+        sku: {type: str, pattern: "^[A-Z0-9-]{3,20}$", example: AB-100}
+        price: {type: decimal, min: 0, scale: 2, example: "3.50"}
+        dryRun: {type: bool, default: false}
+        note: {type: str, optional: true, max_length: 20}
+        pin: {type: str, min_length: 4, example: "1234"}
 """
 
 PRICING = '''\
@@ -94,6 +111,13 @@ class Pricing:
     async def reset(self, *, reason: str) -> None:
         caller = context.current()
         RESETS.append(f"{reason} by {caller.user_id} platform={caller.platform}")
+
+    async def reprice(
+        self, *, sku: str, price: Decimal, dry_run: bool, note: str | None, pin: str
+    ) -> str:
+        caller = context.current()
+        verb = "would reprice" if dry_run else "repriced"
+        return f"{verb} {sku} to {price} in {caller.tenant_id} by {caller.user_id} ({note}, {pin})"
 '''
 
 # What a user observes over HTTP, with the service's own test fixtures (tokens of a tenant
@@ -180,6 +204,59 @@ def test_a_call_serves_a_hand_written_method_with_rendered_rules_answers_and_gua
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
 
+def _cli(project: Path, stdin: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "quotes.cli", *arguments],
+        cwd=project,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src", "DATABASE_URL": "sqlite:///cli.db"},
+        check=False,
+        timeout=120,
+    )
+
+
+def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
+    workspace: Path, generate: Callable[..., Result]
+) -> None:
+    project = service_of(workspace, generate, "quotes", QUOTES)
+    (project / "src/quotes/application/pricing.py").write_text(PRICING)
+    pyproject = (project / "pyproject.toml").read_text()
+    assert 'quotes-admin = "quotes.cli:main"' in pyproject
+    assert (
+        "def test_reprice_refuses_price_breaking_min("
+        in (project / "tests/test_cli.py").read_text()
+    )
+
+    # every broken option at once, each named, before the database is opened
+    bad = _cli(project, "", "reprice", "--tenant", "a/b", "--sku", "a b", "--price", "-1",
+               "--note", "x" * 21)  # fmt: skip
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.splitlines() == [
+        "quotes-admin: error: Sku must match ^[A-Z0-9-]{3,20}$ (--sku)",
+        "quotes-admin: error: Price must be at least 0 (--price)",
+        "quotes-admin: error: Note allows at most 20 characters (--note)",
+        "quotes-admin: error: no pin given (type it, or pipe it on stdin)",
+        "quotes-admin: error: A tenant is 1 to 64 letters, digits, _ or - (--tenant)",
+    ]
+    assert not (project / "cli.db").exists()
+    done = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "3.5")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "repriced AB-1 to 3.5 in acme by quotes-admin (None, 4321)\n",
+        "",
+    ), done.stderr
+    dry = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "1",
+               "--dry-run", "--note", "spring")  # fmt: skip
+    assert dry.stdout.startswith("would reprice AB-1 to 1 in acme"), dry.stderr
+    never = _cli(project, "", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "1",
+                 "--pin", "4321")  # fmt: skip
+    assert never.returncode == 2 and "unrecognized arguments: --pin" in never.stderr
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_cli.py")
+
+
 def test_render_names_a_call_s_method_that_cannot_be_awaited(
     workspace: Path, generate: Callable[..., Result]
 ) -> None:
@@ -207,6 +284,30 @@ def _call(endpoint: str, extra: str = "") -> str:
         "components:\n  pricing: {type: 'shop.application.pricing:Pricing'}\n"
         f"{extra}endpoints:\n  - {endpoint}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("cli", "problem"),
+    [
+        ("{commands: {reprice: {call: prices.quote}}}",
+         "cli.commands.reprice.call: unknown component 'prices'"),
+        ("{commands: {Reprice: {call: pricing.quote}}}",
+         "cli.commands.Reprice: a command is lower-case words with dashes"),
+        ("{commands: {reprice: {call: pricing.quote, inputs: {tags: 'list[str]'}}}}",
+         "cli.commands.reprice.inputs.tags.type: an option is one value: bool, date, datetime,"
+         " decimal, float, int, str, uuid or an enum, not list[str]"),
+        ("{commands: {reprice: {call: pricing.quote, inputs: {pin: int}, prompt: [pin]}}}",
+         "cli.commands.reprice.prompt.0: 'pin' is no required str input"),
+        ("{name: shop, commands: {reprice: {call: pricing.quote}}}",
+         "cli.name: 'shop' is also a script of the service"),
+        ("{commands: {reprice: {call: pricing.quote, tenant: true, inputs: {tenant: str}}}}",
+         "cli.commands.reprice.inputs: two inputs are one option (or one is --help, or --tenant"),
+    ],
+)  # fmt: skip
+def test_validate_names_a_cli_command_that_cannot_run(cli: str, problem: str) -> None:
+    spec = _call("{method: GET, path: /p, query: Cart.get}", f"cli: {cli}\n")
+    found = [line.split(": ", 1)[1] for line in spec_problems(spec, "shop.yaml")]
+    assert any(line.startswith(problem) for line in found), found
 
 
 @pytest.mark.parametrize(

@@ -29,12 +29,9 @@ USERNAME_PATTERN = r"^(?:[A-Za-z0-9._@-]{1,64})$"
 #: Role names: 1 to 64 printable ASCII characters.
 ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
 
-USERS_READ, USERS_WRITE = "iam-users:read", "iam-users:write"
-ROLES_READ, ROLES_WRITE = "iam-roles:read", "iam-roles:write"
-CLIENTS_READ, CLIENTS_WRITE = "iam-service-accounts:read", "iam-service-accounts:write"
+# The permissions the hand-written code checks (the spec's endpoints name their own)
 AUTHZ_READ = "iam-authz:read"
-TENANTS_READ, TENANTS_WRITE = "iam-tenants:read", "iam-tenants:write"
-KEYS_WRITE = "iam-keys:write"
+TENANTS_READ = "iam-tenants:read"
 FEDERATION_READ, FEDERATION_WRITE = "iam-federation:read", "iam-federation:write"
 
 #: What a platform administrator's tokens grant: everything.

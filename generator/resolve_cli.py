@@ -1,0 +1,106 @@
+"""The operator CLI resolved: each command's component method and options."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from generator import naming
+from generator.resolve_fields import FieldResolver
+from generator.resolved import Domain, Loc, RCli, RCliCommand, listed
+from generator.spec import Spec
+
+COMMAND = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+METHOD = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+OPTION_TYPES = frozenset({"str", "int", "float", "decimal", "bool", "date", "datetime", "uuid"})
+
+
+def resolve_cli(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
+    """``spec.cli`` as ``domain.cli``, each problem reported at its place."""
+    if spec.cli is None:
+        return
+    loc: Loc = ("cli",)
+    name = spec.cli.name or f"{spec.name}-admin"
+    if spec.kind != "app":
+        domain.problem(loc, "a CLI runs a service's components: only an app (kind: app) has one")
+        return
+    if name in spec.scripts or name == spec.name:
+        domain.problem(
+            (*loc, "name"),
+            f"{name!r} is also a script of the service: name the CLI otherwise (`cli.name`)",
+        )
+    commands = []
+    for command_name, command in spec.cli.commands.items():
+        where: Loc = (*loc, "commands", command_name)
+        if not COMMAND.fullmatch(command_name) or len(command_name) > 40:
+            domain.problem(where, "a command is lower-case words with dashes (create-admin)")
+            continue
+        component, _, method = command.call.partition(".")
+        if component not in spec.components:
+            domain.problem(
+                (*where, "call"),
+                f"unknown component {component!r} (a call names <component>.<method>; expected"
+                f" one of: {listed(spec.components) if spec.components else 'none declared'})",
+            )
+            continue
+        if not METHOD.fullmatch(method) or keyword.iskeyword(method):
+            domain.problem(
+                (*where, "call"),
+                f"{method!r} is no method name: a call names <component>.<method>, the method"
+                " in snake_case",
+            )
+            continue
+        inputs = fields.fields(command.inputs, (*where, "inputs"))
+        ok = True
+        for field_ in inputs:
+            type_ = field_.type
+            if type_.kind not in ("scalar", "enum") or (
+                type_.kind == "scalar" and type_.name not in OPTION_TYPES
+            ):
+                ok = False
+                domain.problem(
+                    (*field_.loc, "type"),
+                    f"an option is one value: {', '.join(sorted(OPTION_TYPES))} or an enum,"
+                    f" not {type_}",
+                )
+            for key, holds in (("unique", field_.unique), ("references", field_.references)):
+                if holds:
+                    ok = False
+                    domain.problem(
+                        (*field_.loc, key),
+                        f"{key} applies to the fields of aggregates and commands: a command's"
+                        " inputs go to its method as given (check them there)",
+                    )
+        by_name = {f.name: f for f in inputs}
+        for index, prompted in enumerate(command.prompt):
+            asked = by_name.get(prompted)
+            if asked is None or not asked.type.is_scalar("str") or not asked.required:
+                ok = False
+                domain.problem(
+                    (*where, "prompt", index),
+                    f"{prompted!r} is no required str input: a prompt reads one from the"
+                    f" terminal (expected one of: {listed(by_name) or 'none'})",
+                )
+        options = [naming.kebab(f.name) for f in inputs]
+        if command.tenant:
+            options.append("tenant")
+        if len(set(options)) != len(options) or "help" in options:
+            ok = False
+            domain.problem(
+                (*where, "inputs"),
+                "two inputs are one option (or one is --help, or --tenant of `tenant: true`)",
+            )
+        if ok:
+            commands.append(
+                RCliCommand(
+                    name=command_name,
+                    component=component,
+                    method=method,
+                    inputs=inputs,
+                    prompt=list(command.prompt),
+                    tenant=command.tenant,
+                    summary=command.summary,
+                    description=command.description,
+                )
+            )
+    domain.cli = RCli(name=name, description=spec.cli.description, commands=commands)
