@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from iam import admin
+from iam import cli as admin
 from iam.main import create_app
 from tests.identity.conftest import Iam, settings_for
 
@@ -141,7 +141,7 @@ def test_python_dash_m_reads_the_password_from_stdin(database: Path) -> None:
         "DATABASE_URL": f"sqlite:///{database / 'iam.db'}",
         **CHEAP_HASHING,
     }
-    command = [sys.executable, "-m", "iam.admin", "create-platform-admin"]
+    command = [sys.executable, "-m", "iam.cli", "create-platform-admin"]
 
     created = subprocess.run(
         [*command, "--username", "ops"],

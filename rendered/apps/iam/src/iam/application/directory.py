@@ -126,9 +126,9 @@ class Directory:
 
     async def set_platform_admin(
         self, *, username: str, password: str, email: str | None = None
-    ) -> bool:
+    ) -> str:
         """Create the platform administrator ``username``, or reset its password (and
-        enable it again); True when it was created."""
+        enable it again); what was done."""
         DomainValidationError.raise_for(User.check_username(username))
         DomainValidationError.raise_for(User.check_password(password))
         if email is not None:
@@ -144,14 +144,14 @@ class Directory:
                 roles=[PLATFORM_ADMIN_ROLE],
                 attributes={},
             )
-            return True
+            return f"created platform administrator {username}"
         now = self._clock.now()
         admin = admin.change_password(password=self._hasher.hash(password), now=now)
         if admin.status != ACTIVE:
             admin = admin.change_status(status=ACTIVE, now=now)
         with in_tenant(PLATFORM):
             await self._users.save(admin)
-        return False
+        return f"reset the password of platform administrator {username}"
 
     async def _create_user(
         self,
