@@ -14,8 +14,8 @@ from eaf.domain import Violation
 from eaf.security import SecretBox, SecretError
 
 from iam.application.access import AccessControl
-from iam.application.federation import ExternalIdentity, Federation
 from iam.application.broker_id_tokens import InvalidIdTokenError, verify_id_token
+from iam.application.federation import ExternalIdentity, Federation
 from iam.application.identity import ACTIVE, NAMESPACE, ConflictError, in_tenant
 from iam.application.oauth import Realm
 from iam.application.ports.brokering import (

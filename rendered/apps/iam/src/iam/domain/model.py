@@ -1467,7 +1467,7 @@ class SamlAssertionUse(AggregateRoot[DomainEvent]):
         return cls.started_by(event).checked(now).record(event)
 
 
-def check_directory_create_tenant_name(
+def check_call_directory_create_tenant_name(
     value: str, path: str = "name"
 ) -> list[Violation]:
     """The rules of ``name`` (an input of directory.create_tenant) that ``value`` breaks."""
@@ -1479,7 +1479,7 @@ def check_directory_create_tenant_name(
     return found
 
 
-def check_directory_create_tenant_admin_username(
+def check_call_directory_create_tenant_admin_username(
     value: str, path: str = "adminUsername"
 ) -> list[Violation]:
     """The rules of ``adminUsername`` (an input of directory.create_tenant) that ``value`` breaks."""
@@ -1489,7 +1489,7 @@ def check_directory_create_tenant_admin_username(
     return found
 
 
-def check_directory_create_tenant_admin_email(
+def check_call_directory_create_tenant_admin_email(
     value: str, path: str = "adminEmail"
 ) -> list[Violation]:
     """The rules of ``adminEmail`` (an input of directory.create_tenant) that ``value`` breaks."""
@@ -1499,7 +1499,7 @@ def check_directory_create_tenant_admin_email(
     return found
 
 
-def check_directory_create_tenant_admin_password(
+def check_call_directory_create_tenant_admin_password(
     value: str, path: str = "adminPassword"
 ) -> list[Violation]:
     """The rules of ``adminPassword`` (an input of directory.create_tenant) that ``value`` breaks."""
@@ -1509,7 +1509,7 @@ def check_directory_create_tenant_admin_password(
     return found
 
 
-def check_access_decide_permission(
+def check_call_access_decide_permission(
     value: str, path: str = "permission"
 ) -> list[Violation]:
     """The rules of ``permission`` (an input of access.decide) that ``value`` breaks."""
@@ -1527,4 +1527,36 @@ def check_access_decide_permission(
                 ),
             )
         )
+    return found
+
+
+def check_cli_create_platform_admin_username(
+    value: str, path: str = "username"
+) -> list[Violation]:
+    """The rules of ``username`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
+    found: list[Violation] = []
+    if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
+        found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
+    return found
+
+
+def check_cli_create_platform_admin_email(
+    value: str | None, path: str = "email"
+) -> list[Violation]:
+    """The rules of ``email`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
+    found: list[Violation] = []
+    if value is None:
+        return found
+    if "@" not in value:
+        found.append(Violation(path, "Email must be valid"))
+    return found
+
+
+def check_cli_create_platform_admin_password(
+    value: str, path: str = "password"
+) -> list[Violation]:
+    """The rules of ``password`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
+    found: list[Violation] = []
+    if len(value) < 8:
+        found.append(Violation(path, "Password is at least 8 characters"))
     return found

@@ -1522,19 +1522,23 @@ async def disable_registered_client(
 # messages (the models state the same rules to clients).
 RULES: dict[str, dict[str, RuleCheck]] = {
     "directory_create_tenant": {
-        "name": lambda value: domain_model.check_directory_create_tenant_name(value),
+        "name": lambda value: domain_model.check_call_directory_create_tenant_name(
+            value
+        ),
         "adminUsername": lambda value: (
-            domain_model.check_directory_create_tenant_admin_username(value)
+            domain_model.check_call_directory_create_tenant_admin_username(value)
         ),
         "adminEmail": lambda value: (
-            domain_model.check_directory_create_tenant_admin_email(value)
+            domain_model.check_call_directory_create_tenant_admin_email(value)
         ),
         "adminPassword": lambda value: (
-            domain_model.check_directory_create_tenant_admin_password(value)
+            domain_model.check_call_directory_create_tenant_admin_password(value)
         ),
     },
     "access_decide": {
-        "permission": lambda value: domain_model.check_access_decide_permission(value),
+        "permission": lambda value: domain_model.check_call_access_decide_permission(
+            value
+        ),
     },
     "change_status_tenant": {},
     "create_user": {
