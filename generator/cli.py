@@ -316,7 +316,8 @@ def _regenerate(
     if not from_spec and _upgrade_runtime(workspace, default_root) and not names and not every:
         return  # `generate update` alone: the runtime only
     workspace, projects = _projects(names, every)
-    conflicted: list[str] = []
+    # Every project is checked before any is written: a refusal leaves them all as they were.
+    planned = []
     for project in projects:
         root = project.template_root(default_root)
         where = workspace.relative(project.directory)
@@ -325,17 +326,21 @@ def _regenerate(
         )
         if from_spec:
             _refuse_breaking_changes(workspace, project, spec_text, refuse=not allow_breaking)
-        if rg.is_current(project, spec_text, root):
-            typer.echo(f"{where}: up to date")
-            _report_own_code(load_spec_text(spec_text, project.name), project.directory)
-            continue
-        dirty = [] if allow_dirty else rg.dirty_files(project.directory)
+        current = rg.is_current(project, spec_text, root)
+        dirty = [] if allow_dirty or current else rg.dirty_files(project.directory)
         if dirty:
             fail(
                 f"{where} has uncommitted changes ({', '.join(dirty[:5])}"
                 f"{', ...' if len(dirty) > 5 else ''}); commit or stash them first "
-                "(or pass --allow-dirty)"
+                "(or pass --allow-dirty); no project was written"
             )
+        planned.append((project, root, where, spec_text, current))
+    conflicted: list[str] = []
+    for project, root, where, spec_text, current in planned:
+        if current:
+            typer.echo(f"{where}: up to date")
+            _report_own_code(load_spec_text(spec_text, project.name), project.directory)
+            continue
         merge = rg.plan(project, rg.Source(spec_text, root))
         rg.apply(project, merge)
         typer.echo(f"{where}: {len(merge.changed)} file(s) changed")

@@ -14,6 +14,7 @@ from typing import Any
 from generator import naming
 from generator.expr import DECIMAL, DURATION, FLOAT, INT, Node, is_null
 from generator.reserved import python_attribute
+from generator.typeref import TypeRef
 
 
 @dataclass
@@ -165,8 +166,18 @@ class _Writer:
         return f"({self.write(other)})" if holds else f"(not {self.write(other)})"
 
     def _if(self, node: Node) -> str:
-        test, body, orelse = (self.write(arg) for arg in node.args)
+        test = self.write(node.args[0])
+        body, orelse = (self._as(node.type, arg) for arg in node.args[1:])
         return f"({body} if {test} else {orelse})"
+
+    def _as(self, type_: TypeRef, node: Node) -> str:
+        """``node`` written as a value of ``type_``: an int where a decimal is made
+        ``Decimal(...)`` (``x if n else 0``, ``max(total, 0)``), for the type checker."""
+        written = self.write(node)
+        if type_.required() == DECIMAL and node.type.required() == INT:
+            self.imports.add("Decimal")
+            return f"Decimal({written})"
+        return written
 
     def _call(self, node: Node) -> str:
         args = [self.write(arg) for arg in node.args]
@@ -183,6 +194,8 @@ class _Writer:
             return f"{args[0]}.{name}()"
         if name == "sum":
             return f"sum({args[0]}{self._start(node.type)})"
+        if name in ("min", "max"):
+            args = [self._as(node.type, arg) for arg in node.args]
         return f"{name}({', '.join(args)})"
 
     def _aggregate(self, node: Node) -> str:

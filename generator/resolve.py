@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -66,6 +67,26 @@ AGGREGATE_METHODS = frozenset(
 ENUM_MEMBER = r"^[A-Za-z][A-Za-z0-9_-]*$"
 STR = TypeRef.scalar("str")
 UUID = TypeRef.scalar("uuid")
+
+
+def _not_given(wanted: dict[str, RField], given: Mapping[str, object]) -> str:
+    """What a ``with`` leaves out of the command it runs ("" when nothing): every
+    parameter and input is given, one with a default or optional too (the command is run
+    as a request gives it all; it would not keep the value the aggregate has)."""
+    missing = [
+        name
+        for name, field_ in wanted.items()
+        if name not in given and field_.secret != "generated"
+    ]
+    if not missing:
+        return ""
+    defaulted = [name for name in missing if not wanted[name].required]
+    return f"missing: {', '.join(missing)}" + (
+        f" (give {', '.join(defaulted)} too: a command run here takes every value, one with"
+        " a default or optional as well, `null` for none)"
+        if defaulted
+        else ""
+    )
 
 
 def resolve(spec: Spec) -> Domain:
@@ -177,9 +198,9 @@ class _Resolver:
                 node = self.fields.expression(text, scope, where, wanted[key].full_type)
                 if node is not None:
                     args[key] = node
-            missing = [n for n, f in wanted.items() if f.required and n not in args]
+            missing = _not_given(wanted, policy.run.with_)
             if missing:
-                self.domain.problem((*loc, "run", "with"), f"missing: {', '.join(missing)}")
+                self.domain.problem((*loc, "run", "with"), missing)
                 continue
             self.domain.policies.append(
                 RPolicy(name, policy.on, target_name, member, id_node, args,
@@ -238,6 +259,9 @@ class _Resolver:
                 f"a reference to {target.name} by its {key[0]} is a {target.key[0].type}"
                 f" (or a list of them), not {field.type}",
             )
+        elif not field.normalize and field.type.kind == "scalar":
+            # the value names the key as a request would give it: normalized as the key is
+            field.normalize = target.key[0].normalize
 
     # names and named types
     def _names(self) -> None:
@@ -1067,9 +1091,9 @@ class _Resolver:
                     )
                     if node is not None:
                         args[key] = node
-                missing = [n for n, f in wanted.items() if f.required and n not in also.with_]
+                missing = _not_given(wanted, also.with_)
                 if missing:
-                    self.domain.problem((*loc, "with"), f"missing: {', '.join(missing)}")
+                    self.domain.problem((*loc, "with"), missing)
                 if id_node is not None:
                     command.also.append(RAlso(target_name, member, id_node, args))
 

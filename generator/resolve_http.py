@@ -37,7 +37,6 @@ from generator.typeref import TypeRef
 
 PATH = re.compile(r"^/[A-Za-z0-9._~/{}-]*$")
 PATH_TYPES = frozenset({"str", "int", "uuid", "date"})
-QUERY_NAMES = frozenset({"limit", "offset", "sort"})
 STR = TypeRef.scalar("str")
 TIMESTAMP_COLUMNS = ("createdAt", "updatedAt")
 TENANT_PARAM = "tenantId"
@@ -700,9 +699,15 @@ def _command_endpoint(
             or field.optional
             or not (field.type.kind == "enum" or field.type.is_scalar(*PATH_TYPES))
         ):
+            if field is None:
+                why = f"{member!r} takes no {param!r}"
+            else:
+                given = "a secret" if field.secret else str(field.full_type)
+                why = f"{member!r} takes {param!r} as {given}"
             domain.problem(
                 (*loc, "path"),
-                f"{{{param}}} is a parameter of {member!r} of type str, int, uuid, date or an enum",
+                f"{{{param}}} must be a required parameter of {member!r} of type str, int, uuid,"
+                f" date or an enum ({why})",
             )
             return None
     deleting = kind == "delete" or endpoint.method == "DELETE"
@@ -824,6 +829,16 @@ def _upsert(
             (*loc, "status"), "a create-or-replace PUT answers 201 when it creates, else 200"
         )
         return None
+    for used in (create, command):
+        made = [f.name for f in used.arguments if f.secret == "generated"]
+        if made:
+            domain.problem(
+                where if used is create else (*loc, "command"),
+                f"{used.name!r} makes a generated secret ({made[0]!r}), which only the answer"
+                " of a POST or a plain PUT shows: a create-or-replace PUT serves commands that"
+                " do not",
+            )
+            return None
     taking = {f.name: f for f in create.arguments}
     changing = {f.name: f for f in command.arguments}
     if by_key not in taking:
@@ -846,16 +861,6 @@ def _upsert(
                 f"{command.name!r} does not take {field_name!r}, which {member!r} does: a"
                 " replace would drop it (the body of a create-or-replace PUT is one for both"
                 " commands)",
-            )
-            return None
-    for used in (create, command):
-        made = [f.name for f in used.arguments if f.secret == "generated"]
-        if made:
-            domain.problem(
-                where if used is create else (*loc, "command"),
-                f"{used.name!r} makes a generated secret ({made[0]!r}), which only the answer"
-                " of a POST or a plain PUT shows: a create-or-replace PUT serves commands that"
-                " do not",
             )
             return None
     return create
@@ -915,6 +920,9 @@ def _query_endpoint(
             domain.problem((*loc, "path"), f"{{{param}}} is not a column of {target} to filter on")
             return None
     filters = []
+    # the query parameters the list takes besides its filters
+    taken = {"limit", "offset"} if endpoint.page else set()
+    taken |= {"sort"} if endpoint.sort else set()
     for position, column_name in enumerate(endpoint.filter):
         column = read_model.column(column_name)
         where = (*loc, "filter", position)
@@ -927,15 +935,23 @@ def _query_endpoint(
         elif column.hidden:
             domain.problem(where, f"{column_name!r} is hidden: no request may search by it")
         elif not _filterable(column):
+            why = (
+                "a decimal is kept as text, exactly"
+                if column.type.required().name == "decimal"
+                else "a list, map, value object or json value is no one value to compare"
+            )
             domain.problem(
                 where,
                 f"{column_name!r} ({column.type}) cannot be filtered on (filters take "
-                "str, int, float, bool, uuid, date, datetime and enum columns; a decimal "
-                "is kept as text, exactly)",
+                f"str, int, float, bool, uuid, date, datetime and enum columns; {why})",
             )
-        elif column_name in QUERY_NAMES or column_name in path_params:
+        elif column_name in path_params:
+            domain.problem(where, f"{column_name!r} is taken by the path")
+        elif column_name in taken:
             domain.problem(
-                where, f"{column_name!r} is taken by the path or by paging (limit, offset, sort)"
+                where,
+                f"{column_name!r} is taken by "
+                + ("the sort" if column_name == "sort" else "paging (limit, offset)"),
             )
         else:
             filters.append(column_name)

@@ -344,6 +344,24 @@ def test_a_dirty_project_is_refused_naming_the_files(repo: Repo) -> None:
     assert tree_digest(repo.project) == before
 
 
+def test_render_all_refuses_before_writing_any_project_when_one_is_dirty(repo: Repo) -> None:
+    """``render --all`` checks every project first: a dirty one leaves the others unwritten
+    too (it rendered those before it, then stopped)."""
+    assert repo.generate("service", "zeta-billing").returncode == 0
+    add_field_and_event(repo)
+    other = repo.root / "specs/zeta-billing.yaml"
+    other.write_text(other.read_text().replace("port: ", "base_path: /api/v2/zeta\nport: ", 1))
+    repo.commit("zeta-billing, and a spec edit of each")
+    clock = repo.root / "apps/zeta-billing/src/zeta_billing/infrastructure/clock.py"
+    clock.write_text(clock.read_text().replace("UTC.", "UTC (uncommitted).", 1))
+    before = tree_digest(repo.project)
+    result = repo.generate("render", "--all")
+    assert result.returncode == 1
+    assert "apps/zeta-billing has uncommitted changes" in result.stderr
+    assert "no project was written" in result.stderr
+    assert tree_digest(repo.project) == before
+
+
 def test_diff_shows_what_render_would_apply_and_writes_nothing(repo: Repo) -> None:
     add_field_and_event(repo)
     before = tree_digest(repo.project)

@@ -1245,3 +1245,198 @@ def test_a_query_parameter_an_endpoint_does_not_take_is_refused(
     sent it: every row was answered, as if unfiltered."""
     project = service_of(workspace, generate, "shop", JSON_FORMS)
     app_probe(project, UNKNOWN_QUERY_PROBE, workspace)
+
+
+INT_AS_DECIMAL = """\
+version: 2
+name: kits
+aggregates:
+  Kit:
+    fields:
+      total: {type: decimal, scale: 2, example: "10.00"}
+      count: {type: int, min: 0, max: 100}
+      best: {type: decimal, default: "0"}
+    computed:
+      perItem: {type: decimal, value: "total / count if count != 0 else 0"}
+      capped: {type: decimal, value: "min(total, 100)"}
+    commands:
+      open: {creates: true, params: [total, count], emits: KitOpened}
+      settle: {set: {best: "max(total, count)"}, emits: KitSettled}
+endpoints:
+  - {method: POST, path: /api/v1/kits, command: Kit.open}
+  - {method: POST, path: "/api/v1/kits/{id}/settle", command: Kit.settle}
+"""
+
+
+def test_an_int_where_a_decimal_is_computed_is_made_a_decimal(
+    workspace: Path, generate: Generate
+) -> None:
+    """``x if n != 0 else 0``, ``min(total, 100)`` and ``max(total, count)`` give a decimal:
+    the int is written ``Decimal(...)`` (it was returned as an int, which ``mypy --strict``
+    refused)."""
+    project = service_of(workspace, generate, "kits", INT_AS_DECIMAL)
+    model = (project / "src/kits/domain/model.py").read_text()
+    assert "Decimal(0)" in model and "Decimal(100)" in model
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+LIST_OF_VALUES = """\
+version: 2
+name: kitting
+values:
+  Line:
+    fields:
+      item: {type: str, max_length: 10, example: a}
+aggregates:
+  Kit:
+    fields:
+      lines:
+        type: "list[Line]"
+        min_length: 1
+        max_length: 2
+        messages: {max_length: "At most two lines"}
+    commands:
+      open: {creates: true, params: [lines], emits: KitOpened}
+endpoints:
+  - {method: POST, path: /api/v1/kits, command: Kit.open}
+"""
+
+LIST_OF_VALUES_PROBE = """
+with TestClient(create_app(settings)) as client:
+    answer = client.post("/api/v1/kits", json={"lines": [{"item": "a"}] * 3})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [{"field": "lines", "message": "At most two lines"}]
+    answer = client.post("/api/v1/kits", json={"lines": [{"item": "a" * 11}] * 3})
+    errors = answer.json()["errors"]
+    assert {"field": "lines", "message": "At most two lines"} in errors, errors
+    assert {"field": "lines.2.item", "message": "Item allows at most 10 characters"} in errors
+"""
+
+
+def test_a_rule_of_a_list_of_values_answers_its_own_message(
+    workspace: Path, generate: Generate
+) -> None:
+    """``max_length`` of a ``list[Line]`` broken in a request answers the spec's message (it
+    answered pydantic's: the rule's check took the request's raw items for values)."""
+    project = service_of(workspace, generate, "kitting", LIST_OF_VALUES)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    app_probe(project, LIST_OF_VALUES_PROBE, workspace)
+
+
+NORMALIZED_KEY_REFERENCE = """\
+version: 2
+name: garage
+aggregates:
+  Vehicle:
+    key: vin
+    fields:
+      vin: {type: str, normalize: [trim, upper], pattern: "^[A-HJ-NPR-Z0-9]{17}$",
+            example: 1HGCM82633A004352}
+    commands:
+      add: {creates: true, params: [vin], emits: VehicleAdded}
+  Job:
+    fields:
+      vehicleVin: {type: str, references: Vehicle.vin}
+    commands:
+      open: {creates: true, params: [vehicleVin], emits: JobOpened}
+read_models:
+  Jobs: {of: Job}
+endpoints:
+  - {method: POST, path: /api/v1/vehicles, command: Vehicle.add}
+  - {method: POST, path: /api/v1/jobs, command: Job.open}
+  - {method: GET, path: /api/v1/jobs, query: Jobs.list, filter: [vehicleVin], consistent: true}
+"""
+
+NORMALIZED_KEY_REFERENCE_PROBE = """
+with TestClient(create_app(settings)) as client:
+    made = client.post("/api/v1/vehicles", json={"vin": " 1hgcm82633a004352"})
+    assert made.status_code == 201, made.text
+    job = client.post("/api/v1/jobs", json={"vehicleVin": "1hgcm82633a004352 "})
+    assert job.status_code == 201, job.text
+    assert job.json()["vehicleVin"] == "1HGCM82633A004352"
+    listed = client.get("/api/v1/jobs?vehicleVin=1hgcm82633a004352").json()
+    assert [row["vehicleVin"] for row in listed] == ["1HGCM82633A004352"], listed
+"""
+
+
+def test_a_reference_to_a_normalized_key_is_normalized_as_the_key(
+    workspace: Path, generate: Generate
+) -> None:
+    """A natural reference names the key as a request gives it: normalized as the key is, in
+    bodies and filters (a lowercase VIN answered 422 and filtered nothing)."""
+    project = service_of(workspace, generate, "garage", NORMALIZED_KEY_REFERENCE)
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    app_probe(project, NORMALIZED_KEY_REFERENCE_PROBE, workspace)
+
+
+DEFAULTED_PARAMS = """\
+version: 2
+name: fleet
+aggregates:
+  Car:
+    fields:
+      plate: {type: str, max_length: 10}
+      km: {type: int, default: 0}
+      note: {type: str, default: ""}
+    commands:
+      register: {creates: true, params: [plate], emits: CarRegistered}
+      update: {params: [km, note], emits: CarUpdated}
+  Trip:
+    fields:
+      carId: {type: uuid, references: Car}
+      km: {type: int, min: 0}
+    commands:
+      log:
+        creates: true
+        params: [carId, km]
+        emits: TripLogged
+        also: [{command: Car.update, id: carId, with: {km: km}}]
+policies:
+  Touch:
+    on: TripLogged
+    run: {command: Car.update, id: event.carId}
+read_models:
+  Cars: {of: Car}
+endpoints:
+  - {method: POST, path: /api/v1/trips, command: Trip.log}
+  - {method: GET, path: /api/v1/cars, query: Cars.list, filter: [km], sort: [km]}
+"""
+
+
+def test_a_command_run_by_also_or_a_policy_is_given_every_parameter() -> None:
+    """A ``with`` leaving out a parameter with a default rendered a call that ``mypy --strict``
+    refused: ``validate`` names it, saying why."""
+    found = spec_problems(DEFAULTED_PARAMS, "fleet.yaml")
+    why = (
+        " too: a command run here takes every value, one with a default or optional as well,"
+        " `null` for none)"
+    )
+    assert found == [
+        "fleet.yaml:21:55: aggregates.Trip.commands.log.also.0.with: missing: note (give note"
+        + why,
+        "fleet.yaml:25:10: policies.Touch.run.with: missing: km, note (give km, note" + why,
+    ]
+
+
+def test_a_list_without_pages_may_filter_on_a_column_named_offset() -> None:
+    spec = DEFAULTED_PARAMS.replace("{km: km}", "{km: km, note: \"'trip'\"}").replace(
+        "id: event.carId}", "id: event.carId, with: {km: '0', note: \"''\"}}"
+    )
+    assert spec_problems(spec, "fleet.yaml") == []
+    for column, taken in (("offset", "paging (limit, offset)"), ("sort", "the sort")):
+        named = spec
+        for old, new in (
+            ("km: {type: int, default: 0}", f"{column}: {{type: int, default: 0}}"),
+            ("[km, note]", f"[{column}, note]"),
+            ("{km: km,", f"{{{column}: km,"),
+            ("{km: '0',", f"{{{column}: '0',"),
+        ):
+            named = named.replace(old, new)
+        unpaged = named.replace("filter: [km], sort: [km]", f"filter: [{column}]")
+        assert spec_problems(unpaged, "fleet.yaml") == [], column
+        paged = named.replace(
+            "filter: [km], sort: [km]", f"filter: [{column}], sort: [plate], page: true"
+        )
+        found = [line.split(": ", 1)[1] for line in spec_problems(paged, "fleet.yaml")]
+        assert found == [f"endpoints.1.filter.0: {column!r} is taken by {taken}"], found

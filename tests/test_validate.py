@@ -887,7 +887,6 @@ def test_a_policy_reading_a_field_its_event_does_not_carry_is_told_how_to_carry_
         " of Member that MemberRenamed does not carry: declare MemberRenamed under `events`"
         " with it (a command that does not set it fills it with the value the aggregate"
         " holds) (in 'event.newsletter')",
-        "club.yaml:20:41: policies.StartMailing.run.with: missing: wanted",
     ]
     declared = CLUB + (
         "events:\n  MemberRenamed:\n"
