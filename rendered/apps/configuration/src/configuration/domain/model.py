@@ -306,13 +306,13 @@ class PropertySet(AggregateRoot[DomainEvent]):
 
     @staticmethod
     def check_properties(
-        value: dict[str, Property], path: str = "properties"
+        value: dict[str, Property], path: str = "properties", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``properties`` that ``value`` breaks."""
+        """The rules of ``properties`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 1000:
             found.append(Violation(path, "Properties allows at most 1000 items"))
-        for key, item in value.items():
+        for key, item in (value if nested else {}).items():
             found.extend(item.problems(member_path(path, key) + "."))
         return found
 

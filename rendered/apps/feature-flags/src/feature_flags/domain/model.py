@@ -303,13 +303,13 @@ class Segment(AggregateRoot[DomainEvent]):
 
     @staticmethod
     def check_constraints(
-        value: list[Constraint], path: str = "constraints"
+        value: list[Constraint], path: str = "constraints", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``constraints`` that ``value`` breaks."""
+        """The rules of ``constraints`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 100:
             found.append(Violation(path, "Constraints allows at most 100 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
@@ -592,35 +592,40 @@ class Flag(AggregateRoot[DomainEvent]):
 
     @staticmethod
     def check_environments(
-        value: dict[str, EnvironmentConfig], path: str = "environments"
+        value: dict[str, EnvironmentConfig],
+        path: str = "environments",
+        *,
+        nested: bool = True,
     ) -> list[Violation]:
-        """The rules of ``environments`` that ``value`` breaks."""
+        """The rules of ``environments`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 20:
             found.append(Violation(path, "Environments allows at most 20 items"))
-        for key, item in value.items():
+        for key, item in (value if nested else {}).items():
             found.extend(item.problems(member_path(path, key) + "."))
         return found
 
     @staticmethod
-    def check_variants(value: list[Variant], path: str = "variants") -> list[Violation]:
-        """The rules of ``variants`` that ``value`` breaks."""
+    def check_variants(
+        value: list[Variant], path: str = "variants", *, nested: bool = True
+    ) -> list[Violation]:
+        """The rules of ``variants`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 100:
             found.append(Violation(path, "Variants allows at most 100 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
     @staticmethod
     def check_dependencies(
-        value: list[Dependency], path: str = "dependencies"
+        value: list[Dependency], path: str = "dependencies", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``dependencies`` that ``value`` breaks."""
+        """The rules of ``dependencies`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 20:
             found.append(Violation(path, "Dependencies allows at most 20 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
@@ -726,12 +731,12 @@ class UsageReport(AggregateRoot[DomainEvent]):
 
     @staticmethod
     def check_toggles(
-        value: dict[str, ToggleUsage], path: str = "toggles"
+        value: dict[str, ToggleUsage], path: str = "toggles", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``toggles`` that ``value`` breaks."""
+        """The rules of ``toggles`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 5000:
             found.append(Violation(path, "Toggles allows at most 5000 items"))
-        for key, item in value.items():
+        for key, item in (value if nested else {}).items():
             found.extend(item.problems(member_path(path, key) + "."))
         return found

@@ -224,13 +224,13 @@ class Strategy:
 
     @staticmethod
     def check_constraints(
-        value: list[Constraint], path: str = "constraints"
+        value: list[Constraint], path: str = "constraints", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``constraints`` that ``value`` breaks."""
+        """The rules of ``constraints`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 100:
             found.append(Violation(path, "Constraints allows at most 100 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
@@ -243,12 +243,14 @@ class Strategy:
         return found
 
     @staticmethod
-    def check_variants(value: list[Variant], path: str = "variants") -> list[Violation]:
-        """The rules of ``variants`` that ``value`` breaks."""
+    def check_variants(
+        value: list[Variant], path: str = "variants", *, nested: bool = True
+    ) -> list[Violation]:
+        """The rules of ``variants`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 100:
             found.append(Violation(path, "Variants allows at most 100 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
@@ -345,12 +347,12 @@ class EnvironmentConfig:
 
     @staticmethod
     def check_strategies(
-        value: list[Strategy], path: str = "strategies"
+        value: list[Strategy], path: str = "strategies", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``strategies`` that ``value`` breaks."""
+        """The rules of ``strategies`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
         if len(value) > 100:
             found.append(Violation(path, "Strategies allows at most 100 items"))
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found

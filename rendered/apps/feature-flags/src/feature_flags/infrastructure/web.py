@@ -1148,38 +1148,38 @@ RULES: dict[str, dict[str, RuleCheck]] = {
     "create_segment": {
         "name": lambda value: Segment.check_name(value),
         "description": lambda value: Segment.check_description(value),
-        "constraints": lambda value: Segment.check_constraints(value),
+        "constraints": lambda value: Segment.check_constraints(value, nested=False),
     },
     "update_segment": {
         "name": lambda value: Segment.check_name(value),
         "description": lambda value: Segment.check_description(value),
-        "constraints": lambda value: Segment.check_constraints(value),
+        "constraints": lambda value: Segment.check_constraints(value, nested=False),
     },
     "create_flag": {
         "key": lambda value: Flag.check_key_(value),
         "description": lambda value: Flag.check_description(value),
-        "environments": lambda value: Flag.check_environments(value),
-        "variants": lambda value: Flag.check_variants(value),
-        "dependencies": lambda value: Flag.check_dependencies(value),
+        "environments": lambda value: Flag.check_environments(value, nested=False),
+        "variants": lambda value: Flag.check_variants(value, nested=False),
+        "dependencies": lambda value: Flag.check_dependencies(value, nested=False),
     },
     "describe_flag": {
         "description": lambda value: Flag.check_description(value),
     },
     "configure_flag": {
-        "environments": lambda value: Flag.check_environments(value),
+        "environments": lambda value: Flag.check_environments(value, nested=False),
     },
     "set_variants_flag": {
-        "variants": lambda value: Flag.check_variants(value),
+        "variants": lambda value: Flag.check_variants(value, nested=False),
     },
     "set_dependencies_flag": {
-        "dependencies": lambda value: Flag.check_dependencies(value),
+        "dependencies": lambda value: Flag.check_dependencies(value, nested=False),
     },
     "mark_stale_flag": {},
     "submit_usage_report": {
         "appName": lambda value: UsageReport.check_app_name(value),
         "instanceId": lambda value: UsageReport.check_instance_id(value),
         "environment": lambda value: UsageReport.check_environment(value),
-        "toggles": lambda value: UsageReport.check_toggles(value),
+        "toggles": lambda value: UsageReport.check_toggles(value, nested=False),
     },
 }
 NESTED_RULES: dict[str, RuleCheck] = {
@@ -1192,16 +1192,18 @@ NESTED_RULES: dict[str, RuleCheck] = {
     "Variant.stickiness": lambda value: Variant.check_stickiness(value),
     "Strategy.name": lambda value: Strategy.check_name(value),
     "Strategy.parameters": lambda value: Strategy.check_parameters(value),
-    "Strategy.constraints": lambda value: Strategy.check_constraints(value),
+    "Strategy.constraints": lambda value: Strategy.check_constraints(
+        value, nested=False
+    ),
     "Strategy.segments": lambda value: Strategy.check_segments(value),
-    "Strategy.variants": lambda value: Strategy.check_variants(value),
+    "Strategy.variants": lambda value: Strategy.check_variants(value, nested=False),
     "Dependency.feature": lambda value: Dependency.check_feature(value),
     "Dependency.variants": lambda value: Dependency.check_variants(value),
     "ToggleUsage.yes": lambda value: ToggleUsage.check_yes(value),
     "ToggleUsage.no": lambda value: ToggleUsage.check_no(value),
     "ToggleUsage.variants": lambda value: ToggleUsage.check_variants(value),
     "EnvironmentConfig.strategies": lambda value: EnvironmentConfig.check_strategies(
-        value
+        value, nested=False
     ),
 }
 # The check of each value object by its request model: a request whose other fields break

@@ -621,11 +621,11 @@ class Policy(AggregateRoot[DomainEvent]):
 
     @staticmethod
     def check_conditions(
-        value: list[PolicyCondition], path: str = "conditions"
+        value: list[PolicyCondition], path: str = "conditions", *, nested: bool = True
     ) -> list[Violation]:
-        """The rules of ``conditions`` that ``value`` breaks."""
+        """The rules of ``conditions`` that ``value`` breaks (``nested``: its values' own too)."""
         found: list[Violation] = []
-        for index, item in enumerate(value):
+        for index, item in enumerate(value if nested else []):
             found.extend(item.problems(f"{path}.{index}."))
         return found
 
