@@ -126,6 +126,10 @@ class FieldCtx:
     param_py: str
     """The type of a path or query parameter taking its values (normalized as requests'
     values are)."""
+    ruled_param_py: str
+    """``param_py`` with the field's text rules (a path parameter that is checked by them)."""
+    param_rules: str
+    """The keywords of ``Path(...)`` stating the field's other rules (``, max_length=5``)."""
     denormalized_json: str | None
     """A request's value the field keeps as its sample, once normalized (`` Ada `` for
     ``ada``), or None."""
@@ -212,6 +216,8 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         key_checks=_key_checks(field_, sample_value, catalog),
         item_py=type_.element.py if type_.is_collection else None,
         param_py=param_type(field_) if field_.normalize else field_.full_type.py,
+        ruled_param_py=_ruled_param(field_),
+        param_rules="".join(f", {arg}" for arg in _rule_args(dict(field_.rules), field_.type)),
         # a reference's sample names nothing the tests made (its own test: the key's)
         denormalized_json=None if field_.references else _denormalized(field_, sample_value),
         item_check_input="Decimal(str(VALUE))" if element.is_scalar("decimal") else "VALUE",
@@ -630,6 +636,16 @@ def param_type(field_: RField) -> str:
     if field_.normalize:
         return f"Annotated[{field_.type.py}, {normalizer(field_)}]"
     return field_.type.py
+
+
+def _ruled_param(field_: RField) -> str:
+    """The type of a path parameter taking ``field_``'s values, checked by its rules: its
+    normalizing first, then its text rules (``Annotated[str, TextRule(...)]``)."""
+    steps = [normalizer(field_)] if field_.normalize else []
+    text = _text_rule(dict(field_.rules), field_.type)
+    if text is not None:
+        steps.append(text)
+    return f"Annotated[{', '.join([field_.type.py, *steps])}]" if steps else field_.type.py
 
 
 def _ruled(rules: dict[str, Any], type_: TypeRef) -> str | None:

@@ -68,6 +68,11 @@ class ParamCtx:
     py: str
     role: str
     sample: str = "UNKNOWN_ID"
+    rules: str = ""
+    """The keywords of ``Path(...)`` stating its rules, which the request is checked by
+    (``, max_length=5``): a key a create-or-replace PUT makes, a call's input."""
+    checked: bool = False
+    """The parameter is checked by its field's rules (the spec's messages)."""
     kwarg: str = field(init=False)
     """Its name as a keyword argument of the tests' ``str.format`` (a Python keyword,
     ``class``, is its attribute ``class_``)."""
@@ -111,6 +116,8 @@ class CallCtx:
     response: str | None
     view: str | None
     many: bool
+    inputs: list[FieldCtx] = field(default_factory=list)
+    """Every input: the path's and the body's."""
     keywords: dict[str, str] = field(default_factory=dict)
     """The keyword the method takes each input by, by the input's attribute."""
 
@@ -365,7 +372,10 @@ def _endpoint(
         inputs = {f.name: field_ctx(f, catalog) for f in endpoint.inputs}
         for name in endpoint.path_params:
             given = inputs[name]
-            params.append(ParamCtx(name, given.attr, given.param_py, "arg", given.sample_json))
+            params.append(
+                ParamCtx(name, given.attr, given.ruled_param_py, "arg", given.sample_json,
+                         given.param_rules, bool(given.checks))
+            )  # fmt: skip
         body = [f for name, f in inputs.items() if name not in endpoint.path_params]
         request = endpoint.request if body else None
         answered = aggregates.get(endpoint.response or "")
@@ -375,6 +385,7 @@ def _endpoint(
             response=endpoint.response,
             view=answered.snake if answered is not None else None,
             many=endpoint.response_many,
+            inputs=list(inputs.values()),
             keywords={f.attr: call_keyword(naming.snake(f.name)) for f in endpoint.inputs},
         )
         function = f"{endpoint.target}_{endpoint.method_name}"
@@ -393,7 +404,13 @@ def _endpoint(
                 # the tests' unknown key: one they make no aggregate with, else (an enum
                 # has few values) a valid one, in a test that makes none
                 unknown = key.unused_json or key.sample_json
-                params.append(ParamCtx(name, key.attr, key.param_py, "key", unknown))
+                if endpoint.kind == "upsert":  # the key it makes: checked by its rules
+                    params.append(
+                        ParamCtx(name, key.attr, key.ruled_param_py, "key", unknown,
+                                 key.param_rules, bool(key.checks))
+                    )  # fmt: skip
+                else:  # a key that names nothing: 404
+                    params.append(ParamCtx(name, key.attr, key.param_py, "key", unknown))
             else:
                 argument = arguments[name]
                 params.append(

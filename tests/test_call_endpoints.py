@@ -49,7 +49,8 @@ endpoints:
         messages: {max: "At most 1000 at once, not {value}"}
     response: Quote
   - {method: GET, path: "/api/v1/catalog/{sku}", call: pricing.product,
-     inputs: {sku: {type: str, example: AB-100}}, response: Product, permission: "quotes:read"}
+     inputs: {sku: {type: str, pattern: "^[A-Z0-9-]{3,20}$", example: AB-100}}, response: Product,
+     permission: "quotes:read"}
   - {method: GET, path: /api/v1/catalog, call: pricing.products, response: "list[Product]",
      permission: "quotes:read"}
   - {method: POST, path: /api/v1/prices/reset, call: pricing.reset, platform_only: true,
@@ -156,6 +157,12 @@ def test_the_calls_answer_what_the_component_returns(
     assert missing.status_code == 404, missing.text
     assert missing.json()["detail"] == "No product NONE-1"
 
+    # a path parameter is an input like another: checked by its rules, stated in the document
+    unnamed = client.get("/api/v1/catalog/no%20such")
+    assert unnamed.status_code == 422, unnamed.text
+    assert unnamed.json()["errors"] == [
+        {"field": "sku", "message": "Sku must match ^[A-Z0-9-]{3,20}$"}
+    ]
     product = client.get("/api/v1/catalog/FREE-1")
     assert product.status_code == 200, product.text
     assert product.json()["sku"] == "FREE-1" and product.headers.get("ETag") is None
@@ -182,6 +189,8 @@ def test_the_openapi_document_states_the_inputs_and_answers(client: TestClient) 
     answer = quote["responses"]["200"]["content"]["application/json"]["schema"]
     assert answer == {"$ref": "#/components/schemas/QuoteBody"}
     assert "204" in document["paths"]["/api/v1/prices/reset"]["post"]["responses"]
+    (sku,) = document["paths"]["/api/v1/catalog/{sku}"]["get"]["parameters"]
+    assert sku["schema"]["pattern"] == "^(?:[A-Z0-9-]{3,20})$"
 """
 
 

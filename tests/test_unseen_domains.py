@@ -1440,3 +1440,47 @@ def test_a_list_without_pages_may_filter_on_a_column_named_offset() -> None:
         )
         found = [line.split(": ", 1)[1] for line in spec_problems(paged, "fleet.yaml")]
         assert found == [f"endpoints.1.filter.0: {column!r} is taken by {taken}"], found
+
+
+KEY_IN_A_PUT = """\
+version: 2
+name: courts
+aggregates:
+  Court:
+    key: code
+    fields:
+      code: {type: str, pattern: "^[A-Z0-9]{1,5}$", example: C1}
+      notes: {type: str, max_length: 50, example: hi}
+    commands:
+      add: {creates: true, params: [code, notes], emits: CourtAdded}
+      edit: {params: [notes], emits: CourtEdited}
+endpoints:
+  - {method: PUT, path: "/api/v1/courts/{code}", command: Court.edit, create: Court.add}
+  - {method: GET, path: "/api/v1/courts/{code}", query: Court.get}
+"""
+
+KEY_IN_A_PUT_PROBE = """
+with TestClient(create_app(settings)) as client:
+    answer = client.put("/api/v1/courts/bad%20key", json={"notes": "x" * 51})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [
+        {"field": "code", "message": "Code must match ^[A-Z0-9]{1,5}$"},
+        {"field": "notes", "message": "Notes allows at most 50 characters"},
+    ], answer.text
+    document = client.get("/openapi.json").json()
+    (code, *_) = document["paths"]["/api/v1/courts/{code}"]["put"]["parameters"]
+    assert code["schema"]["pattern"] == "^(?:[A-Z0-9]{1,5})$", code
+    assert client.put("/api/v1/courts/C1", json={"notes": "hi"}).status_code == 201
+    assert client.get("/api/v1/courts/bad%20key").status_code == 404
+"""
+
+
+def test_the_key_a_create_or_replace_put_makes_is_checked_with_its_body(
+    workspace: Path, generate: Generate
+) -> None:
+    """The key in a PUT's path breaking its rules is listed with the body's violations, with
+    the spec's message, and the OpenAPI document states its rules (it was checked after
+    the body, apart, and documented as any text)."""
+    project = service_of(workspace, generate, "courts", KEY_IN_A_PUT)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    app_probe(project, KEY_IN_A_PUT_PROBE, workspace)
