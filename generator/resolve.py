@@ -91,7 +91,7 @@ def _not_given(wanted: dict[str, RField], given: Mapping[str, object]) -> str:
 
 def resolve(spec: Spec) -> Domain:
     """The domain ``spec`` declares, with every problem found in ``domain.problems``."""
-    from generator.resolve_cli import resolve_cli
+    from generator.resolve_calls import resolve_cli
     from generator.resolve_http import resolve_endpoints, resolve_read_models
 
     resolver = _Resolver(spec)

@@ -3,7 +3,6 @@ route runs, takes from its path and query, and answers."""
 
 from __future__ import annotations
 
-import keyword
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from generator.expr import (
     parse,
 )
 from generator.reserved import python_attribute
+from generator.resolve_calls import called_method, method_inputs
 from generator.resolve_fields import FieldResolver, camel_problem
 from generator.resolved import (
     Domain,
@@ -481,23 +481,11 @@ def _call_endpoint(
     loc: Loc,
 ) -> REndpoint | None:
     """An operation a hand-written component serves: ``call: <component>.<method>``."""
-    component, _, method = (endpoint.call or "").partition(".")
-    if component not in spec.components:
-        domain.problem(
-            (*loc, "call"),
-            f"unknown component {component!r} (a call names <component>.<method>; expected "
-            f"one of: {listed(spec.components) if spec.components else 'none declared'})",
-        )
+    called = called_method(spec, domain, endpoint.call or "", (*loc, "call"))
+    if called is None:
         return None
-    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", method) or keyword.iskeyword(method):
-        domain.problem(
-            (*loc, "call"),
-            f"{method!r} is no method name: a call names <component>.<method>, the method"
-            " in snake_case",
-        )
-        return None
-    inputs = fields.fields(endpoint.inputs, (*loc, "inputs"))
-    ok = True
+    component, method = called
+    inputs, ok = method_inputs(fields, endpoint.inputs, (*loc, "inputs"), "a call's inputs")
     for key in ("filter", "sort", "order", "page", "create", "use_case"):
         if key in endpoint.model_fields_set:
             ok = False
@@ -505,15 +493,6 @@ def _call_endpoint(
                 (*loc, key),
                 f"{key} is not for a call: its method takes the inputs and answers as it will",
             )
-    for field_ in inputs:
-        for key, holds in (("unique", field_.unique), ("references", field_.references)):
-            if holds:
-                ok = False
-                domain.problem(
-                    (*field_.loc, key),
-                    f"{key} applies to the fields of aggregates and commands: a call's inputs"
-                    " go to its method as given (check them there)",
-                )
     names = {f.name: f for f in inputs}
     for param in path_params:
         given = names.get(param)

@@ -1,4 +1,5 @@
-"""The operator CLI resolved: each command's component method and options."""
+"""What awaits a hand-written component's method, resolved: a call endpoint's method and
+inputs (shared with ``resolve_http``) and the operator CLI's commands."""
 
 from __future__ import annotations
 
@@ -7,12 +8,52 @@ import re
 
 from generator import naming
 from generator.resolve_fields import FieldResolver
-from generator.resolved import Domain, Loc, RCli, RCliCommand, listed
-from generator.spec import Spec
+from generator.resolved import Domain, Loc, RCli, RCliCommand, RField, listed
+from generator.spec import FieldSpec, Spec
 
 COMMAND = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 METHOD = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 OPTION_TYPES = frozenset({"str", "int", "float", "decimal", "bool", "date", "datetime", "uuid"})
+
+
+def called_method(spec: Spec, domain: Domain, call: str, loc: Loc) -> tuple[str, str] | None:
+    """The component and method ``call`` (``<component>.<method>``) names, or None with the
+    problem reported at ``loc``."""
+    component, _, method = call.partition(".")
+    if component not in spec.components:
+        domain.problem(
+            loc,
+            f"unknown component {component!r} (a call names <component>.<method>; expected"
+            f" one of: {listed(spec.components) if spec.components else 'none declared'})",
+        )
+        return None
+    if not METHOD.fullmatch(method) or keyword.iskeyword(method):
+        domain.problem(
+            loc,
+            f"{method!r} is no method name: a call names <component>.<method>, the method"
+            " in snake_case",
+        )
+        return None
+    return component, method
+
+
+def method_inputs(
+    fields: FieldResolver, specs: dict[str, FieldSpec], loc: Loc, what: str
+) -> tuple[list[RField], bool]:
+    """The inputs a method is given (``what``: whose they are), and whether each may be
+    one: no ``unique`` or ``references``, which only a command's use case checks."""
+    inputs = fields.fields(specs, loc)
+    ok = True
+    for field_ in inputs:
+        for key, holds in (("unique", field_.unique), ("references", field_.references)):
+            if holds:
+                ok = False
+                fields.domain.problem(
+                    (*field_.loc, key),
+                    f"{key} applies to the fields of aggregates and commands: {what} go to"
+                    " its method as given (check them there)",
+                )
+    return inputs, ok
 
 
 def resolve_cli(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
@@ -35,23 +76,11 @@ def resolve_cli(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
         if not COMMAND.fullmatch(command_name) or len(command_name) > 40:
             domain.problem(where, "a command is lower-case words with dashes (create-admin)")
             continue
-        component, _, method = command.call.partition(".")
-        if component not in spec.components:
-            domain.problem(
-                (*where, "call"),
-                f"unknown component {component!r} (a call names <component>.<method>; expected"
-                f" one of: {listed(spec.components) if spec.components else 'none declared'})",
-            )
+        called = called_method(spec, domain, command.call, (*where, "call"))
+        if called is None:
             continue
-        if not METHOD.fullmatch(method) or keyword.iskeyword(method):
-            domain.problem(
-                (*where, "call"),
-                f"{method!r} is no method name: a call names <component>.<method>, the method"
-                " in snake_case",
-            )
-            continue
-        inputs = fields.fields(command.inputs, (*where, "inputs"))
-        ok = True
+        component, method = called
+        inputs, ok = method_inputs(fields, command.inputs, (*where, "inputs"), "a command's inputs")
         for field_ in inputs:
             type_ = field_.type
             if type_.kind not in ("scalar", "enum") or (
@@ -63,14 +92,6 @@ def resolve_cli(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
                     f"an option is one value: {', '.join(sorted(OPTION_TYPES))} or an enum,"
                     f" not {type_}",
                 )
-            for key, holds in (("unique", field_.unique), ("references", field_.references)):
-                if holds:
-                    ok = False
-                    domain.problem(
-                        (*field_.loc, key),
-                        f"{key} applies to the fields of aggregates and commands: a command's"
-                        " inputs go to its method as given (check them there)",
-                    )
         by_name = {f.name: f for f in inputs}
         for index, prompted in enumerate(command.prompt):
             asked = by_name.get(prompted)
