@@ -450,6 +450,35 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                                 " check the stored data first",
                             )
                         )
+    return found + _new_invariants(old_domain, new_domain, held)
+
+
+def _new_invariants(
+    old_domain: Domain, new_domain: Domain, held: set[str]
+) -> list[tuple[Loc, str]]:
+    """Invariants that are new on stored aggregates (or on the value objects they hold):
+    one a stored aggregate breaks is reported by its next command, as a narrower rule is."""
+    owners = [
+        (name, old.invariants, new_domain.aggregates[name].invariants)
+        for name, old in old_domain.aggregates.items()
+        if name in new_domain.aggregates
+    ] + [
+        (name, old_domain.values[name].invariants, new_domain.values[name].invariants)
+        for name in sorted(held & old_domain.values.keys() & new_domain.values.keys())
+    ]
+    found: list[tuple[Loc, str]] = []
+    for owner, stored, current in owners:
+        known = [invariant.check for invariant in stored]
+        for invariant in current:
+            if invariant.check not in known:
+                found.append(
+                    (
+                        (*invariant.loc, "check"),
+                        f"{owner}'s invariant {invariant.text!r} is new: stored aggregates"
+                        " that break it stay readable, but each fails (422) every command"
+                        " until a command sets what it checks; check the stored data first",
+                    )
+                )
     return found
 
 

@@ -365,7 +365,11 @@ class _Resolver:
                     f"unknown field {invariant.field!r} (fields: {', '.join(names)})",
                 )
             if node is not None:
-                resolved.append(RInvariant(node, invariant.message, invariant.field or ""))
+                resolved.append(
+                    RInvariant(
+                        node, invariant.message, invariant.field or "", where, invariant.check
+                    )
+                )
         return resolved
 
     # aggregates

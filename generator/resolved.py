@@ -77,6 +77,9 @@ class RInvariant:
     check: Node
     message: str
     field: str
+    loc: Loc = ()
+    text: str = ""
+    """The check as the spec writes it."""
 
 
 @dataclass

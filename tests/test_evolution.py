@@ -442,3 +442,23 @@ def test_a_rule_narrowed_on_a_field_an_upcast_renames_is_warned_of() -> None:
             " set a valid one; check the stored data first"
         ],
     )
+
+
+def test_an_invariant_new_on_stored_aggregates_is_warned_of() -> None:
+    """A new invariant holds stored aggregates to it as a narrower rule does: it was said
+    nothing of (only the rules of fields were compared)."""
+    checked = FLEET.replace(
+        "    commands:\n",
+        "    invariants:\n      - {check: len(plate) >= 2, message: A plate has 2 characters}\n"
+        "    commands:\n",
+    )
+    assert _evolved(FLEET, checked) == (
+        [],
+        [
+            "Van's invariant 'len(plate) >= 2' is new: stored aggregates that break it stay"
+            " readable, but each fails (422) every command until a command sets what it"
+            " checks; check the stored data first"
+        ],
+    )
+    # the same invariant, kept: nothing to say
+    assert _evolved(checked, checked) == ([], [])
