@@ -143,6 +143,8 @@ class ComponentCtx:
     arguments: list[ArgumentCtx]
     worker: bool
     description: str
+    on_start: str | None = None
+    """The async method the application awaits once its workers run."""
 
     @property
     def parts(self) -> list[PartCtx]:
@@ -557,6 +559,7 @@ def _component(name: str, spec: ComponentSpec, service: Spec) -> ComponentCtx:
         arguments=arguments,
         worker=spec.worker,
         description=spec.description or f"Built by {spec.factory or spec.type}",
+        on_start=spec.on_start,
     )
 
 

@@ -48,6 +48,11 @@ def expected(spec: Spec) -> list[Expected]:
                 found.append(Expected(f"components.{name}.type", c.class_path, "built", keywords))
         if c.factory:
             found.append(Expected(f"components.{name}.factory", c.factory, "function", keywords))
+    for name, c in spec.components.items():
+        if c.on_start and c.type.startswith(f"{package}."):
+            found.append(
+                Expected(f"components.{name}.on_start", c.class_path, "method", (), c.on_start)
+            )
     for index, endpoint in enumerate(spec.endpoints):
         component, _, method = (endpoint.call or "").partition(".")
         served = spec.components.get(component)

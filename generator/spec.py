@@ -489,6 +489,11 @@ class ComponentSpec(_Strict):
         description="it has start() and stop(): started after the generated workers, stopped"
         " before them",
     )
+    on_start: Annotated[StrictStr, Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")] | None = Field(
+        default=None,
+        description="an async method the application awaits once its workers run, before it"
+        " serves a request (seed data, an administrator made from the settings)",
+    )
     description: Text | None = None
 
     def arguments(self) -> list[tuple[str, str | list[str]]]:
