@@ -7,13 +7,11 @@ lifespan, after the generated wiring (``services``) and before the first request
 its code after ``yield`` at shutdown. The services behind the routers are the spec's
 ``components``, built by ``bootstrap`` from the parts, settings and values it names."""
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI
 
-from iam.application.directory import Directory, platform_admin_email
 from iam.bootstrap import Services
 from iam.infrastructure import (
     api_ldap,
@@ -26,8 +24,6 @@ from iam.infrastructure import (
     saml_signin_http,
 )
 from iam.infrastructure.config import Settings
-
-logger = logging.getLogger(__name__)
 
 routers: list[APIRouter] = [
     api_tokens.router,
@@ -46,29 +42,7 @@ async def running(
     app: FastAPI, services: Services, settings: Settings
 ) -> AsyncIterator[None]:
     """After the composition root (``bootstrap``, which wires the services behind the
-    routers): a SAML sign-in continues in the browser, and the
-    platform administrator exists."""
+    routers) and the components' start (the platform administrator of the settings): a
+    SAML sign-in continues in the browser."""
     app.state.saml_completion = saml_signin_http.continue_in_browser
-    await ensure_platform_admin(services.directory, settings)
     yield
-
-
-async def ensure_platform_admin(directory: Directory, settings: Settings) -> None:
-    """Create the first platform administrator from ``IAM_PLATFORM_ADMIN_USERNAME`` and
-    ``IAM_PLATFORM_ADMIN_PASSWORD`` unless it exists; there is no default password."""
-    username = str(settings.get("iam.platform_admin.username") or "")
-    password = str(settings.get("iam.platform_admin.password") or "")
-    if not username or not password:
-        logger.warning(
-            "no platform administrator configured: set IAM_PLATFORM_ADMIN_USERNAME"
-            " and IAM_PLATFORM_ADMIN_PASSWORD to create one"
-        )
-        return
-    email = str(settings.get("iam.platform_admin.email") or "")
-    created = await directory.ensure_platform_admin(
-        username=username,
-        password=password,
-        email=email or platform_admin_email(username),
-    )
-    if created is not None:
-        logger.info("created platform administrator %s", username)

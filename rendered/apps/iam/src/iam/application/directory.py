@@ -1,6 +1,8 @@
 """Tenants, made with their built-in roles and first administrator, and the platform
 administrators (the users' and service accounts' use cases are the spec's)."""
 
+import logging
+
 from eaf.security import PasswordHasher
 
 from iam.application.identity import (
@@ -25,6 +27,9 @@ from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundE
 from iam.domain.model import Tenant, User
 
 
+logger = logging.getLogger(__name__)
+
+
 def platform_admin_email(username: str) -> str:
     """The email of a platform administrator given none: the username if it is one."""
     return username if "@" in username else f"{username}@platform.invalid"
@@ -42,7 +47,11 @@ class Directory:
         roles: RoleUseCases,
         hasher: PasswordHasher,
         clock: Clock,
+        admin_username: str = "",
+        admin_password: str = "",
+        admin_email: str = "",
     ) -> None:
+        self._admin = (admin_username, admin_password, admin_email)
         self._tenants = tenants
         self._tenant_catalog = tenant_catalog
         self._users = users
@@ -103,17 +112,24 @@ class Directory:
         tenants = await self._tenant_catalog.all_tenants()
         return sorted(tenants, key=lambda tenant: (tenant.name.casefold(), tenant.id))
 
-    async def ensure_platform_admin(
-        self, *, username: str, password: str, email: str
-    ) -> User | None:
-        """The platform administrator ``username``, created unless it exists (its
-        password is then left as it is); None when it existed already."""
+    async def ensure_platform_admin(self) -> User | None:
+        """The platform administrator of the settings (``IAM_PLATFORM_ADMIN_USERNAME`` and
+        ``IAM_PLATFORM_ADMIN_PASSWORD``), created unless it exists (its password is then
+        left as it is); None when it existed already or none is set (no default password)."""
+        username, password, email = self._admin
+        if not username or not password:
+            logger.warning(
+                "no platform administrator configured: set IAM_PLATFORM_ADMIN_USERNAME"
+                " and IAM_PLATFORM_ADMIN_PASSWORD to create one"
+            )
+            return None
+        email = email or platform_admin_email(username)
         DomainValidationError.raise_for(User.check_password(password))
         with in_tenant(PLATFORM):
             if await self._users.get(user_id_for(PLATFORM, username)) is not None:
                 return None
         try:
-            return await self._create_user(
+            admin = await self._create_user(
                 PLATFORM,
                 username=username,
                 email=email,
@@ -123,6 +139,8 @@ class Directory:
             )
         except AlreadyExistsError:
             return None
+        logger.info("created platform administrator %s", username)
+        return admin
 
     async def set_platform_admin(
         self, *, username: str, password: str, email: str | None = None
