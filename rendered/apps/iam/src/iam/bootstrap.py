@@ -331,6 +331,9 @@ async def bootstrap(
             roles=role,
             hasher=_hasher,
             clock=clock,
+            admin_username=settings.text("iam.platform_admin.username"),
+            admin_password=settings.text("iam.platform_admin.password"),
+            admin_email=settings.text("iam.platform_admin.email"),
         )
     if user_listing is None:
         user_listing = iam.infrastructure.projections.ReadModelUserListing(

@@ -87,6 +87,7 @@ def create_app(
         for worker in services.workers:
             await worker.start()
         try:
+            await services.directory.ensure_platform_admin()
             async with extensions.running(app, services, settings):
                 yield
         finally:

@@ -26,7 +26,6 @@ from iam.application.ports.outbound import (
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import Tenant, User
 
-
 logger = logging.getLogger(__name__)
 
 
