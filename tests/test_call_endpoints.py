@@ -33,6 +33,7 @@ components:
   pricing:
     type: quotes.application.pricing:Pricing
     needs: {products: product_repository}
+    on_start: warm
 endpoints:
   - {method: POST, path: /api/v1/products, command: Product.add, permission: "quotes:write"}
   - method: POST
@@ -90,6 +91,10 @@ RESETS: list[str] = []
 class Pricing:
     def __init__(self, *, products: ProductRepository) -> None:
         self._products = products
+        self.starts = 0
+
+    async def warm(self) -> None:
+        self.starts += 1
 
     async def _product(self, sku: str) -> Product:
         for product in await self._products.all():
@@ -134,6 +139,8 @@ from quotes.application.pricing import RESETS
 def test_the_calls_answer_what_the_component_returns(
     client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
 ) -> None:
+    # on_start: awaited once, as the application started
+    assert client.app.state.pricing.starts == 1  # type: ignore[attr-defined]
     made = client.post("/api/v1/products", json={"sku": "AB-100", "price": "2.50"})
     assert made.status_code == 201, made.text
     client.post("/api/v1/products", json={"sku": "FREE-1", "price": "0"})
