@@ -188,13 +188,14 @@ class CliCtx:
 
 
 _PARSE = {
-    "int": "int",
-    "float": "float",
-    "decimal": "Decimal",
-    "date": "date.fromisoformat",
-    "datetime": "datetime.fromisoformat",
-    "uuid": "UUID",
+    "int": "int_option",
+    "float": "float_option",
+    "decimal": "decimal_option",
+    "date": "date_option",
+    "datetime": "datetime_option",
+    "uuid": "uuid_option",
 }
+"""The ``eaf.options`` parser of an option of each type (the HTTP API's reading of it)."""
 
 
 def _cli(cli: RCli | None, catalog: Catalog) -> CliCtx | None:
@@ -212,7 +213,13 @@ def _cli(cli: RCli | None, catalog: Catalog) -> CliCtx | None:
                     field=field_,
                     option="--" + naming.kebab(input_.name),
                     keyword=call_keyword(naming.snake(input_.name)),
-                    parse=type_.name if type_.kind == "enum" else _PARSE.get(type_.name),
+                    parse=type_.name
+                    if type_.kind == "enum"
+                    else (
+                        f"Normalized({input_.normalize!r}).apply"
+                        if input_.normalize
+                        else _PARSE.get(type_.name)
+                    ),
                     choices=list(catalog.enums.get(type_.name, [])) if type_.kind == "enum" else [],
                     prompted=input_.name in command.prompt,
                     flag=type_.is_scalar("bool"),

@@ -92,25 +92,28 @@ def resolve_cli(spec: Spec, domain: Domain, fields: FieldResolver) -> None:
                     f"an option is one value: {', '.join(sorted(OPTION_TYPES))} or an enum,"
                     f" not {type_}",
                 )
-        by_name = {f.name: f for f in inputs}
+        promptable = [f.name for f in inputs if f.type.is_scalar("str") and f.required]
         for index, prompted in enumerate(command.prompt):
-            asked = by_name.get(prompted)
-            if asked is None or not asked.type.is_scalar("str") or not asked.required:
+            if prompted not in promptable:
                 ok = False
                 domain.problem(
                     (*where, "prompt", index),
                     f"{prompted!r} is no required str input: a prompt reads one from the"
-                    f" terminal (expected one of: {listed(by_name) or 'none'})",
+                    f" terminal (expected one of: {listed(promptable) or 'none'})",
                 )
-        options = [naming.kebab(f.name) for f in inputs]
-        if command.tenant:
-            options.append("tenant")
-        if len(set(options)) != len(options) or "help" in options:
-            ok = False
-            domain.problem(
-                (*where, "inputs"),
-                "two inputs are one option (or one is --help, or --tenant of `tenant: true`)",
-            )
+        taken = {"help": "--help"} | (
+            {"tenant": "--tenant, of `tenant: true`"} if command.tenant else {}
+        )
+        for field_ in inputs:
+            option = naming.kebab(field_.name)
+            if option in taken:
+                ok = False
+                domain.problem(
+                    field_.loc,
+                    f"{field_.name!r} would be the option --{option}, which is"
+                    f" {taken[option]}: name the input otherwise",
+                )
+            taken[option] = f"{field_.name!r}'s"
         if ok:
             commands.append(
                 RCliCommand(

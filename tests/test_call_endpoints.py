@@ -54,6 +54,9 @@ endpoints:
      permission: "quotes:read"}
   - {method: GET, path: /api/v1/catalog, call: pricing.products, response: "list[Product]",
      permission: "quotes:read"}
+  - {method: GET, path: "/api/v1/bundles/{size}", call: pricing.bundle, response: "list[Quote]",
+     permission: "quotes:read",
+     inputs: {size: {type: int, min: 1, max: 9, messages: {min: "A bundle holds one or more"}}}}
   - {method: POST, path: /api/v1/prices/reset, call: pricing.reset, platform_only: true,
      permission: "quotes:admin", request: PriceReset,
      inputs: {reason: {type: str, not_blank: true}}}
@@ -71,11 +74,19 @@ cli:
         dryRun: {type: bool, default: false}
         note: {type: str, optional: true, max_length: 20}
         pin: {type: str, min_length: 4, example: "1234"}
+    purge:
+      call: pricing.purge
+      inputs:
+        email: {type: str, normalize: [trim, lower], contains: "@", example: ops@example.org}
+        before: {type: datetime, example: "2030-01-01T00:00:00Z"}
+        command: {type: str, optional: true}
+        context: {type: str, optional: true}
 """
 
 PRICING = '''\
 """Quotes: the price of a quantity of a product."""
 
+from datetime import datetime
 from decimal import Decimal
 
 from eaf import context
@@ -86,6 +97,7 @@ from quotes.domain.model import Product
 from quotes.domain.types import Quote
 
 RESETS: list[str] = []
+PURGES: list[str] = []
 
 
 class Pricing:
@@ -117,6 +129,14 @@ class Pricing:
     async def reset(self, *, reason: str) -> None:
         caller = context.current()
         RESETS.append(f"{reason} by {caller.user_id} platform={caller.platform}")
+
+    async def bundle(self, *, size: int) -> list[Quote]:
+        return [Quote(sku="B", quantity=n, total_=Decimal(n)) for n in range(1, size + 1)]
+
+    async def purge(
+        self, *, email: str, before: datetime, command: str | None, context: str | None
+    ) -> None:
+        PURGES.append(f"{email} {before.isoformat()} {command} {context}")
 
     async def reprice(
         self, *, sku: str, price: Decimal, dry_run: bool, note: str | None, pin: str
@@ -170,6 +190,9 @@ def test_the_calls_answer_what_the_component_returns(
     assert unnamed.json()["errors"] == [
         {"field": "sku", "message": "Sku must match ^[A-Z0-9-]{3,20}$"}
     ]
+    bundle = client.get("/api/v1/bundles/0")
+    assert bundle.json()["errors"] == [{"field": "size", "message": "A bundle holds one or more"}]
+    assert [q["quantity"] for q in client.get("/api/v1/bundles/2").json()] == [1, 2]
     product = client.get("/api/v1/catalog/FREE-1")
     assert product.status_code == 200, product.text
     assert product.json()["sku"] == "FREE-1" and product.headers.get("ETag") is None
@@ -266,6 +289,20 @@ def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
     dry = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "1",
                "--dry-run", "--note", "spring")  # fmt: skip
     assert dry.stdout.startswith("would reprice AB-1 to 1 in acme"), dry.stderr
+    # numbers are finite, a datetime has its offset (kept in UTC), text is normalized
+    for option, value, why in (
+        ("--price", "abc", "'abc' is not a decimal number"),
+        ("--price", "Infinity", "'Infinity' is not a finite decimal number"),
+        ("--price", "NaN", "'NaN' is not a finite decimal number"),
+    ):
+        refused = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1",
+                       option, value)  # fmt: skip
+        assert refused.returncode == 2 and f"argument {option}: {why}" in refused.stderr
+    naive = _cli(project, "", "purge", "--email", "a@b", "--before", "2030-01-01T10:00:00")
+    assert naive.returncode == 2 and "with its offset" in naive.stderr, naive.stderr
+    purged = _cli(project, "", "purge", "--email", " Ops@Example.ORG ", "--before",
+                  "2030-01-01T10:00:00+02:00", "--command", "x", "--context", "y")  # fmt: skip
+    assert (purged.returncode, purged.stdout, purged.stderr) == (0, "", "")
     never = _cli(project, "", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "1",
                  "--pin", "4321")  # fmt: skip
     assert never.returncode == 2 and "unrecognized arguments: --pin" in never.stderr
@@ -287,7 +324,7 @@ def test_render_names_a_call_s_method_that_cannot_be_awaited(
         " make it async def products(self)"
     ) in out
     assert (
-        "endpoints.4.call: src/quotes/application/pricing.py: Pricing.reset() needs why,"
+        "endpoints.5.call: src/quotes/application/pricing.py: Pricing.reset() needs why,"
         " which the call's `inputs` does not list"
     ) in out
 
@@ -312,12 +349,17 @@ def _call(endpoint: str, extra: str = "") -> str:
         ("{commands: {reprice: {call: pricing.quote, inputs: {tags: 'list[str]'}}}}",
          "cli.commands.reprice.inputs.tags.type: an option is one value: bool, date, datetime,"
          " decimal, float, int, str, uuid or an enum, not list[str]"),
-        ("{commands: {reprice: {call: pricing.quote, inputs: {pin: int}, prompt: [pin]}}}",
-         "cli.commands.reprice.prompt.0: 'pin' is no required str input"),
         ("{name: shop, commands: {reprice: {call: pricing.quote}}}",
          "cli.name: 'shop' is also a script of the service"),
         ("{commands: {reprice: {call: pricing.quote, tenant: true, inputs: {tenant: str}}}}",
-         "cli.commands.reprice.inputs: two inputs are one option (or one is --help, or --tenant"),
+         "cli.commands.reprice.inputs.tenant: 'tenant' would be the option --tenant, which is"
+         " --tenant, of `tenant: true`: name the input otherwise"),
+        ("{commands: {reprice: {call: pricing.quote, inputs: {help: bool}}}}",
+         "cli.commands.reprice.inputs.help: 'help' would be the option --help, which is --help"),
+        ("{commands: {reprice: {call: pricing.quote, inputs: {pin: int, code: str},"
+         " prompt: [pin]}}}",
+         "cli.commands.reprice.prompt.0: 'pin' is no required str input: a prompt reads one from"
+         " the terminal (expected one of: code)"),
     ],
 )  # fmt: skip
 def test_validate_names_a_cli_command_that_cannot_run(cli: str, problem: str) -> None:
