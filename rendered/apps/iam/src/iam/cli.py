@@ -13,7 +13,7 @@ import asyncio
 import getpass
 import re
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, TextIO
 
 from eaf import context
@@ -47,7 +47,8 @@ class BadInputError(Exception):
 def parser() -> argparse.ArgumentParser:
     """The commands and their options."""
     parser = argparse.ArgumentParser(prog=PROG, description="IAM operator commands")
-    commands = parser.add_subparsers(dest="command", required=True)
+    # (no option's name starts with _: the command's cannot be taken)
+    commands = parser.add_subparsers(dest="_command", required=True)
     create_platform_admin = commands.add_parser(
         "create-platform-admin",
         help="create a platform administrator, or reset its password",
@@ -102,33 +103,38 @@ def operator(tenant: str | None) -> context.SecurityContext:
     )
 
 
-async def create_platform_admin(
-    *, username: str, email: str | None, password: str, tenant: str | None
+async def run_create_platform_admin(
+    *,
+    given_username: str,
+    given_email: str | None,
+    given_password: str,
+    tenant: str | None,
 ) -> object:
     """Create a platform administrator, or reset its password: ``directory.set_platform_admin`` against the configured database."""
     services = await bootstrap(load_settings())
     try:
         with context.use(operator(tenant)):
-            return await services.directory.set_platform_admin(
-                username=username,
-                email=email,
-                password=password,
+            answer: Awaitable[object] = services.directory.set_platform_admin(
+                username=given_username,
+                email=given_email,
+                password=given_password,
             )
+            return await answer
     finally:
         await close_event_store(services.store)
 
 
-def create_platform_admin_checked(arguments: argparse.Namespace, stdin: TextIO) -> Run:
-    """``create_platform_admin`` with the options given, each checked by its rules first."""
+def checked_create_platform_admin(arguments: argparse.Namespace, stdin: TextIO) -> Run:
+    """``run_create_platform_admin`` with the options given, each checked by its rules first."""
     found: list[Violation] = []
-    username: str = arguments.username
-    found += domain_model.check_cli_create_platform_admin_username(username)
-    email: str | None = arguments.email
-    if email is not None:
-        found += domain_model.check_cli_create_platform_admin_email(email)
-    password = read_secret("password", stdin, found)
-    if password:
-        found += domain_model.check_cli_create_platform_admin_password(password)
+    given_username: str = arguments.username
+    found += domain_model.check_cli_create_platform_admin_username(given_username)
+    given_email: str | None = arguments.email
+    if given_email is not None:
+        found += domain_model.check_cli_create_platform_admin_email(given_email)
+    given_password = read_secret("password", stdin, found)
+    if given_password:
+        found += domain_model.check_cli_create_platform_admin_password(given_password)
     refuse(
         found,
         {
@@ -137,8 +143,11 @@ def create_platform_admin_checked(arguments: argparse.Namespace, stdin: TextIO) 
             "password": "password",
         },
     )
-    return lambda: create_platform_admin(
-        username=username, email=email, password=password, tenant=None
+    return lambda: run_create_platform_admin(
+        given_username=given_username,
+        given_email=given_email,
+        given_password=given_password,
+        tenant=None,
     )
 
 
@@ -146,7 +155,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     """Run one command: 0 on success, 2 on bad input, 1 when it was refused."""
     arguments = parser().parse_args(argv)
     try:
-        command = COMMANDS[arguments.command](arguments, stdin or sys.stdin)
+        command = COMMANDS[vars(arguments)["_command"]](arguments, stdin or sys.stdin)
     except BadInputError as error:
         return fail(str(error), BAD_INPUT)
     try:
@@ -163,7 +172,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], Run]] = {
-    "create-platform-admin": create_platform_admin_checked,
+    "create-platform-admin": checked_create_platform_admin,
 }
 
 

@@ -347,7 +347,7 @@ async def directory_create_tenant(
 ) -> schemas.Tenant:
     """Create a tenant with its built-in roles and first administrator (platform administrators only)."""
     component: iam.application.directory.Directory = request.app.state.directory
-    answer = await component.create_tenant(
+    answer: Tenant = await component.create_tenant(
         name=body.name,
         admin_username=body.admin_username,
         admin_email=body.admin_email,
@@ -369,7 +369,7 @@ async def directory_tenants(
 ) -> list[schemas.Tenant]:
     """Every tenant, by name (platform administrators only)."""
     component: iam.application.directory.Directory = request.app.state.directory
-    answer = await component.tenants()
+    answer: list[Tenant] = await component.tenants()
     now = utc_now()
     return [tenant_view(item, now) for item in answer]
 
@@ -387,7 +387,7 @@ async def tokens_rotate(
 ) -> schemas.RotatedKeysBody:
     """Sign new tokens with a new key; the old keys stay published until their tokens expire (platform administrators only)."""
     component: iam.application.tokens.TokenService = request.app.state.tokens
-    answer = await component.rotate()
+    answer: RotatedKeys = await component.rotate()
     return schemas.RotatedKeysBody.model_validate(answer)
 
 
@@ -405,7 +405,7 @@ async def access_decide(
 ) -> schemas.CheckAnswerBody:
     """The decision of the caller's tenant on permission for the caller (or, with iam-authz:read, for subject; a platform caller names its tenant); env defaults to the time and client IP."""
     component: iam.application.access.AccessControl = request.app.state.access
-    answer = await component.decide(
+    answer: CheckAnswer = await component.decide(
         permission=body.permission,
         resource=body.resource,
         env=body.env,
