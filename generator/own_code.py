@@ -53,20 +53,17 @@ def expected(spec: Spec) -> list[Expected]:
             found.append(
                 Expected(f"components.{name}.on_start", c.class_path, "method", (), c.on_start)
             )
-    for index, endpoint in enumerate(spec.endpoints):
-        component, _, method = (endpoint.call or "").partition(".")
+    calls = [(f"endpoints.{i}.call", e.call, list(e.inputs)) for i, e in enumerate(spec.endpoints)]
+    calls += [
+        (f"cli.commands.{name}.call", command.call, list(command.inputs))
+        for name, command in (spec.cli.commands if spec.cli else {}).items()
+    ]
+    for key, call, inputs in calls:
+        component, _, method = (call or "").partition(".")
         served = spec.components.get(component)
         if served is not None and served.type.startswith(f"{package}."):
-            inputs = tuple(call_keyword(naming.snake(name)) for name in endpoint.inputs)
-            key = f"endpoints.{index}.call"
-            found.append(Expected(key, served.class_path, "method", inputs, method))
-    for command_name, command in (spec.cli.commands if spec.cli else {}).items():
-        component, _, method = command.call.partition(".")
-        served = spec.components.get(component)
-        if served is not None and served.type.startswith(f"{package}."):
-            inputs = tuple(call_keyword(naming.snake(name)) for name in command.inputs)
-            key = f"cli.commands.{command_name}.call"
-            found.append(Expected(key, served.class_path, "method", inputs, method))
+            keywords = tuple(call_keyword(naming.snake(name)) for name in inputs)
+            found.append(Expected(key, served.class_path, "method", keywords, method))
     found += [
         Expected(f"aggregates.{name}.service", a.service, "class")
         for name, a in spec.aggregates.items()
