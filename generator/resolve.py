@@ -120,7 +120,13 @@ class _Resolver:
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
         self.domain = Domain()
-        self.fields = FieldResolver(self.domain, set(spec.enums), set(spec.values))
+        likes = {
+            f"{owner}.{name}": field
+            for owners in (spec.aggregates, spec.values)
+            for owner, declared in owners.items()
+            for name, field in declared.fields.items()
+        }
+        self.fields = FieldResolver(self.domain, set(spec.enums), set(spec.values), likes)
 
     def run(self) -> None:
         self._names()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -59,10 +60,18 @@ def _show(value: Any) -> str:
 class FieldResolver:
     """Resolves fields against the enums and value objects of one spec."""
 
-    def __init__(self, domain: Domain, enums: set[str], values: set[str]) -> None:
+    def __init__(
+        self,
+        domain: Domain,
+        enums: set[str],
+        values: set[str],
+        likes: Mapping[str, FieldSpec] | None = None,
+    ) -> None:
         self.domain = domain
         self.enums = enums
         self.values = values
+        self.likes = likes or {}
+        """The fields a ``like`` may name, by ``<Aggregate or Value>.<field>``."""
 
     @property
     def catalog(self) -> Catalog:
@@ -141,7 +150,10 @@ class FieldResolver:
         event``), which refuses the keys that would check them."""
         resolved: list[RField] = []
         attrs: dict[str, str] = {}
-        for name, spec in fields.items():
+        for name, given in fields.items():
+            spec = self._liked(given, (*loc, name), unchecked)
+            if spec is None:
+                continue
             if unchecked:
                 self._unchecked(spec, (*loc, name), unchecked)
             field = self.field(name, spec, (*loc, name), rules=rules and not unchecked)
@@ -167,6 +179,38 @@ class FieldResolver:
             attrs[field.attr] = name
             resolved.append(field)
         return resolved
+
+    def _liked(
+        self, spec: FieldSpec, loc: Loc, unchecked: str, seen: tuple[str, ...] = ()
+    ) -> FieldSpec | None:
+        """``spec`` with what its ``like`` takes from the field it names (itself expanded
+        first); None, the problem reported, when it names none. What only an aggregate's
+        field is (unique, a reference, hidden, a secret) is not taken, and a field nothing
+        checks (``unchecked``) takes only the type."""
+        if spec.like is None:
+            return spec
+        if spec.like in seen or spec.like not in self.likes:
+            known = ", ".join(sorted(self.likes)) or "none declared"
+            self.domain.problem(
+                (*loc, "like"),
+                f"{spec.like!r} takes its type from this field: `like` goes round"
+                if spec.like in seen
+                else f"unknown field {spec.like!r} (`like` names <Aggregate or Value>.<field>;"
+                f" expected one of: {known})",
+            )
+            return None
+        target = self._liked(self.likes[spec.like], loc, unchecked, (*seen, spec.like))
+        if target is None:
+            return None
+        if unchecked:
+            inherited: dict[str, Any] = {"type": target.type}
+        else:
+            inherited = target.model_dump(
+                exclude_unset=True,
+                exclude={"unique", "references", "hidden", "secret", "made_when", "like"},
+            )
+        own = spec.model_dump(exclude_unset=True, exclude={"like"})
+        return FieldSpec.model_validate({**inherited, **own})
 
     def _secret(self, field: RField, spec: FieldSpec, shown: bool, loc: Loc) -> None:
         """Make ``field`` a secret (only its hash kept, never shown), if it may be one."""
@@ -226,7 +270,7 @@ class FieldResolver:
         if problem:
             self.domain.problem(loc, problem)
             return None
-        type_ = self.type(spec.type, (*loc, "type"))
+        type_ = self.type(spec.type or "", (*loc, "type"))
         if type_ is None:
             return None
         # `Member` (by its id) or `Role.name` (by its key's one field)

@@ -16,6 +16,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     field_validator,
+    model_validator,
 )
 
 FORMAT_VERSION = 2
@@ -78,9 +79,18 @@ class ItemsSpec(_Strict):
 class FieldSpec(_Strict):
     """A typed field of an aggregate, value object, event, read model or command input."""
 
-    type: Text = Field(
+    type: Text | None = Field(
+        default=None,
         description="str int float bool decimal uuid datetime date, an enum or value object "
-        "of this spec, list[<type>] or map[<type>] (string keys)"
+        "of this spec, list[<type>] or map[<type>] (string keys)",
+    )
+    like: Annotated[StrictStr, Field(pattern=r"^[A-Z][A-Za-z0-9]*\.[a-z][A-Za-z0-9]*$")] | None = (
+        Field(
+            default=None,
+            description="<Aggregate or Value>.<field>: this field takes that one's type, rules,"
+            " items, keys, messages, normalize, example, default and optional; what it says"
+            " itself overrides them",
+        )
     )
     description: Text | None = None
     default: Any = Field(default=None, description="the value when none is given")
@@ -145,6 +155,18 @@ class FieldSpec(_Strict):
         description="rule key (or references) -> the message a violation reports ({value}:"
         " the value, as JSON)",
     )
+
+    @model_validator(mode="after")
+    def _typed(self) -> FieldSpec:
+        if (self.type is None) == (self.like is None):
+            raise ValueError(
+                "a field names its `type`, or `like: <Aggregate or Value>.<field>` (another"
+                " field whose type and rules it takes), not both"
+                if self.type is not None
+                else "a field names its `type` (or `like: <Aggregate or Value>.<field>`,"
+                " another field whose type and rules it takes)"
+            )
+        return self
 
     @property
     def has_default(self) -> bool:

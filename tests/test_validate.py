@@ -38,8 +38,8 @@ def test_every_key_error_is_listed_with_its_place(workspace: Path, generate: Gen
     assert result.err.splitlines() == [
         "specs/x.yaml:7:15: aggregates.Order.fields.total.type: Input should be a valid string",
         "specs/x.yaml:8:25: aggregates.Order.fields.note.colour: unknown key 'colour' (expected "
-        "one of: type, description, default, example, optional, not_blank, contains, pattern, "
-        "min, max, min_length, max_length, scale, unique, references, hidden, secret, "
+        "one of: type, like, description, default, example, optional, not_blank, contains, "
+        "pattern, min, max, min_length, max_length, scale, unique, references, hidden, secret, "
         "made_when, items, normalize, keys, messages)",
     ]
 
