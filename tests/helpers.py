@@ -257,6 +257,17 @@ def spec_problems(text: str, filename: str) -> list[str]:
     return []
 
 
+def cart_problems(field: str, name: str = "tag") -> list[str]:
+    """What ``generate validate`` reports of a one-aggregate spec (shop.yaml) whose ``Cart``
+    has the field ``name: <field>`` beside ``name: str``, both set by its creating command."""
+    spec = (
+        "version: 2\nname: shop\naggregates:\n  Cart:\n    fields:\n      name: str\n"
+        f"      {name}: {field}\n    commands:\n"
+        f"      open: {{creates: true, params: [name, {name}], emits: CartOpened}}\n"
+    )
+    return spec_problems(spec, "shop.yaml")
+
+
 def app_probe(project: Path, body: str, workspace: Path) -> None:
     """Run ``body`` against the project's app on SQLite in ``workspace`` (``client`` is a
     TestClient, ``settings`` its settings; the service needs no token)."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, app_probe, ran_in, service_of, spec_problems
+from helpers import Result, app_probe, cart_problems, ran_in, service_of
 
 CLUB = """\
 version: 2
@@ -91,10 +91,5 @@ def test_requests_text_is_normalized_before_its_rules_and_kept_so(
     ],
 )  # fmt: skip
 def test_validate_names_normalizing_that_cannot_hold(field: str, problem: str) -> None:
-    spec = (
-        "version: 2\nname: shop\naggregates:\n  Cart:\n    fields:\n      name: str\n"
-        f"      tag: {field}\n    commands:\n"
-        "      open: {creates: true, params: [name, tag], emits: CartOpened}\n"
-    )
-    found = [line.split(": ", 1)[1] for line in spec_problems(spec, "shop.yaml")]
+    found = [line.split(": ", 1)[1] for line in cart_problems(field)]
     assert any(line.startswith(problem) for line in found), found
