@@ -298,6 +298,17 @@ class UniqueCtx:
 
 
 @dataclass
+class SharedKeyCtx:
+    """Another aggregate whose key takes the same values: the id it would have for them
+    (``keyed_id(key_namespace, key_label, ...)``) must be free."""
+
+    name: str
+    key_namespace: str
+    key_label: str
+    key_ignore_case: bool
+
+
+@dataclass
 class AggregateCtx:
     name: str
     snake: str
@@ -330,6 +341,7 @@ class AggregateCtx:
     key_namespace: str = ""
     key_label: str = ""
     key_ignore_case: bool = False
+    key_shared: list[SharedKeyCtx] = field(default_factory=list)
     read_model: dict[str, str] | None = None
     served: bool = True
     """Its use cases are rendered: an endpoint, policy, consumer or served command reaches it."""
@@ -697,6 +709,15 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
         key_namespace=aggregate.key_namespace,
         key_label=aggregate.key_label,
         key_ignore_case=aggregate.key_ignore_case,
+        key_shared=[
+            SharedKeyCtx(
+                name=other.name,
+                key_namespace=other.key_namespace,
+                key_label=other.key_label,
+                key_ignore_case=other.key_ignore_case,
+            )
+            for other in (domain.aggregates[name] for name in aggregate.key_shared)
+        ],
         made_when=_made_when(aggregate, catalog),
     )
     return ctx

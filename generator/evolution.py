@@ -450,7 +450,33 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                                 " check the stored data first",
                             )
                         )
-    return found + _new_invariants(old_domain, new_domain, held)
+    found += _new_invariants(old_domain, new_domain, held)
+    return found + _new_sharing(old_domain, new_domain)
+
+
+def _new_sharing(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+    """Keys newly shared between aggregates that both had stored ones: a value each holds
+    already stays with both; only new ones are refused."""
+    found: list[tuple[Loc, str]] = []
+    said: set[frozenset[str]] = set()
+    for name, current in new_domain.aggregates.items():
+        stored = old_domain.aggregates.get(name)
+        for other in current.key_shared:
+            pair = frozenset((name, other))
+            if stored is None or other in stored.key_shared or pair in said:
+                continue
+            if other not in old_domain.aggregates:
+                continue  # it has no stored ones
+            said.add(pair)
+            found.append(
+                (
+                    (*current.loc, "key"),
+                    f"{name}'s key is shared with {other}'s now: a value both hold already"
+                    " stays with both (only new ones are refused); check the stored data"
+                    " first",
+                )
+            )
+    return found
 
 
 def _new_invariants(

@@ -144,6 +144,9 @@ class _Resolver:
                 self._also(self.domain.aggregates[name], aggregate)
                 if aggregate.key is not None:
                     self._key(self.domain.aggregates[name], aggregate.key)
+        for name, aggregate in self.spec.aggregates.items():
+            if aggregate.key is not None and name in self.domain.aggregates:
+                self._shared_key(self.domain.aggregates[name], aggregate.key)
         self._references()
         self._policies()
 
@@ -586,6 +589,33 @@ class _Resolver:
         for f in fields:
             f.folded = ignore_case
         _vary(fields)
+
+    def _shared_key(self, aggregate: RAggregate, spec: KeySpec) -> None:
+        """Link the aggregates whose keys take the same values (both ways)."""
+        loc: Loc = (*aggregate.loc, "key", "shared_with")
+        for index, name in enumerate(spec.shared_with):
+            other = self.domain.aggregates.get(name)
+            problem = None
+            if not aggregate.key:
+                continue  # the key's own problem is reported
+            if other is None:
+                keyed = ", ".join(n for n, a in self.domain.aggregates.items() if a.key)
+                problem = f"unknown aggregate {name!r} (aggregates with a key: {keyed or 'none'})"
+            elif other is aggregate:
+                problem = f"{name!r} is this aggregate: its key is taken once already"
+            elif not other.key:
+                problem = f"{name} has no key (or its key has a problem) to share"
+            elif name in aggregate.key_shared:
+                problem = f"{name!r} is named twice"
+            else:
+                problem = _unshareable(aggregate, other)
+            if problem is not None:
+                self.domain.problem((*loc, index), problem)
+                continue
+            assert other is not None
+            aggregate.key_shared.append(other.name)
+            if aggregate.name not in other.key_shared:
+                other.key_shared.append(aggregate.name)
 
     @staticmethod
     def _key_commands(aggregate: RAggregate, field: RField) -> str | None:
@@ -1144,6 +1174,37 @@ def _why(field: RField) -> str:
     """Why ``field`` may not be unique, when its type has a reason beyond being no scalar."""
     why = NOT_UNIQUE_WHY.get(field.type.name) if field.type.is_scalar() else None
     return f" ({why})" if why else ""
+
+
+def _unshareable(aggregate: RAggregate, other: RAggregate) -> str | None:
+    """Why ``other``'s key cannot take the values of ``aggregate``'s, if so: the keys'
+    fields pair in order, of one type with the same rules (a value valid for one is valid
+    for the other: ``like`` says it once), and both ignore case or neither does."""
+    mine, theirs = aggregate.key, other.key
+    if len(mine) != len(theirs):
+        return (
+            f"{other.name}'s key has {len(theirs)} field(s), this one {len(mine)}: the keys'"
+            " fields pair in order"
+        )
+    for own, its in zip(mine, theirs, strict=True):
+        if own.type != its.type:
+            return (
+                f"{aggregate.name}.{own.name} is of type {own.type}, {other.name}.{its.name}"
+                f" of type {its.type}: the keys' fields pair in order, of one type"
+            )
+        if (own.rules, own.item_rules, own.normalize) != (its.rules, its.item_rules, its.normalize):
+            return (
+                f"{aggregate.name}.{own.name} and {other.name}.{its.name} have different rules"
+                f" (or normalize): a shared key's values are valid for both (say"
+                f" `like: {other.name}.{its.name}`)"
+            )
+    if aggregate.key_ignore_case != other.key_ignore_case:
+        theirs_, mine_ = ("ignores", "keeps") if other.key_ignore_case else ("keeps", "ignores")
+        return (
+            f"{other.name}'s key {theirs_} case, this one {mine_} it: both ignore case or"
+            " neither does"
+        )
+    return None
 
 
 def _may_be_unique(field: RField) -> bool:

@@ -138,6 +138,8 @@ class RAggregate:
     key_namespace: str = ""
     key_label: str = ""
     key_ignore_case: bool = False
+    key_shared: list[str] = field(default_factory=list)
+    """The other aggregates whose keys take the same values (a value is taken once)."""
     gone: Node | None = None
     """The state in which the aggregate counts as deleted (over ``gone_field``)."""
     gone_field: str | None = None

@@ -266,6 +266,13 @@ class KeySpec(_Strict):
         description="the values are compared without case (case-folded before the id is"
         " derived: Alice and alice are one key); every field of the key is a str",
     )
+    shared_with: Annotated[list[StrictStr], Field(max_length=10)] = Field(
+        default=[],
+        description="other aggregates whose keys take the same values: a value is taken once"
+        " among them in the tenant (a client id held by a service account or a registered"
+        " client), refused with 409 as a taken key is; said on either side, it holds both"
+        " ways; the keys' fields pair in order, of one type with the same rules",
+    )
 
 
 class AggregateSpec(_Strict):

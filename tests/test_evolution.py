@@ -462,3 +462,27 @@ def test_an_invariant_new_on_stored_aggregates_is_warned_of() -> None:
     )
     # the same invariant, kept: nothing to say
     assert _evolved(checked, checked) == ([], [])
+
+
+def test_a_key_newly_shared_between_stored_aggregates_is_warned_of() -> None:
+    """A value both held before the keys were shared stays with both: said once for the
+    pair (at the first of them), and not for an aggregate new with the sharing (it has
+    nothing stored)."""
+    keyed = FLEET.replace("  Van:\n", "  Van:\n    key: plate\n") + (
+        "  Truck:\n    key: plate\n    fields:\n      plate: {like: Van.plate}\n"
+        "    commands:\n      add: {creates: true, params: [plate], emits: TruckAdded}\n"
+    )
+    shared = keyed.replace("    key: plate\n", "    key: {fields: [plate], shared_with: [Van]}\n")
+    shared = shared.replace(
+        "  Van:\n    key: {fields: [plate], shared_with: [Van]}\n", "  Van:\n    key: plate\n"
+    )
+    assert _evolved(keyed, shared) == (
+        [],
+        [
+            "Van's key is shared with Truck's now: a value both hold already stays with"
+            " both (only new ones are refused); check the stored data first"
+        ],
+    )
+    assert _evolved(shared, shared) == ([], [])
+    only_van = keyed[: keyed.index("  Truck:")]
+    assert _evolved(only_van, shared) == ([], [])

@@ -415,6 +415,53 @@ async def test_concurrent_keyed_creates_make_one_aggregate(store: EventStore) ->
     assert (len(made), len(refused), len(stored)) == (1, 5, 1)
 
 
+@dataclass(frozen=True)
+class Crate(Bin):
+    """Another kind whose key shares the bins' codes: a code is taken once among them."""
+
+
+def shared_stock(
+    transactions: StoreTransactions,
+    kinds: tuple[type[Bin], type[Bin]],
+    code: str,
+    between: Hook = nothing,
+) -> Awaitable[Bin]:
+    """Stock a ``kinds[0]`` coded ``code`` unless a ``kinds[1]`` has the code."""
+    kind, other = kinds
+    labels = {Bin: "shelf", Crate: "crate"}
+
+    async def work(tx: Transaction) -> Bin:
+        taken = keyed_id(SHELVES, labels[other], [code])
+        if await tx.exists(other, taken):
+            raise DuplicateKeyError(kind.__name__, "code", holder=other.__name__)
+        tx.keep_absent(other, taken)
+        await between()
+        return tx.save(kind.stock(keyed_id(SHELVES, labels[kind], [code]), code, 1))
+
+    return transactions.run(work)
+
+
+async def test_a_key_shared_with_another_kind_is_taken_once_among_them_in_a_race(
+    store: EventStore,
+) -> None:
+    transactions = StoreTransactions(store, EVENTS)
+
+    async def crate_meanwhile() -> None:
+        await shared_stock(transactions, (Crate, Bin), "C-3")
+
+    with as_tenant("acme"):
+        with pytest.raises(DuplicateKeyError) as error:
+            await shared_stock(transactions, (Bin, Crate), "C-3", once(crate_meanwhile))
+        crate = await transactions.load(Crate, keyed_id(SHELVES, "crate", ["C-3"]))
+        bin_ = await transactions.load(Bin, keyed_id(SHELVES, "shelf", ["C-3"]))
+        other = await shared_stock(transactions, (Bin, Crate), "C-4")
+    with as_tenant("globex"):
+        elsewhere = await shared_stock(transactions, (Bin, Crate), "C-3")
+
+    assert (str(error.value), crate is not None, bin_) == ("a Crate has this code", True, None)
+    assert (other.code, elsewhere.code) == ("C-4", "C-3")
+
+
 def test_a_key_of_several_values_never_shares_a_name_with_another() -> None:
     with as_tenant("acme"):
         one = keyed_id(SHELVES, "slot", ["a/b", "c"])

@@ -40,12 +40,21 @@ class UpcastError(EventSourcingError):
 
 
 class DuplicateKeyError(EventSourcingError):
-    """Another aggregate of the tenant already has this value of a unique field."""
+    """Another aggregate of the tenant already has this value of a unique field; ``holder``
+    the kind that has it, when another kind's key shares the values of ``kind``'s."""
 
-    def __init__(self, kind: str, field: str) -> None:
+    def __init__(self, kind: str, field: str, *, holder: str | None = None) -> None:
         self.kind = kind
         self.field = field
-        super().__init__(f"another {kind} has this {field}")
+        self.holder = holder
+        super().__init__(f"{holder_phrase(kind, holder)} has this {field}")
+
+
+def holder_phrase(kind: str, holder: str | None) -> str:
+    """Who has a value: ``another Room``, or ``an Organization`` (another kind)."""
+    if holder is None or holder == kind:
+        return f"another {kind}"
+    return f"{'an' if holder[:1] in 'AEIOU' else 'a'} {holder}"
 
 
 class PreconditionFailedError(EventSourcingError):

@@ -122,6 +122,11 @@ class Transaction(Protocol):
         """Commit only if ``aggregate`` is still at the version read (a reference)."""
         ...
 
+    def keep_absent(self, kind: type[Sourced], id: str) -> None:
+        """Commit only if the tenant still has no aggregate of ``kind`` with ``id`` stored
+        (a key another kind of aggregate shares: the value is taken once among them)."""
+        ...
+
     def expect(self, aggregate: Sourced, version: int | None) -> None:
         """Refuse the work unless ``aggregate`` is at ``version`` (None: any)."""
         ...
@@ -351,6 +356,9 @@ class _Work:
 
     def keep(self, aggregate: Sourced) -> None:
         self._kept[(type(aggregate).__name__, aggregate.id)] = aggregate.version
+
+    def keep_absent(self, kind: type[Sourced], id: str) -> None:
+        self._kept[(kind.__name__, id)] = 0
 
     def expect(self, aggregate: Sourced, version: int | None) -> None:
         if version is not None and aggregate.version != version:

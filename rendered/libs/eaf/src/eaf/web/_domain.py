@@ -25,6 +25,7 @@ from eaf.eventsourcing.errors import (
     NotYetProjected,
     PreconditionFailedError,
     StoreUnavailableError,
+    holder_phrase,
 )
 from eaf.web._problems import PROBLEM_TYPE
 
@@ -218,7 +219,8 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
         # a combination of fields is named ``venueId+name``: each of them is listed
         names = errors.unique_fields.get((error.kind, error.field), error.field)
         fields = names.split("+")
-        message = f"Another {error.kind} has this {' and '.join(fields)}"
+        holder = holder_phrase(error.kind, error.holder)
+        message = f"{holder[:1].upper()}{holder[1:]} has this {' and '.join(fields)}"
         duplicate_type = f"urn:problem-type:{errors.service}:duplicate"
         listed = [_Problem(field, message) for field in fields]
         return problem(409, "Duplicate", message, listed, type=duplicate_type)
