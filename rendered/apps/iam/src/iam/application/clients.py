@@ -1,28 +1,23 @@
 """Registered clients (``RegisteredClient`` of ``specs/iam.yaml``): the generated use
-cases, with what the spec cannot say. A client id is taken once in its tenant, by a
-service account or by a registered client, whichever has it first; each grant type and
-scope is kept once; disabling a disabled client changes nothing."""
+cases, with what the spec cannot say: each grant type and scope is kept once; disabling a
+disabled client changes nothing. (A client id is taken once in its tenant, by a service
+account or by a registered client: the key the spec's ServiceAccount shares with it.)"""
 
-from eaf.context import require_tenant
-from eaf.eventsourcing import DuplicateKeyError, Idempotency, keyed_id
+from eaf.eventsourcing import Idempotency
 
 from iam.application.identity import (
     ACTIVE,
     DISABLED,
-    NAMESPACE,
     in_tenant,
-    service_account_id_for,
 )
 from iam.application.ports.inbound import RegisteredClientUseCases
-from iam.application.ports.outbound import Transactions
 from iam.application.services import RegisteredClientService
-from iam.domain.model import RegisteredClient, ServiceAccount
+from iam.domain.model import RegisteredClient
 from iam.domain.types import ClientType, GrantType
 
 
 class RegisteredClients(RegisteredClientService):
-    """The generated use cases, refusing a client id a service account has (409
-    ``duplicate``, as a taken one is)."""
+    """The generated use cases, keeping each grant type and scope once."""
 
     async def register(
         self,
@@ -38,10 +33,6 @@ class RegisteredClients(RegisteredClientService):
         first_party: bool,
         idempotency: Idempotency | None = None,
     ) -> RegisteredClient:
-        account = service_account_id_for(require_tenant(), client_id)
-        await refuse_taken(
-            self._transactions, ServiceAccount, account, "RegisteredClient"
-        )
         return await super().register(
             client_id=client_id,
             name=name,
@@ -80,24 +71,6 @@ async def active_client(
     with in_tenant(tenant_id):
         found = await clients.get_by_client_id(client_id)
     return found if found is not None and found.status == ACTIVE else None
-
-
-async def refuse_taken(
-    transactions: Transactions,
-    other: type[ServiceAccount] | type[RegisteredClient],
-    id: str,
-    kind: str,
-) -> None:
-    """409 ``duplicate`` on ``clientId`` when the ``other`` kind of client has the id
-    (a client id is taken once in its tenant, by either kind)."""
-    if await transactions.load(other, id) is not None:
-        raise DuplicateKeyError(kind, "client_id")
-
-
-def registered_client_id(client_id: str) -> str:
-    """The stream id of the registered client ``client_id`` of the current tenant (the
-    spec's key)."""
-    return keyed_id(str(NAMESPACE), "registered-client", [client_id])
 
 
 def is_public(client: RegisteredClient) -> bool:
