@@ -1063,6 +1063,18 @@ async def test_the_key_of_a_service_account_makes_its_id_once_in_the_tenant(
     assert elsewhere.id != first.id
 
 
+async def test_the_key_of_a_service_account_is_free_only_if_no_registered_client_has_it(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_registered_client(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_service_account(cases, client_id=first.client_id)
+    with use(TENANT_B):
+        await new_service_account(cases, client_id=first.client_id)
+
+
 async def test_an_idempotency_key_makes_one_service_account(store: EventStore) -> None:
     cases = use_cases(store)
     with use(TENANT_A):
@@ -1290,6 +1302,18 @@ async def test_the_key_of_a_registered_client_makes_its_id_once_in_the_tenant(
     with use(TENANT_B):
         elsewhere = await new_registered_client(cases, client_id=first.client_id)
     assert elsewhere.id != first.id
+
+
+async def test_the_key_of_a_registered_client_is_free_only_if_no_service_account_has_it(
+    store: EventStore,
+) -> None:
+    cases = use_cases(store)
+    with use(TENANT_A):
+        first = await new_service_account(cases)
+        with pytest.raises(DuplicateKeyError):
+            await new_registered_client(cases, client_id=first.client_id)
+    with use(TENANT_B):
+        await new_registered_client(cases, client_id=first.client_id)
 
 
 async def test_an_idempotency_key_makes_one_registered_client(

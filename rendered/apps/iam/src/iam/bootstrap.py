@@ -22,7 +22,6 @@ import iam.application.policies
 import iam.application.saml_login
 import iam.application.saml_providers
 import iam.application.saml_signin
-import iam.application.service_accounts
 import iam.application.signin
 import iam.application.tokens
 import iam.infrastructure.api_saml_providers
@@ -48,6 +47,7 @@ from iam.application.ports.inbound import (
 from iam.application.ports.outbound import Clock
 from iam.application.services import (
     RoleService,
+    ServiceAccountService,
     TenantService,
     UserService,
 )
@@ -288,14 +288,11 @@ async def bootstrap(
         clock,
         queries["Policies"],
     )
-    service_account = (
-        service_account
-        or iam.application.service_accounts.ServiceAccounts(
-            transactions,
-            clock,
-            queries["ServiceAccounts"],
-            hasher=_hasher,
-        )
+    service_account = service_account or ServiceAccountService(
+        transactions,
+        clock,
+        queries["ServiceAccounts"],
+        hasher=_hasher,
     )
     registered_client = registered_client or iam.application.clients.RegisteredClients(
         transactions,

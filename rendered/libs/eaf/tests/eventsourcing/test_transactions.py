@@ -458,7 +458,11 @@ async def test_a_key_shared_with_another_kind_is_taken_once_among_them_in_a_race
     with as_tenant("globex"):
         elsewhere = await shared_stock(transactions, (Bin, Crate), "C-3")
 
-    assert (str(error.value), crate is not None, bin_) == ("a Crate has this code", True, None)
+    assert (str(error.value), crate is not None, bin_) == (
+        "a Crate has this code",
+        True,
+        None,
+    )
     assert (other.code, elsewhere.code) == ("C-4", "C-3")
 
 

@@ -720,6 +720,17 @@ class ServiceAccountService:
                 raise DomainValidationError.of(*missing)
             if await tx.exists(ServiceAccount, created.id):
                 raise DuplicateKeyError("ServiceAccount", "client_id")
+            # the key is taken once among ServiceAccount and RegisteredClient, until commit
+            taken = keyed_id(
+                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91",
+                "registered-client",
+                [created.client_id],
+            )
+            if await tx.exists(RegisteredClient, taken):
+                raise DuplicateKeyError(
+                    "ServiceAccount", "client_id", holder="RegisteredClient"
+                )
+            tx.keep_absent(RegisteredClient, taken)
             for item in roles_ref:
                 if item is not None:
                     tx.keep(item)
@@ -850,10 +861,10 @@ class RegisteredClientService:
         # fingerprint of an idempotent request leaves it out)
         if client_secret is not None:  # made only on its condition (made_when)
             client_secret = await asyncio.to_thread(self._hasher.hash, client_secret)
-        return await make_one(
-            self._transactions,
-            RegisteredClient,
-            lambda now: RegisteredClient.register(
+
+        async def work(tx: Transaction) -> RegisteredClient:
+            now = self._clock.now()
+            created = RegisteredClient.register(
                 client_id=client_id,
                 name=name,
                 client_type=client_type,
@@ -869,8 +880,22 @@ class RegisteredClientService:
                     "registered-client",
                     [client_id],
                 ),
-            ),
-            clock=self._clock,
+            )
+            if await tx.exists(RegisteredClient, created.id):
+                raise DuplicateKeyError("RegisteredClient", "client_id")
+            # the key is taken once among RegisteredClient and ServiceAccount, until commit
+            taken = keyed_id(
+                "8d0f6f8e-3c4b-5f43-9a57-1f6a0d7c2e91", "client", [created.client_id]
+            )
+            if await tx.exists(ServiceAccount, taken):
+                raise DuplicateKeyError(
+                    "RegisteredClient", "client_id", holder="ServiceAccount"
+                )
+            tx.keep_absent(ServiceAccount, taken)
+            return tx.save(created)
+
+        return await self._transactions.run(
+            work,
             idempotency=idempotency,
             request=(
                 "register",
@@ -883,7 +908,7 @@ class RegisteredClientService:
                 scopes,
                 first_party,
             ),
-            key="client_id",
+            kind=RegisteredClient,
         )
 
     async def disable(
