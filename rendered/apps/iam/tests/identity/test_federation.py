@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from eaf.eventsourcing import EventStore
 
+from iam.application.directory import Directory
 from iam.application.federation import (
     ExternalIdentity,
     Federation,
@@ -17,7 +18,6 @@ from iam.bootstrap import Services, bootstrap
 from iam.domain.federation import CREATE, LINK_BY_EMAIL
 from iam.domain.model import User
 from iam.infrastructure.federation_store import EventSourcedFederatedIdentities
-from iam.infrastructure.http import Identity
 from iam.infrastructure.persistence import EventSourcedUserRepository
 from tests.identity.conftest import ADMIN_PASSWORD, settings_for
 
@@ -56,8 +56,8 @@ async def services(tmp_path: Path) -> Services:
 
 
 @pytest.fixture
-async def wired(services: Services) -> tuple[Identity, Federation, Listing, str]:
-    identity = services.identity
+async def wired(services: Services) -> tuple[Directory, Federation, Listing, str]:
+    directory = services.directory
     listing = Listing(services.store)
     federation = Federation(
         users=EventSourcedUserRepository(services.store),
@@ -66,17 +66,17 @@ async def wired(services: Services) -> tuple[Identity, Federation, Listing, str]
         access=services.access,
         clock=services.clock,
     )
-    tenant = await identity.directory.create_tenant(
+    tenant = await directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
         admin_password=ADMIN_PASSWORD,
     )
-    return identity, federation, listing, tenant.id
+    return directory, federation, listing, tenant.id
 
 
 async def test_the_first_sign_in_creates_the_user_and_later_ones_find_it(
-    wired: tuple[Identity, Federation, Listing, str],
+    wired: tuple[Directory, Federation, Listing, str],
 ) -> None:
     _, federation, _, tenant_id = wired
 
@@ -94,9 +94,9 @@ async def test_the_first_sign_in_creates_the_user_and_later_ones_find_it(
 
 
 async def test_managed_roles_follow_the_source_and_the_others_stay(
-    wired: tuple[Identity, Federation, Listing, str], services: Services
+    wired: tuple[Directory, Federation, Listing, str], services: Services
 ) -> None:
-    identity, federation, _, tenant_id = wired
+    _, federation, _, tenant_id = wired
     created = await federation.sign_in(tenant_id, ALICE, first_sign_in=CREATE)
     with in_tenant(tenant_id):
         await services.role.create(
@@ -132,7 +132,7 @@ async def local_user(
 
 
 async def test_link_by_email_links_only_a_verified_email_of_one_user(
-    wired: tuple[Identity, Federation, Listing, str], services: Services
+    wired: tuple[Directory, Federation, Listing, str], services: Services
 ) -> None:
     _, federation, listing, tenant_id = wired
     local = await local_user(services, tenant_id, "alice.local", "Alice@Example.org")
@@ -151,7 +151,7 @@ async def test_link_by_email_links_only_a_verified_email_of_one_user(
 
 
 async def test_a_first_sign_in_that_matches_no_user_it_may_take_is_refused(
-    wired: tuple[Identity, Federation, Listing, str], services: Services
+    wired: tuple[Directory, Federation, Listing, str], services: Services
 ) -> None:
     _, federation, listing, tenant_id = wired
     for username in ("alice", "alice.twin"):

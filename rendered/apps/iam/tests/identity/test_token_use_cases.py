@@ -8,7 +8,6 @@ import pytest
 from iam.application.identity import in_tenant
 from iam.application.oauth import ClientCredentials, OAuthError, TokenResponse
 from iam.bootstrap import Services, bootstrap
-from iam.infrastructure.http import Identity
 from tests.identity.conftest import ADMIN_PASSWORD, settings_for
 
 
@@ -17,21 +16,16 @@ async def services(tmp_path: Path) -> Services:
     return await bootstrap(settings_for(tmp_path, DATABASE_URL="sqlite://"))
 
 
-@pytest.fixture
-def identity(services: Services) -> Identity:
-    return services.identity
-
-
 async def test_a_concurrent_double_refresh_revokes_the_family(
-    identity: Identity,
+    services: Services,
 ) -> None:
-    tenant = await identity.directory.create_tenant(
+    tenant = await services.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
         admin_password=ADMIN_PASSWORD,
     )
-    issued = await identity.tokens.password_grant(
+    issued = await services.tokens.password_grant(
         tenant=tenant.id,
         username="admin",
         password=ADMIN_PASSWORD,
@@ -42,7 +36,7 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
 
     def refresh(token: str) -> "asyncio.Future[TokenResponse]":
         return asyncio.ensure_future(
-            identity.tokens.refresh_grant(
+            services.tokens.refresh_grant(
                 refresh_token=token, scope=None, client=ClientCredentials()
             )
         )
@@ -63,9 +57,9 @@ async def test_a_concurrent_double_refresh_revokes_the_family(
 
 
 async def test_the_authenticated_client_binds_the_refresh_token(
-    identity: Identity, services: Services
+    services: Services,
 ) -> None:
-    tenant = await identity.directory.create_tenant(
+    tenant = await services.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
@@ -76,7 +70,7 @@ async def test_the_authenticated_client_binds_the_refresh_token(
             await services.service_account.create(
                 client_id=name, client_secret=f"{name}-secret", roles=[]
             )
-    issued = await identity.tokens.password_grant(
+    issued = await services.tokens.password_grant(
         tenant="Acme",
         username="admin",
         password=ADMIN_PASSWORD,
@@ -86,11 +80,11 @@ async def test_the_authenticated_client_binds_the_refresh_token(
     assert issued.refresh_token is not None
 
     with pytest.raises(OAuthError, match="another client"):
-        await identity.tokens.refresh_grant(
+        await services.tokens.refresh_grant(
             refresh_token=issued.refresh_token,
             scope=None,
             client=ClientCredentials("cli", "cli-secret"),
         )
-    claims = await identity.tokens.authenticate(issued.access_token)
+    claims = await services.tokens.authenticate(issued.access_token)
     assert claims.client_id == "web"
     assert claims.tenant_id == tenant.id

@@ -468,3 +468,4 @@ async def test_an_issuer_at_another_url_signs_with_the_same_keys(
     assert token.claims["exp"] - token.claims["iat"] == 15 * 60
     assert issuer.at(realm) is at_realm
     assert issuer.at(ISSUER) is issuer
+    assert (issuer.issuer, at_realm.issuer) == (ISSUER, realm)

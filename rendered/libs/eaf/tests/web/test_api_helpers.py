@@ -5,7 +5,7 @@ import itertools
 from typing import Annotated
 
 import pytest
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.testclient import TestClient
 from pydantic import Field
 
@@ -14,6 +14,7 @@ from eaf.web import (
     Body,
     TextRule,
     auth_problem_responses,
+    component,
     install_http_guards,
     problem_response,
     problem_responses,
@@ -105,3 +106,23 @@ def test_the_document_states_the_pattern_of_a_map_s_keys_as_property_names() -> 
     assert stated["propertyNames"] == {"maxLength": 8, "pattern": "^[a-z]+$"}
     assert stated["additionalProperties"] == {"type": "integer"}
     assert "patternProperties" not in stated
+
+
+def test_a_component_dependency_answers_what_the_application_keeps() -> None:
+    app = FastAPI()
+    app.state.greeter = "hello"
+
+    @app.get("/greeting")
+    async def greeting(greeter: Annotated[str, Depends(component("greeter"))]) -> str:
+        return greeter
+
+    @app.get("/missing")
+    async def missing(other: Annotated[str, Depends(component("other"))]) -> str:
+        return other
+
+    with TestClient(app, raise_server_exceptions=True) as client:
+        assert client.get("/greeting").json() == "hello"
+        app.state.greeter = "hi"  # a test's override, read at each request
+        assert client.get("/greeting").json() == "hi"
+        with pytest.raises(LookupError, match="no component 'other'"):
+            client.get("/missing")

@@ -170,6 +170,11 @@ class SignIn:
         self._base = base_issuer.rstrip("/")
         self._session_ttl = session_ttl
 
+    @property
+    def https(self) -> bool:
+        """Whether the realms are served over https (their cookies are then Secure)."""
+        return self._base.startswith("https://")
+
     def issuer_of(self, name: str) -> str:
         """The issuer of the realm called ``name`` (a tenant's name or id), the name
         percent-encoded as the one path segment it is."""

@@ -19,7 +19,7 @@ from iam.domain.federation import (
     VENDORS,
     LdapProvider,
 )
-from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/ldap", tags=["ldap"], route_class=AnsweringRoute

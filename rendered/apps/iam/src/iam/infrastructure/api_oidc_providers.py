@@ -24,7 +24,7 @@ from iam.domain.brokering import (
     RoleMapper,
 )
 from iam.domain.federation import FIRST_SIGN_IN_POLICIES
-from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/oidc-providers",

@@ -30,7 +30,7 @@ from iam.application.saml_providers import (
 )
 from iam.application.saml_signin import SamlSignIn
 from iam.domain.model import SamlIdentityProvider
-from iam.infrastructure.http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
 
 router = APIRouter(
     prefix="/api/v1/tenants", tags=["identity providers"], route_class=AnsweringRoute

@@ -1,16 +1,17 @@
 """The OAuth 2.0 endpoints: token (RFC 6749), revocation (RFC 7009), introspection
 (RFC 7662), the JWKS and the provider metadata, and signing key rotation."""
 
-from typing import Any
+from typing import Annotated, Any
 
-from eaf.web import AnsweringRoute, ResponseError
-from fastapi import APIRouter, Request, Response
+from eaf.security import TokenIssuer
+from eaf.web import AnsweringRoute, ResponseError, component
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from iam_client import AuthenticationError, bearer_token
 
 from iam.application.identity import PLATFORM
 from iam.application.oauth import InactiveTokenError, OAuthError, TooManyAttemptsError
-from iam.infrastructure.http import IdentityCases
+from iam.application.tokens import TokenService
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
@@ -24,6 +25,8 @@ from iam.infrastructure.oauth_http import (
 )
 
 router = APIRouter(tags=["oauth"], route_class=AnsweringRoute)
+Tokens = Annotated[TokenService, Depends(component("tokens"))]
+Issuer = Annotated[TokenIssuer, Depends(component("token_issuer"))]
 
 TOKEN_PATH = "/api/v1/auth/token"
 REVOCATION_PATH = "/api/v1/auth/revoke"
@@ -66,12 +69,11 @@ CLIENT_TENANT = "the client's tenant (id or name), when its client id is not eno
         },
     ),
 )
-async def token(request: Request, wired: IdentityCases) -> JSONResponse:
+async def token(request: Request, tokens: Tokens) -> JSONResponse:
     """RFC 6749 token endpoint: grants ``password`` (``tenant`` by id or name),
     ``client_credentials`` and ``refresh_token``, for the authenticated client (HTTP
     Basic or ``client_secret`` in the body) or the public client ``iam``."""
     params = await parameters(request)
-    tokens = wired.tokens
     grant_type = params.get("grant_type")
     client = client_credentials(request, params)
     try:
@@ -127,14 +129,14 @@ async def token(request: Request, wired: IdentityCases) -> JSONResponse:
         tenant=CLIENT_TENANT,
     ),
 )
-async def revoke(request: Request, wired: IdentityCases) -> Response:
+async def revoke(request: Request, tokens: Tokens) -> Response:
     """RFC 7009: revoke a refresh token (its whole family) or an access token issued to
     the authenticated client; 200 even for a token that is unknown, revoked already or
     another client's (which stays valid)."""
     params = await parameters(request)
     (presented,) = required(params, "token")
     try:
-        await wired.tokens.revoke(presented, client_credentials(request, params))
+        await tokens.revoke(presented, client_credentials(request, params))
     except OAuthError as error:
         raise oauth_error(error) from None
     except TooManyAttemptsError as error:
@@ -152,23 +154,23 @@ async def revoke(request: Request, wired: IdentityCases) -> Response:
         client_secret="client authentication in the body",
     ),
 )
-async def introspect(request: Request, wired: IdentityCases) -> JSONResponse:
+async def introspect(request: Request, tokens: Tokens) -> JSONResponse:
     """RFC 7662, for callers with a valid bearer token or client credentials (a client
     of the token's tenant, or of ``tenant``): ``{"active": false}`` unless active."""
     params = await parameters(request)
     (presented,) = required(params, "token")
-    caller_tenant = await introspecting_tenant(request, params, wired)
-    answer = await wired.tokens.introspect(presented, caller_tenant=caller_tenant)
+    caller_tenant = await introspecting_tenant(request, params, tokens)
+    answer = await tokens.introspect(presented, caller_tenant=caller_tenant)
     return JSONResponse(answer, headers=NO_STORE)
 
 
 async def introspecting_tenant(
-    request: Request, params: dict[str, str], wired: IdentityCases
+    request: Request, params: dict[str, str], tokens: TokenService
 ) -> str:
     token = bearer_token(request)
     if token is not None:
         try:
-            claims = await wired.tokens.authenticate(token)
+            claims = await tokens.authenticate(token)
         except InactiveTokenError as error:
             raise AuthenticationError(error.reason) from None  # 401, as any bearer's
         return claims.tenant_id or PLATFORM
@@ -185,8 +187,8 @@ async def introspecting_tenant(
             )
         )
     try:
-        client = await wired.tokens.authenticate_client(
-            credentials, tenant_hint=await wired.tokens.tenant_of(params["token"])
+        client = await tokens.authenticate_client(
+            credentials, tenant_hint=await tokens.tenant_of(params["token"])
         )
     except OAuthError as error:
         raise oauth_error(error) from None
@@ -197,11 +199,9 @@ async def introspecting_tenant(
 
 
 @router.get(JWKS_PATH)
-async def jwks(wired: IdentityCases) -> JSONResponse:
+async def jwks(tokens: Tokens) -> JSONResponse:
     """The public keys of every published signing key."""
-    return JSONResponse(
-        wired.tokens.jwks(), headers={"Cache-Control": "public, max-age=60"}
-    )
+    return JSONResponse(tokens.jwks(), headers={"Cache-Control": "public, max-age=60"})
 
 
 CLIENT_SECRET_METHODS = ["client_secret_basic", "client_secret_post"]
@@ -209,13 +209,13 @@ CLIENT_SECRET_METHODS = ["client_secret_basic", "client_secret_post"]
 
 @router.get("/.well-known/oauth-authorization-server")
 @router.get("/.well-known/openid-configuration")
-async def provider_metadata(wired: IdentityCases) -> dict[str, Any]:
+async def provider_metadata(issuer: Issuer) -> dict[str, Any]:
     """RFC 8414 authorization server metadata (also served at the OIDC discovery path,
     for clients that look there): only what this server implements. There is no
     authorization endpoint, so no response type; ``none`` is the public client."""
-    base = wired.issuer.rstrip("/")
+    base = issuer.issuer.rstrip("/")
     return {
-        "issuer": wired.issuer,
+        "issuer": issuer.issuer,
         "token_endpoint": base + TOKEN_PATH,
         "jwks_uri": base + JWKS_PATH,
         "introspection_endpoint": base + INTROSPECTION_PATH,

@@ -10,7 +10,6 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from iam.application.brokering import BrokerError, Brokering
-from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oidc_http import (
     BROWSER_COOKIE,
     PAGES,
@@ -18,7 +17,6 @@ from iam.infrastructure.oidc_http import (
     SESSION_COOKIE,
     SignInCases,
     TenantRealm,
-    _secure,
     _see_other,
     _set_cookie,
     _signed_in,
@@ -76,7 +74,6 @@ async def broker_endpoint(
     alias: Alias,
     brokering: BrokeringCases,
     signin: SignInCases,
-    wired: IdentityCases,
 ) -> Response:
     """The provider's answer (its redirect URI): on to the client with a code, or an
     error page."""
@@ -91,6 +88,6 @@ async def broker_endpoint(
         )
     except BrokerError as error:
         return error_page(str(error), error.status)
-    answer = await _signed_in(request, signed.request, signed.session, signin, wired)
-    _set_cookie(answer, realm, SESSION_COOKIE, signed.session_id, secure=_secure(wired))
+    answer = await _signed_in(request, signed.request, signed.session, signin)
+    _set_cookie(answer, realm, SESSION_COOKIE, signed.session_id, secure=signin.https)
     return answer

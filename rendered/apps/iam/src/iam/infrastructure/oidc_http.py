@@ -9,7 +9,14 @@ from typing import Annotated, Any
 from urllib.parse import quote, urlencode, urljoin
 
 from eaf.security import SIGNING_ALGORITHM
-from eaf.web import PROBLEM_TYPE, AnsweringRoute, Problem, ResponseError, problem
+from eaf.web import (
+    PROBLEM_TYPE,
+    AnsweringRoute,
+    Problem,
+    ResponseError,
+    component,
+    problem,
+)
 from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from iam_client import bearer_token
@@ -36,9 +43,9 @@ from iam.application.signin import (
 from iam.infrastructure.api_tokens import (
     CLIENT,
     CLIENT_SECRET_METHODS,
+    Tokens,
     introspecting_tenant,
 )
-from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oauth_http import (
     NO_STORE,
     client_credentials,
@@ -107,12 +114,15 @@ PAGES: dict[int | str, dict[str, Any]] = {
 }
 
 
+SignInCases = Annotated[SignIn, Depends(component("signin"))]
+
+
 async def realm_of(
-    realm: Annotated[str, Path(max_length=300)], wired: IdentityCases
+    realm: Annotated[str, Path(max_length=300)], signin: SignInCases
 ) -> Realm:
     """The realm of the path: an active tenant, by name or id (404 otherwise)."""
     try:
-        return await wired.signin.realm(realm)
+        return await signin.realm(realm)
     except UnknownRealmError:
         raise ResponseError(
             problem(404, "Not found", "no active tenant has this name or id", [])
@@ -120,13 +130,6 @@ async def realm_of(
 
 
 TenantRealm = Annotated[Realm, Depends(realm_of)]
-
-
-def signin_of(wired: IdentityCases) -> SignIn:
-    return wired.signin
-
-
-SignInCases = Annotated[SignIn, Depends(signin_of)]
 
 
 @router.get(REALM + "/.well-known/openid-configuration", responses=REALM_PROBLEMS)
@@ -174,11 +177,9 @@ async def realm_metadata(realm: TenantRealm) -> JSONResponse:
 
 
 @router.get(REALM + ENDPOINTS["jwks_uri"], responses=REALM_PROBLEMS)
-async def realm_jwks(realm: TenantRealm, wired: IdentityCases) -> JSONResponse:
+async def realm_jwks(realm: TenantRealm, tokens: Tokens) -> JSONResponse:
     """The public keys of the realm's tokens (every realm's: one key ring)."""
-    return JSONResponse(
-        wired.tokens.jwks(), headers={"Cache-Control": "public, max-age=60"}
-    )
+    return JSONResponse(tokens.jwks(), headers={"Cache-Control": "public, max-age=60"})
 
 
 def _cookie_path(realm: Realm) -> str:
@@ -196,10 +197,6 @@ def _set_cookie(
         secure=secure,
         samesite="lax",
     )
-
-
-def _secure(wired: IdentityCases) -> bool:
-    return wired.issuer.startswith("https://")
 
 
 def _see_other(location: str) -> RedirectResponse:
@@ -235,7 +232,7 @@ async def _query_or_form(request: Request) -> dict[str, str]:
     responses=PAGES,
 )
 async def authorize(
-    request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
+    request: Request, realm: TenantRealm, signin: SignInCases
 ) -> Response:
     """The authorization endpoint (RFC 6749 §4.1.1, with PKCE): the sign-in page, or
     straight back to the client while the browser's session lasts. A request whose
@@ -249,10 +246,10 @@ async def authorize(
         return _see_other(error.location)
     session = await signin.session(realm, request.cookies.get(SESSION_COOKIE))
     if session is not None and "login" not in asked.prompt:
-        return await _signed_in(request, asked, session, signin, wired)
+        return await _signed_in(request, asked, session, signin)
     if "none" in asked.prompt:
         return _see_other(asked.redirect(error="login_required"))
-    return await _signin_form(request, asked, signin, wired)
+    return await _signin_form(request, asked, signin)
 
 
 async def _signed_in(
@@ -260,7 +257,6 @@ async def _signed_in(
     asked: AuthorizationRequest,
     session: BrowserSession,
     signin: SignIn,
-    wired: IdentityCases,
 ) -> Response:
     if asked.client.first_party and "consent" not in asked.prompt:
         return _see_other(await signin.issue_code(asked, session))
@@ -276,9 +272,7 @@ async def _signed_in(
         scope=asked.scope,
     )
     if fresh:
-        _set_cookie(
-            response, asked.realm, BROWSER_COOKIE, browser, secure=_secure(wired)
-        )
+        _set_cookie(response, asked.realm, BROWSER_COOKIE, browser, secure=signin.https)
     return response
 
 
@@ -295,7 +289,6 @@ async def _signin_form(
     request: Request,
     asked: AuthorizationRequest,
     signin: SignIn,
-    wired: IdentityCases,
     *,
     form_id: str | None = None,
     username: str = "",
@@ -319,9 +312,7 @@ async def _signin_form(
         status=status,
     )
     if fresh:
-        _set_cookie(
-            response, asked.realm, BROWSER_COOKIE, browser, secure=_secure(wired)
-        )
+        _set_cookie(response, asked.realm, BROWSER_COOKIE, browser, secure=signin.https)
     return response
 
 
@@ -353,7 +344,7 @@ async def _form(request: Request) -> dict[str, str]:
     },
 )
 async def sign_in(
-    request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
+    request: Request, realm: TenantRealm, signin: SignInCases
 ) -> Response:
     """The sign-in form's answer: the password is checked as the password grant checks
     it (same throttling); a wrong one shows the form again with the error."""
@@ -374,7 +365,6 @@ async def sign_in(
             request,
             pending.request,
             signin,
-            wired,
             form_id=form_id,
             username=username,
             errors=missing,
@@ -387,7 +377,6 @@ async def sign_in(
             request,
             pending.request,
             signin,
-            wired,
             form_id=form_id,
             username=username,
             errors={"password": "Wrong username or password."},
@@ -398,7 +387,6 @@ async def sign_in(
             request,
             pending.request,
             signin,
-            wired,
             form_id=form_id,
             username=username,
             errors={
@@ -409,7 +397,7 @@ async def sign_in(
         )
         response.headers["Retry-After"] = str(error.retry_after)
         return response
-    return await session_started(request, realm, signed, signin, wired)
+    return await session_started(request, realm, signed, signin)
 
 
 async def session_started(
@@ -417,12 +405,11 @@ async def session_started(
     realm: Realm,
     signed: SignedIn,
     signin: SignIn,
-    wired: IdentityCases,
 ) -> Response:
     """The answer to a browser just signed in (by password or by an external identity
     provider): its session cookie, and the code for the client or the consent form."""
-    answer = await _signed_in(request, signed.request, signed.session, signin, wired)
-    _set_cookie(answer, realm, SESSION_COOKIE, signed.session_id, secure=_secure(wired))
+    answer = await _signed_in(request, signed.request, signed.session, signin)
+    _set_cookie(answer, realm, SESSION_COOKIE, signed.session_id, secure=signin.https)
     return answer
 
 
@@ -471,7 +458,7 @@ async def consent(
     ),
 )
 async def realm_token(
-    request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
+    request: Request, realm: TenantRealm, signin: SignInCases, tokens: Tokens
 ) -> JSONResponse:
     """The realm's token endpoint: ``authorization_code`` (with the PKCE verifier) and
     ``refresh_token``, for the realm's registered clients."""
@@ -481,7 +468,7 @@ async def realm_token(
     try:
         if grant_type == "authorization_code":
             (code,) = required(params, "code")
-            client = await wired.tokens.authenticate_client(credentials)
+            client = await tokens.authenticate_client(credentials)
             if client.registered is None:
                 raise OAuthError("unauthorized_client", "not a registered client")
             issued = await signin.redeem(
@@ -493,7 +480,7 @@ async def realm_token(
             )
         elif grant_type == "refresh_token":
             (refresh_token,) = required(params, "refresh_token")
-            issued = await wired.tokens.refresh_grant(
+            issued = await tokens.refresh_grant(
                 refresh_token=refresh_token,
                 scope=params.get("scope"),
                 client=credentials,
@@ -557,7 +544,7 @@ async def userinfo(
     responses=PAGES,
 )
 async def end_session(
-    request: Request, realm: TenantRealm, signin: SignInCases, wired: IdentityCases
+    request: Request, realm: TenantRealm, signin: SignInCases
 ) -> Response:
     """RP-initiated logout: ends the browser's session at the realm, then back to a
     registered ``post_logout_redirect_uri`` (identified by ``id_token_hint`` or
@@ -582,7 +569,7 @@ async def end_session(
         SESSION_COOKIE,
         path=_cookie_path(realm),
         httponly=True,
-        secure=_secure(wired),
+        secure=signin.https,
         samesite="lax",
     )
     return response
@@ -603,14 +590,14 @@ async def end_session(
     ),
 )
 async def realm_revoke(
-    request: Request, realm: TenantRealm, wired: IdentityCases
+    request: Request, realm: TenantRealm, tokens: Tokens
 ) -> Response:
     """RFC 7009 at the realm, for its clients."""
     params = await parameters(request)
     (presented,) = required(params, "token")
     credentials = replace(client_credentials(request, params), tenant=realm.tenant_id)
     try:
-        await wired.tokens.revoke(presented, credentials)
+        await tokens.revoke(presented, credentials)
     except OAuthError as error:
         raise oauth_error(error) from None
     except TooManyAttemptsError as error:
@@ -631,14 +618,14 @@ async def realm_revoke(
     ),
 )
 async def realm_introspect(
-    request: Request, realm: TenantRealm, wired: IdentityCases
+    request: Request, realm: TenantRealm, tokens: Tokens
 ) -> JSONResponse:
     """RFC 7662 at the realm: active tokens of this realm's tenant only."""
     params = await parameters(request)
     (presented,) = required(params, "token")
     params["tenant"] = realm.tenant_id
-    caller_tenant = await introspecting_tenant(request, params, wired)
-    answer = await wired.tokens.introspect(presented, caller_tenant=caller_tenant)
+    caller_tenant = await introspecting_tenant(request, params, tokens)
+    answer = await tokens.introspect(presented, caller_tenant=caller_tenant)
     if answer.get("active") and answer.get("tenant_id") != realm.tenant_id:
         answer = {"active": False}
     return JSONResponse(answer, headers=NO_STORE)

@@ -12,9 +12,8 @@ from iam.application.identity import ConflictError
 from iam.application.ports.saml import SamlError
 from iam.application.saml_login import ProviderDisabledError, SamlLogin
 from iam.application.saml_signin import SamlSignIn
-from iam.application.signin import SignInFormError
+from iam.application.signin import SignIn, SignInFormError
 from iam.domain.errors import DomainValidationError, NotFoundError
-from iam.infrastructure.http import IdentityCases
 from iam.infrastructure.oidc_http import (
     BROWSER_COOKIE,
     PAGES,
@@ -71,7 +70,6 @@ async def saml_signin_continue(
     realm: TenantRealm,
     alias: str,
     signin: SignInCases,
-    wired: IdentityCases,
     token: Annotated[str, Query(max_length=200)] = "",
 ) -> Response:
     """Back from the assertion consumer service: the session of the browser that
@@ -88,7 +86,7 @@ async def saml_signin_continue(
         )
     except SignInFormError as error:
         return error_page(str(error))
-    return await session_started(request, realm, signed, signin, wired)
+    return await session_started(request, realm, signed, signin)
 
 
 async def continue_in_browser(request: Request, login: SamlLogin) -> Response:
@@ -107,8 +105,8 @@ async def continue_in_browser(request: Request, login: SamlLogin) -> Response:
         )
     if arrived is None:
         return await identity_answer(request, login)
-    wired: IdentityCases = request.app.state.identity
-    issuer = wired.signin.issuer_of(arrived.realm_name)
+    signin: SignIn = request.app.state.signin
+    issuer = signin.issuer_of(arrived.realm_name)
     alias = quote(login.identity.provider_alias, safe="")
     location = (
         f"{issuer}/saml/{alias}{CONTINUE_PATH}?{urlencode({'token': arrived.token})}"

@@ -86,6 +86,11 @@ class TokenIssuer:
         self._clock = clock
         self._others: dict[str, TokenIssuer] = {issuer: self}
 
+    @property
+    def issuer(self) -> str:
+        """The ``iss`` of the tokens it signs (the URL of the service, or of a realm)."""
+        return self._issuer
+
     def at(self, issuer: str) -> TokenIssuer:
         """The issuer signing as ``issuer`` (a realm's URL) with this one's keys, audience
         and lifetime; one per URL."""

@@ -4,6 +4,7 @@ idempotency keys, next-page links)."""
 
 from eaf.web._answers import AnsweringRoute, ResponseError, problem_error
 from eaf.web._bodies import Body, FieldError, Problem, View
+from eaf.web._components import component
 from eaf.web._domain import (
     DomainErrors,
     FieldProblem,
@@ -56,6 +57,7 @@ __all__ = [
     "FieldError",
     "Problem",
     "View",
+    "component",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "PROBLEM_TYPE",
