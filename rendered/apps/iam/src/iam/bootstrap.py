@@ -29,7 +29,6 @@ import iam.infrastructure.bearer
 import iam.infrastructure.broker_store
 import iam.infrastructure.client_registry
 import iam.infrastructure.federation_store
-import iam.infrastructure.http
 import iam.infrastructure.openid_client
 import iam.infrastructure.projections
 import iam.infrastructure.saml_keys
@@ -158,8 +157,6 @@ class Services:
     """The sign-in forms shown and not yet posted (CSRF)"""
     signin: iam.application.signin.SignIn
     """The realms' OpenID provider and sign-in page"""
-    identity: iam.infrastructure.http.Identity
-    """Tokens, registered clients and the realms' browser sign-in"""
     saml_key_pair: iam.infrastructure.saml_keys.SamlKeyPair
     """The SAML service provider's key and certificate"""
     saml_protocol: iam.infrastructure.saml_protocol.Pysaml2Protocol
@@ -235,7 +232,6 @@ async def bootstrap(
     browser_sessions: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
     sign_in_forms: iam.infrastructure.signin_state.MemoryExpiring[Any] | None = None,
     signin: iam.application.signin.SignIn | None = None,
-    identity: iam.infrastructure.http.Identity | None = None,
     saml_key_pair: iam.infrastructure.saml_keys.SamlKeyPair | None = None,
     saml_protocol: iam.infrastructure.saml_protocol.Pysaml2Protocol | None = None,
     saml_providers: iam.application.saml_providers.SamlProviders | None = None,
@@ -462,15 +458,6 @@ async def bootstrap(
             base_issuer=settings.text("security.issuer"),
             session_ttl=settings.seconds("security.browser_session_ttl_seconds"),
         )
-    if identity is None:
-        identity = iam.infrastructure.http.Identity(
-            directory=directory,
-            access=access,
-            tokens=tokens,
-            clients=registered_client,
-            signin=signin,
-            issuer=settings.text("security.issuer"),
-        )
     if saml_key_pair is None:
         saml_key_pair = iam.infrastructure.saml_keys.SamlKeyPair.from_settings(
             settings=settings
@@ -575,7 +562,6 @@ async def bootstrap(
         browser_sessions=browser_sessions,
         sign_in_forms=sign_in_forms,
         signin=signin,
-        identity=identity,
         saml_key_pair=saml_key_pair,
         saml_protocol=saml_protocol,
         saml_providers=saml_providers,

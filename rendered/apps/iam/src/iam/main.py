@@ -69,7 +69,6 @@ def create_app(
         app.state.browser_sessions = services.browser_sessions
         app.state.sign_in_forms = services.sign_in_forms
         app.state.signin = services.signin
-        app.state.identity = services.identity
         app.state.saml_key_pair = services.saml_key_pair
         app.state.saml_protocol = services.saml_protocol
         app.state.saml_providers = services.saml_providers
