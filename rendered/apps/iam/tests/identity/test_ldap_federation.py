@@ -75,7 +75,7 @@ def ldap_tenant(
 
 
 def claims(iam: Iam, token: str) -> dict[str, Any]:
-    verifier: TokenVerifier = iam.http.app.state.identity.tokens._verifier  # type: ignore[attr-defined]
+    verifier: TokenVerifier = iam.http.app.state.tokens._verifier  # type: ignore[attr-defined]
     verified = iam.http.portal.call(verifier.verify, token)  # type: ignore[union-attr]
     return dict(verified.raw)
 
@@ -265,7 +265,7 @@ def test_a_wrong_or_empty_password_is_an_invalid_grant_and_creates_nobody(
 
     wrong = iam.token(tenant_id, "alice", "wrong-password-1")
     empty = iam.token(tenant_id, "alice", "")
-    tokens = iam.http.app.state.identity.tokens  # type: ignore[attr-defined]
+    tokens = iam.http.app.state.tokens  # type: ignore[attr-defined]
     # the function the grant (and any login page) checks passwords with
     unbound = iam.http.portal.call(tokens.verify_password, tenant_id, "alice", "")  # type: ignore[union-attr]
 

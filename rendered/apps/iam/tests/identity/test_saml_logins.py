@@ -100,8 +100,7 @@ async def world(tmp_path: Path) -> World:
     settings = settings_for(tmp_path, DATABASE_URL="sqlite://")
     clock = MovableClock()
     services = await bootstrap(settings, clock=clock)
-    identity = services.identity
-    tenant = await identity.directory.create_tenant(
+    tenant = await services.directory.create_tenant(
         name="Acme",
         admin_username="admin",
         admin_email="admin@acme.example",
@@ -112,7 +111,7 @@ async def world(tmp_path: Path) -> World:
         providers=EventSourcedSamlIdentityProviderRepository(services.store),
         listing=StoredSamlProviderListing(services.store),
         protocol=protocol,
-        access=identity.access,
+        access=services.access,
         clock=clock,
     )
     await providers.create(
