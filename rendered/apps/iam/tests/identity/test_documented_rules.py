@@ -9,8 +9,9 @@ from eaf.security import PERMISSION_PATTERN
 from hypothesis import given
 from hypothesis import strategies as st
 
-from iam.application.identity import ROLE_NAME_PATTERN, USERNAME_PATTERN
+from iam.application.saml_login import USERNAME_PATTERN
 from iam.domain.model import User
+from iam.infrastructure.federation_http import ROLE_NAME_PATTERN
 from tests.identity.conftest import Iam, bearer
 
 

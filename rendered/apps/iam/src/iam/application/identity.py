@@ -24,15 +24,10 @@ TENANT_ADMIN_ROLE = "tenant-admin"
 USER_ROLE = "user"
 ACTIVE, DISABLED, DELETED = "ACTIVE", "DISABLED", "DELETED"
 SUSPENDED = "SUSPENDED"
-#: The rule of usernames and client ids (the spec's rule of ``User.username``).
-USERNAME_PATTERN = r"^(?:[A-Za-z0-9._@-]{1,64})$"
-#: Role names: 1 to 64 printable ASCII characters.
-ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
 
 # The permissions the hand-written code checks (the spec's endpoints name their own)
 AUTHZ_READ = "iam-authz:read"
 TENANTS_READ = "iam-tenants:read"
-FEDERATION_READ, FEDERATION_WRITE = "iam-federation:read", "iam-federation:write"
 
 #: What a platform administrator's tokens grant: everything.
 PLATFORM_PERMISSIONS = frozenset({"*:*"})
@@ -80,19 +75,6 @@ def service_account_id_for(tenant_id: str, client_id: str) -> str:
 
 def revocation_id_for(jti: str) -> str:
     return str(uuid5(NAMESPACE, f"jti/{jti}"))
-
-
-def saml_provider_id_for(tenant_id: str, alias: str) -> str:
-    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-provider/{alias}"))
-
-
-def saml_login_request_id_for(tenant_id: str, request_id: str) -> str:
-    """The stream of an AuthnRequest: found by its ID in its own tenant only."""
-    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-login/{request_id}"))
-
-
-def saml_assertion_use_id_for(tenant_id: str, issuer: str, assertion_id: str) -> str:
-    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-assertion/{issuer}/{assertion_id}"))
 
 
 def tenant_reference(reference: str) -> str:

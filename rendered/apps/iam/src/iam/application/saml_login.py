@@ -7,14 +7,9 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from uuid import uuid5
 
-from iam.application.identity import (
-    ACTIVE,
-    USERNAME_PATTERN,
-    in_tenant,
-    saml_assertion_use_id_for,
-    saml_login_request_id_for,
-)
+from iam.application.identity import ACTIVE, NAMESPACE, in_tenant
 from iam.application.ports.outbound import (
     Clock,
     SamlAssertionUseRepository,
@@ -38,7 +33,18 @@ from iam.domain.errors import ConcurrencyError, NotFoundError
 from iam.domain.model import SamlAssertionUse, SamlIdentityProvider, SamlLoginRequest
 
 PENDING, COMPLETED = "PENDING", "COMPLETED"
+#: The rule of usernames (the spec's rule of ``User.username``).
+USERNAME_PATTERN = r"^(?:[A-Za-z0-9._@-]{1,64})$"
 USERNAME = re.compile(USERNAME_PATTERN.strip("^$"))
+
+
+def saml_login_request_id_for(tenant_id: str, request_id: str) -> str:
+    """The stream of an AuthnRequest: found by its ID in its own tenant only."""
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-login/{request_id}"))
+
+
+def saml_assertion_use_id_for(tenant_id: str, issuer: str, assertion_id: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-assertion/{issuer}/{assertion_id}"))
 
 
 class ProviderDisabledError(Exception):

@@ -5,14 +5,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
+from uuid import uuid5
 
 from iam.application.access import AccessControl
 from iam.application.identity import (
     ACTIVE,
     DELETED,
+    NAMESPACE,
     AlreadyExistsError,
     in_tenant,
-    saml_provider_id_for,
 )
 from iam.application.ports.outbound import Clock, SamlIdentityProviderRepository
 from iam.application.ports.saml import (
@@ -87,6 +88,10 @@ RULES = (
     BLANK_ATTRIBUTE,
     BAD_USER_ATTRIBUTE,
 )
+
+
+def saml_provider_id_for(tenant_id: str, alias: str) -> str:
+    return str(uuid5(NAMESPACE, f"{tenant_id}/saml-provider/{alias}"))
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from eaf.web import PROBLEM_TYPE, AnsweringRoute, Body, NumberForm, problem_erro
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StrictBool
 
-from iam.application.identity import FEDERATION_READ, FEDERATION_WRITE
 from iam.application.ldap import LdapProviders, LdapRequest, SyncReport
 from iam.application.ports.federation import IdentitySourceUnavailableError
 from iam.domain.federation import (
@@ -19,7 +18,13 @@ from iam.domain.federation import (
     VENDORS,
     LdapProvider,
 )
-from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import (
+    AUTH_PROBLEMS,
+    FEDERATION_READ,
+    FEDERATION_WRITE,
+    JsonSchema,
+    in_path_tenant,
+)
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/ldap", tags=["ldap"], route_class=AnsweringRoute

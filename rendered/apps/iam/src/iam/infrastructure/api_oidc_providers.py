@@ -8,11 +8,6 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from pydantic import Field, StrictBool
 
 from iam.application.brokering import Brokering, OidcProviderRequest
-from iam.application.identity import (
-    FEDERATION_READ,
-    FEDERATION_WRITE,
-    ROLE_NAME_PATTERN,
-)
 from iam.domain.brokering import (
     ALIAS,
     ATTRIBUTE,
@@ -24,7 +19,14 @@ from iam.domain.brokering import (
     RoleMapper,
 )
 from iam.domain.federation import FIRST_SIGN_IN_POLICIES
-from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import (
+    AUTH_PROBLEMS,
+    FEDERATION_READ,
+    FEDERATION_WRITE,
+    ROLE_NAME_PATTERN,
+    JsonSchema,
+    in_path_tenant,
+)
 
 router = APIRouter(
     prefix="/api/v1/tenants/{tenantId}/oidc-providers",

@@ -8,11 +8,6 @@ from eaf.web import AnsweringRoute, Body
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field
 
-from iam.application.identity import (
-    FEDERATION_READ,
-    FEDERATION_WRITE,
-    ROLE_NAME_PATTERN,
-)
 from iam.application.ports.saml import POST_BINDING, REDIRECT_BINDING
 from iam.application.saml_login import SamlLogins
 from iam.application.saml_providers import (
@@ -30,7 +25,14 @@ from iam.application.saml_providers import (
 )
 from iam.application.saml_signin import SamlSignIn
 from iam.domain.model import SamlIdentityProvider
-from iam.infrastructure.federation_http import AUTH_PROBLEMS, JsonSchema, in_path_tenant
+from iam.infrastructure.federation_http import (
+    AUTH_PROBLEMS,
+    FEDERATION_READ,
+    FEDERATION_WRITE,
+    ROLE_NAME_PATTERN,
+    JsonSchema,
+    in_path_tenant,
+)
 
 router = APIRouter(
     prefix="/api/v1/tenants", tags=["identity providers"], route_class=AnsweringRoute

@@ -11,6 +11,10 @@ from pydantic import JsonValue
 
 from iam.infrastructure.web import PROBLEM
 
+FEDERATION_READ, FEDERATION_WRITE = "iam-federation:read", "iam-federation:write"
+#: Role names: 1 to 64 printable ASCII characters (the spec's rule of ``Role.name``).
+ROLE_NAME_PATTERN = r"^(?:[ -~]{1,64})$"
+
 JsonSchema = dict[str, JsonValue]
 """A JSON Schema fragment for the OpenAPI document."""
 
