@@ -47,6 +47,9 @@ with TestClient(create_app(settings)) as client:
     assert ada.status_code == 201, ada.text
     taken = client.put("/api/v1/organizations/ADA", json={"billingEmail": "b@x.org"})
     assert taken.status_code == 409, taken.text
+    snake = client.put("/api/v1/organizations/acme", json={"billing_email": "b@x.org"})
+    assert snake.status_code == 422, snake.text  # the API's names are camelCase only
+    assert [e["field"] for e in snake.json()["errors"]] == ["billingEmail", "billing_email"]
     acme = client.put("/api/v1/organizations/acme", json={"billingEmail": "b@x.org"})
     assert acme.status_code == 201, acme.text
     again = client.put("/api/v1/organizations/acme", json={"billingEmail": "c@x.org"})

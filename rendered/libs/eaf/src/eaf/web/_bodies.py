@@ -7,10 +7,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Body(BaseModel):
-    """A request body: camelCase JSON names, unknown keys refused."""
+    """A request body: camelCase JSON names (their Python names are unknown keys, as the
+    API documents only the former), unknown keys refused. Built from an object's
+    attributes (a value object answered in a view), it is validated ``by_name=True``."""
 
     model_config = ConfigDict(
-        populate_by_name=True,
         extra="forbid",
         from_attributes=True,
         # NaN and infinities (which a string such as "NaN" or an overflowing 1e400 would
