@@ -77,7 +77,8 @@ def config_schema_view(schema_: ConfigSchema, now: datetime) -> schemas.ConfigSc
             "revision": schema_.revision,
             "createdAt": schema_.created_at,
             "updatedAt": schema_.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -104,7 +105,8 @@ def property_set_view(set_: PropertySet, now: datetime) -> schemas.PropertySet:
             "revision": set_.revision,
             "createdAt": set_.created_at,
             "updatedAt": set_.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 

@@ -94,7 +94,8 @@ def project_view(project: Project, now: datetime) -> schemas.Project:
             "environments": project.environments,
             "createdAt": project.created_at,
             "updatedAt": project.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -118,7 +119,8 @@ def segment_view(segment: Segment, now: datetime) -> schemas.Segment:
             "constraints": segment.constraints,
             "createdAt": segment.created_at,
             "updatedAt": segment.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -149,7 +151,8 @@ def flag_view(flag: Flag, now: datetime) -> schemas.Flag:
             "archived": flag.archived_,
             "createdAt": flag.created_at,
             "updatedAt": flag.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -176,7 +179,8 @@ def usage_report_view(report: UsageReport, now: datetime) -> schemas.UsageReport
             "toggles": report.toggles,
             "createdAt": report.created_at,
             "updatedAt": report.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 

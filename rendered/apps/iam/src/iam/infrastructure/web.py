@@ -107,7 +107,8 @@ def tenant_view(tenant_: Tenant, now: datetime) -> schemas.Tenant:
             "status": tenant_.status,
             "createdAt": tenant_.created_at,
             "updatedAt": tenant_.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -134,7 +135,8 @@ def user_view(user: User, now: datetime) -> schemas.User:
             "status": user.status,
             "createdAt": user.created_at,
             "updatedAt": user.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -158,7 +160,8 @@ def role_view(role: Role, now: datetime) -> schemas.Role:
             "description": role.description,
             "createdAt": role.created_at,
             "updatedAt": role.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -184,7 +187,8 @@ def policy_view(policy: Policy, now: datetime) -> schemas.Policy:
             "status": policy.status,
             "createdAt": policy.created_at,
             "updatedAt": policy.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -213,7 +217,8 @@ def service_account_view(
             "status": account.status,
             "createdAt": account.created_at,
             "updatedAt": account.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -248,7 +253,8 @@ def registered_client_view(
             "status": client.status,
             "createdAt": client.created_at,
             "updatedAt": client.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -388,7 +394,7 @@ async def tokens_rotate(
     """Sign new tokens with a new key; the old keys stay published until their tokens expire (platform administrators only)."""
     component: iam.application.tokens.TokenService = request.app.state.tokens
     answer: RotatedKeys = await component.rotate()
-    return schemas.RotatedKeysBody.model_validate(answer)
+    return schemas.RotatedKeysBody.model_validate(answer, by_name=True)
 
 
 @router.post(
@@ -412,7 +418,7 @@ async def access_decide(
         subject=body.subject,
         tenant=body.tenant_,
     )
-    return schemas.CheckAnswerBody.model_validate(answer)
+    return schemas.CheckAnswerBody.model_validate(answer, by_name=True)
 
 
 @router.get(

@@ -84,7 +84,8 @@ def product_view(product: Product, now: datetime) -> schemas.Product:
             "metadata": product.metadata,
             "createdAt": product.created_at,
             "updatedAt": product.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -113,7 +114,8 @@ def policy_view(policy: Policy, now: datetime) -> schemas.Policy:
             "heartbeatIntervalSeconds": policy.heartbeat_interval_seconds,
             "createdAt": policy.created_at,
             "updatedAt": policy.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -147,7 +149,8 @@ def license_view(license_: License, now: datetime) -> schemas.License:
             "effectiveStatus": license_.effective_status(now),
             "createdAt": license_.created_at,
             "updatedAt": license_.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
@@ -173,7 +176,8 @@ def machine_view(machine: Machine, now: datetime) -> schemas.Machine:
             "lastHeartbeatAt": machine.last_heartbeat_at,
             "createdAt": machine.created_at,
             "updatedAt": machine.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 

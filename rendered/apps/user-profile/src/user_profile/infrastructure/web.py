@@ -74,7 +74,8 @@ def sample_user_profile_view(
             "email": profile.email,
             "createdAt": profile.created_at,
             "updatedAt": profile.updated_at,
-        }
+        },
+        by_name=True,  # the value objects it holds, from their attributes
     )
 
 
