@@ -14,7 +14,7 @@ from typing import Any
 from generator import context_domain as d
 from generator import context_http as h
 from generator import naming
-from generator.context_fields import FieldCtx, field_ctx
+from generator.context_fields import FieldCtx, delegate_checks, field_ctx
 from generator.context_tests import add_scenarios, unmade_references
 from generator.expr_code import to_python
 from generator.reserved import call_keyword, python_attribute
@@ -655,6 +655,12 @@ def build(spec: Spec) -> ServiceCtx:
     _reach(spec, endpoints, policies, by_name, read_models)
     components = [_component(n, c, spec) for n, c in spec.components.items()]
     cli = _cli(domain.cli, catalog)
+    delegate_checks(
+        {a.name: a.fields for a in aggregates} | {v.name: v.fields for v in values},
+        [f for a in aggregates for c in a.commands for f in c.inputs]
+        + [f for e in endpoints if e.call for f in e.call.inputs]
+        + [o.field for c in (cli.commands if cli else []) for o in c.options],
+    )
     return ServiceCtx(
         name=spec.name,
         kind=spec.kind,

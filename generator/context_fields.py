@@ -161,6 +161,13 @@ class FieldCtx:
     """An aggregate's field no view shows."""
     secret: str | None = None
     """``given`` or ``generated``: the field holds the hash of a credential."""
+    like: str | None = None
+    """The field it takes its type and rules from (``User.username``), if it says so."""
+    delegate: str | None = None
+    """The check of the field it is ``like`` (``User.check_username``), when its own rules
+    are that field's: its check function calls that one rather than repeat it."""
+    delegate_guard: bool = False
+    """It may be null where the field it is like may not: null breaks none of its rules."""
 
 
 def title(name: str) -> str:
@@ -243,6 +250,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         alternative_json=_alternative(field_, sample_value, catalog),
         hidden=field_.hidden,
         secret=field_.secret,
+        like=field_.like,
     )
 
 
@@ -678,3 +686,35 @@ def _holds(type_: TypeRef, *names: str) -> bool:
 
 
 __all__ = ["Check", "FieldCtx", "field_ctx", "title"]
+
+
+def _check_signature(field_: FieldCtx) -> tuple[Any, ...]:
+    """What a field's check function checks: its rules (with their messages), its items',
+    its keys', and what nests in it."""
+
+    def rules(checks: list[Check]) -> list[tuple[str, str, str]]:
+        return [(c.kind, c.value_py, c.message) for c in checks]
+
+    return (
+        rules(field_.checks),
+        rules(field_.item_checks),
+        rules(field_.key_checks),
+        field_.nested,
+        field_.item_py,
+        field_.py.removesuffix(" | None"),
+    )
+
+
+def delegate_checks(owners: dict[str, list[FieldCtx]], inputs: list[FieldCtx]) -> None:
+    """Make each of ``inputs`` that is ``like`` a field of ``owners`` (an aggregate's or a
+    value object's, by owner name) with the same rules call that field's check."""
+    for input_ in inputs:
+        owner, _, name = (input_.like or "").partition(".")
+        target = next((f for f in owners.get(owner, []) if f.name == name), None)
+        if target is None or not (
+            target.checks or target.nested or target.item_checks or target.key_checks
+        ):
+            continue
+        if _check_signature(input_) == _check_signature(target):
+            input_.delegate = f"{owner}.check_{target.attr}"
+            input_.delegate_guard = input_.optional and not target.optional

@@ -164,6 +164,7 @@ class FieldResolver:
                     (*loc, name, "hidden"), "hidden applies to an aggregate's fields (its views)"
                 )
             field.hidden = spec.hidden and shown
+            field.like = given.like
             if spec.secret is not None:
                 self._secret(field, spec, shown, (*loc, name, "secret"))
             elif spec.made_when is not None:

@@ -51,6 +51,8 @@ class RField:
     made_when: str | None = None
     """An optional generated secret's condition (spec text): the service makes it only when
     the values a command is given meet it."""
+    like: str | None = None
+    """The field it takes its type and rules from (``User.username``), if it says so."""
 
     @property
     def full_type(self) -> TypeRef:
