@@ -1470,43 +1470,29 @@ class SamlAssertionUse(AggregateRoot[DomainEvent]):
 def check_call_directory_create_tenant_name(
     value: str, path: str = "name"
 ) -> list[Violation]:
-    """The rules of ``name`` (an input of directory.create_tenant) that ``value`` breaks."""
-    found: list[Violation] = []
-    if is_blank(value):
-        found.append(Violation(path, "Tenant name cannot be blank"))
-    if len(value) > 100:
-        found.append(Violation(path, "Tenant name is at most 100 characters"))
-    return found
+    """The rules of ``name`` (an input of directory.create_tenant, like Tenant.name) that ``value`` breaks."""
+    return Tenant.check_name(value, path)
 
 
 def check_call_directory_create_tenant_admin_username(
     value: str, path: str = "adminUsername"
 ) -> list[Violation]:
-    """The rules of ``adminUsername`` (an input of directory.create_tenant) that ``value`` breaks."""
-    found: list[Violation] = []
-    if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
-        found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
-    return found
+    """The rules of ``adminUsername`` (an input of directory.create_tenant, like User.username) that ``value`` breaks."""
+    return User.check_username(value, path)
 
 
 def check_call_directory_create_tenant_admin_email(
     value: str, path: str = "adminEmail"
 ) -> list[Violation]:
-    """The rules of ``adminEmail`` (an input of directory.create_tenant) that ``value`` breaks."""
-    found: list[Violation] = []
-    if "@" not in value:
-        found.append(Violation(path, "Email must be valid"))
-    return found
+    """The rules of ``adminEmail`` (an input of directory.create_tenant, like User.email) that ``value`` breaks."""
+    return User.check_email(value, path)
 
 
 def check_call_directory_create_tenant_admin_password(
     value: str, path: str = "adminPassword"
 ) -> list[Violation]:
-    """The rules of ``adminPassword`` (an input of directory.create_tenant) that ``value`` breaks."""
-    found: list[Violation] = []
-    if len(value) < 8:
-        found.append(Violation(path, "Password is at least 8 characters"))
-    return found
+    """The rules of ``adminPassword`` (an input of directory.create_tenant, like User.password) that ``value`` breaks."""
+    return User.check_password(value, path)
 
 
 def check_call_access_decide_permission(
@@ -1533,30 +1519,21 @@ def check_call_access_decide_permission(
 def check_cli_create_platform_admin_username(
     value: str, path: str = "username"
 ) -> list[Violation]:
-    """The rules of ``username`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
-    found: list[Violation] = []
-    if not matches("^(?:[A-Za-z0-9._@-]{1,64})$", value):
-        found.append(Violation(path, "Username is 1-64 letters, digits or . _ @ -"))
-    return found
+    """The rules of ``username`` (an option of iam-admin create-platform-admin, like User.username) that ``value`` breaks."""
+    return User.check_username(value, path)
 
 
 def check_cli_create_platform_admin_email(
     value: str | None, path: str = "email"
 ) -> list[Violation]:
-    """The rules of ``email`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
-    found: list[Violation] = []
+    """The rules of ``email`` (an option of iam-admin create-platform-admin, like User.email) that ``value`` breaks."""
     if value is None:
-        return found
-    if "@" not in value:
-        found.append(Violation(path, "Email must be valid"))
-    return found
+        return []
+    return User.check_email(value, path)
 
 
 def check_cli_create_platform_admin_password(
     value: str, path: str = "password"
 ) -> list[Violation]:
-    """The rules of ``password`` (an option of iam-admin create-platform-admin) that ``value`` breaks."""
-    found: list[Violation] = []
-    if len(value) < 8:
-        found.append(Violation(path, "Password is at least 8 characters"))
-    return found
+    """The rules of ``password`` (an option of iam-admin create-platform-admin, like User.password) that ``value`` breaks."""
+    return User.check_password(value, path)
