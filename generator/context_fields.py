@@ -197,9 +197,12 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         varied = field_.unique or field_.varied
         # one more than the tests use: a valid value they never make one with (a reference
         # by the key names nothing with it)
+        # the aggregates a key shares its values with each take values of their own
+        skip = field_.sample_offset * (SAMPLES + 1)
         distinct = (
-            distinct_samples(field_, catalog, count=SAMPLES + 1) if varied else [sample_value]
-        )
+            distinct_samples(field_, catalog, count=skip + SAMPLES + 1)[skip:] if varied else []
+        ) or [sample_value]
+        sample_value = distinct[0]
         unused = [distinct.pop()] if len(distinct) > SAMPLES else []
     except Invalid:
         distinct = [sample_value]

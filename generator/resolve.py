@@ -147,6 +147,7 @@ class _Resolver:
         for name, aggregate in self.spec.aggregates.items():
             if aggregate.key is not None and name in self.domain.aggregates:
                 self._shared_key(self.domain.aggregates[name], aggregate.key)
+        self._share_groups()
         self._references()
         self._policies()
 
@@ -598,24 +599,43 @@ class _Resolver:
             problem = None
             if not aggregate.key:
                 continue  # the key's own problem is reported
-            if other is None:
+            if name in spec.shared_with[:index]:
+                problem = f"{name!r} is named twice"
+            elif other is None:
                 keyed = ", ".join(n for n, a in self.domain.aggregates.items() if a.key)
                 problem = f"unknown aggregate {name!r} (aggregates with a key: {keyed or 'none'})"
             elif other is aggregate:
                 problem = f"{name!r} is this aggregate: its key is taken once already"
             elif not other.key:
                 problem = f"{name} has no key (or its key has a problem) to share"
-            elif name in aggregate.key_shared:
-                problem = f"{name!r} is named twice"
             else:
                 problem = _unshareable(aggregate, other)
             if problem is not None:
                 self.domain.problem((*loc, index), problem)
                 continue
             assert other is not None
-            aggregate.key_shared.append(other.name)
+            if other.name not in aggregate.key_shared:  # said on the other side too
+                aggregate.key_shared.append(other.name)
             if aggregate.name not in other.key_shared:
                 other.key_shared.append(aggregate.name)
+
+    def _share_groups(self) -> None:
+        """A value is taken once among every aggregate a sharing links, directly or not:
+        ``User: shared_with: [Team, Bot]`` keeps Team and Bot apart too."""
+        for aggregate in self.domain.aggregates.values():
+            group, pending = {aggregate.name}, list(aggregate.key_shared)
+            while pending:
+                name = pending.pop()
+                if name not in group:
+                    group.add(name)
+                    pending += self.domain.aggregates[name].key_shared
+            aggregate.key_shared = [
+                name for name in self.domain.aggregates if name in group - {aggregate.name}
+            ]
+            if aggregate.key_shared:
+                index = [n for n in self.domain.aggregates if n in group].index(aggregate.name)
+                for field in aggregate.key:
+                    field.sample_offset = index
 
     @staticmethod
     def _key_commands(aggregate: RAggregate, field: RField) -> str | None:

@@ -800,7 +800,12 @@ def _upsert(
             " the path"
             if key
             else f"a create-or-replace PUT names the {aggregate.name} by the one field of its"
-            " `key` (its id is derived from it): declare one, e.g. key: [name]",
+            " `key` (its id is derived from it): declare one, e.g. key: [name]"
+            if not aggregate.key
+            else f"a create-or-replace PUT names the {aggregate.name} by the one field of its"
+            f" `key`, and its key has {len(aggregate.key)}"
+            f" ({', '.join(f.name for f in aggregate.key)}): serve it by POST and by its id,"
+            " or give it a key of one field",
         )
         return None
     if endpoint.status is not None:

@@ -44,6 +44,9 @@ class RField:
     description: str = ""
     varied: bool = False  # the generated tests give it distinct examples (a unique combination's)
     folded: bool = False  # a field of a key that ignores case: its examples differ once folded
+    sample_offset: int = 0
+    """Which slice of its distinct examples the tests take (a key whose values another
+    aggregate's key shares takes its own, so the aggregates the tests make never meet)."""
     hidden: bool = False  # never in a view (requests may set it)
     secret: str | None = None
     """``given`` (the request gives it in plain) or ``generated`` (the service makes it):

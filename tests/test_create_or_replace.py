@@ -318,3 +318,76 @@ def test_a_create_or_replace_put_on_a_tenant_path_passes_its_own_tests(
     assert "def test_configure_or_add_mirror_makes_a_gone_mirror_anew(" in tests
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+
+
+RACE = """\
+import asyncio
+import json
+import sys
+from eaf.context import SecurityContext, use
+from eaf.eventsourcing import InMemoryEventStore
+from mirrors.bootstrap import bootstrap
+from mirrors.infrastructure.config import load_settings
+
+
+class Racing(InMemoryEventStore):
+    \"\"\"Runs ``meanwhile`` (another request) once, right after a read of a stream.\"\"\"
+
+    meanwhile = None
+
+    async def _then(self, found):
+        if self.meanwhile is not None:
+            other, self.meanwhile = self.meanwhile, None
+            await other()
+        return found
+
+    async def stream_version(self, *args, **kwargs):
+        return await self._then(await super().stream_version(*args, **kwargs))
+
+    async def read_stream(self, *args, **kwargs):
+        return await self._then(await super().read_stream(*args, **kwargs))
+
+
+async def main():
+    store = Racing()
+    settings = load_settings({"DATABASE_URL": "sqlite://", "BROKER_RELAY": "false",
+                              "SECURITY_SECRETS_FILE": f"{sys.argv[1]}/secrets.json"})
+    services = await bootstrap(settings, store=store)
+    body = {"url": "https://a.example.org/debian", "weight": 10, "labels": [],
+            "token": "s3cret-token"}
+
+    async def other():
+        await services.mirror.configure_or_add("debian", **{**body, "weight": 2})
+
+    with use(SecurityContext(tenant_id="acme")):
+        store.meanwhile = other
+        first = await services.mirror.configure_or_add("debian", **{**body, "weight": 7})
+        events = await store.read_stream("Mirror", first.id)
+    print(json.dumps([first.weight, first.version, [e.event_type for e in events]]))
+
+
+asyncio.run(main())
+"""
+
+
+def test_a_put_racing_another_of_its_key_replaces_what_that_one_made(
+    workspace: Path, generate: Generate
+) -> None:
+    """Another PUT of the key commits between this one's reads: the first read must
+    decide, else both make it (two creations of one live aggregate, both answered 201)."""
+    project = _project(workspace, generate, "mirrors", MIRRORS)
+    probed = subprocess.run(
+        [sys.executable, "-c", RACE, str(workspace)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    assert json.loads(probed.stdout.splitlines()[-1]) == [
+        7,
+        2,
+        ["MirrorAdded", "MirrorConfigured"],
+    ]

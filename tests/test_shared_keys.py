@@ -17,21 +17,30 @@ version: 2
 name: logins
 aggregates:
   Account:
-    key: {fields: [login], ignore_case: true, shared_with: [Organization]}
+    key: {fields: [login], ignore_case: true, shared_with: [Organization, Bot]}
     fields:
       login: {type: str, pattern: "^[A-Za-z0-9-]{2,39}$", normalize: [trim],
               messages: {pattern: "Login {value} is 2-39 letters, digits or -"}}
       name: {type: str, default: ""}
     commands:
       open: {creates: true, params: [login, name], emits: AccountOpened}
+  # said on both sides: one sharing; its owner is an account (the tests make one first)
   Organization:
-    key: {fields: [login], ignore_case: true}
+    key: {fields: [login], ignore_case: true, shared_with: [Account]}
     fields:
       login: {like: Account.login}
       billingEmail: {type: str, contains: "@", example: billing@example.com}
+      ownerId: {type: uuid, references: Account}
     commands:
-      found: {creates: true, params: [login, billingEmail], emits: OrganizationFounded}
-      bill: {params: [billingEmail], emits: BillingChanged}
+      found: {creates: true, params: [login, billingEmail, ownerId], emits: OrganizationFounded}
+      bill: {params: [billingEmail, ownerId], emits: BillingChanged}
+  # shares with Account, so with Organization too
+  Bot:
+    key: {fields: [login], ignore_case: true}
+    fields:
+      login: {like: Account.login}
+    commands:
+      register: {creates: true, params: [login], emits: BotRegistered}
 read_models:
   Accounts: {of: Account}
 endpoints:
@@ -39,21 +48,27 @@ endpoints:
   - {method: GET, path: "/api/v1/accounts/{id}", query: Account.get}
   - {method: PUT, path: "/api/v1/organizations/{login}", command: Organization.bill,
      create: Organization.found}
+  - {method: POST, path: /api/v1/bots, command: Bot.register}
 """
 
 LOGINS_PROBE = """
 with TestClient(create_app(settings)) as client:
     ada = client.post("/api/v1/accounts", json={"login": "ada"})
     assert ada.status_code == 201, ada.text
-    taken = client.put("/api/v1/organizations/ADA", json={"billingEmail": "b@x.org"})
+    body = {"billingEmail": "b@x.org", "ownerId": ada.json()["id"]}
+    taken = client.put("/api/v1/organizations/ADA", json=body)
     assert taken.status_code == 409, taken.text
-    snake = client.put("/api/v1/organizations/acme", json={"billing_email": "b@x.org"})
+    snake = client.put("/api/v1/organizations/acme", json={**body, "billing_email": "b@x.org"})
     assert snake.status_code == 422, snake.text  # the API's names are camelCase only
-    assert [e["field"] for e in snake.json()["errors"]] == ["billingEmail", "billing_email"]
-    acme = client.put("/api/v1/organizations/acme", json={"billingEmail": "b@x.org"})
+    assert [e["field"] for e in snake.json()["errors"]] == ["billing_email"], snake.text
+    acme = client.put("/api/v1/organizations/acme", json=body)
     assert acme.status_code == 201, acme.text
-    again = client.put("/api/v1/organizations/acme", json={"billingEmail": "c@x.org"})
+    again = client.put("/api/v1/organizations/acme", json={**body, "billingEmail": "c@x.org"})
     assert again.status_code == 200, again.text
+    bot = client.post("/api/v1/bots", json={"login": "Acme"})
+    assert bot.json()["errors"] == [
+        {"field": "login", "message": "An Organization has this login"}
+    ], bot.text
     person = client.post("/api/v1/accounts", json={"login": " Acme "})
     assert person.status_code == 409, person.text
     assert person.json()["errors"] == [
@@ -66,7 +81,13 @@ def test_a_key_shared_with_another_aggregate_is_taken_once_among_them(
     workspace: Path, generate: Callable[..., Result]
 ) -> None:
     domain = resolve(load_spec_text(LOGINS, "logins.yaml"))
-    assert domain.aggregates["Organization"].key_shared == ["Account"]  # both ways
+    shared = {name: a.key_shared for name, a in domain.aggregates.items()}
+    # both ways, and through Account to Bot
+    assert shared == {
+        "Account": ["Organization", "Bot"],
+        "Organization": ["Account", "Bot"],
+        "Bot": ["Account", "Organization"],
+    }
     project = service_of(workspace, generate, "logins", LOGINS)
     tests = (project / "tests/test_services.py").read_text()
     assert "async def test_the_key_of_a_organization_is_free_only_if_no_account_has_it" in tests
