@@ -534,7 +534,7 @@ def test_disable_service_account_returns_a_changed_copy_with_its_event() -> None
 
 def new_registered_client() -> RegisteredClient:
     return RegisteredClient.register(
-        client_id="portal",
+        client_id="portac",
         name="name",
         client_type=ClientType.CONFIDENTIAL,
         client_secret="clientSecret",
@@ -549,7 +549,7 @@ def new_registered_client() -> RegisteredClient:
 
 def test_register_registered_client_sets_fields_and_records_client_registered() -> None:
     client = RegisteredClient.register(
-        client_id="portal",
+        client_id="portac",
         name="name",
         client_type=ClientType.CONFIDENTIAL,
         client_secret="clientSecret",
@@ -560,7 +560,7 @@ def test_register_registered_client_sets_fields_and_records_client_registered() 
         first_party=True,
         now=NOW,
     )
-    assert client.client_id == "portal"
+    assert client.client_id == "portac"
     assert client.name == "name"
     assert client.client_type == ClientType.CONFIDENTIAL
     assert client.client_secret == "clientSecret"
@@ -576,7 +576,7 @@ def test_register_registered_client_sets_fields_and_records_client_registered() 
 
 def test_replaying_the_events_of_a_registered_client_rebuilds_it() -> None:
     client = RegisteredClient.register(
-        client_id="portal",
+        client_id="portac",
         name="name",
         client_type=ClientType.CONFIDENTIAL,
         client_secret="clientSecret",
@@ -594,7 +594,7 @@ def test_replaying_the_events_of_a_registered_client_rebuilds_it() -> None:
 def test_register_registered_client_rejects_name_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         RegisteredClient.register(
-            client_id="portal",
+            client_id="portac",
             name="x" * 101,
             client_type=ClientType.CONFIDENTIAL,
             client_secret="clientSecret",
@@ -614,7 +614,7 @@ def test_register_registered_client_rejects_name_breaking_max_length() -> None:
 def test_register_registered_client_rejects_grant_types_breaking_min_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         RegisteredClient.register(
-            client_id="portal",
+            client_id="portac",
             name="name",
             client_type=ClientType.CONFIDENTIAL,
             client_secret="clientSecret",
@@ -636,7 +636,7 @@ def test_register_registered_client_rejects_redirect_uris_breaking_item_max_leng
 ):
     with pytest.raises(DomainValidationError) as error:
         RegisteredClient.register(
-            client_id="portal",
+            client_id="portac",
             name="name",
             client_type=ClientType.CONFIDENTIAL,
             client_secret="clientSecret",
@@ -655,7 +655,7 @@ def test_register_registered_client_rejects_post_logout_redirect_uris_breaking_i
 ):
     with pytest.raises(DomainValidationError) as error:
         RegisteredClient.register(
-            client_id="portal",
+            client_id="portac",
             name="name",
             client_type=ClientType.CONFIDENTIAL,
             client_secret="clientSecret",

@@ -264,7 +264,7 @@ ENDPOINTS = [
         "POST",
         "/api/v1/tenants/{tenantId}/clients",
         {
-            "clientId": "portal",
+            "clientId": "portac",
             "name": "name",
             "clientType": "confidential",
             "grantTypes": ["authorization_code"],
@@ -286,7 +286,7 @@ ENDPOINTS = [
     pytest.param(
         "GET",
         "/api/v1/tenants/{{tenantId}}/clients/{clientId}".format(
-            clientId="portal",
+            clientId="portac",
         ),
         None,
         "iam-service-accounts:read",
@@ -295,7 +295,7 @@ ENDPOINTS = [
     pytest.param(
         "DELETE",
         "/api/v1/tenants/{{tenantId}}/clients/{clientId}".format(
-            clientId="portab",
+            clientId="portap",
         ),
         None,
         "iam-service-accounts:write",
