@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -281,6 +282,22 @@ def app_probe(project: Path, body: str, workspace: Path) -> None:
         ' "BROKER_RELAY": "false", "SECURITY_REVOCATION_FEED": "false"})\n'
     )
     ran_in(project, "-c", head + body, str(workspace))
+
+
+def probed_json(project: Path, script: str, workspace: Path) -> Any:
+    """What ``script`` (run in the project, given ``workspace`` as its argument) printed
+    last, as JSON; it must succeed."""
+    probed = subprocess.run(
+        [sys.executable, "-c", script, str(workspace)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": "src"},
+        check=False,
+        timeout=300,
+    )
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    return json.loads(probed.stdout.splitlines()[-1])
 
 
 def service_of(workspace: Path, generate: Callable[..., Result], name: str, spec: str) -> Path:

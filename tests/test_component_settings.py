@@ -5,16 +5,12 @@ rendered service does with them (its file, the environment, its generated tests)
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
-from helpers import Result, ran_in, spec_problems
+from helpers import Result, probed_json, ran_in, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -300,17 +296,7 @@ def test_a_rendered_service_reads_its_settings_with_their_types(
     assert '"MAIL_PASSWORD": "sample"' in conftest
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
-    probed = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": "src"},
-        check=False,
-        timeout=300,
-    )
-    assert probed.returncode == 0, probed.stderr[-3000:]
-    seen = json.loads(probed.stdout.splitlines()[-1])
+    seen = probed_json(project, PROBE, tmp_path)
     assert seen["required"] == (
         f"mail.password is required: set it in {project.resolve()}/config/application.yaml"
         " or the environment variable MAIL_PASSWORD"

@@ -4,15 +4,11 @@ If-Match, idempotency keys, tenants), with the project's own generated tests and
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in, spec_problems
+from helpers import Result, probed_json, ran_in, spec_problems
 
 Generate = Callable[..., Result]
 
@@ -273,17 +269,7 @@ def test_a_rendered_create_or_replace_put_makes_replaces_and_makes_anew(
     project = _project(workspace, generate, "mirrors", MIRRORS)
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
-    probed = subprocess.run(
-        [sys.executable, "-c", PROBE, str(workspace)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": "src"},
-        check=False,
-        timeout=300,
-    )
-    assert probed.returncode == 0, probed.stderr[-3000:]
-    seen = json.loads(probed.stdout.splitlines()[-1])
+    seen = probed_json(project, PROBE, workspace)
     # made (201, its URL), then replaced by its key in another case (200, the same one)
     assert seen["made"] == [201, "/api/v1/mirrors/Debian-Main", '"1"']
     assert seen["again"] == [200, False, 7, "Debian-Main", True]
@@ -376,17 +362,7 @@ def test_a_put_racing_another_of_its_key_replaces_what_that_one_made(
     """Another PUT of the key commits between this one's reads: the first read must
     decide, else both make it (two creations of one live aggregate, both answered 201)."""
     project = _project(workspace, generate, "mirrors", MIRRORS)
-    probed = subprocess.run(
-        [sys.executable, "-c", RACE, str(workspace)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": "src"},
-        check=False,
-        timeout=300,
-    )
-    assert probed.returncode == 0, probed.stderr[-3000:]
-    assert json.loads(probed.stdout.splitlines()[-1]) == [
+    assert probed_json(project, RACE, workspace) == [
         7,
         2,
         ["MirrorAdded", "MirrorConfigured"],
