@@ -60,6 +60,9 @@ endpoints:
   - {method: POST, path: /api/v1/prices/reset, call: pricing.reset, platform_only: true,
      permission: "quotes:admin", request: PriceReset,
      inputs: {reason: {type: str, not_blank: true}}}
+  # every input has a default: the body may be left out
+  - {method: POST, path: /api/v1/bundles, call: pricing.bundle, response: "list[Quote]",
+     permission: "quotes:read", inputs: {size: {type: int, default: 2, min: 1, max: 9}}}
 cli:
   description: Quotes operator commands
   commands:
@@ -193,6 +196,10 @@ def test_the_calls_answer_what_the_component_returns(
     bundle = client.get("/api/v1/bundles/0")
     assert bundle.json()["errors"] == [{"field": "size", "message": "A bundle holds one or more"}]
     assert [q["quantity"] for q in client.get("/api/v1/bundles/2").json()] == [1, 2]
+    defaults = client.post("/api/v1/bundles")
+    assert [q["quantity"] for q in defaults.json()] == [1, 2], defaults.text
+    assert len(client.post("/api/v1/bundles", json={"size": 3}).json()) == 3
+    assert client.post("/api/v1/bundles", json={"size": 0}).status_code == 422
     product = client.get("/api/v1/catalog/FREE-1")
     assert product.status_code == 200, product.text
     assert product.json()["sku"] == "FREE-1" and product.headers.get("ETag") is None
