@@ -245,7 +245,7 @@ def field_ctx(field_: RField, catalog: Catalog) -> FieldCtx:
         references_snake=naming.snake(field_.references) if field_.references else None,
         references_key=field_.references_key,
         to_domain=to_domain(field_.full_type, "VALUE"),
-        check_input="Decimal(str(VALUE))" if type_.is_scalar("decimal") else "VALUE",
+        check_input=_check_input(type_),
         distinct_py=[python_literal(v, field_.full_type, values) for v in distinct],
         distinct_json=[json_literal(v) for v in distinct],
         unused_py=python_literal(unused[0], field_.full_type, values) if unused else "",
@@ -721,3 +721,20 @@ def delegate_checks(owners: dict[str, list[FieldCtx]], inputs: list[FieldCtx]) -
         if _check_signature(input_) == _check_signature(target):
             input_.delegate = f"{owner}.check_{target.attr}"
             input_.delegate_guard = input_.optional and not target.optional
+
+
+def _check_input(type_: TypeRef) -> str:
+    """How a request's raw value (``VALUE``, as the JSON body held it) becomes the value
+    the domain's check takes: a decimal, or each decimal of a list or map, read from its
+    text (a JSON number read exactly is a ``Decimal``, an integer an ``int``)."""
+    if type_.is_scalar("decimal"):
+        return "Decimal(str(VALUE))"
+    bare = type_.required()
+    if bare.kind not in ("list", "map") or not bare.element.is_scalar("decimal"):
+        return "VALUE"
+    read = (
+        "[Decimal(str(item)) for item in VALUE]"
+        if bare.kind == "list"
+        else "{key: Decimal(str(item)) for key, item in VALUE.items()}"
+    )
+    return read if bare is type_ else f"None if VALUE is None else {read}"

@@ -225,3 +225,41 @@ def test_a_json_value_that_is_not_finite_is_refused_at_its_field(value: object) 
     assert [(e["loc"], e["type"]) for e in raised.value.errors()] == [
         (("note",), "finite_number")
     ]
+
+
+class Exact(RequestBody):
+    amount: JsonDecimal = Field(le=Decimal("10000"), decimal_places=2)
+    weight: JsonFloat
+    count: JsonInt
+    data: JsonData
+
+
+def test_an_exact_json_route_reads_a_decimal_as_written_not_through_a_float() -> None:
+    from fastapi import APIRouter, FastAPI
+    from fastapi.testclient import TestClient
+
+    from eaf.web import ExactJsonRoute
+
+    router = APIRouter(route_class=ExactJsonRoute)
+
+    @router.post("/exact")
+    async def exact(body: Exact) -> list[object]:
+        return [str(body.amount), body.weight, body.count, body.data]
+
+    app = FastAPI()
+    app.include_router(router)
+    sent = '{{"amount": {}, "weight": 1.5, "count": 12.0, "data": {{"x": [0.1, 2]}}}}'
+    json_type = {"Content-Type": "application/json"}
+    with TestClient(app) as client:
+        kept, over, fine = (
+            client.post("/exact", content=sent.format(amount), headers=json_type)
+            for amount in ("9999.99", "10000.000000000000000001", "1.0000000000000001")
+        )
+    assert kept.json() == ["9999.99", 1.5, 12, {"x": [0.1, 2]}]
+    # read through a float, both were rounded to a value the rules take
+    assert [(e["loc"][-1], e["type"]) for e in over.json()["detail"]] == [
+        ("amount", "decimal_max_places")
+    ]
+    assert [(e["loc"][-1], e["type"]) for e in fine.json()["detail"]] == [
+        ("amount", "decimal_max_places")
+    ]

@@ -15,6 +15,7 @@ from eaf.web._domain import (
     problem,
 )
 from eaf.web._errors import UnhandledErrorMiddleware, allowed_methods
+from eaf.web._exact import ExactJsonRequest, ExactJsonRoute
 from eaf.web._install import install_http_guards
 from eaf.web._json import JsonBodyError, check_json, nesting_depth
 from eaf.web._limits import (
@@ -58,6 +59,8 @@ __all__ = [
     "Problem",
     "View",
     "component",
+    "ExactJsonRequest",
+    "ExactJsonRoute",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "PROBLEM_TYPE",

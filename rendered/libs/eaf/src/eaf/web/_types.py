@@ -74,6 +74,7 @@ def _json_data(value: Any) -> JsonValue:
     in the location of the error."""
     if value is None:
         raise PydanticCustomError("json_type", "Input should be a JSON value, not null")
+    value = _as_float(value)
     pending: list[Any] = [value]
     while pending:  # no recursion: the body's depth is bounded elsewhere, not here
         item = pending.pop()
@@ -88,6 +89,18 @@ def _json_data(value: Any) -> JsonValue:
         elif not isinstance(item, str | int | float | bool | None):
             raise PydanticCustomError("json_type", "Input should be a JSON value")
     return cast(JsonValue, value)
+
+
+def _as_float(value: Any) -> Any:
+    """``value`` with the numbers a body read exactly (``Decimal``) as the floats a
+    ``json`` value keeps (its depth is bounded by the body's)."""
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, list):
+        return [_as_float(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_float(item) for key, item in value.items()}
+    return value
 
 
 JsonData = Annotated[
@@ -117,9 +130,9 @@ def _number(kind: str, name: str) -> BeforeValidator:
     # pydantic's lax mode reads the text "12" as the number 12, and true as 1
     def read(value: Any) -> Any:
         if value is None or (
-            isinstance(value, int | float) and not isinstance(value, bool)
+            isinstance(value, int | float | Decimal) and not isinstance(value, bool)
         ):
-            return value
+            return value  # a Decimal: a JSON number read exactly (ExactJsonRequest)
         raise PydanticCustomError(
             kind, f"Input should be a valid {name} (a JSON number)"
         )

@@ -1,0 +1,35 @@
+"""JSON bodies read exactly: a number with a fraction or an exponent is read as a
+``Decimal``, not through a float, so ``10000.000000000000000001`` reaches a decimal field
+as written (and breaks its ``max`` or ``scale``) rather than rounded to ``10000.0``."""
+
+import json
+from collections.abc import Callable, Coroutine
+from decimal import Decimal
+from typing import Any
+
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
+
+
+class ExactJsonRequest(Request):
+    """A request whose JSON body keeps its numbers' digits (``Decimal`` for a fraction or
+    an exponent; an integer stays an ``int``)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), parse_float=Decimal)
+        return self._json
+
+
+class ExactJsonRoute(APIRoute):
+    """A route reading its JSON body with :class:`ExactJsonRequest`: the request fields
+    of ``eaf.web`` take its decimals (a float or a ``json`` value reads them as numbers,
+    a decimal as written)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def exact(request: Request) -> Response:
+            return await handler(ExactJsonRequest(request.scope, request.receive))
+
+        return exact
