@@ -15,6 +15,7 @@ from eaf.eventsourcing import Idempotency, PreconditionFailedError, keyed_id
 from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
+    ExactJsonRoute,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -78,7 +79,12 @@ AUTH_PROBLEMS = auth_problem_responses()
 # Every route needs a bearer token from IAM: the request runs in the token's security
 # context (tenant, user, permissions), and the tenant comes from the token only (or
 # from a path's {tenantId}: a tenant's token may name only its own, a platform operator's any).
-router = APIRouter(responses=AUTH_PROBLEMS, dependencies=[Depends(known_query)])
+# a JSON number read exactly: a decimal as written, not through a float
+router = APIRouter(
+    responses=AUTH_PROBLEMS,
+    dependencies=[Depends(known_query)],
+    route_class=ExactJsonRoute,
+)
 TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 

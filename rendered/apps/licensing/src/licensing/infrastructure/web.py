@@ -13,6 +13,7 @@ from eaf.eventsourcing import Idempotency, PreconditionFailedError
 from eaf.projectors import Condition, equal_to, in_range, order_by
 from eaf.web import (
     DomainErrors,
+    ExactJsonRoute,
     JsonDateTime,
     RuleCheck,
     ValueCheck,
@@ -55,7 +56,12 @@ AUTH_PROBLEMS = auth_problem_responses()
 
 # Every route needs a bearer token from IAM: the request runs in the token's security
 # context (tenant, user, permissions), and the tenant comes from the token only.
-router = APIRouter(responses=AUTH_PROBLEMS, dependencies=[Depends(known_query)])
+# a JSON number read exactly: a decimal as written, not through a float
+router = APIRouter(
+    responses=AUTH_PROBLEMS,
+    dependencies=[Depends(known_query)],
+    route_class=ExactJsonRoute,
+)
 
 
 def utc_now() -> datetime:
