@@ -299,8 +299,9 @@ def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
     # numbers are finite, a datetime has its offset (kept in UTC), text is normalized
     for option, value, why in (
         ("--price", "abc", "'abc' is not a decimal number"),
-        ("--price", "Infinity", "'Infinity' is not a finite decimal number"),
-        ("--price", "NaN", "'NaN' is not a finite decimal number"),
+        ("--price", "Infinity", "'Infinity' is not a decimal number"),
+        ("--price", "NaN", "'NaN' is not a decimal number"),
+        ("--price", "1e2", "'1e2' is not a decimal number"),  # nor over HTTP
     ):
         refused = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1",
                        option, value)  # fmt: skip
@@ -313,6 +314,8 @@ def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
     never = _cli(project, "", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "1",
                  "--pin", "4321")  # fmt: skip
     assert never.returncode == 2 and "unrecognized arguments: --pin" in never.stderr
+    usage = _cli(project, "", "purge", "--help").stdout
+    assert "--command COMMAND" in usage and "--before BEFORE" in usage, usage
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_cli.py")
 
