@@ -57,11 +57,13 @@ def parser() -> argparse.ArgumentParser:
     create_platform_admin.add_argument(
         "--username",
         dest="username",
+        metavar="USERNAME",
         required=True,
     )
     create_platform_admin.add_argument(
         "--email",
         dest="email",
+        metavar="EMAIL",
         default=None,
         help="only for a new administrator (default: derived from USERNAME)",
     )
