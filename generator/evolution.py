@@ -143,6 +143,27 @@ def _events(old_domain: Domain, new_domain: Domain) -> list[Breaking]:
     problems: list[Breaking] = []
     for name, stored in old.items():
         current = new.get(name)
+        applied = _applied_by(stored, old_domain, new_domain)
+        if applied is not None and (current is None or current.aggregate is None):
+            # the aggregate still reads its stream, where the event changed its state
+            aggregate, command = applied
+            kept = new_domain.aggregates[aggregate].command(command)
+            problems.append(
+                Breaking(
+                    _emitted_at(name, stored, old_domain, new_domain),
+                    f"{name} is emitted by no command of {aggregate} any more, but the stored"
+                    f" {aggregate}s that hold one apply it when they are read: "
+                    + (
+                        f"keep {command!r} emitting {name} (the stored events are known by"
+                        " that name: it is never renamed)"
+                        if kept is not None
+                        else f"keep the command {command!r} (no endpoint need serve it) so"
+                        " that they still can"
+                    ),
+                    (name,),
+                )
+            )
+            continue
         if current is None:
             problems.append(
                 Breaking(
@@ -172,6 +193,16 @@ def _events(old_domain: Domain, new_domain: Domain) -> list[Breaking]:
         else:
             problems.extend(_upcast_from_stored(name, stored, current))
     return problems
+
+
+def _applied_by(stored: REvent, old_domain: Domain, new_domain: Domain) -> tuple[str, str] | None:
+    """The aggregate (still in the spec) whose command emitted ``stored``, and that
+    command, if the event changed its state (its stored ones apply it when read)."""
+    if stored.aggregate is None or stored.aggregate not in new_domain.aggregates:
+        return None
+    emitting = old_domain.aggregates[stored.aggregate].commands
+    command = next((c for c in emitting if c.event == stored.name), None)
+    return (stored.aggregate, command.name) if command is not None else None
 
 
 def _emitted_at(name: str, stored: REvent, old_domain: Domain, new_domain: Domain) -> Loc:
@@ -220,6 +251,7 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
     ]
     if not problems:  # (a step naming a field the stored events lack says it already)
         problems += _not_given_by_upcasts(name, stored, current)
+        problems += _retyped(name, stored, current)
     types = {f.name: f.type for f in stored.fields}
     problems += [
         Breaking(
@@ -258,6 +290,45 @@ def _not_given_by_upcasts(name: str, stored: REvent, current: REvent) -> list[Br
         )
         for field in current.fields
         if field.required and field.name not in held
+    ]
+
+
+# the stored values a field of another type still reads as it is (a number as a wider one)
+_READS_AS = {("int", "float"), ("int", "decimal"), ("decimal", "float")}
+
+
+def _reads_as(old: TypeRef, new: TypeRef) -> bool:
+    return (
+        old == new
+        or new.is_scalar("json")
+        or (old.is_scalar() and new.is_scalar() and (old.name, new.name) in _READS_AS)
+    )
+
+
+def _retyped(name: str, stored: REvent, current: REvent) -> list[Breaking]:
+    """A field the stored events hold by the name the current version has, of a type it
+    reads otherwise, that no step from their version turns into it (an empty upcast
+    converts nothing: the stored text 'ann' is no int)."""
+    touched: set[str] = set()
+    for step in current.upcasts:
+        if step["from"] >= stored.version:
+            touched |= {n for pair in step["rename"] for n in pair} | set(step["remove"])
+            touched |= {added for added, _ in step["add"]} | set(step["decode"])
+            touched |= {computed["field"].name for computed in step["compute"]}
+    before = {f.name: f for f in stored.fields}
+    return [
+        Breaking(
+            (*_field_loc(current, field), "type"),
+            f"stored {name} events (v{stored.version}) hold {field.name!r} as"
+            f" {before[field.name].type}, which version {current.version} reads as"
+            f" {field.type} and no upcast turns into it: keep its type and add a field of the"
+            " new type (another name), removing this one in the upcast",
+            (name,),
+        )
+        for field in current.fields
+        if field.name in before
+        and field.name not in touched
+        and not _reads_as(before[field.name].type, field.type)
     ]
 
 
@@ -426,8 +497,8 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
         stored = {f.name: f for f in stored_fields}
         for field in fields:
             old = stored.get(field.name) or stored.get(renamed_from.get(field.name, ""))
-            if old is None or field.secret:
-                continue
+            if old is None or field.secret or old.type != field.type:
+                continue  # (a new type is refused, or read anew, on its own)
             for where, rules, was, noun in (
                 ((), field.rules, old.rules, ""),
                 (("items",), field.item_rules, old.item_rules, "items' "),
@@ -451,7 +522,42 @@ def narrowed_rules(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                             )
                         )
     found += _new_invariants(old_domain, new_domain, held)
-    return found + _new_sharing(old_domain, new_domain)
+    return found + _new_sharing(old_domain, new_domain) + _lost_defaults(old_domain, new_domain)
+
+
+def _lost_defaults(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+    """Event fields that had a default (or were optional) and are required now, read from
+    the stored events as they are: events stored before the field was added lack it (the
+    default stood in for it), and would no longer be read."""
+    found: list[tuple[Loc, str]] = []
+    for name, current in new_domain.events.items():
+        stored = old_domain.events.get(name)
+        if stored is None:
+            continue
+        before = {f.name: f for f in stored.fields}
+        given = {
+            new
+            for step in current.upcasts
+            if step["from"] >= stored.version
+            for new in (
+                [added for added, _ in step["add"]]
+                + [computed["field"].name for computed in step["compute"]]
+                + [new for _, new in step["rename"]]
+            )
+        }
+        for field in current.fields:
+            old = before.get(field.name)
+            if old is None or old.required or not field.required or field.name in given:
+                continue
+            found.append(
+                (
+                    _field_loc(current, field),
+                    f"{name}.{field.name} had a default (or was optional) and is required"
+                    f" now: {name} events stored before it was added lack it and would no"
+                    " longer be read (500); keep its default, or add it in an upcast",
+                )
+            )
+    return found
 
 
 def _new_sharing(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
@@ -494,9 +600,10 @@ def _new_invariants(
     ]
     found: list[tuple[Loc, str]] = []
     for owner, stored, current in owners:
-        known = [invariant.check for invariant in stored]
+        # by their text: a field's new type changes the checked expression, not the rule
+        known = [invariant.text for invariant in stored]
         for invariant in current:
-            if invariant.check not in known:
+            if invariant.text not in known:
                 found.append(
                     (
                         (*invariant.loc, "check"),

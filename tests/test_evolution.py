@@ -199,12 +199,14 @@ def test_a_changed_aggregate_field_type_and_a_renamed_implicit_event_are_located
         " with an upcast from 1 (declare PetEnrolled under `events`)"
     ]
     # Rendered with --allow-breaking: judged from that spec on.
+    # a stored event the aggregate applies is known by its name: declaring it under
+    # `events` would leave the pets that hold one unreadable (it applies to no Pet)
     _edited(workspace, "emits: PetEnrolled", "emits: PetJoined")
     assert _refused(workspace, generate) == [
-        "specs/vetcare.yaml:26:65: aggregates.Pet.commands.enroll.emits: PetEnrolled was"
-        " removed, but stored PetEnrolled events cannot be read without it (declare it under"
-        " `events` with the fields it had: petId: uuid, name: str, species: Species,"
-        " weightKg: int, parts: list[PartLine], occurredAt: datetime)"
+        "specs/vetcare.yaml:26:65: aggregates.Pet.commands.enroll.emits: PetEnrolled is"
+        " emitted by no command of Pet any more, but the stored Pets that hold one apply it"
+        " when they are read: keep 'enroll' emitting PetEnrolled (the stored events are"
+        " known by that name: it is never renamed)"
     ]
 
 
@@ -486,3 +488,59 @@ def test_a_key_newly_shared_between_stored_aggregates_is_warned_of() -> None:
     assert _evolved(shared, shared) == ([], [])
     only_van = keyed[: keyed.index("  Truck:")]
     assert _evolved(only_van, shared) == ([], [])
+
+
+BOX = """\
+version: 2
+name: box
+aggregates:
+  Ticket:
+    fields:
+      holder: {type: str, max_length: 100}
+      price: {type: decimal, min: 0}
+      currency: {type: str, default: EUR}
+      status: {type: str, default: HELD}
+    invariants:
+      - {check: price >= 0, message: No negative price}
+    commands:
+      buy: {creates: true, params: [holder, price, currency], emits: TicketHeld}
+      cancel: {set: {status: "'VOIDED'"}, emits: TicketVoided}
+"""
+HELD_V2 = (
+    "events:\n  TicketHeld:\n    version: 2\n"
+    "    fields: {ticketId: uuid, holder: %s, price: decimal, currency: %s,"
+    " occurredAt: datetime}\n    upcasts: {1: {%s}}\n"
+)
+
+
+def test_what_stored_events_would_no_longer_read_is_refused_or_warned_of() -> None:
+    """Found by a new user's spec changes over stored tickets: each was rendered, and the
+    tickets stored before answered 500."""
+    # a command gone whose event changed the tickets' state: declaring the event under
+    # `events` (the advice given before) leaves it applying to no ticket
+    declared = "  TicketVoided:\n    fields: {ticketId: uuid, status: str, occurredAt: datetime}\n"
+    voided = BOX.replace("      cancel: {set: {status: \"'VOIDED'\"}, emits: TicketVoided}\n", "")
+    assert _breaking(BOX, voided + "events:\n" + declared) == [
+        "aggregates.Ticket.commands: TicketVoided is emitted by no command of Ticket any"
+        " more, but the stored Tickets that hold one apply it when they are read (TicketVoided)"
+    ]
+    # a new type the stored values are not, with an upcast that converts nothing
+    retyped = BOX.replace("holder: {type: str, max_length: 100}", "holder: {type: int}")
+    assert _breaking(BOX, retyped + HELD_V2 % ("int", "str", "")) == [
+        "events.TicketHeld.fields.holder.type: stored TicketHeld events (v1) hold 'holder' as"
+        " str, which version 2 reads as int and no upcast turns into it (TicketHeld)"
+    ]
+    # a default gone from an event field: the events stored before it was added lack it
+    required = BOX + HELD_V2 % ("str", "str", "")
+    assert _breaking(BOX, required) == []
+    assert _evolved(BOX, required)[1] == [
+        "TicketHeld.currency had a default (or was optional) and is required now: TicketHeld"
+        " events stored before it was added lack it and would no longer be read (500); keep"
+        " its default, or add it in an upcast"
+    ]
+    assert _evolved(BOX, BOX + HELD_V2 % ("str", "str", "add: {currency: EUR}"))[1] == []
+    # a field's new type is no new invariant (its checked expression was the same text)
+    assert (
+        _evolved(BOX, BOX.replace("price: {type: decimal, min: 0}", "price: {type: float}"))[1]
+        == []
+    )
