@@ -493,8 +493,8 @@ def _rule_value(kind: str, value: Any, type_: TypeRef) -> str:
 
 def api_type(type_: TypeRef, scalars: Mapping[str, str] = JSON_TYPES) -> str:
     """The pydantic annotation of a type in the HTTP request models, or with the
-    ``ANSWER_TYPES`` ``scalars`` in the views (value objects as their ``...Body`` models,
-    enums as the domain's enums)."""
+    ``ANSWER_TYPES`` ``scalars`` in the views (value objects as their ``...Body`` models in
+    requests and ``...View`` models in views, enums as the domain's enums)."""
     if (
         type_.kind == "optional"
         and scalars is JSON_TYPES
@@ -511,7 +511,9 @@ def api_type(type_: TypeRef, scalars: Mapping[str, str] = JSON_TYPES) -> str:
             element = f"Annotated[int, Field(ge={-JSON_INT}, le={JSON_INT}), IntegerForm]"
         return f"list[{element}]" if type_.kind == "list" else f"dict[str, {element}]"
     if type_.kind == "value":
-        return f"{type_.name}Body"
+        # a view shows what is stored, as it is: its value objects' models check no rule
+        # (a rule narrowed since would fail the answer, not the request)
+        return f"{type_.name}View" if scalars is ANSWER_TYPES else f"{type_.name}Body"
     if type_.kind == "enum":
         return type_.name
     return scalars.get(type_.name) or PYDANTIC_TYPES[type_.name]
