@@ -629,6 +629,19 @@ def _settings(spec: Spec) -> list[SettingCtx]:
     return result
 
 
+def _viewed(values: list[d.ValueCtx], shown: list[FieldCtx]) -> None:
+    """Mark the value objects a view shows (those its fields hold, at any depth)."""
+    by_view = {f"{v.name}View": v for v in values}
+    pending = list(shown)
+    while pending:
+        field_ = pending.pop()
+        for name in re.findall(r"\b\w+View\b", field_.api):
+            value = by_view.get(name)
+            if value is not None and not value.viewed:
+                value.viewed = True
+                pending += value.fields
+
+
 def build(spec: Spec) -> ServiceCtx:
     """The typed render context of ``spec`` (which must be valid)."""
     domain = resolve(spec)
@@ -655,6 +668,11 @@ def build(spec: Spec) -> ServiceCtx:
     _reach(spec, endpoints, policies, by_name, read_models)
     components = [_component(n, c, spec) for n, c in spec.components.items()]
     cli = _cli(domain.cli, catalog)
+    _viewed(
+        values,
+        [f for a in aggregates if a.exposed for f in a.fields if not f.hidden]
+        + [c for r in read_models if r.exposed and not r.of for c in r.columns],
+    )
     delegate_checks(
         {a.name: a.fields for a in aggregates} | {v.name: v.fields for v in values},
         [f for a in aggregates for c in a.commands for f in c.inputs]

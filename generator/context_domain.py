@@ -52,6 +52,9 @@ class ValueCtx:
     description: str
     fields: list[FieldCtx]
     invariants: list[Code]
+    viewed: bool = False
+    """A view shows it (an aggregate's or a read model's row): its ``<Value>View`` model
+    is rendered."""
 
 
 @dataclass
