@@ -25,6 +25,14 @@ class PropertyBody(Body):
     key_id: str | None = Field(alias="keyId", default=None, max_length=100)
 
 
+class PropertyView(View):
+    """A Property as a view shows it: as stored, checking no rule."""
+
+    value_: str = Field(alias="value")
+    secret: JsonBool = Field(alias="secret")
+    key_id: str | None = Field(alias="keyId")
+
+
 class DefineConfigSchemaRequest(Body):
     """The body of POST /api/v1/schemas."""
 
@@ -72,7 +80,7 @@ class PropertySet(View):
     application: str = Field(alias="application")
     profile: str = Field(alias="profile")
     label: str = Field(alias="label")
-    properties: dict[str, PropertyBody] = Field(alias="properties")
+    properties: dict[str, PropertyView] = Field(alias="properties")
     revision: int = Field(alias="revision")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")

@@ -131,6 +131,66 @@ class EnvironmentConfigBody(Body):
     )
 
 
+class ConstraintView(View):
+    """A Constraint as a view shows it: as stored, checking no rule."""
+
+    context_name: str = Field(alias="contextName")
+    operator: Operator = Field(alias="operator")
+    values_: list[str] = Field(alias="values")
+    value_: str | None = Field(alias="value")
+    inverted: JsonBool = Field(alias="inverted")
+    case_insensitive: JsonBool = Field(alias="caseInsensitive")
+
+
+class PayloadView(View):
+    """A Payload as a view shows it: as stored, checking no rule."""
+
+    type_: PayloadType = Field(alias="type")
+    value_: str = Field(alias="value")
+
+
+class VariantView(View):
+    """A Variant as a view shows it: as stored, checking no rule."""
+
+    name: str = Field(alias="name")
+    weight: int = Field(alias="weight")
+    stickiness: str = Field(alias="stickiness")
+    payload_: PayloadView | None = Field(alias="payload")
+
+
+class StrategyView(View):
+    """A Strategy as a view shows it: as stored, checking no rule."""
+
+    name: str = Field(alias="name")
+    parameters: dict[str, str] = Field(alias="parameters")
+    constraints: list[ConstraintView] = Field(alias="constraints")
+    segments: list[UUID] = Field(alias="segments")
+    variants: list[VariantView] = Field(alias="variants")
+
+
+class DependencyView(View):
+    """A Dependency as a view shows it: as stored, checking no rule."""
+
+    feature: str = Field(alias="feature")
+    enabled: JsonBool = Field(alias="enabled")
+    variants: list[str] = Field(alias="variants")
+
+
+class ToggleUsageView(View):
+    """A ToggleUsage as a view shows it: as stored, checking no rule."""
+
+    yes: int = Field(alias="yes")
+    no: int = Field(alias="no")
+    variants: dict[str, int] = Field(alias="variants")
+
+
+class EnvironmentConfigView(View):
+    """A EnvironmentConfig as a view shows it: as stored, checking no rule."""
+
+    enabled: JsonBool = Field(alias="enabled")
+    strategies: list[StrategyView] = Field(alias="strategies")
+
+
 class CreateProjectRequest(Body):
     """The body of POST /api/v1/projects."""
 
@@ -338,7 +398,7 @@ class Segment(View):
     id: str = Field(alias="id", description="identifier")
     name: str = Field(alias="name")
     description: str = Field(alias="description")
-    constraints: list[ConstraintBody] = Field(alias="constraints")
+    constraints: list[ConstraintView] = Field(alias="constraints")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
 
@@ -352,9 +412,9 @@ class Flag(View):
     description: str = Field(alias="description")
     type_: FlagType = Field(alias="type")
     impression_data: JsonBool = Field(alias="impressionData")
-    environments: dict[str, EnvironmentConfigBody] = Field(alias="environments")
-    variants: list[VariantBody] = Field(alias="variants")
-    dependencies: list[DependencyBody] = Field(alias="dependencies")
+    environments: dict[str, EnvironmentConfigView] = Field(alias="environments")
+    variants: list[VariantView] = Field(alias="variants")
+    dependencies: list[DependencyView] = Field(alias="dependencies")
     stale: JsonBool = Field(alias="stale")
     archived_: JsonBool = Field(alias="archived")
     created_at: AwareDatetime = Field(alias="createdAt")
@@ -370,7 +430,7 @@ class UsageReport(View):
     environment: str = Field(alias="environment")
     start: JsonDateTime = Field(alias="start")
     stop: JsonDateTime = Field(alias="stop")
-    toggles: dict[str, ToggleUsageBody] = Field(alias="toggles")
+    toggles: dict[str, ToggleUsageView] = Field(alias="toggles")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
 

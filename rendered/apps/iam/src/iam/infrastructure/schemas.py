@@ -16,7 +16,7 @@ from eaf.web import (
     View,
     patch_field,
 )
-from pydantic import AwareDatetime, Field, TypeAdapter
+from pydantic import AwareDatetime, Field, JsonValue, TypeAdapter
 
 from iam.domain.types import (
     ClientType,
@@ -63,6 +63,15 @@ class PolicyConditionBody(Body):
         ]
         | None
     ) = Field(alias="valueOf", default=None)
+
+
+class PolicyConditionView(View):
+    """A PolicyCondition as a view shows it: as stored, checking no rule."""
+
+    attribute: str = Field(alias="attribute")
+    op: ConditionOperator = Field(alias="op")
+    value_: JsonValue | None = Field(alias="value")
+    value_of: str | None = Field(alias="valueOf")
 
 
 class NewTenant(Body):
@@ -346,7 +355,7 @@ class Policy(View):
     name: str = Field(alias="name")
     effect: PolicyEffect = Field(alias="effect")
     permissions: list[str] = Field(alias="permissions")
-    conditions: list[PolicyConditionBody] = Field(alias="conditions")
+    conditions: list[PolicyConditionView] = Field(alias="conditions")
     status: str = Field(alias="status")
     created_at: AwareDatetime = Field(alias="createdAt")
     updated_at: AwareDatetime = Field(alias="updatedAt")
