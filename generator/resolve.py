@@ -593,12 +593,12 @@ class _Resolver:
 
     def _shared_key(self, aggregate: RAggregate, spec: KeySpec) -> None:
         """Link the aggregates whose keys take the same values (both ways)."""
+        if not aggregate.key:
+            return  # the key's own problem is reported
         loc: Loc = (*aggregate.loc, "key", "shared_with")
         for index, name in enumerate(spec.shared_with):
             other = self.domain.aggregates.get(name)
-            problem = None
-            if not aggregate.key:
-                continue  # the key's own problem is reported
+            problem: str | None
             if name in spec.shared_with[:index]:
                 problem = f"{name!r} is named twice"
             elif other is None:
