@@ -5,7 +5,7 @@ import uuid
 import httpx
 from fastapi import FastAPI
 
-from eaf.context import SecurityContext, current_or_none, use
+from eaf.context import SecurityContext, current, current_or_none, in_tenant, use
 from eaf.observability import install
 
 
@@ -75,6 +75,23 @@ async def test_an_existing_context_keeps_its_tenant() -> None:
             response = await http.get("/whoami", headers={"X-Correlation-Id": "c-1"})
 
     assert response.json() == {"correlation_id": "c-1", "tenant_id": "tenant-a"}
+
+
+def test_acting_in_a_tenant_keeps_the_actor_and_ends_with_the_block() -> None:
+    operator = SecurityContext(user_id="ops", platform=True, correlation_id="c-2")
+    with use(operator):
+        with in_tenant("tenant-b") as inside:
+            assert current() == inside
+            assert (inside.tenant_id, inside.user_id, inside.platform) == (
+                "tenant-b",
+                "ops",
+                False,
+            )
+            assert inside.correlation_id == "c-2"
+        assert current() == operator
+    with in_tenant("tenant-c"):
+        assert current().tenant_id == "tenant-c"
+    assert current_or_none() is None
 
 
 async def test_error_responses_echo_the_id_as_well() -> None:

@@ -103,6 +103,17 @@ def use(context: SecurityContext) -> Iterator[SecurityContext]:
         _current.reset(token)
 
 
+@contextmanager
+def in_tenant(tenant_id: str) -> Iterator[SecurityContext]:
+    """Run the enclosed block in ``tenant_id``'s scope as the current actor: the event
+    store, the read models and the events' metadata see that tenant, while the user, the
+    correlation and the rest of the context stay (a platform operator acting in a tenant
+    acts as that tenant's, ``platform`` off). Outside any context, an anonymous one."""
+    outer = current_or_none() or SecurityContext()
+    with use(replace(outer, tenant_id=tenant_id, platform=False)) as inner:
+        yield inner
+
+
 def platform_context(**overrides: Any) -> SecurityContext:
     """An explicitly platform-level context: no tenant, allowed to see every tenant."""
     return SecurityContext(platform=True, **overrides)
