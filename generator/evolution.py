@@ -200,9 +200,16 @@ def _applied_by(stored: REvent, old_domain: Domain, new_domain: Domain) -> tuple
     command, if the event changed its state (its stored ones apply it when read)."""
     if stored.aggregate is None or stored.aggregate not in new_domain.aggregates:
         return None
-    emitting = old_domain.aggregates[stored.aggregate].commands
-    command = next((c for c in emitting if c.event == stored.name), None)
-    return (stored.aggregate, command.name) if command is not None else None
+    command = _emitting(stored, old_domain)
+    return (stored.aggregate, command) if command is not None else None
+
+
+def _emitting(stored: REvent, old_domain: Domain) -> str | None:
+    """The name of the command of the old spec that emitted ``stored``, if any."""
+    if stored.aggregate is None:
+        return None
+    commands = old_domain.aggregates[stored.aggregate].commands
+    return next((c.name for c in commands if c.event == stored.name), None)
 
 
 def _emitted_at(name: str, stored: REvent, old_domain: Domain, new_domain: Domain) -> Loc:
@@ -213,9 +220,8 @@ def _emitted_at(name: str, stored: REvent, old_domain: Domain, new_domain: Domai
     aggregate = new_domain.aggregates.get(stored.aggregate)
     if aggregate is None:
         return ("aggregates",)
-    emitting = old_domain.aggregates[stored.aggregate].commands
-    command = next((c for c in emitting if c.event == name), None)
-    current = aggregate.command(command.name) if command else None
+    command = _emitting(stored, old_domain)
+    current = aggregate.command(command) if command else None
     return (*current.loc, "emits") if current else (*aggregate.loc, "commands")
 
 
@@ -266,17 +272,32 @@ def _upcast_from_stored(name: str, stored: REvent, current: REvent) -> list[Brea
     return problems
 
 
+def _steps_since(current: REvent, version: int) -> list[dict[str, Any]]:
+    """The upcast steps that events stored at ``version`` go through, in order."""
+    steps = [step for step in current.upcasts if step["from"] >= version]
+    return sorted(steps, key=lambda step: int(step["from"]))
+
+
+def _given_by(step: dict[str, Any]) -> set[str]:
+    """The fields an upcast step gives the next version: added, computed or renamed into."""
+    return (
+        {added for added, _ in step["add"]}
+        | {computed["field"].name for computed in step["compute"]}
+        | {new for _, new in step["rename"]}
+    )
+
+
+def _taken_by(step: dict[str, Any]) -> set[str]:
+    """The fields an upcast step takes away: removed, or renamed from."""
+    return set(step["remove"]) | {old for old, _ in step["rename"]}
+
+
 def _not_given_by_upcasts(name: str, stored: REvent, current: REvent) -> list[Breaking]:
     """A required field of the current version that the stored events do not hold and no
     step from their version adds (renames into, or computes): they could not be read."""
     held = {f.name for f in stored.fields}
-    for step in sorted(current.upcasts, key=lambda u: int(u["from"])):
-        if step["from"] < stored.version:
-            continue
-        renamed = dict(step["rename"])
-        held = (held - set(renamed) - set(step["remove"])) | set(renamed.values())
-        held |= {added for added, _ in step["add"]}
-        held |= {computed["field"].name for computed in step["compute"]}
+    for step in _steps_since(current, stored.version):
+        held = (held - _taken_by(step)) | _given_by(step)
     last = current.version - 1
     steps = {int(step["from"]) for step in current.upcasts}
     loc: Loc = ("events", name, "upcasts", *((last,) if last in steps else ()))
@@ -310,11 +331,8 @@ def _retyped(name: str, stored: REvent, current: REvent) -> list[Breaking]:
     reads otherwise, that no step from their version turns into it (an empty upcast
     converts nothing: the stored text 'ann' is no int)."""
     touched: set[str] = set()
-    for step in current.upcasts:
-        if step["from"] >= stored.version:
-            touched |= {n for pair in step["rename"] for n in pair} | set(step["remove"])
-            touched |= {added for added, _ in step["add"]} | set(step["decode"])
-            touched |= {computed["field"].name for computed in step["compute"]}
+    for step in _steps_since(current, stored.version):
+        touched |= _taken_by(step) | _given_by(step) | set(step["decode"])
     before = {f.name: f for f in stored.fields}
     return [
         Breaking(
@@ -535,16 +553,7 @@ def _lost_defaults(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
         if stored is None:
             continue
         before = {f.name: f for f in stored.fields}
-        given = {
-            new
-            for step in current.upcasts
-            if step["from"] >= stored.version
-            for new in (
-                [added for added, _ in step["add"]]
-                + [computed["field"].name for computed in step["compute"]]
-                + [new for _, new in step["rename"]]
-            )
-        }
+        given = {n for step in _steps_since(current, stored.version) for n in _given_by(step)}
         for field in current.fields:
             old = before.get(field.name)
             if old is None or old.required or not field.required or field.name in given:

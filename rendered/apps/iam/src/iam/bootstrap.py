@@ -320,9 +320,8 @@ async def bootstrap(
         directory = iam.application.directory.Directory(
             tenants=EventSourcedTenantRepository(store),
             tenant_catalog=EventSourcedTenantRepository(store),
-            users=EventSourcedUserRepository(store),
+            users=user,
             roles=role,
-            hasher=_hasher,
             clock=clock,
             admin_username=settings.text("iam.platform_admin.username"),
             admin_password=settings.text("iam.platform_admin.password"),

@@ -5,6 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from eaf.context import in_tenant
 from eaf.eventsourcing import EventStore
 
 from iam.application.directory import Directory
@@ -13,7 +14,6 @@ from iam.application.federation import (
     Federation,
     FirstSignInRefusedError,
 )
-from iam.application.identity import in_tenant
 from iam.bootstrap import Services, bootstrap
 from iam.domain.federation import CREATE, LINK_BY_EMAIL
 from iam.domain.model import User

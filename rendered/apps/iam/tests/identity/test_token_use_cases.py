@@ -4,8 +4,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from eaf.context import in_tenant
 
-from iam.application.identity import in_tenant
 from iam.application.oauth import ClientCredentials, OAuthError, TokenResponse
 from iam.bootstrap import Services, bootstrap
 from tests.identity.conftest import ADMIN_PASSWORD, settings_for

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eaf import context
+from eaf.context import in_tenant
 from eaf.domain import JsonValue
 from eaf.security import (
     Decision,
@@ -22,7 +23,6 @@ from iam.application.identity import (
     AUTHZ_READ,
     PLATFORM,
     PLATFORM_PERMISSIONS,
-    in_tenant,
     tenant_reference,
 )
 from iam.application.policies import engine_condition

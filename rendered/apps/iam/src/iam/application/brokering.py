@@ -10,13 +10,14 @@ from typing import Any
 from urllib.parse import urlencode
 from uuid import uuid5
 
+from eaf.context import in_tenant
 from eaf.domain import Violation
 from eaf.security import SecretBox, SecretError
 
 from iam.application.access import AccessControl
 from iam.application.broker_id_tokens import InvalidIdTokenError, verify_id_token
 from iam.application.federation import ExternalIdentity, Federation
-from iam.application.identity import ACTIVE, NAMESPACE, ConflictError, in_tenant
+from iam.application.identity import ACTIVE, NAMESPACE, ConflictError
 from iam.application.oauth import Realm
 from iam.application.ports.brokering import (
     OidcProvidersRepository,

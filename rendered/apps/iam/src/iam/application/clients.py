@@ -3,12 +3,12 @@ cases, with what the spec cannot say: each grant type and scope is kept once; di
 disabled client changes nothing. (A client id is taken once in its tenant, by a service
 account or by a registered client: the key the spec's ServiceAccount shares with it.)"""
 
+from eaf.context import in_tenant
 from eaf.eventsourcing import Idempotency
 
 from iam.application.identity import (
     ACTIVE,
     DISABLED,
-    in_tenant,
 )
 from iam.application.ports.inbound import RegisteredClientUseCases
 from iam.application.services import RegisteredClientService

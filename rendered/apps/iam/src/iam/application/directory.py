@@ -2,27 +2,25 @@
 administrators (the users' and service accounts' use cases are the spec's)."""
 
 import logging
+from contextlib import suppress
 
-from eaf.security import PasswordHasher
+from eaf.context import in_tenant
+from eaf.eventsourcing import DuplicateKeyError
 
 from iam.application.identity import (
     ACTIVE,
     BUILT_IN_ROLES,
     PLATFORM,
     PLATFORM_ADMIN_ROLE,
+    PLATFORM_PERMISSIONS,
     TENANT_ADMIN_ROLE,
     AlreadyExistsError,
-    in_tenant,
     tenant_id_for,
     user_id_for,
 )
 from iam.application.ports.access import TenantCatalog
-from iam.application.ports.inbound import RoleUseCases
-from iam.application.ports.outbound import (
-    Clock,
-    TenantRepository,
-    UserRepository,
-)
+from iam.application.ports.inbound import RoleUseCases, UserUseCases
+from iam.application.ports.outbound import Clock, TenantRepository
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
 from iam.domain.model import Tenant, User
 
@@ -35,16 +33,17 @@ def platform_admin_email(username: str) -> str:
 
 
 class Directory:
-    """Creates tenants with their administrator, and manages users and clients."""
+    """Creates tenants with their administrator, and the platform administrators: users
+    made and changed by the spec's use cases, in the tenant's scope (the platform's for
+    its administrators, whose role is the platform's own)."""
 
     def __init__(
         self,
         *,
         tenants: TenantRepository,
         tenant_catalog: TenantCatalog,
-        users: UserRepository,
+        users: UserUseCases,
         roles: RoleUseCases,
-        hasher: PasswordHasher,
         clock: Clock,
         admin_username: str = "",
         admin_password: str = "",
@@ -55,7 +54,6 @@ class Directory:
         self._tenant_catalog = tenant_catalog
         self._users = users
         self._roles = roles
-        self._hasher = hasher
         self._clock = clock
 
     async def create_tenant(
@@ -72,31 +70,35 @@ class Directory:
             # `tenant=platform` logs in platform administrators: no tenant may answer to it
             raise DomainValidationError("name", "platform is a reserved name")
         tenant_id = tenant_id_for(name)
-        admin_id = user_id_for(tenant_id, admin_username)
-        DomainValidationError.raise_for(User.check_username(admin_username))
-        DomainValidationError.raise_for(User.check_email(admin_email))
-        DomainValidationError.raise_for(User.check_password(admin_password))
+        DomainValidationError.raise_for(
+            [
+                *User.check_username(admin_username),
+                *User.check_email(admin_email),
+                *User.check_password(admin_password),
+            ]
+        )
         tenant = Tenant.create(
-            name=name, admin_user_id=admin_id, now=self._clock.now(), id=tenant_id
+            name=name,
+            admin_user_id=user_id_for(tenant_id, admin_username),
+            now=self._clock.now(),
+            id=tenant_id,
         )
         with in_tenant(tenant_id):
             try:
                 tenant = await self._tenants.save(tenant)
             except ConcurrencyError:
                 raise AlreadyExistsError(f"A tenant named {name} exists") from None
-        with in_tenant(tenant_id):
             for role, permissions in BUILT_IN_ROLES.items():
                 await self._roles.create(
                     name=role, permissions=permissions, description="built-in"
                 )
-        await self._create_user(
-            tenant_id,
-            username=admin_username,
-            email=admin_email,
-            password=admin_password,
-            roles=[TENANT_ADMIN_ROLE],
-            attributes={},
-        )
+            await self._users.create(
+                username=admin_username,
+                email=admin_email,
+                password=admin_password,
+                roles=[TENANT_ADMIN_ROLE],
+                attributes={},
+            )
         return tenant
 
     async def tenant(self, tenant_id: str) -> Tenant:
@@ -122,22 +124,14 @@ class Directory:
                 " and IAM_PLATFORM_ADMIN_PASSWORD to create one"
             )
             return None
-        email = email or platform_admin_email(username)
         DomainValidationError.raise_for(User.check_password(password))
         with in_tenant(PLATFORM):
             if await self._users.get(user_id_for(PLATFORM, username)) is not None:
                 return None
-        try:
-            admin = await self._create_user(
-                PLATFORM,
-                username=username,
-                email=email,
-                password=password,
-                roles=[PLATFORM_ADMIN_ROLE],
-                attributes={},
-            )
-        except AlreadyExistsError:
-            return None
+            try:
+                admin = await self._new_platform_admin(username, password, email)
+            except DuplicateKeyError:
+                return None
         logger.info("created platform administrator %s", username)
         return admin
 
@@ -146,52 +140,39 @@ class Directory:
     ) -> str:
         """Create the platform administrator ``username``, or reset its password (and
         enable it again); what was done."""
-        DomainValidationError.raise_for(User.check_username(username))
-        DomainValidationError.raise_for(User.check_password(password))
-        if email is not None:
-            DomainValidationError.raise_for(User.check_email(email))
         with in_tenant(PLATFORM):
             admin = await self._users.get(user_id_for(PLATFORM, username))
-        if admin is None:
-            await self._create_user(
-                PLATFORM,
-                username=username,
-                email=email or platform_admin_email(username),
+            if admin is None:
+                await self._new_platform_admin(username, password, email)
+                return f"created platform administrator {username}"
+            await self._platform_role()
+            await self._users.change(
+                admin.id,
+                status=ACTIVE,
+                roles=admin.roles,
+                attributes=admin.attributes,
                 password=password,
-                roles=[PLATFORM_ADMIN_ROLE],
-                attributes={},
             )
-            return f"created platform administrator {username}"
-        now = self._clock.now()
-        admin = admin.change_password(password=self._hasher.hash(password), now=now)
-        if admin.status != ACTIVE:
-            admin = admin.change_status(status=ACTIVE, now=now)
-        with in_tenant(PLATFORM):
-            await self._users.save(admin)
         return f"reset the password of platform administrator {username}"
 
-    async def _create_user(
-        self,
-        tenant_id: str,
-        *,
-        username: str,
-        email: str,
-        password: str,
-        roles: list[str],
-        attributes: dict[str, str],
+    async def _new_platform_admin(
+        self, username: str, password: str, email: str | None
     ) -> User:
-        DomainValidationError.raise_for(User.check_password(password))
-        user = User.create(
+        await self._platform_role()
+        return await self._users.create(
             username=username,
-            email=email,
-            password=self._hasher.hash(password),
-            roles=list(dict.fromkeys(roles)),
-            attributes=attributes,
-            now=self._clock.now(),
-            id=user_id_for(tenant_id, username),
+            email=email or platform_admin_email(username),
+            password=password,
+            roles=[PLATFORM_ADMIN_ROLE],
+            attributes={},
         )
-        with in_tenant(tenant_id):
-            try:
-                return await self._users.save(user)
-            except ConcurrencyError:
-                raise AlreadyExistsError(f"A user named {username} exists") from None
+
+    async def _platform_role(self) -> None:
+        """The platform's one role, which its administrators hold (their tokens grant
+        everything whatever their roles say: ``PLATFORM_PERMISSIONS``)."""
+        with suppress(DuplicateKeyError):
+            await self._roles.create(
+                name=PLATFORM_ADMIN_ROLE,
+                permissions=sorted(PLATFORM_PERMISSIONS),
+                description="built-in",
+            )

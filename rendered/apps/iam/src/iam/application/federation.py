@@ -6,6 +6,8 @@ roles up to date."""
 from dataclasses import dataclass, field
 from uuid import uuid5
 
+from eaf.context import in_tenant
+
 from iam.application.access import AccessControl
 from iam.application.identity import (
     ACTIVE,
@@ -14,7 +16,6 @@ from iam.application.identity import (
     NAMESPACE,
     USER_ROLE,
     ConflictError,
-    in_tenant,
     user_id_for,
 )
 from iam.application.ports.federation import FederatedIdentities

@@ -1,12 +1,9 @@
 """The shared vocabulary of the identity use cases: deterministic ids, the reserved
-platform scope, built-in roles and permissions, and the tenant scope of a unit of work."""
+platform scope, built-in roles and permissions."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import replace
 from uuid import UUID, uuid5
 
-from eaf import context
+from eaf.context import in_tenant
 from eaf.eventsourcing import keyed_id
 
 from iam.domain.errors import ConcurrencyError
@@ -23,11 +20,9 @@ PLATFORM_ADMIN_ROLE = "platform-admin"
 TENANT_ADMIN_ROLE = "tenant-admin"
 USER_ROLE = "user"
 ACTIVE, DISABLED, DELETED = "ACTIVE", "DISABLED", "DELETED"
-SUSPENDED = "SUSPENDED"
 
-# The permissions the hand-written code checks (the spec's endpoints name their own)
+# The permission the hand-written code checks (the spec's endpoints name their own)
 AUTHZ_READ = "iam-authz:read"
-TENANTS_READ = "iam-tenants:read"
 
 #: What a platform administrator's tokens grant: everything.
 PLATFORM_PERMISSIONS = frozenset({"*:*"})
@@ -41,7 +36,7 @@ BUILT_IN_ROLES: dict[str, list[str]] = {
         "iam-authz:*",
         "iam-federation:*",
         "user-profile:*",
-        TENANTS_READ,
+        "iam-tenants:read",
     ],
     USER_ROLE: ["user-profile:read"],
 }
@@ -85,11 +80,3 @@ def tenant_reference(reference: str) -> str:
         return str(UUID(reference))
     except ValueError:
         return tenant_id_for(reference)
-
-
-@contextmanager
-def in_tenant(tenant_id: str) -> Iterator[None]:
-    """Run the block in ``tenant_id``'s scope: the event store reads and appends there."""
-    outer = context.current_or_none() or context.SecurityContext()
-    with context.use(replace(outer, tenant_id=tenant_id, platform=False)):
-        yield

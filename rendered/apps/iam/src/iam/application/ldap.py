@@ -6,12 +6,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 from uuid import uuid5
 
+from eaf.context import in_tenant
 from eaf.domain import Violation
 from eaf.security import SecretBox, SecretError
 
 from iam.application.access import AccessControl
 from iam.application.federation import ExternalIdentity, Federation, Outcome
-from iam.application.identity import ACTIVE, NAMESPACE, ConflictError, in_tenant
+from iam.application.identity import ACTIVE, NAMESPACE, ConflictError
 from iam.application.ports.federation import (
     IdentitySourceUnavailableError,
     LdapDirectory,

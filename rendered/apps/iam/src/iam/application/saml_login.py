@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from uuid import uuid5
 
-from iam.application.identity import ACTIVE, NAMESPACE, in_tenant
+from eaf.context import in_tenant
+
+from iam.application.identity import ACTIVE, NAMESPACE
 from iam.application.ports.outbound import (
     Clock,
     SamlAssertionUseRepository,

@@ -7,13 +7,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import uuid5
 
+from eaf.context import in_tenant
+
 from iam.application.access import AccessControl
 from iam.application.identity import (
     ACTIVE,
     DELETED,
     NAMESPACE,
     AlreadyExistsError,
-    in_tenant,
 )
 from iam.application.ports.outbound import Clock, SamlIdentityProviderRepository
 from iam.application.ports.saml import (

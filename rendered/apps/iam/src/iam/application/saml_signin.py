@@ -7,8 +7,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from eaf.context import in_tenant
+
 from iam.application.federation import ExternalIdentity, Federation
-from iam.application.identity import ACTIVE, DELETED, in_tenant
+from iam.application.identity import ACTIVE, DELETED
 from iam.application.oauth import Realm
 from iam.application.ports.saml import OutgoingRequest, SamlError, SamlProviderListing
 from iam.application.ports.signin import Expiring, ExternalProvider

@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from urllib.parse import quote, urlencode
 
+from eaf.context import in_tenant
 from eaf.security import SIGNING_ALGORITHM, KeyRing
 from joserfc import jws, jwt
 from joserfc.errors import JoseError
 
 from iam.application.clients import active_client, is_public
-from iam.application.identity import ACTIVE, PLATFORM, in_tenant, tenant_reference
+from iam.application.identity import ACTIVE, PLATFORM, tenant_reference
 from iam.application.oauth import (
     Client,
     InactiveTokenError,

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from eaf.context import in_tenant
 from eaf.security import (
     AccessClaims,
     InvalidTokenError,
@@ -27,7 +28,6 @@ from iam.application.identity import (
     PLATFORM,
     PLATFORM_PERMISSIONS,
     PUBLIC_CLIENT_ID,
-    in_tenant,
     revocation_id_for,
     service_account_id_for,
     tenant_reference,
@@ -150,17 +150,9 @@ class TokenService:
         granted, permissions = self._narrow(
             scope, await self._permissions(tenant_id, user.roles)
         )
-        refresh = RefreshToken.new(tenant_id)
-        family = RefreshTokenFamily.issue(
-            subject=user.id,
-            client_id=authenticated.client_id,
-            scope=" ".join(granted),
-            current_hash=refresh.hash,
-            now=self._clock.now(),
-            id=refresh.family_id,
+        refresh = await self._new_family(
+            tenant_id, user.id, authenticated.client_id, granted
         )
-        with in_tenant(tenant_id):
-            await self._families.save(family)
         return self._respond(
             tenant_id, user, authenticated.client_id, granted, permissions, str(refresh)
         )
@@ -484,15 +476,7 @@ class TokenService:
             claims.tenant_id or PLATFORM, claims.client_id
         ):
             return
-        revocation = AccessTokenRevocation.create(
-            jti=claims.jti,
-            expires_at=datetime.fromtimestamp(claims.exp, UTC),
-            now=self._clock.now(),
-            id=revocation_id_for(claims.jti),
-        )
-        # a ConcurrencyError: revoked already
-        with in_tenant(claims.tenant_id or PLATFORM), suppress(ConcurrencyError):
-            await self._revocations.save(revocation)
+        await self._revoke_access(claims.tenant_id or PLATFORM, claims.jti, claims.exp)
 
     async def code_tokens(
         self, *, realm: Realm, user_id: str, client: RegisteredClient, scope: list[str]
@@ -508,17 +492,9 @@ class TokenService:
         )
         refresh: RefreshToken | None = None
         if GrantType.REFRESH_TOKEN in client.grant_types:
-            refresh = RefreshToken.new(tenant_id)
-            family = RefreshTokenFamily.issue(
-                subject=user.id,
-                client_id=client.client_id,
-                scope=" ".join(granted),
-                current_hash=refresh.hash,
-                now=self._clock.now(),
-                id=refresh.family_id,
+            refresh = await self._new_family(
+                tenant_id, user.id, client.client_id, granted
             )
-            with in_tenant(tenant_id):
-                await self._families.save(family)
         issued = self._issuer.at(realm.issuer).issue(
             subject=user.id,
             client_id=client.client_id,
@@ -544,14 +520,7 @@ class TokenService:
 
     async def revoke_issued(self, issued: IssuedTokens) -> None:
         """Revoke the access token and the refresh token family of ``issued``."""
-        revocation = AccessTokenRevocation.create(
-            jti=issued.jti,
-            expires_at=datetime.fromtimestamp(issued.exp, UTC),
-            now=self._clock.now(),
-            id=revocation_id_for(issued.jti),
-        )
-        with in_tenant(issued.tenant_id), suppress(ConcurrencyError):
-            await self._revocations.save(revocation)
+        await self._revoke_access(issued.tenant_id, issued.jti, issued.exp)
         if issued.family_id is not None:
             with in_tenant(issued.tenant_id):
                 family = await self._families.get(issued.family_id)
@@ -651,6 +620,35 @@ class TokenService:
         return TokenResponse(
             issued.token, issued.expires_in, " ".join(scope), refresh_token
         )
+
+    async def _new_family(
+        self, tenant_id: str, subject: str, client_id: str, scope: list[str]
+    ) -> RefreshToken:
+        """The first refresh token of a new family, stored in ``tenant_id``."""
+        refresh = RefreshToken.new(tenant_id)
+        family = RefreshTokenFamily.issue(
+            subject=subject,
+            client_id=client_id,
+            scope=" ".join(scope),
+            current_hash=refresh.hash,
+            now=self._clock.now(),
+            id=refresh.family_id,
+        )
+        with in_tenant(tenant_id):
+            await self._families.save(family)
+        return refresh
+
+    async def _revoke_access(self, tenant_id: str, jti: str, exp: int) -> None:
+        """Revoke the access token ``jti`` until it expires (at ``exp``)."""
+        revocation = AccessTokenRevocation.create(
+            jti=jti,
+            expires_at=datetime.fromtimestamp(exp, UTC),
+            now=self._clock.now(),
+            id=revocation_id_for(jti),
+        )
+        # a ConcurrencyError: revoked already
+        with in_tenant(tenant_id), suppress(ConcurrencyError):
+            await self._revocations.save(revocation)
 
     async def _revoke_family(self, tenant_id: str, family: RefreshTokenFamily) -> None:
         current: RefreshTokenFamily | None = family
