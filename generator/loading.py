@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from generator.checks import runtime_library_problem, semantic_problems
 from generator.migrate import Migration, format_version, upgrade
 from generator.problems import Loc, Problem, SpecError, shorten
-from generator.spec import FORMAT_VERSION, Spec
+from generator.spec import FORMAT_VERSION, RULE_KEYS, Spec
 from generator.workspace import Workspace
 from generator.yaml_compose import Marks
 from generator.yamlio import parse_yaml, read_spec_bytes
@@ -124,15 +124,33 @@ def _unwrap(annotation: Any) -> Any:
             return annotation
 
 
+# keys whose broken value can be left out to look for the spec's other problems: each only
+# adds a check or a description, so the spec without it breaks nothing it would not break
+_PRUNABLE = {*RULE_KEYS, "items", "keys", "normalize", "messages", "example", "description"}
+
+
+def _prunable(loc: tuple[Any, ...]) -> bool:
+    """Whether ``loc`` is a prunable key of a spec model (not a name the user gave: a field
+    called ``description`` is no description)."""
+    if not loc or loc[-1] not in _PRUNABLE:
+        return False
+    model = _model_at(loc[:-1])
+    return model is not None and loc[-1] in _keys(model)
+
+
 def _without_unknown_keys(data: Any, error: ValidationError) -> Spec | None:
-    """The spec the data would be without its unknown keys, when those are its only schema
-    errors: its other problems are then reported with them, not hidden behind a typo."""
+    """The spec the data would be without its unknown keys and the rules, examples and
+    descriptions whose values the schema refuses, when those are its only schema errors:
+    its other problems are then reported with them, not hidden behind a typo."""
     details = error.errors(include_url=False)
-    if any(detail["type"] != "extra_forbidden" for detail in details):
-        return None
-    pruned = copy.deepcopy(data)
+    locs: dict[tuple[Any, ...], None] = {}
     for detail in details:
-        loc = [part for part in detail["loc"] if not _is_validator_tag(part)]
+        loc = tuple(part for part in detail["loc"] if not _is_validator_tag(part))
+        if detail["type"] != "extra_forbidden" and not _prunable(loc):
+            return None
+        locs[loc] = None
+    pruned = copy.deepcopy(data)
+    for loc in locs:
         parent: Any = pruned
         for part in loc[:-1]:
             try:

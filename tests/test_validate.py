@@ -94,6 +94,44 @@ def test_an_unknown_key_does_not_hide_the_other_problems(
     assert len(lines) == 5
 
 
+def test_a_rule_of_the_wrong_type_does_not_hide_the_other_problems() -> None:
+    spec = (
+        "version: 2\nname: shop\nkind: app\naggregates:\n  Product:\n    fields:\n"
+        '      name: {type: str, max_length: "eighty", description: [1]}\n'
+        "      price: {type: money}\n"
+        "    commands:\n"
+        "      create: {params: [name, nme], emits: ProductCreated, creates: true}\n"
+    )
+    assert spec_problems(spec, "shop.yaml") == [
+        "shop.yaml:7:60: aggregates.Product.fields.name.description:"
+        " Input should be a valid string",
+        "shop.yaml:7:37: aggregates.Product.fields.name.max_length:"
+        " Input should be a valid integer",
+        "shop.yaml:8:21: aggregates.Product.fields.price.type: unknown type 'money' (expected"
+        " one of: str, int, float, bool, decimal, uuid, datetime, date, json, <Enum>,"
+        " <Value>, list[<type>], map[<type>], map)",
+        "shop.yaml:10:31: aggregates.Product.commands.create.params.1: unknown parameter"
+        " 'nme' (expected a field of Product: name)",
+    ]
+
+
+def test_a_broken_value_the_spec_needs_is_reported_alone() -> None:
+    """A field called ``description`` or a command's ``creates`` cannot be left out to look
+    further: what would follow from its absence would mislead."""
+    for field, creates, where in (
+        ("description: 5", "true", "aggregates.Product.fields.description:"),
+        ("name: {type: str}", '"yes"', "aggregates.Product.commands.create.creates:"),
+    ):
+        spec = (
+            "version: 2\nname: shop\nkind: app\naggregates:\n  Product:\n    fields:\n"
+            f"      {field}\n      price: {{type: money}}\n"
+            "    commands:\n"
+            f"      create: {{params: [name], emits: ProductCreated, creates: {creates}}}\n"
+        )
+        problems = spec_problems(spec, "shop.yaml")
+        assert len(problems) == 1 and where in problems[0], problems
+
+
 def test_the_workspace_specs_are_valid(generate: Generate) -> None:
     result = generate("validate", cwd=REPO)
     assert result.code == 0, result.err
