@@ -11,6 +11,7 @@ from generator import naming
 from generator.context_fields import VALUE_TOKEN, FieldCtx, field_ctx, title
 from generator.expr import FLOAT, Node, can_fail, names_in
 from generator.expr_code import member_name, refusal, to_python
+from generator.held import held_references, pairs_code
 from generator.literals import python_literal
 from generator.reserved import ATTRIBUTES, python_attribute
 from generator.resolved import Domain, RAggregate, RCommand, RComputed, REvent, RField, RValue
@@ -178,6 +179,12 @@ class ArgumentSample:
     distinct_py: list[str]
     distinct_json: list[str]
     key: str
+    made_py: str = ""
+    """The sample with each reference inside its value objects naming an aggregate the
+    services' tests make first (empty when it holds none)."""
+    made_json: str = ""
+    """The same for the HTTP tests (``__HEADERS__``: the request's headers)."""
+    made_targets: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -248,6 +255,9 @@ class LoadCtx:
     canonical: str | None = None
     """The target's key field (attribute) whose stored value the argument takes: a
     reference to a key that ignores case keeps the key as the target has it."""
+    pairs: str | None = None
+    """For references inside value objects the argument holds: the code listing each
+    ``(path, value)`` (``lines.1.productId``), each checked at its path."""
 
 
 @dataclass
@@ -894,15 +904,46 @@ def _loads(
                 by_key=f.references_key is not None,
                 many=f.type.kind == "list",
                 optional=f.optional,
-                message=f.messages.get("references")
-                or f"No {' '.join(naming.words(f.references))} has this "
-                + (" ".join(naming.words(f.references_key)) if f.references_key else "id"),
+                message=_unknown_reference(f),
                 shows_value=VALUE_TOKEN in f.messages.get("references", ""),
                 changed=any(str(a.id.value) == f.name for a in command.also),
                 canonical=_canonical(domain, f) if code == f.attr else None,
             )
         )
+    values = {name: value.fields for name, value in domain.values.items()}
+    for f in command.arguments:
+        for held in held_references(f.full_type, values):
+            ref = held.field
+            assert ref.references is not None
+            var = naming.snake(f"{f.name}_{ref.name}_refs")
+            while var in taken or var in ATTRIBUTES:
+                var += "_"
+            taken.add(var)
+            loads.append(
+                LoadCtx(
+                    var=var,
+                    field=f.name,
+                    target=ref.references,
+                    id_code="",
+                    by_key=ref.references_key is not None,
+                    many=True,
+                    optional=False,
+                    message=_unknown_reference(ref),
+                    shows_value=VALUE_TOKEN in ref.messages.get("references", ""),
+                    changed=False,
+                    pairs=pairs_code(f.attr, f.name, held),
+                )
+            )
     return loads
+
+
+def _unknown_reference(f: RField) -> str:
+    """What a value of the reference ``f`` that names no aggregate reports."""
+    assert f.references is not None
+    return f.messages.get("references") or (
+        f"No {' '.join(naming.words(f.references))} has this "
+        + (" ".join(naming.words(f.references_key)) if f.references_key else "id")
+    )
 
 
 def _canonical(domain: Domain, field_: RField) -> str | None:

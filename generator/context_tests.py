@@ -16,9 +16,10 @@ from generator.context_domain import (
 )
 from generator.context_fields import FieldCtx
 from generator.expr_code import today_and_now
-from generator.resolved import Domain, Loc, RAggregate, RCommand
+from generator.held import held_references, made_json, made_python, referenced_samples
+from generator.resolved import Domain, Loc, RAggregate, RCommand, RField
 from generator.scenarios import Prepared, ScenarioError, Simulator
-from generator.values import Catalog, Invalid
+from generator.values import Catalog, Invalid, sample
 
 
 @dataclass
@@ -93,9 +94,26 @@ def creation_order(domain: Domain) -> dict[str, list[str]]:
             []
             if creator is None
             else [f.references for f in creator.arguments if f.references and not f.optional]
+            + [str(f.references) for f in _held_in_samples(domain, creator)]
         )
         needs[name] = [r for r in dict.fromkeys(refs) if r in domain.aggregates]
     return needs
+
+
+def _held_in_samples(domain: Domain, command: RCommand) -> list[RField]:
+    """The references inside value objects that the samples of ``command``'s arguments
+    hold (the tests make what each names first)."""
+    values = {name: value.fields for name, value in domain.values.items()}
+    catalog = Catalog(values, domain.enums)
+    held: list[RField] = []
+    for f in command.arguments:
+        if not held_references(f.full_type, values):
+            continue
+        try:
+            held += referenced_samples(sample(f, catalog), f.full_type, values)
+        except Invalid:
+            continue
+    return held
 
 
 def _reachable(domain: Domain, start: str) -> set[str]:
@@ -187,7 +205,47 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                 else None,
                 error=command_ctx.guard_error or "CommandNotAllowedError",
             )
+            for sample_ctx, f in zip(command_ctx.tests.args, command.arguments, strict=True):
+                _make_held(sample_ctx, f, command_ctx, domain, aggregates)
         ctx.extra.replay = _replayable(simulator, aggregate, ctx)
+
+
+def _make_held(
+    argument_: ArgumentSample,
+    f: RField,
+    command: CommandCtx,
+    domain: Domain,
+    aggregates: dict[str, AggregateCtx],
+) -> None:
+    """Name, in ``argument_``'s made samples, an aggregate the tests make for each reference
+    its value objects hold (by its id, or its key's value)."""
+    values = {name: value.fields for name, value in domain.values.items()}
+    if not held_references(f.full_type, values):
+        return
+    value = next(a.sample for a in command.arguments if a.name == f.name)
+    held = referenced_samples(value, f.full_type, values)
+    if not held:
+        return
+
+    def picked(ref: RField) -> tuple[AggregateCtx, str, str]:
+        target = aggregates[str(ref.references)]
+        key = target.key.fields[0] if target.key and ref.references_key else None
+        element = ref.type.element if ref.type.kind == "list" else ref.type
+        convert = "UUID({})" if element.is_scalar("uuid") else "{}"
+        pick = f"{{}}.{key.attr}" if key else convert.format("{}.id")
+        return target, pick, key.name if key else target.view_id
+
+    def made_py(ref: RField) -> str:
+        target, pick, _ = picked(ref)
+        return pick.format(f"(await new_{target.snake}(cases))")
+
+    def made_json_(ref: RField) -> str:
+        target, _, json_key = picked(ref)
+        return f"create_{target.snake}(client, __HEADERS__)[{json_key!r}]"
+
+    argument_.made_py = made_python(value, f.full_type, values, made_py)
+    argument_.made_json = made_json(value, f.full_type, values, made_json_)
+    argument_.made_targets = list(dict.fromkeys(str(ref.references) for ref in held))
 
 
 def _prepared(

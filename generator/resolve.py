@@ -232,9 +232,7 @@ class _Resolver:
             loc = (*field.loc, "references")
             target = self.domain.aggregates.get(field.references)
             element = field.type.element if field.type.kind == "list" else field.type
-            if any(field in v.fields for v in self.domain.values.values()):
-                self.domain.problem(loc, "references are fields of aggregates or inputs")
-            elif target is None:
+            if target is None:
                 self.domain.problem(
                     loc,
                     f"unknown aggregate {field.references!r} (expected one of: "

@@ -32,7 +32,7 @@ _BOUND_RULES = ("min", "max")
 _CHECKED = {
     "rules": "the fields requests set (an aggregate's, a value object's, a command's inputs)",
     "unique": "an aggregate's fields",
-    "references": "an aggregate's fields and a command's inputs",
+    "references": "an aggregate's fields, a value object's and a command's inputs",
 }
 """The fields a key that checks values applies to (``rules``: each rule, items, messages)."""
 UNIQUE_TYPES = frozenset({"str", "int", "uuid", "date", "decimal"})
