@@ -175,9 +175,9 @@ class UserService:
                 raise DomainValidationError.of(*missing)
             if await tx.exists(User, created.id):
                 raise DuplicateKeyError("User", "username")
-            for item in roles_ref:
-                if item is not None:
-                    tx.keep(item)
+            for found_roles_ref in roles_ref:
+                if found_roles_ref is not None:
+                    tx.keep(found_roles_ref)
             return tx.save(created)
 
         return await self._transactions.run(
@@ -254,9 +254,9 @@ class UserService:
                 changed = current.change_roles(roles=roles, now=now)
             if missing:
                 raise DomainValidationError.of(*missing)
-            for item in roles_ref:
-                if item is not None:
-                    tx.keep(item)
+            for found_roles_ref in roles_ref:
+                if found_roles_ref is not None:
+                    tx.keep(found_roles_ref)
             return tx.save(changed)
 
         return await self._transactions.run(
@@ -380,9 +380,9 @@ class UserService:
                 )
             if missing:
                 raise DomainValidationError.of(*missing)
-            for item in roles_ref:
-                if item is not None:
-                    tx.keep(item)
+            for found_roles_ref in roles_ref:
+                if found_roles_ref is not None:
+                    tx.keep(found_roles_ref)
             return tx.save(changed)
 
         return await self._transactions.run(
@@ -731,9 +731,9 @@ class ServiceAccountService:
                     "ServiceAccount", "client_id", holder="RegisteredClient"
                 )
             tx.keep_absent(RegisteredClient, taken)
-            for item in roles_ref:
-                if item is not None:
-                    tx.keep(item)
+            for found_roles_ref in roles_ref:
+                if found_roles_ref is not None:
+                    tx.keep(found_roles_ref)
             return tx.save(created)
 
         return await self._transactions.run(
