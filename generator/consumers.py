@@ -108,7 +108,8 @@ def _maybe_missing(
     if read.name in always:
         return None
     why = (
-        "it has a default"
+        "it has a default: a field added with one takes no new version, so the spec cannot"
+        " tell whether the first events held it"
         if sent.has_default
         else f"an upcast of {event.name} makes it"
         if not sent.optional

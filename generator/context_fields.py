@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from generator import naming
@@ -74,9 +75,15 @@ NUMBER_FORMS = {
 }
 """A number's type and the check of its JSON form, which comes last in an ``Annotated``
 with rules or ``None`` (nested deeper, it would hide the rules from the document)."""
-QUERY_TYPES = {"date": "JsonDate", "datetime": "JsonDateTime", "bool": "QueryBool"}
+QUERY_TYPES = {
+    "date": "JsonDate",
+    "datetime": "JsonDateTime",
+    "bool": "QueryBool",
+    "float": "QueryFloat",
+    "int": "QueryInt",
+}
 """The filters read from a query string that take only their JSON form: ISO 8601 text (not
-seconds), true or false (not 1 or "yes")."""
+seconds), true or false (not 1 or "yes"), a finite number, an int JSON carries exactly."""
 
 
 @dataclass
@@ -432,9 +439,12 @@ def _check(
     the ``given`` message or the default one about ``subject``, and ``invalid`` (JSON, or
     None) that breaks it."""
     unit = "character" if type_.is_scalar("str") else "item"
+    shown = value
+    if kind in ("min", "max") and type_.is_scalar("decimal"):
+        shown = format(Decimal(str(value)), "f")  # 1e3 in plain notation: 1000
     message = given or _DEFAULT_MESSAGES[kind].format(
         title=subject,
-        value=value,
+        value=shown,
         unit=unit if value == 1 else f"{unit}s",
         digits="digit" if value == 1 else "digits",
     )

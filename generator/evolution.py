@@ -562,8 +562,9 @@ def _lost_defaults(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                 (
                     _field_loc(current, field),
                     f"{name}.{field.name} had a default (or was optional) and is required"
-                    f" now: {name} events stored before it was added lack it and would no"
-                    " longer be read (500); keep its default, or add it in an upcast",
+                    f" now: if it came after {name} events were stored (a field added with"
+                    " a default takes no new version), those lack it and would no longer be"
+                    " read (500); keep its default, or add it in an upcast",
                 )
             )
     return found

@@ -41,6 +41,7 @@ FUNCTIONS = (
     "min",
     "max",
     "abs",
+    "round",
     "sum",
     "all",
     "any",
@@ -737,6 +738,8 @@ def _call_type(name: str, args: list[TypeRef]) -> TypeRef | None:
         return _unify(args) if all(_same(args[0], a) for a in args) else None
     if name == "abs" and len(args) == 1 and _numeric(args[0], DURATION):
         return args[0]
+    if name == "round" and len(args) == 2 and args[0] in (DECIMAL, FLOAT) and args[1] == INT:
+        return args[0]  # to that many places, a half to the even digit (Python's round)
     if name in ("sum",) and len(args) == 1 and args[0].kind == "list":
         element = args[0].element
         return element if _numeric(element, DURATION) else None
@@ -759,7 +762,7 @@ def can_fail(node: Node) -> bool:
         return True
     if node.op == "call" and (
         node.value in ("days", "hours", "minutes")
-        or (node.value in ("abs", "sum") and node.type.required() != INT)
+        or (node.value in ("abs", "sum", "round") and node.type.required() != INT)
     ):
         return True
     if node.op == "aggregate" and node.value[0] == "sum" and node.type.required() != INT:

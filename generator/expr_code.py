@@ -343,6 +343,7 @@ def _call(name: str, args: list[Any]) -> Any:
         "min": min,
         "max": max,
         "abs": abs,
+        "round": round,
         "sum": sum,
         "all": all,
         "any": any,

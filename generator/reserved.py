@@ -181,6 +181,8 @@ CLASSES = frozenset(
         "JsonInt",
         "PlainDecimal",
         "QueryBool",
+        "QueryFloat",
+        "QueryInt",
         "ValueCheck",
         "IntegerForm",
         "NumberForm",

@@ -17,7 +17,7 @@ from generator.expr import Node, names_in
 from generator.expr_code import EvalError, evaluate
 from generator.resolved import Domain, RAggregate, RAlso, RCommand, RField
 from generator.typeref import TypeRef
-from generator.values import Catalog, Invalid, sample
+from generator.values import Catalog, Invalid, rule_breaks, sample
 
 MAX_STEPS = 4
 MAX_STATES = 200
@@ -26,6 +26,11 @@ State = dict[str, Any]
 
 class ScenarioError(ValueError):
     """The examples cannot run a command (they break a guard or an invariant)."""
+
+
+class BrokenSetError(ScenarioError):
+    """A value ``set`` computes from the examples breaks its field's rule: the spec should
+    keep it (round it), not only the examples."""
 
 
 def to_eval(value: Any, type_: TypeRef, catalog: Catalog) -> Any:
@@ -173,6 +178,17 @@ class Simulator:
             new[param.name] = scope[param.name]
         for target, node in command.sets:
             new[target.name] = self._value(node, scope)
+            broken = _broken_rule(target, new[target.name])
+            if broken is not None:
+                hint = (
+                    " (round it: round(..., {}))".format(dict(target.rules)["scale"])
+                    if broken.startswith("allows at most") and "scale" in dict(target.rules)
+                    else ""
+                )
+                raise BrokenSetError(
+                    f"it sets {target.name} to {_shown(new[target.name])}, which {broken}"
+                    f"{hint}: a value `set` computes keeps the field's rules"
+                )
         invariant_scope = {**new, "now": scope["now"], "today": self.today}
         for invariant in aggregate.invariants:
             if not self._value(invariant.check, invariant_scope):
@@ -375,11 +391,16 @@ def example_problems(
             try:
                 simulator.run(aggregate, None, creator)
             except (ScenarioError, Invalid) as error:
+                advice = (
+                    ""
+                    if isinstance(error, BrokenSetError)
+                    else "; give the fields examples that satisfy it (the generated tests use them)"
+                )
                 problems.append(
                     (
                         creator.loc,
-                        f"with the examples, {aggregate.name}.{creator.name} is refused: {error}; "
-                        "give the fields examples that satisfy it (the generated tests use them)",
+                        f"with the examples, {aggregate.name}.{creator.name} is refused: {error}"
+                        + advice,
                     )
                 )
         if creators:
@@ -451,6 +472,29 @@ def _value_problems(
                 )
             )
     return problems
+
+
+def _broken_rule(field_: RField, value: Any) -> str | None:
+    """Why the value ``set`` computes for ``field_`` breaks one of its rules, if it does
+    (a text's, a number's, a list's or a map's size: what the domain checks after the
+    command)."""
+    if value is None:
+        return None
+    type_ = field_.type
+    checked = type_.is_scalar("str", "int", "float", "decimal") or type_.is_collection
+    if not checked or isinstance(value, bool):
+        return None
+    for key, bound in field_.rules:
+        sized = key in ("min_length", "max_length")
+        if type_.is_collection and not sized:
+            continue
+        try:
+            why = rule_breaks(key, bound, value, type_)
+        except (TypeError, ValueError, ArithmeticError):
+            continue
+        if why is not None:
+            return why
+    return None
 
 
 def _shown(value: Any) -> str:

@@ -212,7 +212,7 @@ class AlsoSpec(_Strict):
 
     command: StrictStr = Field(description="<Aggregate>.<command>")
     id: Expression = Field(description="the other aggregate's id (a reference field)")
-    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
+    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] = Field(
         default={}, alias="with", description="the other command's parameters"
     )
 
@@ -422,7 +422,7 @@ class RunSpec(_Strict):
     id: Expression | None = Field(
         default=None, description="the aggregate's id, from the event (event.<field>)"
     )
-    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool] = Field(
+    with_: dict[StrictStr, Expression | StrictInt | StrictFloat | StrictBool | None] = Field(
         default={}, alias="with", description="the command's parameters, from the event"
     )
 

@@ -286,8 +286,13 @@ def rule_breaks(key: str, bound: Any, value: Any, type_: TypeRef) -> str | None:
             return f"must be at most {bound}"
         return None
     if key == "scale":
-        exponent = Decimal(value).as_tuple().exponent
-        places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+        _, figures, exponent = Decimal(value).as_tuple()
+        trailing = len(figures) - len("".join(map(str, figures)).rstrip("0"))
+        places = (
+            max(-exponent - trailing, 0)
+            if isinstance(exponent, int) and exponent < 0 and any(figures)
+            else 0
+        )
         digits = "digit" if bound == 1 else "digits"
         return f"allows at most {bound} {digits} after the point" if places > bound else None
     return None

@@ -29,10 +29,12 @@ aggregates:
       price: {type: decimal, min: 0, scale: 2}
     commands:
       add: {params: [sku, price], creates: true, emits: ProductAdded}
+read_models:
+  Products: {of: Product}
 components:
   pricing:
     type: quotes.application.pricing:Pricing
-    needs: {products: product_repository}
+    needs: {products: product_repository, catalog: product}
     on_start: warm
 endpoints:
   - {method: POST, path: /api/v1/products, command: Product.add, permission: "quotes:write"}
@@ -77,6 +79,8 @@ cli:
         dryRun: {type: bool, default: false}
         note: {type: str, optional: true, max_length: 20}
         pin: {type: str, min_length: 4, example: "1234"}
+    # reads the read model: on a database no server has run on yet too
+    count: {call: pricing.count, tenant: true}
     purge:
       call: pricing.purge
       inputs:
@@ -94,6 +98,7 @@ from decimal import Decimal
 
 from eaf import context
 
+from quotes.application.ports.inbound import ProductUseCases
 from quotes.application.ports.outbound import ProductRepository
 from quotes.domain.errors import DomainValidationError, NotFoundError
 from quotes.domain.model import Product
@@ -104,9 +109,13 @@ PURGES: list[str] = []
 
 
 class Pricing:
-    def __init__(self, *, products: ProductRepository) -> None:
+    def __init__(self, *, products: ProductRepository, catalog: ProductUseCases) -> None:
         self._products = products
+        self._catalog = catalog
         self.starts = 0
+
+    async def count(self) -> int:
+        return len(await self._catalog.list())
 
     async def warm(self) -> None:
         self.starts += 1
@@ -287,6 +296,9 @@ def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
         "quotes-admin: error: A tenant is 1 to 64 letters, digits, _ or - (--tenant)",
     ]
     assert not (project / "cli.db").exists()
+    # the read models are made and brought up to date before the method reads one
+    counted = _cli(project, "", "count", "--tenant", "acme")
+    assert (counted.returncode, counted.stdout, counted.stderr) == (0, "0\n", ""), counted.stderr
     done = _cli(project, "4321\n", "reprice", "--tenant", "acme", "--sku", "AB-1", "--price", "3.5")
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
@@ -308,6 +320,8 @@ def test_a_cli_command_checks_its_options_then_awaits_the_method_in_its_tenant(
         assert refused.returncode == 2 and f"argument {option}: {why}" in refused.stderr
     naive = _cli(project, "", "purge", "--email", "a@b", "--before", "2030-01-01T10:00:00")
     assert naive.returncode == 2 and "with its offset" in naive.stderr, naive.stderr
+    beyond = _cli(project, "", "purge", "--email", "a@b", "--before", "9999-12-31T23:59:59-05:00")
+    assert beyond.returncode == 2 and "between the years 1 and 9999" in beyond.stderr, beyond.stderr
     purged = _cli(project, "", "purge", "--email", " Ops@Example.ORG ", "--before",
                   "2030-01-01T10:00:00+02:00", "--command", "x", "--context", "y")  # fmt: skip
     assert (purged.returncode, purged.stdout, purged.stderr) == (0, "", "")

@@ -367,3 +367,81 @@ def test_a_put_racing_another_of_its_key_replaces_what_that_one_made(
         2,
         ["MirrorAdded", "MirrorConfigured"],
     ]
+
+
+NOTES = """\
+version: 2
+name: notes
+aggregates:
+  Note:
+    fields:
+      text: {type: str, max_length: 50}
+      pinned: {type: bool, default: false}
+    commands:
+      write: {creates: true, params: [text], emits: NoteWritten}
+      edit: {params: [text, pinned], emits: NoteEdited}
+endpoints:
+  - {method: POST, path: /api/v1/notes, command: Note.write}
+  - {method: PATCH, path: "/api/v1/notes/{id}", command: Note.edit}
+"""
+
+PATCH_RACE = """\
+import json
+import sys
+from eaf.eventsourcing import InMemoryEventStore
+from fastapi.testclient import TestClient
+from notes.infrastructure.config import load_settings
+from notes.main import create_app
+
+
+class Racing(InMemoryEventStore):
+    \"\"\"Runs ``meanwhile`` (another request) once, right after a read of a stream.\"\"\"
+
+    meanwhile = None
+
+    async def read_stream(self, *args, **kwargs):
+        found = await super().read_stream(*args, **kwargs)
+        if self.meanwhile is not None:
+            other, self.meanwhile = self.meanwhile, None
+            await other()
+        return found
+
+
+store = Racing()
+settings = load_settings({"DATABASE_URL": "sqlite://", "BROKER_RELAY": "false"})
+app = create_app(settings, store=store)
+answers = []
+with TestClient(app) as client:
+    note = client.post("/api/v1/notes", json={"text": "a"}).json()
+
+    async def other():
+        await app.state.note.edit(note["id"], text="b", pinned=True)
+
+    # another edit commits between the read the patch is merged into and its command
+    store.meanwhile = other
+    raced = client.patch("/api/v1/notes/" + note["id"], json={"text": "c"})
+    answers.append([raced.status_code, raced.json()["detail"]])
+    # with If-Match, the same race is the client's precondition
+    store.meanwhile = other
+    raced = client.patch(
+        "/api/v1/notes/" + note["id"], json={"text": "d"}, headers={"If-Match": '"2"'}
+    )
+    answers.append([raced.status_code])
+    again = client.patch("/api/v1/notes/" + note["id"], json={"text": "e"})
+    answers.append([again.status_code, again.json()["text"], again.json()["pinned"]])
+print(json.dumps(answers))
+"""
+
+
+def test_a_merge_patch_racing_another_write_answers_409_to_retry(
+    workspace: Path, generate: Generate
+) -> None:
+    """Without If-Match the patch is merged into the state it read: a write committed
+    since is no failed precondition of the client's (412) but a conflict to retry (409),
+    and the other write is not lost."""
+    project = _project(workspace, generate, "notes", NOTES)
+    assert probed_json(project, PATCH_RACE, workspace) == [
+        [409, "The resource was changed by a concurrent request; retry"],
+        [412],
+        [200, "e", True],
+    ]

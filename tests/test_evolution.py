@@ -534,9 +534,10 @@ def test_what_stored_events_would_no_longer_read_is_refused_or_warned_of() -> No
     required = BOX + HELD_V2 % ("str", "str", "")
     assert _breaking(BOX, required) == []
     assert _evolved(BOX, required)[1] == [
-        "TicketHeld.currency had a default (or was optional) and is required now: TicketHeld"
-        " events stored before it was added lack it and would no longer be read (500); keep"
-        " its default, or add it in an upcast"
+        "TicketHeld.currency had a default (or was optional) and is required now: if it came"
+        " after TicketHeld events were stored (a field added with a default takes no new"
+        " version), those lack it and would no longer be read (500); keep its default, or add"
+        " it in an upcast"
     ]
     assert _evolved(BOX, BOX + HELD_V2 % ("str", "str", "add: {currency: EUR}"))[1] == []
     # a field's new type is no new invariant (its checked expression was the same text)

@@ -25,9 +25,11 @@ aggregates:
         default: []
         messages: {max_length: Too many weights}
       shares: {type: "map[decimal]", max_length: 1, items: {scale: 3}, default: {}}
+      # computed to the cent: half to the even digit, as Python rounds
+      fee: {type: decimal, scale: 2, default: "0"}
     commands:
       signUp: {creates: true, params: [handle, creditLimit, rate, weights, shares],
-               emits: BuyerSignedUp}
+               set: {fee: "round(creditLimit * 0.0125, 2)"}, emits: BuyerSignedUp}
 endpoints:
   - {method: POST, path: /api/v1/buyers, command: Buyer.signUp}
 """
@@ -53,6 +55,17 @@ with TestClient(create_app(settings)) as client:
     kept = sent(creditLimit="=9999.99", rate="=2.25")
     assert kept.status_code == 201, kept.text
     assert (kept.json()["creditLimit"], kept.json()["rate"]) == ("9999.99", 2.25), kept.text
+    assert kept.json()["fee"] == "125.00", kept.text
+    # a decimal is judged by value: 12.500 needs one place, as the document's multipleOf says
+    zeros = sent(creditLimit="=12.500")
+    assert zeros.status_code == 201, zeros.text
+    assert zeros.json()["fee"] == "0.16", zeros.text
+    # a number too large or too small to write out is answered at once, not stored
+    huge = sent(creditLimit="=1e9999999")
+    assert huge.status_code == 422, huge.text
+    assert huge.json()["errors"][0]["message"].startswith(
+        "The body holds a number out of range: 1e9999999"
+    ), huge.text
     sized = sent(weights=[1, 2.5, 3], shares={"a": 1, "b": 2})
     assert sized.json()["errors"] == [
         {"field": "weights", "message": "Too many weights"},

@@ -1205,3 +1205,29 @@ def test_a_number_with_a_fraction_beside_a_decimal_is_a_decimal() -> None:
     # a float where no decimal is beside it stays a float, and still does not mix
     mixed = BASE.replace("      - {check: total >= 0,", '      - {check: "total > 1.5 + 1.5",')
     assert any("cannot order a decimal and a float" in line for line in problems(mixed))
+
+
+def test_a_policy_or_an_also_gives_an_optional_parameter_null() -> None:
+    """``with: {budget: null}`` clears it, as ``set`` does; a required one says so."""
+    spec = """\
+version: 2
+name: plans
+aggregates:
+  Plan:
+    fields:
+      budget: {type: decimal, optional: true}
+      done: {type: bool, default: false}
+    commands:
+      start: {creates: true, params: [budget], emits: PlanStarted}
+      adjust: {params: [budget], emits: PlanAdjusted}
+      finish: {set: {done: true}, emits: PlanFinished}
+policies:
+  ClearBudget:
+    on: PlanFinished
+    run: {command: Plan.adjust, id: event.planId, with: {budget: null}}
+"""
+    assert spec_problems(spec, "plans.yaml") == []
+    required = spec.replace("budget: {type: decimal, optional: true}", "budget: decimal")
+    assert spec_problems(required, "plans.yaml") == [
+        "plans.yaml:15:66: policies.ClearBudget.run.with.budget: 'None' is null, expected a decimal"
+    ]

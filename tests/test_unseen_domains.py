@@ -399,7 +399,7 @@ read_models:
 endpoints:
   - {method: POST, path: /api/v1/orders, command: Order.place}
   - {method: GET, path: /api/v1/orders, query: Orders.list,
-     filter: [startsAt, day, weightKg, gift], page: true, consistent: true}
+     filter: [startsAt, day, weightKg, ratio, gift], page: true, consistent: true}
 """
 
 JSON_FORMS_PROBE = """
@@ -447,6 +447,14 @@ with TestClient(create_app(settings)) as client:
             {"field": "gift.0", "message": "Input should be true or false"}
         ], answer.text
     assert client.get("/api/v1/orders?gift=false").json()["total"] == 1
+    # a float filter is finite and an int one within what JSON carries, as in a body
+    for query, field in (("ratio.lte=NaN", "ratio.lte"), ("ratio=inf", "ratio.0"),
+                         ("ratio.gt=1e999", "ratio.gt"),
+                         ("weightKg.gte=99999999999999999999", "weightKg.gte")):
+        answer = client.get("/api/v1/orders?" + query)
+        assert answer.status_code == 422, (query, answer.text)
+        assert [e["field"] for e in answer.json()["errors"]] == [field], answer.text
+    assert client.get("/api/v1/orders?ratio.lte=1&weightKg=12").json()["total"] == 1
     # null for a required value: said so (it was "Input should be a valid decimal")
     answer = client.post("/api/v1/orders", json={"amount": None, "counts": [1, None]})
     assert answer.json()["errors"] == [

@@ -931,3 +931,33 @@ def test_a_policy_reading_a_field_its_event_does_not_carry_is_told_how_to_carry_
         "    fields: {memberId: uuid, name: str, newsletter: bool, occurredAt: datetime}\n"
     )
     assert spec_problems(declared, "club.yaml") == []
+
+
+def test_a_value_set_computes_that_breaks_its_fields_rule_is_named() -> None:
+    """The examples' bill would be refused by its own rule (422 for a value the client
+    never sent): `validate` says so, and how to keep it."""
+    spec = """\
+version: 2
+name: bills
+aggregates:
+  Bill:
+    fields:
+      price: {type: decimal, min: 0, scale: 2, example: "49.90"}
+      discount: {type: decimal, min: 0, max: 100, scale: 1, example: "10.5"}
+      total: {type: decimal, scale: 2, default: "0"}
+    commands:
+      issue:
+        creates: true
+        params: [price, discount]
+        set: {total: "price * (100 - discount) / 100"}
+        emits: BillIssued
+"""
+    assert spec_problems(spec, "bills.yaml") == [
+        "bills.yaml:11:9: aggregates.Bill.commands.issue: with the examples, Bill.issue is"
+        ' refused: it sets total to "44.6605", which allows at most 2 digits after the point'
+        " (round it: round(..., 2)): a value `set` computes keeps the field's rules"
+    ]
+    rounded = spec.replace(
+        '"price * (100 - discount) / 100"', '"round(price * (100 - discount) / 100, 2)"'
+    )
+    assert spec_problems(rounded, "bills.yaml") == []

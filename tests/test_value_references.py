@@ -12,6 +12,8 @@ from helpers import Result, app_probe, ran_in, service_of, spec_problems
 SHOP = """\
 version: 2
 name: shop
+enums:
+  Channel: [web, store]
 values:
   OrderLine:
     fields:
@@ -59,6 +61,10 @@ aggregates:
           line: {type: OrderLine}
         set: {lines: "lines + [line]"}
         emits: LineAdded
+# a consumed event of an enum and a value object (its generated test samples them)
+consumes:
+  billing.InvoicePaid:
+    fields: {orderId: uuid, channel: Channel, line: OrderLine}
 endpoints:
   - {method: POST, path: /api/v1/tags, command: Tag.create}
   - {method: POST, path: /api/v1/products, command: Product.create}

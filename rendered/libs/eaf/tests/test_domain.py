@@ -108,7 +108,14 @@ def test_errors_and_rule_helpers() -> None:
     assert (error.field, error.message, len(error.violations)) == ("a", "bad a", 2)
     assert DomainError().detail == "Conflict"
     assert is_blank(" \u3000\t") and not is_blank(" x ")
-    assert decimal_places(Decimal("1.250")) == 3 and decimal_places(Decimal("12")) == 0
+    assert decimal_places(Decimal("1.255")) == 3 and decimal_places(Decimal("12")) == 0
+    # by value, as the request's multipleOf judges it: trailing zeros need no place
+    assert (
+        decimal_places(Decimal("1.250")) == 2 and decimal_places(Decimal("0.000")) == 0
+    )
+    assert (
+        decimal_places(Decimal("1E+2")) == 0 and decimal_places(Decimal("1.5E-3")) == 4
+    )
 
 
 def test_a_message_shows_the_value_by_its_token_only() -> None:

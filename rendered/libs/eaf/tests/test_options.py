@@ -53,6 +53,7 @@ def test_good_values_are_read() -> None:
         (datetime_option, "2030-01-31T10:00:00", "with its offset"),
         (datetime_option, "20240101T100000Z", "with its offset"),
         (datetime_option, "2024-01-01T100000Z", "with its offset"),
+        (datetime_option, "9999-12-31T23:59:59-05:00", "between the years 1 and 9999"),
         (uuid_option, "nope", "not a UUID"),
     ],
 )

@@ -123,9 +123,13 @@ def decimal_text(value: Decimal) -> str:
 
 
 def decimal_places(value: Decimal) -> int:
-    """The digits ``value`` has after the point."""
-    exponent = value.as_tuple().exponent
-    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    """The digits ``value`` needs after the point: ``12.500`` needs 1, as ``12.5`` (by
+    value, as a request's JSON Schema ``multipleOf`` judges it), and ``0.000`` none."""
+    _, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int) or exponent >= 0 or not any(digits):
+        return 0
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(-exponent - trailing, 0)
 
 
 VALUE_TOKEN = "{value}"

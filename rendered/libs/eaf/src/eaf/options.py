@@ -79,7 +79,12 @@ def datetime_option(text: str) -> datetime:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a date and time with its offset (2030-01-31T10:00:00Z)"
         )
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an instant between the years 1 and 9999 in UTC"
+        ) from None
 
 
 def uuid_option(text: str) -> UUID:

@@ -94,6 +94,18 @@ def test_a_datetime_is_read_as_the_instant_in_utc() -> None:
 
 
 @pytest.mark.parametrize(
+    "at", ["9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+01:00"]
+)
+def test_an_instant_beyond_the_years_a_datetime_holds_is_refused(at: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        Body.model_validate({**VALID, "at": at})
+
+    assert [(e["loc"], e["msg"]) for e in raised.value.errors()] == [
+        (("at",), "Input should be an instant between the years 1 and 9999 in UTC")
+    ]
+
+
+@pytest.mark.parametrize(
     ("field", "value"),
     [
         ("day", 0),
@@ -262,4 +274,49 @@ def test_an_exact_json_route_reads_a_decimal_as_written_not_through_a_float() ->
     ]
     assert [(e["loc"][-1], e["type"]) for e in fine.json()["detail"]] == [
         ("amount", "decimal_max_places")
+    ]
+
+
+@pytest.mark.parametrize("number", ["1e9999999", "-1E1001", "1e-99999999", "0.1e-1000"])
+def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
+    number: str,
+) -> None:
+    """``1e9999999`` is 9 bytes of a body and ten million digits once written out: a
+    service answers 422 at once, naming it, and does not try."""
+    from fastapi import APIRouter, FastAPI
+    from fastapi.testclient import TestClient
+
+    from eaf.web import DomainErrors, ExactJsonRoute, install_domain_problems
+
+    router = APIRouter(route_class=ExactJsonRoute)
+
+    @router.post("/exact")
+    async def exact(body: Exact) -> list[object]:
+        return [str(body.amount)]
+
+    app = FastAPI()
+    app.include_router(router)
+    errors = DomainErrors(
+        validation=ValueError,
+        not_found=LookupError,
+        conflict=RuntimeError,
+        refused=PermissionError,
+        service="shop",
+        rules={},
+        nested_rules={},
+        unique_fields={},
+    )
+    install_domain_problems(app, errors)
+    sent = f'{{"amount": 1, "weight": {number}, "count": 1, "data": null}}'
+    with TestClient(app) as client:
+        answer = client.post(
+            "/exact", content=sent, headers={"Content-Type": "application/json"}
+        )
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {
+            "field": "body",
+            "message": f"The body holds a number out of range: {number} (a number's"
+            " size is from 1e-1000 to 1e1000, or 0)",
+        }
     ]

@@ -49,6 +49,13 @@ class Projectors:
             await follower.projector.start()
             self._tasks.append(asyncio.create_task(follower.run(self._stop)))
 
+    async def catch_up(self) -> None:
+        """Bring each read model up to date once (a changed one rebuilt first, a new one
+        made), without following: for a run that ends, such as an operator's command."""
+        for follower in self._followers:
+            await follower.projector.start()
+            await follower.run_until_idle()
+
     async def stop(self) -> None:
         """Stop following once the batches in hand are done."""
         self._stop.set()

@@ -46,6 +46,8 @@ from eaf.web._types import (
     NumberForm,
     PlainDecimal,
     QueryBool,
+    QueryFloat,
+    QueryInt,
     TextRule,
     patch_field,
 )
@@ -79,6 +81,8 @@ __all__ = [
     "JsonInt",
     "PlainDecimal",
     "QueryBool",
+    "QueryFloat",
+    "QueryInt",
     "Normalized",
     "TextRule",
     "patch_field",

@@ -171,6 +171,14 @@ def _detail(errors: Sequence[FieldProblem]) -> str:
     return "; ".join(f"{e.field}: {e.message}" for e in errors)
 
 
+def _unreadable(why: str) -> str:
+    """What a body that cannot be read is told: a number too large for the service (see
+    ``exact_number``), or no valid JSON."""
+    if why.startswith("number out of range: "):
+        return "The body holds a " + why
+    return "The body is not valid JSON"
+
+
 def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
     """Answer bad requests and the domain's failures with problem bodies."""
 
@@ -181,7 +189,8 @@ def install_domain_problems(app: FastAPI, errors: DomainErrors) -> None:
         every = _every_error(list(error.errors()), error.body, body)
         for item in every:
             if item["type"] == "json_invalid":
-                found.append(_Problem("body", "The body is not valid JSON"))
+                why = str((item.get("ctx") or {}).get("error", ""))
+                found.append(_Problem("body", _unreadable(why)))
                 continue
             if item["type"] == "missing" and tuple(item["loc"]) == ("body",):
                 found.append(_Problem("body", "A JSON object body is required"))

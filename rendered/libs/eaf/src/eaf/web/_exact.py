@@ -10,14 +10,32 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
+MAX_EXPONENT = 1000
+"""The largest power of ten a number of a body may have, either way: ``1e9999999`` (20
+bytes) would be ten million digits once written in plain notation, or as an integer."""
+
+
+def exact_number(text: str) -> Decimal:
+    """The number ``text`` of a JSON body (with a fraction or an exponent) as written;
+    a ``json.JSONDecodeError`` beyond ±10^``MAX_EXPONENT`` (answered 422)."""
+    number = Decimal(text)
+    if abs(number.adjusted()) > MAX_EXPONENT:
+        raise json.JSONDecodeError(
+            f"number out of range: {text[:24]} (a number's size is from"
+            f" 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT}, or 0)",
+            text,
+            0,
+        )
+    return number
+
 
 class ExactJsonRequest(Request):
     """A request whose JSON body keeps its numbers' digits (``Decimal`` for a fraction or
-    an exponent; an integer stays an ``int``)."""
+    an exponent, within ±10^``MAX_EXPONENT``; an integer stays an ``int``)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), parse_float=Decimal)
+            self._json = json.loads(await self.body(), parse_float=exact_number)
         return self._json
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any, cast
 
 from pydantic import (
     AfterValidator,
+    AllowInfNan,
     AwareDatetime,
     BeforeValidator,
     Field,
@@ -55,7 +56,14 @@ JsonDate = Annotated[date, _dated("date_type", "date", re.compile(f"{_ISO_DATE}$
 
 
 def _in_utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        # 9999-12-31T23:59:59-05:00 is an instant past the last one a datetime holds
+        raise PydanticCustomError(
+            "datetime_range",
+            "Input should be an instant between the years 1 and 9999 in UTC",
+        ) from None
 
 
 JsonDateTime = Annotated[
@@ -124,6 +132,16 @@ def _query_bool(value: Any) -> Any:
 
 QueryBool = Annotated[bool, BeforeValidator(_query_bool)]
 """A boolean read from a query string: ``true`` or ``false``, as the document states."""
+
+_JSON_INT = 2**53 - 1
+
+QueryFloat = Annotated[float, AllowInfNan(False)]
+"""A number read from a query string: finite (``NaN``, ``inf`` and ``1e999``, which no
+stored float equals or bounds, refused), as a body's."""
+
+QueryInt = Annotated[int, Field(ge=-_JSON_INT, le=_JSON_INT)]
+"""An integer read from a query string: within ±(2^53 − 1), the integers JSON carries
+exactly, as a body's (the document states the bounds)."""
 
 
 def _number(kind: str, name: str) -> BeforeValidator:
