@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from eaf import context
 from eaf.eventsourcing import close_event_store
+from eaf.projectors import Projectors
 
 from iam.bootstrap import bootstrap
 from iam.domain import model as domain_model
@@ -115,6 +116,10 @@ async def run_create_platform_admin(
     """Create a platform administrator, or reset its password: ``directory.set_platform_admin`` against the configured database."""
     services = await bootstrap(load_settings())
     try:
+        # the read models the method may read, as of the last stored event
+        for worker in services.workers:
+            if isinstance(worker, Projectors):
+                await worker.catch_up()
         with context.use(operator(tenant)):
             answer: Awaitable[object] = services.directory.set_platform_admin(
                 username=given_username,

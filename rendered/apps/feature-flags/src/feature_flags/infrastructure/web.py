@@ -794,18 +794,26 @@ async def describe_flag(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return flag_view(current_state, utc_now())
-    flag = await use_cases.describe(
-        id,
-        description=body.description
-        if "description" in given
-        else current_state.description,
-        type_=body.type_ if "type_" in given else current_state.type_,
-        impression_data=body.impression_data
-        if "impression_data" in given
-        else current_state.impression_data,
-        expected_version=current_state.version if if_match is None else if_match,
-        idempotency=idempotency,
-    )
+    try:
+        flag = await use_cases.describe(
+            id,
+            description=body.description
+            if "description" in given
+            else current_state.description,
+            type_=body.type_ if "type_" in given else current_state.type_,
+            impression_data=body.impression_data
+            if "impression_data" in given
+            else current_state.impression_data,
+            expected_version=current_state.version if if_match is None else if_match,
+            idempotency=idempotency,
+        )
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        # no If-Match: the state the patch was merged into changed meanwhile (retry)
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)

@@ -505,12 +505,20 @@ async def change_status_tenant(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return tenant_view(current_state, utc_now())
-    tenant_ = await use_cases.change_status(
-        path_tenant,
-        status=body.status if "status" in given else current_state.status,
-        expected_version=current_state.version if if_match is None else if_match,
-        idempotency=idempotency,
-    )
+    try:
+        tenant_ = await use_cases.change_status(
+            path_tenant,
+            status=body.status if "status" in given else current_state.status,
+            expected_version=current_state.version if if_match is None else if_match,
+            idempotency=idempotency,
+        )
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        # no If-Match: the state the patch was merged into changed meanwhile (retry)
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(tenant_.version)
@@ -738,17 +746,25 @@ async def change_user(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return user_view(current_state, utc_now())
-    user = await use_cases.change(
-        user_id,
-        status=body.status if "status" in given else current_state.status,
-        roles=body.roles if "roles" in given else current_state.roles,
-        attributes=body.attributes
-        if "attributes" in given
-        else current_state.attributes,
-        password=body.password if "password" in given else None,  # None: kept
-        expected_version=current_state.version if if_match is None else if_match,
-        idempotency=idempotency,
-    )
+    try:
+        user = await use_cases.change(
+            user_id,
+            status=body.status if "status" in given else current_state.status,
+            roles=body.roles if "roles" in given else current_state.roles,
+            attributes=body.attributes
+            if "attributes" in given
+            else current_state.attributes,
+            password=body.password if "password" in given else None,  # None: kept
+            expected_version=current_state.version if if_match is None else if_match,
+            idempotency=idempotency,
+        )
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        # no If-Match: the state the patch was merged into changed meanwhile (retry)
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(user.version)
@@ -900,17 +916,25 @@ async def change_role(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return role_view(current_state, utc_now())
-    role = await use_cases.change(
-        role_id,
-        permissions=body.permissions
-        if "permissions" in given
-        else current_state.permissions,
-        description=body.description
-        if "description" in given
-        else current_state.description,
-        expected_version=current_state.version if if_match is None else if_match,
-        idempotency=idempotency,
-    )
+    try:
+        role = await use_cases.change(
+            role_id,
+            permissions=body.permissions
+            if "permissions" in given
+            else current_state.permissions,
+            description=body.description
+            if "description" in given
+            else current_state.description,
+            expected_version=current_state.version if if_match is None else if_match,
+            idempotency=idempotency,
+        )
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        # no If-Match: the state the patch was merged into changed meanwhile (retry)
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(role.version)

@@ -749,14 +749,22 @@ async def update_license(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return license_view(current_state, utc_now())
-    license_ = await use_cases.update(
-        id,
-        name=body.name if "name" in given else current_state.name,
-        owner=body.owner if "owner" in given else current_state.owner,
-        metadata=body.metadata if "metadata" in given else current_state.metadata,
-        expected_version=current_state.version if if_match is None else if_match,
-        idempotency=idempotency,
-    )
+    try:
+        license_ = await use_cases.update(
+            id,
+            name=body.name if "name" in given else current_state.name,
+            owner=body.owner if "owner" in given else current_state.owner,
+            metadata=body.metadata if "metadata" in given else current_state.metadata,
+            expected_version=current_state.version if if_match is None else if_match,
+            idempotency=idempotency,
+        )
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        # no If-Match: the state the patch was merged into changed meanwhile (retry)
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
