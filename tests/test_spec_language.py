@@ -1231,3 +1231,22 @@ policies:
     assert spec_problems(required, "plans.yaml") == [
         "plans.yaml:15:66: policies.ClearBudget.run.with.budget: 'None' is null, expected a decimal"
     ]
+
+
+def test_a_refused_creating_command_names_its_values_not_a_state() -> None:
+    spec = """\
+version: 2
+name: clinic
+aggregates:
+  Visit:
+    fields:
+      minutes: {type: int, example: 30}
+      urgent: {type: bool, default: false}
+    commands:
+      book: {creates: true, params: [minutes, urgent], when: "urgent or minutes >= 15",
+             emits: VisitBooked}
+      extend: {params: [minutes], when: "not urgent", emits: VisitExtended}
+"""
+    (model,) = _formatted(spec, "src/clinic/domain/model.py")
+    assert '"Visit.book is not allowed with these values"' in model
+    assert '"Visit.extend is not allowed in the current state"' in model
