@@ -130,3 +130,25 @@ async def test_the_location_of_a_put_is_its_path_as_sent(sent: str) -> None:
 
     assert response.status_code == 200, response.text
     assert response.json()["location"] == sent
+
+
+async def test_a_merge_patch_that_lost_a_race_is_a_conflict_unless_if_match_named_it() -> (
+    None
+):
+    from eaf.domain import ConcurrencyError
+    from eaf.eventsourcing import PreconditionFailedError
+    from eaf.web.resources import after_merge
+
+    async def stale() -> int:
+        raise PreconditionFailedError(2, 3)
+
+    async def fine() -> int:
+        return 4
+
+    assert await after_merge(fine(), None) == 4
+    with pytest.raises(
+        ConcurrencyError, match="changed by a concurrent request; retry"
+    ):
+        await after_merge(stale(), None)
+    with pytest.raises(PreconditionFailedError):
+        await after_merge(stale(), 2)

@@ -5,12 +5,18 @@ creating requests, and links to the next page of a list."""
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, TypeVar
 from urllib.parse import quote
 
 from fastapi import Depends, Header, HTTPException, Request
 from pydantic import WithJsonSchema
+
+from eaf.domain import ConcurrencyError
+from eaf.eventsourcing import PreconditionFailedError
+
+T = TypeVar("T")
 
 __all__ = [
     "IdempotencyKey",
@@ -18,6 +24,7 @@ __all__ = [
     "IfNoneMatch",
     "PutCondition",
     "PutPreconditions",
+    "after_merge",
     "etag",
     "next_page",
     "sent_path",
@@ -132,6 +139,20 @@ PutCondition = Annotated[PutPreconditions, Depends(_put_preconditions)]
 """``If-Match`` (a version, or * to replace only) and ``If-None-Match: *`` (create only)."""
 IdempotencyKey = Annotated[str | None, Depends(_idempotency_key)]
 """The request's ``Idempotency-Key``, if any."""
+
+
+async def after_merge(change: Awaitable[T], if_match: int | None) -> T:
+    """The answer of the command a merge patch (``PATCH``) runs at the version it read and
+    merged the body into: another write committed since is a conflict to retry (409),
+    unless the client's own ``If-Match`` named that version (412)."""
+    try:
+        return await change
+    except PreconditionFailedError:
+        if if_match is not None:
+            raise
+        raise ConcurrencyError(
+            "The resource was changed by a concurrent request; retry"
+        ) from None
 
 
 def next_page(request: Request, offset: int, limit: int, total: int) -> str | None:
