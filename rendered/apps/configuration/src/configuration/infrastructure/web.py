@@ -21,7 +21,13 @@ from eaf.web import (
     problem,
     problem_responses,
 )
-from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    etag,
+    next_page,
+)
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from iam_client import require
 

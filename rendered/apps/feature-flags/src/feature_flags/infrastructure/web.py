@@ -24,7 +24,14 @@ from eaf.web import (
     problem,
     problem_responses,
 )
-from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    after_merge,
+    etag,
+    next_page,
+)
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from iam_client import require
 
@@ -794,8 +801,9 @@ async def describe_flag(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return flag_view(current_state, utc_now())
-    try:
-        flag = await use_cases.describe(
+    # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
+    flag = await after_merge(
+        use_cases.describe(
             id,
             description=body.description
             if "description" in given
@@ -806,14 +814,9 @@ async def describe_flag(
             else current_state.impression_data,
             expected_version=current_state.version if if_match is None else if_match,
             idempotency=idempotency,
-        )
-    except PreconditionFailedError:
-        if if_match is not None:
-            raise
-        # no If-Match: the state the patch was merged into changed meanwhile (retry)
-        raise ConcurrencyError(
-            "The resource was changed by a concurrent request; retry"
-        ) from None
+        ),
+        if_match,
+    )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)

@@ -24,7 +24,13 @@ from eaf.web import (
     problem,
     problem_responses,
 )
-from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    after_merge,
+    etag,
+)
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
@@ -505,20 +511,16 @@ async def change_status_tenant(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return tenant_view(current_state, utc_now())
-    try:
-        tenant_ = await use_cases.change_status(
+    # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
+    tenant_ = await after_merge(
+        use_cases.change_status(
             path_tenant,
             status=body.status if "status" in given else current_state.status,
             expected_version=current_state.version if if_match is None else if_match,
             idempotency=idempotency,
-        )
-    except PreconditionFailedError:
-        if if_match is not None:
-            raise
-        # no If-Match: the state the patch was merged into changed meanwhile (retry)
-        raise ConcurrencyError(
-            "The resource was changed by a concurrent request; retry"
-        ) from None
+        ),
+        if_match,
+    )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(tenant_.version)
@@ -746,8 +748,9 @@ async def change_user(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return user_view(current_state, utc_now())
-    try:
-        user = await use_cases.change(
+    # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
+    user = await after_merge(
+        use_cases.change(
             user_id,
             status=body.status if "status" in given else current_state.status,
             roles=body.roles if "roles" in given else current_state.roles,
@@ -757,14 +760,9 @@ async def change_user(
             password=body.password if "password" in given else None,  # None: kept
             expected_version=current_state.version if if_match is None else if_match,
             idempotency=idempotency,
-        )
-    except PreconditionFailedError:
-        if if_match is not None:
-            raise
-        # no If-Match: the state the patch was merged into changed meanwhile (retry)
-        raise ConcurrencyError(
-            "The resource was changed by a concurrent request; retry"
-        ) from None
+        ),
+        if_match,
+    )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(user.version)
@@ -916,8 +914,9 @@ async def change_role(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return role_view(current_state, utc_now())
-    try:
-        role = await use_cases.change(
+    # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
+    role = await after_merge(
+        use_cases.change(
             role_id,
             permissions=body.permissions
             if "permissions" in given
@@ -927,14 +926,9 @@ async def change_role(
             else current_state.description,
             expected_version=current_state.version if if_match is None else if_match,
             idempotency=idempotency,
-        )
-    except PreconditionFailedError:
-        if if_match is not None:
-            raise
-        # no If-Match: the state the patch was merged into changed meanwhile (retry)
-        raise ConcurrencyError(
-            "The resource was changed by a concurrent request; retry"
-        ) from None
+        ),
+        if_match,
+    )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(role.version)

@@ -23,7 +23,14 @@ from eaf.web import (
     problem,
     problem_responses,
 )
-from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag, next_page
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    after_merge,
+    etag,
+    next_page,
+)
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from iam_client import require
 
@@ -749,22 +756,18 @@ async def update_license(
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
         return license_view(current_state, utc_now())
-    try:
-        license_ = await use_cases.update(
+    # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
+    license_ = await after_merge(
+        use_cases.update(
             id,
             name=body.name if "name" in given else current_state.name,
             owner=body.owner if "owner" in given else current_state.owner,
             metadata=body.metadata if "metadata" in given else current_state.metadata,
             expected_version=current_state.version if if_match is None else if_match,
             idempotency=idempotency,
-        )
-    except PreconditionFailedError:
-        if if_match is not None:
-            raise
-        # no If-Match: the state the patch was merged into changed meanwhile (retry)
-        raise ConcurrencyError(
-            "The resource was changed by a concurrent request; retry"
-        ) from None
+        ),
+        if_match,
+    )
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)

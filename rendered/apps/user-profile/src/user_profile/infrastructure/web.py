@@ -22,7 +22,12 @@ from eaf.web import (
     problem_responses,
 )
 from eaf.web.flags import flag_enabled
-from eaf.web.resources import IdempotencyKey, IfMatch, IfNoneMatch, etag
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    etag,
+)
 from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
