@@ -320,3 +320,41 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
             " size is from 1e-1000 to 1e1000, or 0)",
         }
     ]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "status"),
+    [
+        ("text/plain", 415),
+        ("application/x-www-form-urlencoded", 415),
+        ("application/json; charset=utf-8", 200),
+        ("application/merge-patch+json", 200),
+    ],
+)
+def test_a_body_of_another_type_is_told_to_be_sent_as_json(
+    content_type: str, status: int
+) -> None:
+    from fastapi import APIRouter, FastAPI
+    from fastapi.testclient import TestClient
+
+    from eaf.web import ExactJsonRoute
+
+    router = APIRouter(route_class=ExactJsonRoute)
+
+    @router.post("/exact")
+    async def exact(body: Exact) -> list[object]:
+        return [str(body.amount)]
+
+    app = FastAPI()
+    app.include_router(router)
+    sent = '{"amount": 1, "weight": 1.5, "count": 1, "data": {}}'
+    with TestClient(app) as client:
+        answer = client.post(
+            "/exact", content=sent, headers={"Content-Type": content_type}
+        )
+    assert answer.status_code == status, answer.text
+    if status == 415:
+        assert answer.json()["detail"] == (
+            f"The body is read as JSON, not {content_type}: send it with"
+            " Content-Type: application/json"
+        )

@@ -2,6 +2,7 @@
 ``Decimal``, not through a float, so ``10000.000000000000000001`` reaches a decimal field
 as written (and breaks its ``max`` or ``scale``) rather than rounded to ``10000.0``."""
 
+import email.message
 import json
 from collections.abc import Callable, Coroutine
 from decimal import Decimal
@@ -9,6 +10,8 @@ from typing import Any
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
+
+from eaf.web._problems import problem_response
 
 MAX_EXPONENT = 1000
 """The largest power of ten a number of a body may have, either way: ``1e9999999`` (20
@@ -48,6 +51,31 @@ class ExactJsonRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def exact(request: Request) -> Response:
-            return await handler(ExactJsonRequest(request.scope, request.receive))
+            exact_request = ExactJsonRequest(request.scope, request.receive)
+            typed = request.headers.get("content-type")
+            if (
+                self.body_field is not None
+                and typed is not None
+                and not _json_type(typed)
+                and await exact_request.body()
+            ):
+                # FastAPI would read it as text and say it is no object: say what to send
+                return problem_response(
+                    415,
+                    f"The body is read as JSON, not {typed.split(';')[0].strip()[:60]}:"
+                    " send it with Content-Type: application/json",
+                )
+            return await handler(exact_request)
 
         return exact
+
+
+def _json_type(content_type: str) -> bool:
+    """Whether ``content_type`` is JSON (``application/json``, ``application/*+json``), as
+    FastAPI reads a body as JSON."""
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
