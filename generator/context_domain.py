@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator import naming
-from generator.context_fields import VALUE_TOKEN, FieldCtx, field_ctx, title
+from generator.context_fields import (
+    ANSWER_TYPES,
+    VALUE_TOKEN,
+    FieldCtx,
+    api_type,
+    field_ctx,
+    title,
+)
 from generator.expr import FLOAT, Node, can_fail, names_in
 from generator.expr_code import member_name, refusal, to_python
 from generator.held import held_references, pairs_code
@@ -45,6 +52,9 @@ class ComputedCtx:
     """It may have no value (a date past year 9999...) and is not optional: a command
     after which it cannot be computed is refused."""
     title: str = ""
+    api: str = ""
+    """Its annotation in the views: a decimal written in plain notation (``20``, not
+    ``2E+1``), as a field's is."""
 
 
 @dataclass
@@ -432,7 +442,17 @@ def computed_ctx(computed: RComputed, names: dict[str, str]) -> ComputedCtx:
         computed.description,
         checked=fails and not optional,
         title=title(computed.name),
+        api=computed.type.py
+        if _holds_value(computed.type)
+        else api_type(computed.type, ANSWER_TYPES),
     )
+
+
+def _holds_value(type_: TypeRef) -> bool:
+    """Whether a value object is part of ``type_`` (a view shows it as the domain has it)."""
+    if type_.kind in ("optional", "list", "map"):
+        return _holds_value(type_.required() if type_.kind == "optional" else type_.element)
+    return type_.kind == "value"
 
 
 def _set(field_: RField, node: Node, names: dict[str, str]) -> dict[str, Any]:

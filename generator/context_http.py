@@ -79,6 +79,12 @@ class ParamCtx:
 
     def __post_init__(self) -> None:
         self.kwarg = self.attr if keyword.iskeyword(self.name) else self.name
+        # a number in a path takes the forms a body's does: a decimal in plain notation,
+        # an int JSON carries exactly, a finite float (`1e1000000` is no key: 422)
+        self.py = _PATH_TYPES.get(self.py, self.py)
+
+
+_PATH_TYPES = {"Decimal": "JsonDecimal", "int": "QueryInt", "float": "QueryFloat"}
 
 
 @dataclass

@@ -50,7 +50,9 @@ def argument(
     if field_.references and field_.references in aggregates:
         target = aggregates[field_.references]
         convert = "UUID({})" if field_.element == "uuid" else "{}"
-        made = made or not field_.optional
+        # a list the sample leaves empty (`default: []`) names none: one that would lead
+        # back to its own aggregate is passed empty
+        made = made or (not field_.optional and (field_.kind != "list" or bool(field_.sample)))
         ready = prepared is not None and made and field_.kind != "list"
         key = next((f for f in target.key.fields), None) if target.key else None
         by_key = key if field_.references_key and key is not None else None
@@ -88,29 +90,52 @@ def creation_order(domain: Domain) -> dict[str, list[str]]:
     """For each aggregate, the aggregates its first creating command references (made
     first in tests); a cycle leaves the rest out (validate refuses cycles)."""
     needs: dict[str, list[str]] = {}
+    values = {name: value.fields for name, value in domain.values.items()}
+    catalog = Catalog(values, domain.enums)
     for name, aggregate in domain.aggregates.items():
         creator = next((c for c in aggregate.commands if c.creates), None)
         refs = (
             []
             if creator is None
-            else [f.references for f in creator.arguments if f.references and not f.optional]
-            + [str(f.references) for f in _held_in_samples(domain, creator)]
+            else [
+                f.references
+                for f in creator.arguments
+                if f.references
+                and not f.optional
+                and (_sampled(f, catalog) or not _leads_back(domain, name, f.references))
+            ]
+            + [str(f.references) for f in _held_in_samples(catalog, creator)]
         )
         needs[name] = [r for r in dict.fromkeys(refs) if r in domain.aggregates]
     return needs
 
 
-def _held_in_samples(domain: Domain, command: RCommand) -> list[RField]:
-    """The references inside value objects that the samples of ``command``'s arguments
-    hold (the tests make what each names first)."""
-    values = {name: value.fields for name, value in domain.values.items()}
-    catalog = Catalog(values, domain.enums)
+def _leads_back(domain: Domain, name: str, target: str) -> bool:
+    """Whether making ``target`` may need a ``name`` first (or is one)."""
+    return target == name or name in _reachable(domain, target)
+
+
+def _sampled(field_: RField, catalog: Catalog) -> bool:
+    """Whether the tests' sample of a reference names an aggregate: a list of them may be
+    empty (``default: []``), which names none."""
+    if field_.type.kind != "list":
+        return True
+    try:
+        return bool(sample(field_, catalog))
+    except Invalid:
+        return True
+
+
+def _held_in_samples(catalog: Catalog, command: RCommand) -> list[RField]:
+    """The references inside value objects that the samples of ``command``'s required
+    arguments hold (the tests make what each names first; an optional one that would
+    lead back is null in them: ``unmade_references``)."""
     held: list[RField] = []
     for f in command.arguments:
-        if not held_references(f.full_type, values):
+        if f.optional or not held_references(f.full_type, catalog.values):
             continue
         try:
-            held += referenced_samples(sample(f, catalog), f.full_type, values)
+            held += referenced_samples(sample(f, catalog), f.full_type, catalog.values)
         except Invalid:
             continue
     return held
@@ -119,13 +144,16 @@ def _held_in_samples(domain: Domain, command: RCommand) -> list[RField]:
 def _reachable(domain: Domain, start: str) -> set[str]:
     """The aggregates whose creation making ``start`` may involve, through any reference
     of a creating command, optional ones included."""
+    values = {name: value.fields for name, value in domain.values.items()}
     edges = {
         name: {
-            f.references
+            target
             for c in aggregate.commands
             if c.creates
             for f in c.arguments
-            if f.references and f.references in domain.aggregates
+            for target in [f.references]
+            + [h.field.references for h in held_references(f.full_type, values)]
+            if target and target in domain.aggregates
         }
         for name, aggregate in domain.aggregates.items()
     }
@@ -143,14 +171,17 @@ def unmade_references(domain: Domain) -> frozenset[Loc]:
     """The optional references of commands that the tests do not make first (its own
     aggregate, or one whose making may lead back to it; ``made`` is False for them), by
     location: their sample is null unless the spec gives an example (Catalog)."""
+    values = {name: value.fields for name, value in domain.values.items()}
     return frozenset(
         f.loc
         for name, aggregate in domain.aggregates.items()
         for command in aggregate.commands
         for f in command.arguments
         if f.optional
-        and f.references in domain.aggregates
-        and (name == f.references or name in _reachable(domain, f.references or ""))
+        for target in [f.references]
+        + [h.field.references for h in held_references(f.full_type, values)]
+        if target in domain.aggregates
+        and (name == target or name in _reachable(domain, target or ""))
     )
 
 

@@ -52,6 +52,15 @@ FUNCTIONS = (
 )
 
 
+_USAGE = {
+    "round": "it takes a decimal or a float and how many places: round(total, 2)",
+    "days": "it takes an int: days(7)",
+    "hours": "it takes an int: hours(2)",
+    "minutes": "it takes an int: minutes(30)",
+}
+"""How a function whose arguments do not fit is called."""
+
+
 class ExprError(ValueError):
     """An expression that cannot be used; the message is for the spec author."""
 
@@ -524,7 +533,10 @@ class _Checker:
         result = _call_type(name, [a.type for a in args])
         if result is None:
             shown = ", ".join(_describe(a.type) for a in args) or "nothing"
-            raise self.fail(node, f"{name}() does not take {shown}")
+            usage = _USAGE.get(name, "")
+            raise self.fail(
+                node, f"{name}() does not take {shown}" + (f" ({usage})" if usage else "")
+            )
         return Node("call", result, args, name)
 
     def _construct(self, node: ast.Call, name: str) -> Node:

@@ -318,6 +318,13 @@ class _Resolver:
                 del self.domain.problems[problems:]
         for name, value in self.spec.values.items():
             resolved = self.domain.values[name]
+            for f in resolved.fields:
+                if f.unique:
+                    self.domain.problem(
+                        (*f.loc, "unique"),
+                        "unique applies to an aggregate's fields (a value object is part"
+                        " of one: make the aggregate's field unique, or a combination)",
+                    )
             scope = self.fields.scope({f.name: f.full_type for f in resolved.fields})
             resolved.invariants = self._invariants(
                 value.invariants, scope, resolved.fields, ("values", name)
@@ -1149,11 +1156,41 @@ class _Resolver:
                     )
                     if node is not None:
                         args[key] = node
+                        self._also_reference(
+                            wanted[key], node, [*aggregate.fields, *command.arguments],
+                            (*loc, "with", key),
+                        )  # fmt: skip
                 missing = _not_given(wanted, also.with_)
                 if missing:
                     self.domain.problem((*loc, "with"), missing)
                 if id_node is not None:
                     command.also.append(RAlso(target_name, member, id_node, args))
+
+    def _also_reference(self, given: RField, node: Node, known: list[RField], loc: Loc) -> None:
+        """A reference an ``also`` gives the other command is one the command checks: a
+        field or an argument of its own that references the same aggregate (the request
+        is refused naming it, and the tests make what it names)."""
+        if not given.references:
+            return
+        same = next(
+            (
+                f
+                for f in known
+                if node.op == "name"
+                and f.name == node.value
+                and f.references == given.references
+                and f.references_key == given.references_key
+            ),
+            None,
+        )
+        if same is None:
+            named = given.references + (f".{given.references_key}" if given.references_key else "")
+            self.domain.problem(
+                loc,
+                f"{given.name} references {named}: give it a field or an argument of this"
+                f" command with `references: {named}` (then the request's value is checked,"
+                " and the tests make what it names)",
+            )
 
 
 def _numbers(values: set[int]) -> str:

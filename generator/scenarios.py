@@ -176,19 +176,22 @@ class Simulator:
                     new[f.name] = to_eval(f.default, f.full_type, self.catalog)
         for param in command.params:
             new[param.name] = scope[param.name]
+        broken: list[str] = []
         for target, node in command.sets:
             new[target.name] = self._value(node, scope)
-            broken = _broken_rule(target, new[target.name])
-            if broken is not None:
-                hint = (
-                    " (round it: round(..., {}))".format(dict(target.rules)["scale"])
-                    if broken.startswith("allows at most") and "scale" in dict(target.rules)
-                    else ""
+            why = _broken_rule(target, new[target.name])
+            if why is not None:
+                scale = (
+                    dict(target.rules).get("scale") if why.startswith("allows at most") else None
                 )
-                raise BrokenSetError(
-                    f"it sets {target.name} to {_shown(new[target.name])}, which {broken}"
-                    f"{hint}: a value `set` computes keeps the field's rules"
+                hint = f" (round it: round(..., {scale}))" if scale is not None else ""
+                broken.append(
+                    f"it sets {target.name} to {_shown(new[target.name])}, which {why}{hint}"
                 )
+        if broken:
+            raise BrokenSetError(
+                "; ".join(broken) + ": a value `set` computes keeps the field's rules"
+            )
         invariant_scope = {**new, "now": scope["now"], "today": self.today}
         for invariant in aggregate.invariants:
             if not self._value(invariant.check, invariant_scope):

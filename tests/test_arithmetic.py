@@ -28,6 +28,8 @@ aggregates:
       limit: {type: int, default: 100}
       dueOn: {type: date, default: "2030-01-01"}
       rate: {type: float, default: 1.0}
+      seats: {type: int, min: 1, default: 1}
+      perSeat: {type: decimal, default: "100"}
     computed:
       avgUnitPrice:
         type: decimal
@@ -51,6 +53,8 @@ aggregates:
         set: {balance: balance % into}
         emits: OrderSplit
       divide: {inputs: {into: int}, set: {balance: balance // into}, emits: OrderDivided}
+      # seats of 0 breaks its rule before the value set from it could divide by zero
+      seat: {params: [seats], set: {perSeat: "round(perSeat / seats, 2)"}, emits: OrderSeated}
 endpoints:
   - {method: POST, path: /api/v1/orders, command: Order.place}
   - {method: GET, path: "/api/v1/orders/{id}", query: Order.get}
@@ -58,6 +62,7 @@ endpoints:
   - {method: POST, path: "/api/v1/orders/{id}/scale", command: Order.scale}
   - {method: POST, path: "/api/v1/orders/{id}/split", command: Order.split}
   - {method: POST, path: "/api/v1/orders/{id}/divide", command: Order.divide}
+  - {method: POST, path: "/api/v1/orders/{id}/seat", command: Order.seat}
 """
 
 ORDERS_PROBE = """
@@ -82,6 +87,9 @@ with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         ("rate", "Rate is out of range")]
     assert problem(client.post(url + "/divide", json={"into": 0}), 422) == [
         ("balance", "Balance cannot be computed: it divides by zero")]
+    assert problem(client.post(url + "/seat", json={"seats": 0}), 422) == [
+        ("seats", "Seats must be at least 1")]
+    assert client.post(url + "/seat", json={"seats": 3}).json()["perSeat"] == "33.33"
     refused = client.post(url + "/split", json={"into": 0})
     assert refused.status_code == 409, refused.text
     assert problem(client.post("/api/v1/orders", json={"parts": [], "limit": 99}), 422) == [
@@ -90,7 +98,7 @@ with TestClient(create_app(settings), raise_server_exceptions=False) as client:
     after = client.get(url)
     assert after.status_code == 200, after.text
     assert (after.json()["dueOn"], after.json()["rate"]) == ("2030-01-01", 1e308), after.text
-    assert after.headers["ETag"] == '"2"', after.headers
+    assert after.headers["ETag"] == '"3"', after.headers  # made, scaled, seated
 print("ok")
 """
 

@@ -27,6 +27,9 @@ aggregates:
       shares: {type: "map[decimal]", max_length: 1, items: {scale: 3}, default: {}}
       # computed to the cent: half to the even digit, as Python rounds
       fee: {type: decimal, scale: 2, default: "0"}
+    computed:
+      # answered in plain notation (round to hundreds gives 1.00E+4)
+      hundreds: {type: decimal, value: "round(creditLimit, -2)"}
     commands:
       signUp: {creates: true, params: [handle, creditLimit, rate, weights, shares],
                set: {fee: "round(creditLimit * 0.0125, 2)"}, emits: BuyerSignedUp}
@@ -56,6 +59,7 @@ with TestClient(create_app(settings)) as client:
     assert kept.status_code == 201, kept.text
     assert (kept.json()["creditLimit"], kept.json()["rate"]) == ("9999.99", 2.25), kept.text
     assert kept.json()["fee"] == "125.00", kept.text
+    assert kept.json()["hundreds"] == "10000", kept.text
     # a decimal is judged by value: 12.500 needs one place, as the document's multipleOf says
     zeros = sent(creditLimit="=12.500")
     assert zeros.status_code == 201, zeros.text

@@ -7,6 +7,7 @@ import re
 import subprocess
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -1250,3 +1251,57 @@ aggregates:
     (model,) = _formatted(spec, "src/clinic/domain/model.py")
     assert '"Visit.book is not allowed with these values"' in model
     assert '"Visit.extend is not allowed in the current state"' in model
+
+
+def test_round_takes_a_number_and_its_places_and_says_so_otherwise() -> None:
+    scope = Scope({"price": TypeRef.scalar("decimal"), "ratio": TypeRef.scalar("float")})
+    assert parse("round(price * 1.2, 2)", scope).type == TypeRef.scalar("decimal")
+    assert parse("round(ratio, 1)", scope).type == TypeRef.scalar("float")
+    assert to_python(parse("round(price, 2)", scope), {"price": "self.price"}).source == (
+        "round(self.price, 2)"
+    )
+    assert evaluate(parse("round(price, 2)", scope), {"price": Decimal("2.345")}) == Decimal(
+        "2.34"
+    )  # a half to the even digit
+    with pytest.raises(ExprError) as raised:
+        parse("round(price)", scope)
+    assert "how many places: round(total, 2)" in str(raised.value)
+
+
+def test_a_reference_an_also_gives_is_one_the_command_checks() -> None:
+    spec = """\
+version: 2
+name: depots
+aggregates:
+  Product:
+    key: code
+    fields:
+      code: {type: str, pattern: "^[A-Z]-[0-9]+$", example: "P-1"}
+    commands:
+      add: {creates: true, params: [code], emits: ProductAdded}
+  Depot:
+    fields:
+      lastCode: {type: str, references: Product.code, optional: true}
+    commands:
+      open: {creates: true, params: [lastCode], emits: DepotOpened}
+      noteCode: {params: [lastCode], emits: CodeNoted}
+  Order:
+    fields:
+      depotId: {type: uuid, references: Depot}
+    commands:
+      place: {creates: true, params: [depotId], emits: OrderPlaced}
+      viaCode:
+        inputs: {code: {type: str, example: "P-1"}}
+        emits: ViaCode
+        also: [{command: Depot.noteCode, id: depotId, with: {lastCode: code}}]
+"""
+    assert spec_problems(spec, "depots.yaml") == [
+        "depots.yaml:24:72: aggregates.Order.commands.viaCode.also.0.with.lastCode: lastCode"
+        " references Product.code: give it a field or an argument of this command with"
+        " `references: Product.code` (then the request's value is checked, and the tests make"
+        " what it names)"
+    ]
+    checked = spec.replace(
+        'code: {type: str, example: "P-1"}', "code: {type: str, references: Product.code}"
+    )
+    assert spec_problems(checked, "depots.yaml") == []

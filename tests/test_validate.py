@@ -961,3 +961,28 @@ aggregates:
         '"price * (100 - discount) / 100"', '"round(price * (100 - discount) / 100, 2)"'
     )
     assert spec_problems(rounded, "bills.yaml") == []
+
+
+def test_a_value_objects_field_is_neither_unique_nor_an_empty_reference() -> None:
+    spec = """\
+version: 2
+name: moves
+values:
+  Line:
+    fields:
+      tag: {type: str, unique: true}
+      ref: {type: uuid, references: ""}
+aggregates:
+  Move:
+    fields:
+      lines: {type: "list[Line]"}
+    commands:
+      make: {creates: true, params: [lines], emits: MoveMade}
+"""
+    assert spec_problems(spec, "moves.yaml") == [
+        "moves.yaml:7:37: values.Line.fields.ref.references: references names an aggregate"
+        " (`Member`: by its id) or the one field of its key (`Role.name`)",
+        "moves.yaml:6:32: values.Line.fields.tag.unique: unique applies to an aggregate's"
+        " fields (a value object is part of one: make the aggregate's field unique, or a"
+        " combination)",
+    ]

@@ -26,6 +26,9 @@ values:
   Shipment:
     fields:
       lines: {type: "list[OrderLine]", min_length: 1}
+  OrderRef:
+    fields:
+      orderId: {type: uuid, references: Order}
 aggregates:
   Tag:
     key: code
@@ -45,6 +48,12 @@ aggregates:
       # two lists of references to two aggregates in one command
       labels: {type: "list[str]", references: Tag.code, default: []}
       related: {type: "list[uuid]", references: Product, default: []}
+      # an optional list of references: null names nothing
+      watchers: {type: "list[str]", references: Tag.code, optional: true}
+      # back to its own aggregate: an empty list, an optional value object (the tests give
+      # none: the first order could name no other)
+      follows: {type: "list[uuid]", references: Order, default: []}
+      previous: {type: OrderRef, optional: true}
       # the examples name aggregates inside a map and a list: the tests make them first
       shipments:
         type: "map[Shipment]"
@@ -54,7 +63,8 @@ aggregates:
             lines:
               - {productId: 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f, quantity: 2, tags: [gift, red]}
     commands:
-      place: {params: [lines, gift, shipments, labels, related], emits: OrderPlaced,
+      place: {params: [lines, gift, shipments, labels, related, watchers, follows, previous],
+              emits: OrderPlaced,
               creates: true}
       addLine:
         inputs:
@@ -93,12 +103,18 @@ with TestClient(create_app(settings)) as client:
         ('shipments["a.b"].lines.0.productId', "No product has this id"),
     ], refused.text
     lines[1] = {"productId": tea, "quantity": 2, "tags": []}
-    placed = post("/api/v1/orders", json={"lines": lines, "gift": None})
+    placed = post("/api/v1/orders", json={"lines": lines, "gift": None, "watchers": None})
     assert placed.status_code == 201, placed.text
     path = "/api/v1/orders/" + placed.json()["id"] + "/lines"
     gone = post(path, json={"line": {"productId": unknown, "quantity": 1}})
     assert gone.status_code == 422, gone.text
     assert [e["field"] for e in gone.json()["errors"]] == ["line.productId"], gone.text
+    first = placed.json()["id"]
+    second = post("/api/v1/orders", json={"lines": lines, "follows": [first],
+                                          "previous": {"orderId": first}})
+    assert second.status_code == 201, second.text
+    nowhere = post("/api/v1/orders", json={"lines": lines, "previous": {"orderId": unknown}})
+    assert [e["field"] for e in nowhere.json()["errors"]] == ["previous.orderId"], nowhere.text
     added = post(path, json={"line": {"productId": tea, "quantity": 3}})
     assert added.status_code == 200, added.text
     assert len(added.json()["lines"]) == 3, added.text

@@ -143,6 +143,18 @@ def test_a_value_that_cannot_be_computed_is_refused_naming_its_field() -> None:
         Violation("x", "X cannot be computed: it divides by zero")
     ]
     assert violations_computing("x", "X", lambda: 1) == []
+    # 0 / 0 is a division by zero too; a result past a decimal's 28 digits is said apart
+    assert violations_computing("x", "X", lambda: Decimal(0) / Decimal(0)) == [
+        Violation("x", "X cannot be computed: it divides by zero")
+    ]
+    assert violations_computing(
+        "x", "X", lambda: round(Decimal("1234567890123456789012345678"), 2)
+    ) == [
+        Violation(
+            "x",
+            "X cannot be computed: it divides by zero, or needs more than 28 digits",
+        )
+    ]
 
 
 def test_an_optional_float_without_a_value_is_finite_as_none() -> None:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, DivisionUndefined, InvalidOperation
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar, overload
 
@@ -173,8 +173,16 @@ def finite(value: float | None) -> float | None:
 def uncomputable(title: str, error: ArithmeticError) -> str:
     """Why the value named ``title`` has no value: a division by zero, or a result out of
     range (a date past year 9999, a number overflowing)."""
-    if isinstance(error, ZeroDivisionError | InvalidOperation):
+    signals = error.args[0] if error.args and isinstance(error.args[0], list) else []
+    if isinstance(error, ZeroDivisionError) or DivisionUndefined in signals:
         return f"{title} cannot be computed: it divides by zero"
+    if isinstance(error, InvalidOperation):
+        # a remainder by zero, or a result with more digits than a decimal holds (28:
+        # round(x, 2) of a 27-digit x): the decimal module tells them apart by no more
+        return (
+            f"{title} cannot be computed: it divides by zero, or needs more than"
+            " 28 digits"
+        )
     return f"{title} is out of range"
 
 

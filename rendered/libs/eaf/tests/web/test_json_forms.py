@@ -277,7 +277,10 @@ def test_an_exact_json_route_reads_a_decimal_as_written_not_through_a_float() ->
     ]
 
 
-@pytest.mark.parametrize("number", ["1e9999999", "-1E1001", "1e-99999999", "0.1e-1000"])
+@pytest.mark.parametrize(
+    "number",
+    ["1e9999999", "-1E1001", "1e-99999999", "0.1e-1000", "1e9223372036854775807"],
+)
 def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
     number: str,
 ) -> None:
@@ -358,3 +361,14 @@ def test_a_body_of_another_type_is_told_to_be_sent_as_json(
             f"The body is read as JSON, not {content_type}: send it with"
             " Content-Type: application/json"
         )
+
+
+def test_an_integer_of_more_than_a_thousand_digits_is_out_of_range_and_zero_never() -> (
+    None
+):
+    from eaf.web._exact import exact_integer, exact_number
+
+    with pytest.raises(json.JSONDecodeError, match="number out of range: 1111"):
+        exact_integer("1" * 1001)
+    assert exact_integer("-" + "9" * 1000) == -int("9" * 1000)
+    assert exact_number("0e5000") == 0

@@ -5,7 +5,7 @@ as written (and breaks its ``max`` or ``scale``) rather than rounded to ``10000.
 import email.message
 import json
 from collections.abc import Callable, Coroutine
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from fastapi import Request, Response
@@ -18,18 +18,33 @@ MAX_EXPONENT = 1000
 bytes) would be ten million digits once written in plain notation, or as an integer."""
 
 
+def _out_of_range(text: str) -> json.JSONDecodeError:
+    return json.JSONDecodeError(
+        f"number out of range: {text[:24]}{'…' if len(text) > 24 else ''} (a number's size"
+        f" is from 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT}, or 0)",
+        text,
+        0,
+    )
+
+
 def exact_number(text: str) -> Decimal:
     """The number ``text`` of a JSON body (with a fraction or an exponent) as written;
     a ``json.JSONDecodeError`` beyond ±10^``MAX_EXPONENT`` (answered 422)."""
-    number = Decimal(text)
-    if abs(number.adjusted()) > MAX_EXPONENT:
-        raise json.JSONDecodeError(
-            f"number out of range: {text[:24]} (a number's size is from"
-            f" 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT}, or 0)",
-            text,
-            0,
-        )
+    try:
+        number = Decimal(text)
+    except InvalidOperation:  # an exponent beyond what a Decimal holds
+        raise _out_of_range(text) from None
+    if number and abs(number.adjusted()) > MAX_EXPONENT:
+        raise _out_of_range(text)
     return number
+
+
+def exact_integer(text: str) -> int:
+    """The integer ``text`` of a JSON body; a ``json.JSONDecodeError`` past
+    ``MAX_EXPONENT`` digits (as a number with an exponent)."""
+    if len(text.lstrip("-")) > MAX_EXPONENT:
+        raise _out_of_range(text)
+    return int(text)
 
 
 class ExactJsonRequest(Request):
@@ -38,7 +53,9 @@ class ExactJsonRequest(Request):
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), parse_float=exact_number)
+            self._json = json.loads(
+                await self.body(), parse_float=exact_number, parse_int=exact_integer
+            )
         return self._json
 
 
@@ -55,7 +72,7 @@ class ExactJsonRoute(APIRoute):
             typed = request.headers.get("content-type")
             if (
                 self.body_field is not None
-                and typed is not None
+                and typed  # none, or empty: read as JSON (as FastAPI does)
                 and not _json_type(typed)
                 and await exact_request.body()
             ):
