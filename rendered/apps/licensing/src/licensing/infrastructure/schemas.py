@@ -205,7 +205,7 @@ class License(View):
     status: LicenseStatus = Field(alias="status")
     machine_count: int = Field(alias="machineCount")
     metadata: dict[str, str] = Field(alias="metadata")
-    expired: bool = Field(alias="expired", description="computed when read")
+    expired: JsonBool = Field(alias="expired", description="computed when read")
     effective_status: LicenseStatus = Field(
         alias="effectiveStatus", description="computed when read"
     )
