@@ -276,7 +276,7 @@ class FieldResolver:
             return None
         # `Member` (by its id) or `Role.name` (by its key's one field)
         target, by_key, key = (spec.references or "").partition(".")
-        if spec.references is not None and (not target or (by_key and not key)):
+        if spec.references is not None and not target:
             self.domain.problem(
                 (*loc, "references"),
                 "references names an aggregate (`Member`: by its id) or the one field of its"
