@@ -930,7 +930,7 @@ def _loads(
                 canonical=_canonical(domain, f) if code == f.attr else None,
             )
         )
-    values = {name: value.fields for name, value in domain.values.items()}
+    values = catalog_of(domain).values
     for f in command.arguments:
         for held in held_references(f.full_type, values):
             ref = held.field

@@ -4,6 +4,7 @@ commands to run before one so that its guard holds, or fails."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from generator import naming
@@ -13,6 +14,7 @@ from generator.context_domain import (
     CommandCtx,
     CommandTests,
     ReferenceSample,
+    catalog_of,
 )
 from generator.context_fields import FieldCtx
 from generator.expr_code import today_and_now
@@ -90,8 +92,7 @@ def creation_order(domain: Domain) -> dict[str, list[str]]:
     """For each aggregate, the aggregates its first creating command references (made
     first in tests); a cycle leaves the rest out (validate refuses cycles)."""
     needs: dict[str, list[str]] = {}
-    values = {name: value.fields for name, value in domain.values.items()}
-    catalog = Catalog(values, domain.enums)
+    catalog = catalog_of(domain)
     for name, aggregate in domain.aggregates.items():
         creator = next((c for c in aggregate.commands if c.creates), None)
         refs = (
@@ -144,7 +145,7 @@ def _held_in_samples(catalog: Catalog, command: RCommand) -> list[RField]:
 def _reachable(domain: Domain, start: str) -> set[str]:
     """The aggregates whose creation making ``start`` may involve, through any reference
     of a creating command, optional ones included."""
-    values = {name: value.fields for name, value in domain.values.items()}
+    values = catalog_of(domain).values
     edges = {
         name: {
             target
@@ -171,7 +172,7 @@ def unmade_references(domain: Domain) -> frozenset[Loc]:
     """The optional references of commands that the tests do not make first (its own
     aggregate, or one whose making may lead back to it; ``made`` is False for them), by
     location: their sample is null unless the spec gives an example (Catalog)."""
-    values = {name: value.fields for name, value in domain.values.items()}
+    values = catalog_of(domain).values
     return frozenset(
         f.loc
         for name, aggregate in domain.aggregates.items()
@@ -180,8 +181,7 @@ def unmade_references(domain: Domain) -> frozenset[Loc]:
         if f.optional
         for target in [f.references]
         + [h.field.references for h in held_references(f.full_type, values)]
-        if target in domain.aggregates
-        and (name == target or name in _reachable(domain, target or ""))
+        if target in domain.aggregates and _leads_back(domain, name, target or "")
     )
 
 
@@ -223,8 +223,7 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                         f,
                         aggregates,
                         made=bool(f.references)
-                        and name != f.references
-                        and name not in _reachable(domain, f.references or ""),
+                        and not _leads_back(domain, name, f.references or ""),
                         prepared=prepared.get(f.name),
                         maker=_maker(f, ctx, command, prepared),
                     )
@@ -237,7 +236,7 @@ def add_scenarios(domain: Domain, catalog: Catalog, aggregates: dict[str, Aggreg
                 error=command_ctx.guard_error or "CommandNotAllowedError",
             )
             for sample_ctx, f in zip(command_ctx.tests.args, command.arguments, strict=True):
-                _make_held(sample_ctx, f, command_ctx, domain, aggregates)
+                _make_held(sample_ctx, f, command_ctx, catalog.values, aggregates)
         ctx.extra.replay = _replayable(simulator, aggregate, ctx)
 
 
@@ -245,12 +244,11 @@ def _make_held(
     argument_: ArgumentSample,
     f: RField,
     command: CommandCtx,
-    domain: Domain,
+    values: Mapping[str, list[RField]],
     aggregates: dict[str, AggregateCtx],
 ) -> None:
     """Name, in ``argument_``'s made samples, an aggregate the tests make for each reference
     its value objects hold (by its id, or its key's value)."""
-    values = {name: value.fields for name, value in domain.values.items()}
     if not held_references(f.full_type, values):
         return
     value = next(a.sample for a in command.arguments if a.name == f.name)

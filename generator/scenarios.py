@@ -179,12 +179,10 @@ class Simulator:
         broken: list[str] = []
         for target, node in command.sets:
             new[target.name] = self._value(node, scope)
-            why = _broken_rule(target, new[target.name])
-            if why is not None:
-                scale = (
-                    dict(target.rules).get("scale") if why.startswith("allows at most") else None
-                )
-                hint = f" (round it: round(..., {scale}))" if scale is not None else ""
+            found = _broken_rule(target, new[target.name])
+            if found is not None:
+                key, bound, why = found
+                hint = f" (round it: round(..., {bound}))" if key == "scale" else ""
                 broken.append(
                     f"it sets {target.name} to {_shown(new[target.name])}, which {why}{hint}"
                 )
@@ -477,10 +475,10 @@ def _value_problems(
     return problems
 
 
-def _broken_rule(field_: RField, value: Any) -> str | None:
-    """Why the value ``set`` computes for ``field_`` breaks one of its rules, if it does
-    (a text's, a number's, a list's or a map's size: what the domain checks after the
-    command)."""
+def _broken_rule(field_: RField, value: Any) -> tuple[str, Any, str] | None:
+    """The rule (key, bound) the value ``set`` computes for ``field_`` breaks, and why, if
+    it breaks one (a text's, a number's, a list's or a map's size: what the domain checks
+    after the command)."""
     if value is None:
         return None
     type_ = field_.type
@@ -496,7 +494,7 @@ def _broken_rule(field_: RField, value: Any) -> str | None:
         except (TypeError, ValueError, ArithmeticError):
             continue
         if why is not None:
-            return why
+            return key, bound, why
     return None
 
 

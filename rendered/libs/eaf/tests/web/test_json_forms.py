@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
@@ -286,6 +286,54 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
 ) -> None:
     """``1e9999999`` is 9 bytes of a body and ten million digits once written out: a
     service answers 422 at once, naming it, and does not try."""
+    sent = f'{{"amount": 1, "weight": {number}, "count": 1, "data": null}}'
+    answer = _posted_exactly(sent, "application/json")
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {
+            "field": "body",
+            "message": f"The body holds a number out of range: {number} (a number's"
+            " size is from 1e-1000 to 1e1000, or 0)",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content_type", "status"),
+    [
+        ("text/plain", 415),
+        ("application/x-www-form-urlencoded", 415),
+        ("application/json; charset=utf-8", 200),
+        ("application/merge-patch+json", 200),
+    ],
+)
+def test_a_body_of_another_type_is_told_to_be_sent_as_json(
+    content_type: str, status: int
+) -> None:
+    sent = '{"amount": 1, "weight": 1.5, "count": 1, "data": {}}'
+    answer = _posted_exactly(sent, content_type)
+    assert answer.status_code == status, answer.text
+    if status == 415:
+        assert answer.json()["detail"] == (
+            f"The body is read as JSON, not {content_type}: send it with"
+            " Content-Type: application/json"
+        )
+
+
+def test_an_integer_of_more_than_a_thousand_digits_is_out_of_range_and_zero_never() -> (
+    None
+):
+    from eaf.web._exact import exact_integer, exact_number
+
+    with pytest.raises(json.JSONDecodeError, match="number out of range: 1111"):
+        exact_integer("1" * 1001)
+    assert exact_integer("-" + "9" * 1000) == -int("9" * 1000)
+    assert exact_number("0e5000") == 0
+
+
+def _posted_exactly(body: str, content_type: str) -> Any:
+    """The answer to ``body`` posted as ``content_type`` to a route of an
+    ``ExactJsonRoute`` taking :class:`Exact`, problems answered as a service's are."""
     from fastapi import APIRouter, FastAPI
     from fastapi.testclient import TestClient
 
@@ -310,65 +358,7 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
         unique_fields={},
     )
     install_domain_problems(app, errors)
-    sent = f'{{"amount": 1, "weight": {number}, "count": 1, "data": null}}'
     with TestClient(app) as client:
-        answer = client.post(
-            "/exact", content=sent, headers={"Content-Type": "application/json"}
+        return client.post(
+            "/exact", content=body, headers={"Content-Type": content_type}
         )
-    assert answer.status_code == 422
-    assert answer.json()["errors"] == [
-        {
-            "field": "body",
-            "message": f"The body holds a number out of range: {number} (a number's"
-            " size is from 1e-1000 to 1e1000, or 0)",
-        }
-    ]
-
-
-@pytest.mark.parametrize(
-    ("content_type", "status"),
-    [
-        ("text/plain", 415),
-        ("application/x-www-form-urlencoded", 415),
-        ("application/json; charset=utf-8", 200),
-        ("application/merge-patch+json", 200),
-    ],
-)
-def test_a_body_of_another_type_is_told_to_be_sent_as_json(
-    content_type: str, status: int
-) -> None:
-    from fastapi import APIRouter, FastAPI
-    from fastapi.testclient import TestClient
-
-    from eaf.web import ExactJsonRoute
-
-    router = APIRouter(route_class=ExactJsonRoute)
-
-    @router.post("/exact")
-    async def exact(body: Exact) -> list[object]:
-        return [str(body.amount)]
-
-    app = FastAPI()
-    app.include_router(router)
-    sent = '{"amount": 1, "weight": 1.5, "count": 1, "data": {}}'
-    with TestClient(app) as client:
-        answer = client.post(
-            "/exact", content=sent, headers={"Content-Type": content_type}
-        )
-    assert answer.status_code == status, answer.text
-    if status == 415:
-        assert answer.json()["detail"] == (
-            f"The body is read as JSON, not {content_type}: send it with"
-            " Content-Type: application/json"
-        )
-
-
-def test_an_integer_of_more_than_a_thousand_digits_is_out_of_range_and_zero_never() -> (
-    None
-):
-    from eaf.web._exact import exact_integer, exact_number
-
-    with pytest.raises(json.JSONDecodeError, match="number out of range: 1111"):
-        exact_integer("1" * 1001)
-    assert exact_integer("-" + "9" * 1000) == -int("9" * 1000)
-    assert exact_number("0e5000") == 0

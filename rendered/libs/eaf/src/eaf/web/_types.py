@@ -31,6 +31,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from eaf.domain import decimal_text, is_blank, matches
+from eaf.options import JSON_INT
 
 _ISO_DATE = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
 _PLAIN_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
@@ -133,13 +134,11 @@ def _query_bool(value: Any) -> Any:
 QueryBool = Annotated[bool, BeforeValidator(_query_bool)]
 """A boolean read from a query string: ``true`` or ``false``, as the document states."""
 
-_JSON_INT = 2**53 - 1
-
 QueryFloat = Annotated[float, AllowInfNan(False)]
 """A number read from a query string: finite (``NaN``, ``inf`` and ``1e999``, which no
 stored float equals or bounds, refused), as a body's."""
 
-QueryInt = Annotated[int, Field(ge=-_JSON_INT, le=_JSON_INT)]
+QueryInt = Annotated[int, Field(ge=-JSON_INT, le=JSON_INT)]
 """An integer read from a query string: within ±(2^53 − 1), the integers JSON carries
 exactly, as a body's (the document states the bounds)."""
 
