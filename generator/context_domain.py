@@ -408,6 +408,11 @@ def _names(fields: list[RField], prefix: str) -> dict[str, str]:
     return {f.name: f"{prefix}{f.attr}" for f in fields}
 
 
+def _stamps(prefix: str) -> dict[str, str]:
+    """An aggregate's ``createdAt`` and ``updatedAt`` (its events' times, in UTC)."""
+    return {"createdAt": f"{prefix}created_at", "updatedAt": f"{prefix}updated_at"}
+
+
 def _code(node: Node, names: dict[str, str]) -> str:
     return to_python(node, names).source
 
@@ -696,6 +701,7 @@ def _aggregate(aggregate: RAggregate, domain: Domain, catalog: Catalog) -> Aggre
     fields = [field_ctx(f, catalog) for f in aggregate.fields]
     state = {
         **_names(aggregate.fields, "self."),
+        **_stamps("self."),
         "id": "self.id",
         "now": "now",
         "today": "now.date()",
@@ -797,6 +803,7 @@ def _command(
     else:
         scope = {
             **_names(aggregate.fields, "self."),
+            **_stamps("self."),
             "id": "self.id",
             **arguments,
             "now": "now",
@@ -812,7 +819,11 @@ def _command(
             {"attr": f.attr, "code": _event_source(f, aggregate, command, set_attrs, catalog)}
         )
     service_scope = {
-        **({} if command.creates else _names(aggregate.fields, "current.")),
+        **(
+            {}
+            if command.creates
+            else {**_names(aggregate.fields, "current."), **_stamps("current.")}
+        ),
         "id": "id" if not command.creates else "None",
         **arguments,
         "now": "now",

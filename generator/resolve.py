@@ -662,6 +662,7 @@ class _Resolver:
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
         names.update({"id": STR, "now": DATETIME, "today": DATE})
+        names.update({stamp: DATETIME for stamp in BUILT_IN_FIELDS[1:]})
         spec = self.spec.aggregates[aggregate.name]
         why = "a computed value, which no other expression names: repeat its expression"
         return replace(
@@ -893,6 +894,12 @@ class _Resolver:
         for field in inputs:
             if field.name in by_name or field.name in ("id", "now", "today"):
                 self.domain.problem(field.loc, f"{field.name!r} is a field; list it in params")
+            elif field.name in BUILT_IN_FIELDS:
+                self.domain.problem(
+                    field.loc,
+                    f"{field.name!r} is the {aggregate.name}'s own time stamp (expressions"
+                    " read it): name the input otherwise",
+                )
         if spec.creates and spec.deletes:
             self.domain.problem(loc, "a command creates or deletes, not both")
         scope_names = {} if spec.creates else self._state_scope(aggregate).names

@@ -171,9 +171,11 @@ class Simulator:
             )
         new: State = dict(state or {}) if state is not None else {"id": "sample-id"}
         if state is None:
+            new["createdAt"] = scope["now"]
             for f in aggregate.fields:
                 if f.has_default:
                     new[f.name] = to_eval(f.default, f.full_type, self.catalog)
+        new["updatedAt"] = scope["now"]
         for param in command.params:
             new[param.name] = scope[param.name]
         broken: list[str] = []
