@@ -379,6 +379,12 @@ class _Resolver:
                     (*where, "field"),
                     f"unknown field {invariant.field!r} (fields: {', '.join(names)})",
                 )
+            if "{value}" in invariant.message:
+                self.domain.problem(
+                    (*where, "message"),
+                    "{value} shows the value a field's rule refuses; an invariant's message"
+                    " is shown as written: say what it requires in words",
+                )
             if node is not None:
                 resolved.append(
                     RInvariant(

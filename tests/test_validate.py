@@ -986,3 +986,18 @@ aggregates:
         " fields (a value object is part of one: make the aggregate's field unique, or a"
         " combination)",
     ]
+
+
+def test_an_invariant_message_cannot_show_a_value() -> None:
+    """``{value}`` is replaced in a rule's message only: an invariant answered it as
+    written (``Stage cost {value} too high``)."""
+    spec = (
+        "version: 2\nname: lab\naggregates:\n  Case:\n    fields:\n      cost: int\n"
+        '    invariants:\n      - {check: "cost < 100", message: "Cost {value} too high"}\n'
+        "    commands:\n      open: {creates: true, params: [cost], emits: CaseOpened}\n"
+    )
+    assert spec_problems(spec, "lab.yaml") == [
+        "lab.yaml:8:40: aggregates.Case.invariants.0.message: {value} shows the value a"
+        " field's rule refuses; an invariant's message is shown as written: say what it"
+        " requires in words"
+    ]

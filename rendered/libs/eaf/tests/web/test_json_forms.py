@@ -299,6 +299,33 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
 
 
 @pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        (r'"\ud800"', "data"),
+        (r'{"k\ud83d": 1}', "a key of data"),
+        (r'{"k": ["ok", "\udfff"]}', "data.k.1"),
+        (b'"\xed\xa0\x80"', "data"),  # the surrogate written raw, as UTF-8 would
+    ],
+)
+def test_text_holding_a_lone_surrogate_is_refused_before_it_is_stored(
+    data: str | bytes, where: str
+) -> None:
+    """A lone surrogate (``"\\ud800"``) is valid JSON but no UTF-8 text: taken, it was
+    stored and then broke every answer that showed it (500)."""
+    head = b'{"amount": 1, "weight": 1.5, "count": 1, "data": '
+    sent = head + (data if isinstance(data, bytes) else data.encode()) + b"}"
+    answer = _posted_exactly(sent, "application/json")
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [
+        {
+            "field": "body",
+            "message": f"The body holds text that is not Unicode at {where} (a lone"
+            " surrogate, such as \\ud800)",
+        }
+    ]
+
+
+@pytest.mark.parametrize(
     ("content_type", "status"),
     [
         ("text/plain", 415),
@@ -331,7 +358,7 @@ def test_an_integer_of_more_than_a_thousand_digits_is_out_of_range_and_zero_neve
     assert exact_number("0e5000") == 0
 
 
-def _posted_exactly(body: str, content_type: str) -> Any:
+def _posted_exactly(body: str | bytes, content_type: str) -> Any:
     """The answer to ``body`` posted as ``content_type`` to a route of an
     ``ExactJsonRoute`` taking :class:`Exact`, problems answered as a service's are."""
     from fastapi import APIRouter, FastAPI

@@ -18,6 +18,10 @@ MAX_EXPONENT = 1000
 bytes) would be ten million digits once written in plain notation, or as an integer."""
 
 
+UNWRITABLE = "text that is not Unicode at "
+"""How a body holding a lone surrogate is told (after ``The body holds ``)."""
+
+
 def _out_of_range(text: str) -> json.JSONDecodeError:
     return json.JSONDecodeError(
         f"number out of range: {text[:24]}{'…' if len(text) > 24 else ''} (a number's size"
@@ -47,15 +51,57 @@ def exact_integer(text: str) -> int:
     return int(text)
 
 
+def _unwritable(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (``"\\ud800"`` in JSON), which no UTF-8
+    answer, log or event can carry."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate_at(value: Any) -> str | None:
+    """The path (``data.k``, ``lines.1``; ``body`` for the whole) of the first text of
+    a JSON ``value``, a key or a value, that holds a lone surrogate; None if none does."""
+    pending: list[tuple[Any, str]] = [(value, "")]
+    while pending:
+        item, path = pending.pop()
+        if isinstance(item, str):
+            if _unwritable(item):
+                return path or "body"
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if _unwritable(key):
+                    return f"a key of {path}" if path else "a key of the body"
+                pending.append((inner, f"{path}.{key}" if path else key))
+        elif isinstance(item, list):
+            pending.extend(
+                (inner, f"{path}.{index}" if path else str(index))
+                for index, inner in enumerate(item)
+            )
+    return None
+
+
 class ExactJsonRequest(Request):
     """A request whose JSON body keeps its numbers' digits (``Decimal`` for a fraction or
-    an exponent, within ±10^``MAX_EXPONENT``; an integer stays an ``int``)."""
+    an exponent, within ±10^``MAX_EXPONENT``; an integer stays an ``int``), and holds
+    only text UTF-8 can write (a lone surrogate is refused, 422, before it is stored)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            self._json = json.loads(
-                await self.body(), parse_float=exact_number, parse_int=exact_integer
-            )
+            body = await self.body()
+            read = json.loads(body, parse_float=exact_number, parse_int=exact_integer)
+            where = lone_surrogate_at(read)
+            if where is not None:
+                raise json.JSONDecodeError(
+                    f"{UNWRITABLE}{where[:80]} (a lone surrogate, such as \\ud800)",
+                    body.decode("utf-8", "replace"),
+                    0,
+                )
+            self._json = read
         return self._json
 
 
