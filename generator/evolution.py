@@ -635,32 +635,65 @@ def _declared_renames(domain: Domain) -> set[tuple[str, str]]:
     }
 
 
+def _unfollowed(old_domain: Domain, new_domain: Domain, aggregate: str, field: str) -> list[str]:
+    """The events of ``aggregate`` stored with ``field`` that read it as nothing now: the
+    event no longer carries it, and no upcast step since the stored version renames it
+    into another or removes it (an implicit event follows its command's fields)."""
+    found = []
+    for name, stored in old_domain.events.items():
+        current = new_domain.events.get(name)
+        if (
+            stored.aggregate != aggregate
+            or current is None
+            or all(f.name != field for f in stored.fields)
+            or any(f.name == field for f in current.fields)
+        ):
+            continue
+        if not any(field in _taken_by(step) for step in _steps_since(current, stored.version)):
+            found.append(name)
+    return found
+
+
 def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
     """An aggregate field that is new (optional, or with a default) where one of its type
     is gone: a rename, most likely, which the stored events do not follow: the values
-    stored under the old name read as the new field's default."""
+    stored under the old name read as the new field's default. Each event stored with the
+    old name must follow it: an upcast of one of them does not rename it in the others."""
     found: list[tuple[Loc, str]] = []
     declared = _declared_renames(new_domain)
-    accounted = {old for old, _ in declared} | {
-        name
-        for event in new_domain.events.values()
-        for upcast in event.upcasts
-        for name in upcast.get("remove", [])
-    }
     for name, current in new_domain.aggregates.items():
         stored = old_domain.aggregates.get(name)
         if stored is None:
             continue
         now = {f.name for f in current.fields}
-        # a field an upcast renames (into another) or removes is not lost unawares
-        gone = [f for f in stored.fields if f.name not in now and f.name not in accounted]
+        # a field every stored event renames (into another) or removes is not lost unawares
+        unfollowed = {
+            f.name: _unfollowed(old_domain, new_domain, name, f.name)
+            for f in stored.fields
+            if f.name not in now
+        }
+        gone = [f for f in stored.fields if unfollowed.get(f.name)]
         for field in current.fields:
             if stored.field(field.name) is not None or field.required:
                 continue
             # optional or not: a required field renamed into an optional one drops its
             # values as well
             was = [f.name for f in gone if f.type == field.type]
-            if len(was) != 1 or (was[0], field.name) in declared:
+            if len(was) != 1:
+                continue
+            events = unfollowed[was[0]]
+            step = f"{{rename: {{{was[0]}: {field.name}}}}}"
+            if (was[0], field.name) in declared:
+                found.append(
+                    (
+                        field.loc,
+                        f"{name}.{was[0]} is renamed {field.name!r} by an upcast, but"
+                        f" {_listed(events)} {'is' if len(events) == 1 else 'are'} stored"
+                        f" with {was[0]!r} too, and without that upcast read as the"
+                        f" default of {field.name!r}: declare {_listed(events)} under"
+                        f" `events` with a new version and the same upcast ({step})",
+                    )
+                )
                 continue
             found.append(
                 (
@@ -668,12 +701,46 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
                     f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
                     f" {field.type}: if this is a rename, what is stored as {was[0]!r}"
                     f" is not read as {field.name!r} (it reads as its default); declare the"
-                    f" events that carry it with a new version and an upcast that renames"
-                    f" it ({{rename: {{{was[0]}: {field.name}}}}}), or one that removes it"
+                    f" events that carry it ({_listed(events)}) with a new version and an"
+                    f" upcast that renames it ({step}), or one that removes it"
                     f" ({{remove: [{was[0]}]}}) if its values are to be dropped",
                 )
             )
+    return found + _renamed_value_fields(old_domain, new_domain)
+
+
+def _renamed_value_fields(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
+    """A value object's field that is new (optional, or with a default) where one of its
+    type is gone, in a value object the stored events hold: its stored values read as the
+    default, and no upcast renames a value object's field."""
+    held: set[str] = set()
+    for event in old_domain.events.values():
+        for field in event.fields:
+            held |= _held(field.type, old_domain, set())
+    found: list[tuple[Loc, str]] = []
+    for name in sorted(held & old_domain.values.keys() & new_domain.values.keys()):
+        stored, current = old_domain.values[name], new_domain.values[name]
+        now = {f.name for f in current.fields}
+        gone = [f for f in stored.fields if f.name not in now]
+        for field in current.fields:
+            was = [f.name for f in gone if f.type == field.type]
+            if any(f.name == field.name for f in stored.fields) or field.required or len(was) != 1:
+                continue
+            found.append(
+                (
+                    field.loc,
+                    f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
+                    f" {field.type}: if this is a rename, what the stored events hold as"
+                    f" {was[0]!r} is not read as {field.name!r} (it reads as its default), and"
+                    f" no upcast renames a value object's field: keep the name {was[0]!r}, or"
+                    " render with --allow-breaking if its values are to be dropped",
+                )
+            )
     return found
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def _narrower(key: str, old: Any, new: Any) -> bool:

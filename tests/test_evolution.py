@@ -240,9 +240,9 @@ def test_a_field_renamed_without_an_upcast_is_refused_and_with_one_rendered(
         "specs/vetcare.yaml:24:14: aggregates.Pet.fields.lines: Pet.lines is new and"
         " Pet.parts is gone, both list[PartLine]: if this is a rename, what is stored as"
         " 'parts' is not read as 'lines' (it reads as its default); declare the events that"
-        " carry it with a new version and an upcast that renames it ({rename: {parts:"
-        " lines}}), or one that removes it ({remove: [parts]}) if its values are to be"
-        " dropped",
+        " carry it (PetEnrolled) with a new version and an upcast that renames it ({rename:"
+        " {parts: lines}}), or one that removes it ({remove: [parts]}) if its values are to"
+        " be dropped",
         REFUSED.replace(
             "`generate render` would refuse this change", "nothing was written"
         ).replace(
@@ -419,10 +419,42 @@ def test_a_required_field_renamed_into_an_optional_one_is_a_likely_rename() -> N
     assert renames == [
         "Van.registration is new and Van.plate is gone, both str: if this is a rename, what is"
         " stored as 'plate' is not read as 'registration' (it reads as its default); declare"
-        " the events that carry it with a new version and an upcast that renames it ({rename:"
-        " {plate: registration}}), or one that removes it ({remove: [plate]}) if its values"
-        " are to be dropped"
+        " the events that carry it (VanAdded) with a new version and an upcast that renames"
+        " it ({rename: {plate: registration}}), or one that removes it ({remove: [plate]}) if"
+        " its values are to be dropped"
     ]
+
+
+def test_a_rename_one_event_follows_is_still_refused_for_the_others() -> None:
+    """An upcast renames a field in the events it is declared on only: the values the
+    other events stored read as the new field's default (a draft invoice's total read 0,
+    and issuing it charged 0)."""
+    before = FLEET.replace(
+        "      add: {creates: true, params: [plate], emits: VanAdded}\n",
+        "      add: {creates: true, params: [plate], emits: VanAdded}\n"
+        "      retire: {set: {plate: \"'-'\"}, emits: VanRetired}\n",
+    )
+    after = (
+        before.replace("plate: {type: str, max_length: 20}", "tag: {type: str, default: x}")
+        .replace("params: [plate]", "params: [tag]")
+        .replace("{plate: ", "{tag: ")
+        + "events:\n  VanRetired:\n    version: 2\n"
+        "    fields: {vanId: uuid, tag: str, occurredAt: datetime}\n"
+        "    upcasts: {1: {rename: {plate: tag}}}\n"
+    )
+    renames, _ = _evolved(before, after)
+    assert renames == [
+        "Van.plate is renamed 'tag' by an upcast, but VanAdded is stored with 'plate' too,"
+        " and without that upcast read as the default of 'tag': declare VanAdded under"
+        " `events` with a new version and the same upcast ({rename: {plate: tag}})"
+    ]
+    both = after.replace(
+        "events:\n",
+        "events:\n  VanAdded:\n    version: 2\n"
+        "    fields: {vanId: uuid, tag: str, occurredAt: datetime}\n"
+        "    upcasts: {1: {rename: {plate: tag}}}\n",
+    )
+    assert _evolved(before, both)[0] == []
 
 
 def test_a_rule_narrowed_on_a_field_an_upcast_renames_is_warned_of() -> None:
@@ -545,3 +577,24 @@ def test_what_stored_events_would_no_longer_read_is_refused_or_warned_of() -> No
         _evolved(BOX, BOX.replace("price: {type: decimal, min: 0}", "price: {type: float}"))[1]
         == []
     )
+
+
+def test_a_value_object_field_renamed_is_a_likely_rename() -> None:
+    """A line's ``unitPrice`` renamed ``price`` (with a default) read every stored line's
+    price as that default: nothing said so, as it is said of an aggregate's field."""
+    before = FLEET.replace(
+        "aggregates:\n",
+        "values:\n  Part:\n    fields: {sku: str, unitPrice: {type: int, default: 0}}\n"
+        "aggregates:\n",
+    ).replace(
+        "      plate: {type: str, max_length: 20}\n",
+        "      plate: str\n      parts: 'list[Part]'\n",
+    )
+    before = before.replace("params: [plate]", "params: [plate, parts]")
+    after = before.replace("unitPrice: {type: int", "price: {type: int")
+    assert _evolved(before, after)[0] == [
+        "Part.price is new and Part.unitPrice is gone, both int: if this is a rename, what the"
+        " stored events hold as 'unitPrice' is not read as 'price' (it reads as its default),"
+        " and no upcast renames a value object's field: keep the name 'unitPrice', or render"
+        " with --allow-breaking if its values are to be dropped"
+    ]
