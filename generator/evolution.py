@@ -673,24 +673,17 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
             if f.name not in now
         }
         gone = [f for f in stored.fields if unfollowed.get(f.name)]
-        for field in current.fields:
-            if stored.field(field.name) is not None or field.required:
-                continue
-            # optional or not: a required field renamed into an optional one drops its
-            # values as well
-            was = [f.name for f in gone if f.type == field.type]
-            if len(was) != 1:
-                continue
-            events = unfollowed[was[0]]
-            step = f"{{rename: {{{was[0]}: {field.name}}}}}"
-            if (was[0], field.name) in declared:
+        for field, was in _renamed(stored.fields, current.fields, gone):
+            events = unfollowed[was]
+            step = f"{{rename: {{{was}: {field.name}}}}}"
+            if (was, field.name) in declared:
                 found.append(
                     (
                         field.loc,
-                        f"{name}.{was[0]} is renamed {field.name!r} by an upcast, but"
-                        f" {_listed(events)} {'is' if len(events) == 1 else 'are'} stored"
-                        f" with {was[0]!r} too, and without that upcast read as the"
-                        f" default of {field.name!r}: declare {_listed(events)} under"
+                        f"{name}.{was} is renamed {field.name!r} by an upcast, but"
+                        f" {listed(events)} {'is' if len(events) == 1 else 'are'} stored"
+                        f" with {was!r} too, and without that upcast read as the"
+                        f" default of {field.name!r}: declare {listed(events)} under"
                         f" `events` with a new version and the same upcast ({step})",
                     )
                 )
@@ -698,15 +691,30 @@ def likely_renames(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, st
             found.append(
                 (
                     field.loc,
-                    f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
-                    f" {field.type}: if this is a rename, what is stored as {was[0]!r}"
+                    f"{name}.{field.name} is new and {name}.{was} is gone, both"
+                    f" {field.type}: if this is a rename, what is stored as {was!r}"
                     f" is not read as {field.name!r} (it reads as its default); declare the"
-                    f" events that carry it ({_listed(events)}) with a new version and an"
+                    f" events that carry it ({listed(events)}) with a new version and an"
                     f" upcast that renames it ({step}), or one that removes it"
-                    f" ({{remove: [{was[0]}]}}) if its values are to be dropped",
+                    f" ({{remove: [{was}]}}) if its values are to be dropped",
                 )
             )
     return found + _renamed_value_fields(old_domain, new_domain)
+
+
+def _renamed(
+    stored: list[RField], current: list[RField], gone: list[RField]
+) -> list[tuple[RField, str]]:
+    """Each field of ``current`` that is new and optional (or defaulted) with the one of
+    ``gone`` of its type it was renamed from, most likely (a required field renamed into an
+    optional one drops its values as well)."""
+    before = {f.name for f in stored}
+    found = []
+    for field in current:
+        was = [f.name for f in gone if f.type == field.type]
+        if field.name not in before and not field.required and len(was) == 1:
+            found.append((field, was[0]))
+    return found
 
 
 def _renamed_value_fields(old_domain: Domain, new_domain: Domain) -> list[tuple[Loc, str]]:
@@ -722,25 +730,18 @@ def _renamed_value_fields(old_domain: Domain, new_domain: Domain) -> list[tuple[
         stored, current = old_domain.values[name], new_domain.values[name]
         now = {f.name for f in current.fields}
         gone = [f for f in stored.fields if f.name not in now]
-        for field in current.fields:
-            was = [f.name for f in gone if f.type == field.type]
-            if any(f.name == field.name for f in stored.fields) or field.required or len(was) != 1:
-                continue
+        for field, was in _renamed(stored.fields, current.fields, gone):
             found.append(
                 (
                     field.loc,
-                    f"{name}.{field.name} is new and {name}.{was[0]} is gone, both"
+                    f"{name}.{field.name} is new and {name}.{was} is gone, both"
                     f" {field.type}: if this is a rename, what the stored events hold as"
-                    f" {was[0]!r} is not read as {field.name!r} (it reads as its default), and"
-                    f" no upcast renames a value object's field: keep the name {was[0]!r}, or"
+                    f" {was!r} is not read as {field.name!r} (it reads as its default), and"
+                    f" no upcast renames a value object's field: keep the name {was!r}, or"
                     " render with --allow-breaking if its values are to be dropped",
                 )
             )
     return found
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
 
 
 def _narrower(key: str, old: Any, new: Any) -> bool:

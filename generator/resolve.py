@@ -464,7 +464,7 @@ class _Resolver:
         if node is None:
             return
         fields = {f.name for f in aggregate.fields}
-        named = names_in(node) & (fields | {"id", "now", "today"})
+        named = names_in(node) & (fields | {"now", "today", *BUILT_IN_FIELDS})
         if len(named) != 1 or not named <= fields:
             self.domain.problem(
                 loc,

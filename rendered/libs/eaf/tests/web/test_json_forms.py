@@ -304,6 +304,8 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
         (r'"\ud800"', "data"),
         (r'{"k\ud83d": 1}', "a key of data"),
         (r'{"k": ["ok", "\udfff"]}', "data.k.1"),
+        (r'{"a.b": "\ud800"}', 'data["a.b"]'),
+        (r'["\ud800", {"k\ud83d": 1}]', "data.0"),  # the first, in the body's order
         (b'"\xed\xa0\x80"', "data"),  # the surrogate written raw, as UTF-8 would
     ],
 )

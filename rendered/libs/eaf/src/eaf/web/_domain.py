@@ -27,7 +27,7 @@ from eaf.eventsourcing.errors import (
     StoreUnavailableError,
     holder_phrase,
 )
-from eaf.web._exact import UNWRITABLE
+from eaf.web._exact import HELD
 from eaf.web._problems import PROBLEM_TYPE
 
 log = logging.getLogger(__name__)
@@ -173,10 +173,10 @@ def _detail(errors: Sequence[FieldProblem]) -> str:
 
 
 def _unreadable(why: str) -> str:
-    """What a body that cannot be read is told: a number too large for the service (see
-    ``exact_number``), or no valid JSON."""
-    if why.startswith(("number out of range: ", UNWRITABLE)):
-        return "The body holds " + ("a " if why.startswith("number") else "") + why
+    """What a body that cannot be read is told: what ``eaf.web._exact`` refuses in it (a
+    number too large for the service, text that is not Unicode), or no valid JSON."""
+    if why.startswith(HELD):
+        return "The body holds " + why
     return "The body is not valid JSON"
 
 

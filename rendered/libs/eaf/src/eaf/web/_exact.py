@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
+from eaf.domain import member_path
 from eaf.web._problems import problem_response
 
 MAX_EXPONENT = 1000
@@ -18,13 +19,16 @@ MAX_EXPONENT = 1000
 bytes) would be ten million digits once written in plain notation, or as an integer."""
 
 
+OUT_OF_RANGE = "a number out of range: "
 UNWRITABLE = "text that is not Unicode at "
-"""How a body holding a lone surrogate is told (after ``The body holds ``)."""
+HELD = (OUT_OF_RANGE, UNWRITABLE)
+"""How the messages of a body this module refuses start: each is told after ``The body
+holds ``."""
 
 
 def _out_of_range(text: str) -> json.JSONDecodeError:
     return json.JSONDecodeError(
-        f"number out of range: {text[:24]}{'…' if len(text) > 24 else ''} (a number's size"
+        f"{OUT_OF_RANGE}{text[:24]}{'…' if len(text) > 24 else ''} (a number's size"
         f" is from 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT}, or 0)",
         text,
         0,
@@ -64,24 +68,28 @@ def _unwritable(text: str) -> bool:
 
 
 def lone_surrogate_at(value: Any) -> str | None:
-    """The path (``data.k``, ``lines.1``; ``body`` for the whole) of the first text of
-    a JSON ``value``, a key or a value, that holds a lone surrogate; None if none does."""
+    """The path (``data.k``, ``lines.1``, ``labels["a.b"]``; ``body`` for the whole) of
+    the first text of a JSON ``value`` that holds a lone surrogate, in the body's order (a
+    map's keys before its values); None if none does."""
     pending: list[tuple[Any, str]] = [(value, "")]
     while pending:
         item, path = pending.pop()
         if isinstance(item, str):
             if _unwritable(item):
                 return path or "body"
-        elif isinstance(item, dict):
-            for key, inner in item.items():
-                if _unwritable(key):
-                    return f"a key of {path}" if path else "a key of the body"
-                pending.append((inner, f"{path}.{key}" if path else key))
+            continue
+        if isinstance(item, dict):
+            if any(_unwritable(key) for key in item):
+                return f"a key of {path or 'the body'}"
+            steps: list[tuple[str | int, Any]] = list(item.items())
         elif isinstance(item, list):
-            pending.extend(
-                (inner, f"{path}.{index}" if path else str(index))
-                for index, inner in enumerate(item)
-            )
+            steps = list(enumerate(item))
+        else:
+            continue
+        pending.extend(
+            (inner, member_path(path, step) if path else str(step))
+            for step, inner in reversed(steps)
+        )
     return None
 
 
