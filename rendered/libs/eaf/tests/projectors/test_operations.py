@@ -4,10 +4,11 @@ and read models made before fingerprints were remembered."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import JSON, Column, MetaData, Table, text
 
 from eaf.eventsourcing import NewEvent, SqlEventStore
 from eaf.projectors import (
+    Projection,
     Projector,
     SqlProjectionStore,
     StoreFollower,
@@ -15,6 +16,7 @@ from eaf.projectors import (
     projection_status,
     rebuild_projection,
 )
+from eaf.projectors.tables import JsonColumn
 from eaf.projectors.testing import (
     ORDER_COLUMNS,
     ORDERS,
@@ -204,3 +206,79 @@ async def test_a_missing_table_with_a_checkpoint_is_rebuilt(
     restarted = Projector(order_projection(), follower.projector.store)
     assert await restarted.start() == "table missing"
     assert await follower.projector.store.checkpoint("orders") == 0
+
+
+#: JSON values a number-typed column would change: a lone integer past 64 bits, a
+#: float with no fraction, a string of digits.
+LONE_NUMBERS = {
+    "big": 12345678901234567890123,
+    "round": 100.0,
+    "digits": "12",
+}
+
+
+def _with_tags(tags: dict[str, object]) -> dict[str, dict[str, object]]:
+    return {order: {**ORDERS["o1"], "tags": value} for order, value in tags.items()}
+
+
+async def _tags(store: SqlProjectionStore, projection: Projection) -> dict[str, object]:
+    return {
+        row["id"]: row["tags"] for row in await all_rows(store, projection, TENANTS)
+    }
+
+
+async def test_a_json_column_answers_a_lone_number_as_it_was_written(
+    sql_events: SqlEventStore,
+) -> None:
+    store = SqlProjectionStore(sql_events.database)
+    projector = Projector(order_projection(), store)
+    await projector.start()
+    await place(sql_events, "acme", _with_tags(LONE_NUMBERS))
+    await StoreFollower(projector, sql_events).run_until_idle()
+
+    tags = await _tags(store, projector.projection)
+    assert tags == LONE_NUMBERS
+    assert {order: type(value) for order, value in tags.items()} == {
+        "big": int,
+        "round": float,
+        "digits": str,
+    }
+
+
+async def test_a_sqlite_table_whose_json_columns_have_numeric_affinity_is_rebuilt(
+    sqlite_store: SqlEventStore,
+) -> None:
+    """A read model made when a JSON column was declared ``JSON`` on SQLite (numeric
+    affinity: a lone number is stored as a number) is rebuilt from the events once."""
+    store = SqlProjectionStore(sqlite_store.database)
+    projection = order_projection()
+    await Projector(projection, store).start()
+    declared_json = Table(
+        "orders_read_model",
+        MetaData(),
+        *(
+            Column(
+                column.name,
+                JSON() if isinstance(column.type, JsonColumn) else column.type,
+                primary_key=column.primary_key,
+            )
+            for column in projection.table.columns
+        ),
+    )
+    async with sqlite_store.database.transaction(platform=True, write=True) as conn:
+        await conn.run_sync(lambda sync: projection.table.drop(sync))
+        await conn.run_sync(lambda sync: declared_json.create(sync))
+    await place(sqlite_store, "acme", _with_tags(LONE_NUMBERS))
+    await StoreFollower(Projector(projection, store), sqlite_store).run_until_idle()
+    assert await _tags(store, projection) == {
+        "big": 1.2345678901234568e22,
+        "round": 100,
+        "digits": "12",
+    }
+
+    restarted = Projector(order_projection(), store)
+    assert await restarted.start() == "JSON columns stored as text on SQLite: tags"
+    assert await store.checkpoint("orders") == 0
+    await StoreFollower(restarted, sqlite_store).run_until_idle()
+    assert await _tags(store, projection) == LONE_NUMBERS
+    assert await Projector(order_projection(), store).start() is None

@@ -13,6 +13,7 @@ from eaf.eventsourcing.sql.database import Database
 from eaf.projectors.projection import Projection
 from eaf.projectors.schema import ProjectionSchema, difference
 from eaf.projectors.sql_tables import reset_bookkeeping, schemas
+from eaf.projectors.tables import JsonColumn
 
 Found = tuple[dict[str, str], list[str]]
 """A table in the database: its columns' kinds, and its primary key."""
@@ -39,12 +40,15 @@ async def prepare_table(
     ).one_or_none()
     name = projection.table.name
     found = await connection.run_sync(lambda sync: _found(sync, name))
+    sqlite = not database.postgres
     if stored is None:
-        reason = _unrecorded_change(projection, found, checkpoint)
+        reason = _unrecorded_change(projection, found, checkpoint, sqlite=sqlite)
     elif stored.fingerprint != schema.fingerprint:
         reason = schema.changes_since(ProjectionSchema.from_json(stored.schema))
     else:
         reason = "table missing" if found is None and checkpoint > 0 else None
+    if reason is None and sqlite and found is not None:
+        reason = _numeric_json(projection, found)
     if reason is not None:
         await connection.run_sync(
             lambda sync: projection.table.drop(sync, checkfirst=True)
@@ -70,8 +74,23 @@ async def prepare_table(
     return reason
 
 
+def _numeric_json(projection: Projection, found: Found) -> str | None:
+    """On SQLite, why a table made when JSON columns were declared ``JSON`` is rebuilt:
+    that declaration's numeric affinity stored a lone number as a number (see
+    :class:`~eaf.projectors.tables.JsonColumn`), so its rows may hold changed values."""
+    columns, _ = found
+    numeric = [
+        column.name
+        for column in projection.table.columns
+        if isinstance(column.type, JsonColumn) and columns.get(column.name) == "json"
+    ]
+    if not numeric:
+        return None
+    return f"JSON columns stored as text on SQLite: {' '.join(numeric)}"
+
+
 def _unrecorded_change(
-    projection: Projection, found: Found | None, checkpoint: int
+    projection: Projection, found: Found | None, checkpoint: int, *, sqlite: bool
 ) -> str | None:
     """For a table made before fingerprints were remembered: whether its columns (by
     name, kind and key) differ from the projection's."""
@@ -82,6 +101,8 @@ def _unrecorded_change(
     for column, kind in columns.items():
         if column in declared and _UNKNOWN in (kind, declared[column]):
             declared[column] = kind  # a kind not known is not a change
+        elif sqlite and (kind, declared.get(column)) == ("str", "json"):
+            declared[column] = kind  # a JSON column is TEXT on SQLite
     parts: list[str] = []
     changed = difference(columns, declared)
     if changed:

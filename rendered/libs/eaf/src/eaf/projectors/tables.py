@@ -16,16 +16,32 @@ from sqlalchemy import (
     String,
     Table,
 )
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import TypeCompiler
 
 from eaf.eventsourcing.serialization import encode_value
 from eaf.projectors.projection import TENANT_COLUMN
+
+
+class JsonColumn(JSON):
+    """A JSON column, declared ``TEXT`` on SQLite: a column declared ``JSON`` has numeric
+    affinity there, which stores the text of a lone number as a number (a big integer
+    loses digits, ``1E2`` reads back ``100``)."""
+
+    cache_ok = True
+
+
+@compiles(JsonColumn, "sqlite")
+def _sqlite_text(type_: JsonColumn, compiler: TypeCompiler, **kw: Any) -> str:
+    return "TEXT"
+
 
 COLUMN_TYPES: Mapping[str, Any] = {
     "str": String,
     "int": BigInteger,  # 64 bits on every database (PostgreSQL's integer has 32)
     "float": Float,
     "bool": Boolean,
-    "json": JSON,
+    "json": JsonColumn,
 }
 
 
