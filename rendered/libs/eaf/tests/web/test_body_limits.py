@@ -193,3 +193,51 @@ async def test_a_well_formed_body_reaches_the_app_unchanged() -> None:
     assert response.status_code == 200
     assert bare.json() == {"size": 8}
     assert seen == [document, b"not json"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/documents/%00", "/documents/a%00b", "/%00/documents"]
+)
+async def test_a_path_holding_a_nul_character_names_nothing(path: str) -> None:
+    """PostgreSQL's text refuses a NUL character: an id holding one reached the store
+    and failed there (500) rather than being found by no one (404)."""
+    app, seen = limited_app()
+
+    @app.get("/documents/{name}")
+    async def document(name: str) -> dict[str, str]:
+        seen.append(name)
+        return {"name": name}
+
+    async with client(app) as http:
+        answer = await http.get(path)
+    body = assert_problem(answer, 404)
+    assert body["detail"] == (
+        "The path holds a NUL character (\\u0000): no stored text may hold one"
+    )
+    assert seen == []
+
+
+async def test_query_parameters_holding_a_nul_character_are_each_refused() -> None:
+    app, seen = limited_app()
+
+    @app.get("/documents")
+    async def documents(request: Request) -> dict[str, str]:
+        seen.append(dict(request.query_params))
+        return {}
+
+    async with client(app) as http:
+        answer = await http.get(
+            "/documents?title=a%00&limit=5&%00=x&ok=%2500", headers={}
+        )
+        fine = await http.get("/documents?ok=%2500&name=%E2%80%8B")
+    body = assert_problem(answer, 422)
+    message = (
+        "The parameter holds a NUL character (\\u0000): no stored text may hold one"
+    )
+    assert body["errors"] == [
+        {"field": "title", "message": message},
+        {"field": "\\u0000", "message": message},
+    ]
+    assert (body["field"], body["detail"]) == ("title", message)
+    assert fine.status_code == 200
+    assert seen == [{"ok": "%00", "name": "\u200b"}]

@@ -298,32 +298,48 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
     ]
 
 
+SURROGATE = " (a lone surrogate, such as \\ud800)"
+NUL = ": no stored text may hold one"
+
+
 @pytest.mark.parametrize(
-    ("data", "where"),
+    ("data", "message"),
     [
-        (r'"\ud800"', "data"),
-        (r'{"k\ud83d": 1}', "a key of data"),
-        (r'{"k": ["ok", "\udfff"]}', "data.k.1"),
-        (r'{"a.b": "\ud800"}', 'data["a.b"]'),
-        (r'["\ud800", {"k\ud83d": 1}]', "data.0"),  # the first, in the body's order
-        (b'"\xed\xa0\x80"', "data"),  # the surrogate written raw, as UTF-8 would
+        (r'"\ud800"', "text that is not Unicode at data" + SURROGATE),
+        (r'{"k\ud83d": 1}', "text that is not Unicode at a key of data" + SURROGATE),
+        (
+            r'{"k": ["ok", "\udfff"]}',
+            "text that is not Unicode at data.k.1" + SURROGATE,
+        ),
+        (r'{"a.b": "\ud800"}', 'text that is not Unicode at data["a.b"]' + SURROGATE),
+        # the first, in the body's order
+        (
+            r'["\ud800", {"k\ud83d": 1}]',
+            "text that is not Unicode at data.0" + SURROGATE,
+        ),
+        # the surrogate written raw, as UTF-8 would
+        (b'"\xed\xa0\x80"', "text that is not Unicode at data" + SURROGATE),
+        (r'"a\u0000b"', "a NUL character (\\u0000) at data" + NUL),
+        (
+            r'{"k": [{"\u0000": 1}]}',
+            "a NUL character (\\u0000) at a key of data.k.0" + NUL,
+        ),
+        (r'["ok", "\u0000", "\ud800"]', "a NUL character (\\u0000) at data.1" + NUL),
     ],
 )
-def test_text_holding_a_lone_surrogate_is_refused_before_it_is_stored(
-    data: str | bytes, where: str
+def test_text_no_store_can_keep_is_refused_before_it_is_stored(
+    data: str | bytes, message: str
 ) -> None:
     """A lone surrogate (``"\\ud800"``) is valid JSON but no UTF-8 text: taken, it was
-    stored and then broke every answer that showed it (500)."""
+    stored and then broke every answer that showed it (500). A NUL character is valid
+    Unicode, but PostgreSQL's text refuses it: taken, the append failed (500) there and
+    succeeded on SQLite, so a service answered by its database."""
     head = b'{"amount": 1, "weight": 1.5, "count": 1, "data": '
     sent = head + (data if isinstance(data, bytes) else data.encode()) + b"}"
     answer = _posted_exactly(sent, "application/json")
     assert answer.status_code == 422, answer.text
     assert answer.json()["errors"] == [
-        {
-            "field": "body",
-            "message": f"The body holds text that is not Unicode at {where} (a lone"
-            " surrogate, such as \\ud800)",
-        }
+        {"field": "body", "message": f"The body holds {message}"}
     ]
 
 

@@ -21,9 +21,16 @@ bytes) would be ten million digits once written in plain notation, or as an inte
 
 OUT_OF_RANGE = "a number out of range: "
 UNWRITABLE = "text that is not Unicode at "
-HELD = (OUT_OF_RANGE, UNWRITABLE)
+NUL = "a NUL character (\\u0000) at "
+HELD = (OUT_OF_RANGE, UNWRITABLE, NUL)
 """How the messages of a body this module refuses start: each is told after ``The body
 holds ``."""
+NO_STORE_KEEPS = "no stored text may hold one"
+"""Why a NUL character is refused, in a body, a path or a query."""
+_WHY = {
+    UNWRITABLE: " (a lone surrogate, such as \\ud800)",
+    NUL: f": {NO_STORE_KEEPS}",
+}
 
 
 def _out_of_range(text: str) -> json.JSONDecodeError:
@@ -55,32 +62,39 @@ def exact_integer(text: str) -> int:
     return int(text)
 
 
-def _unwritable(text: str) -> bool:
-    """Whether ``text`` holds a lone surrogate (``"\\ud800"`` in JSON), which no UTF-8
-    answer, log or event can carry."""
+def _unstorable(text: str) -> str | None:
+    """What ``text`` holds that no store can keep, as a message starts (:data:`NUL`:
+    PostgreSQL's text refuses it; :data:`UNWRITABLE`: a lone surrogate, ``"\\ud800"`` in
+    JSON, which no UTF-8 answer, log or event can carry); None when it holds neither."""
+    if "\x00" in text:
+        return NUL
     if text.isascii():
-        return False
+        return None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return True
-    return False
+        return UNWRITABLE
+    return None
 
 
-def lone_surrogate_at(value: Any) -> str | None:
-    """The path (``data.k``, ``lines.1``, ``labels["a.b"]``; ``body`` for the whole) of
-    the first text of a JSON ``value`` that holds a lone surrogate, in the body's order (a
-    map's keys before its values); None if none does."""
+def unstorable_text_at(value: Any) -> str | None:
+    """Why the first text of a JSON ``value``, in the body's order (a map's keys before
+    its values), cannot be stored, with its path (``data.k``, ``lines.1``,
+    ``labels["a.b"]``; ``body`` for the whole): ``a NUL character (\\u0000) at data.k:
+    …``; None when every text can."""
     pending: list[tuple[Any, str]] = [(value, "")]
     while pending:
         item, path = pending.pop()
         if isinstance(item, str):
-            if _unwritable(item):
-                return path or "body"
+            why = _unstorable(item)
+            if why is not None:
+                return f"{why}{(path or 'body')[:80]}{_WHY[why]}"
             continue
         if isinstance(item, dict):
-            if any(_unwritable(key) for key in item):
-                return f"a key of {path or 'the body'}"
+            for key in item:
+                why = _unstorable(key)
+                if why is not None:
+                    return f"{why}a key of {(path or 'the body')[:80]}{_WHY[why]}"
             steps: list[tuple[str | int, Any]] = list(item.items())
         elif isinstance(item, list):
             steps = list(enumerate(item))
@@ -96,19 +110,16 @@ def lone_surrogate_at(value: Any) -> str | None:
 class ExactJsonRequest(Request):
     """A request whose JSON body keeps its numbers' digits (``Decimal`` for a fraction or
     an exponent, within ±10^``MAX_EXPONENT``; an integer stays an ``int``), and holds
-    only text UTF-8 can write (a lone surrogate is refused, 422, before it is stored)."""
+    only text every store can keep (a lone surrogate or a NUL character is refused, 422,
+    before anything is stored)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             body = await self.body()
             read = json.loads(body, parse_float=exact_number, parse_int=exact_integer)
-            where = lone_surrogate_at(read)
-            if where is not None:
-                raise json.JSONDecodeError(
-                    f"{UNWRITABLE}{where[:80]} (a lone surrogate, such as \\ud800)",
-                    body.decode("utf-8", "replace"),
-                    0,
-                )
+            why = unstorable_text_at(read)
+            if why is not None:
+                raise json.JSONDecodeError(why, body.decode("utf-8", "replace"), 0)
             self._json = read
         return self._json
 

@@ -1,14 +1,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import parse_qsl
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eaf.config import Settings
+from eaf.web._exact import NO_STORE_KEEPS
 from eaf.web._json import JsonBodyError, check_json
 from eaf.web._problems import problem_response
+
+NO_NUL = f"holds a NUL character (\\u0000): {NO_STORE_KEEPS}"
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 DEFAULT_MAX_JSON_DEPTH = 32
@@ -49,6 +53,10 @@ class BodyLimitMiddleware:
     whole first and refused with 400 when it is malformed or nested too deeply, so no
     recursive parser ever sees it; so is a body without a content type, which FastAPI
     parses as JSON when ``strict_content_type`` is off (older versions always did).
+
+    A NUL character (``%00``) no store can keep (PostgreSQL's text refuses it) is refused
+    in the path (404: it names nothing) and in the query (422 naming each parameter);
+    :class:`~eaf.web.ExactJsonRequest` refuses one in a JSON body.
     """
 
     def __init__(self, app: ASGIApp, limits: RequestLimits | None = None) -> None:
@@ -58,6 +66,10 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        refused = _nul_refused(scope)
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         limit = self.limits.max_body_bytes
         headers = Headers(scope=scope)
@@ -103,6 +115,28 @@ class BodyLimitMiddleware:
         if body:
             check_json(body, max_depth=self.limits.max_json_depth)
         return _replaying(body, receive)
+
+
+def _nul_refused(scope: Scope) -> ASGIApp | None:
+    """The answer to a request whose path or query holds a NUL character, else None."""
+    if "\x00" in scope.get("path", ""):
+        return problem_response(404, f"The path {NO_NUL}")
+    query: bytes = scope.get("query_string", b"")
+    if b"%00" not in query:
+        return None
+    held = [
+        name.replace("\x00", "\\u0000")
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+        if "\x00" in name or "\x00" in value
+    ]
+    errors = [{"field": name, "message": f"The parameter {NO_NUL}"} for name in held]
+    return problem_response(
+        422,
+        errors[0]["message"],
+        title="Invalid request",
+        field=errors[0]["field"],
+        errors=errors,
+    )
 
 
 def _declared_length(headers: Headers) -> int:
