@@ -133,7 +133,7 @@ HANDLER_LOCALS = frozenset(
     {"tag", "keyed", "shown", "replayed", "answered", "given", "current_state", "where",
      "order", "rows", "columns", "precondition", "path_tenant", "if_match", "if_none_match",
      "idempotency_key", "use_cases", "queries", "tx", "missing", "item", "value", "index",
-     "found", "key", "made", "limit", "offset", "sort", "total"}
+     "found", "key", "made", "limit", "offset", "sort", "total", "clock", "now"}
 )  # fmt: skip
 """The locals and parameters of the rendered HTTP handlers and use cases."""
 

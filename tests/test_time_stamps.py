@@ -54,8 +54,14 @@ with TestClient(create_app(settings, clock=clock)) as client:
     booking = made.json()
     assert booking["createdAt"] == "2030-05-01T09:00:00Z", booking
     assert (booking["touched"], booking["bookedOn"]) == (False, "2030-05-01"), booking
+    assert booking["editable"] is True, booking
     url = "/api/v1/bookings/" + booking["id"]
-    clock.at += timedelta(hours=2)
+    clock.at += timedelta(minutes=14)
+    assert client.get(url).json()["editable"] is True
+    clock.at += timedelta(minutes=1)
+    # computed at the service's clock, as the guards are (not the system's, years off)
+    assert client.get(url).json()["editable"] is False
+    clock.at += timedelta(minutes=105)
     amended = client.post(url + "/amend", json={"note": "window"})
     assert amended.status_code == 200, amended.text
     assert amended.json()["firstSeen"] == "2030-05-01T09:00:00Z", amended.text
@@ -73,8 +79,8 @@ def test_guards_sets_invariants_and_computed_values_read_the_time_stamps(
 ) -> None:
     """``createdAt`` is the first event's time, ``updatedAt`` the last one's: a guard
     refuses an amendment a day after the booking (409, nothing stored), ``set`` copies the
-    creation time, the computed values compare the two; the project passes mypy --strict
-    and its own tests."""
+    creation time, the computed values compare the two, and ``now`` in one is the
+    service's clock; the project passes mypy --strict and its own tests."""
     project = service_of(workspace, generate, "desk", DESK)
     app_probe(project, PROBE, workspace)
     ran_in(project, "-m", "mypy", "--strict", "src", "tests")

@@ -38,6 +38,7 @@ def create_app(
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.clock = services.clock
         app.state.config_schema = services.config_schema
         app.state.property_set = services.property_set
         app.state.changes = services.changes

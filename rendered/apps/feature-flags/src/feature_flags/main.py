@@ -38,6 +38,7 @@ def create_app(
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.clock = services.clock
         app.state.project = services.project
         app.state.segment = services.segment
         app.state.flag = services.flag

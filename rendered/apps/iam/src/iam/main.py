@@ -38,6 +38,7 @@ def create_app(
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.clock = services.clock
         app.state.tenant = services.tenant
         app.state.user = services.user
         app.state.role = services.role

@@ -38,6 +38,7 @@ def create_app(
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.clock = services.clock
         app.state.product = services.product
         app.state.policy = services.policy
         app.state.license = services.license

@@ -42,6 +42,7 @@ def create_app(
         services = await bootstrap(settings, **overrides)
         app.state.store = services.store
         app.state.queries = services.queries
+        app.state.clock = services.clock
         app.state.sample_user_profile = services.sample_user_profile
         for worker in services.workers:
             await worker.start()

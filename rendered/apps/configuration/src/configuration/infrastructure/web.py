@@ -5,7 +5,7 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from eaf.eventsourcing import Idempotency
@@ -35,6 +35,7 @@ from configuration.application.ports.inbound import (
     ConfigSchemaUseCases,
     PropertySetUseCases,
 )
+from configuration.application.ports.outbound import Clock
 from configuration.domain.errors import (
     ConcurrencyError,
     DomainError,
@@ -64,9 +65,14 @@ router = APIRouter(
 )
 
 
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
+async def service_clock(request: Request) -> Clock:
+    """The clock computed values are computed by: the service's, the one its commands
+    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+ServiceClock = Annotated[Clock, Depends(service_clock)]
 
 
 async def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:
@@ -163,6 +169,7 @@ async def define_config_schema(
     response: Response,
     body: schemas.DefineConfigSchemaRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.ConfigSchema:
     """define: creates a config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -175,7 +182,7 @@ async def define_config_schema(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/schemas/" + schema_.id
     response.headers["ETag"] = etag(schema_.version)
-    return config_schema_view(schema_, utc_now())
+    return config_schema_view(schema_, clock.now())
 
 
 @router.get(
@@ -188,6 +195,7 @@ async def define_config_schema(
 async def list_schemas(
     request: Request,
     queries: SchemasReads,
+    clock: ServiceClock,
     sort: Annotated[
         list[Literal["application", "-application"]] | None,
         Query(description="columns to sort by, - for descending"),
@@ -201,10 +209,10 @@ async def list_schemas(
         "application": "application",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.SchemasPage(
         items=[config_schema_view(row, now) for row in rows],
         total=total,
@@ -229,6 +237,7 @@ async def get_config_schema(
     use_cases: ConfigSchemaCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.ConfigSchema | Response:
     """The config schema with this id; 404 when there is none."""
@@ -239,7 +248,7 @@ async def get_config_schema(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return config_schema_view(schema_, utc_now())
+    return config_schema_view(schema_, clock.now())
 
 
 @router.get(
@@ -257,6 +266,7 @@ async def get_config_schema_by_application(
     use_cases: ConfigSchemaCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     application: Annotated[str, Path(alias="application")],
 ) -> schemas.ConfigSchema | Response:
     """The config schema with this application; 404 when there is none."""
@@ -267,7 +277,7 @@ async def get_config_schema_by_application(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return config_schema_view(schema_, utc_now())
+    return config_schema_view(schema_, clock.now())
 
 
 @router.put(
@@ -283,6 +293,7 @@ async def revise_config_schema(
     body: schemas.ReviseConfigSchemaRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.ConfigSchema:
     """revise: changes the config schema."""
@@ -296,7 +307,7 @@ async def revise_config_schema(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(schema_.version)
-    return config_schema_view(schema_, utc_now())
+    return config_schema_view(schema_, clock.now())
 
 
 @router.delete(
@@ -338,6 +349,7 @@ async def remove_config_schema(
 async def list_property_sets(
     request: Request,
     queries: PropertySetsReads,
+    clock: ServiceClock,
     application: Annotated[
         list[str] | None,
         Query(alias="application", description="equal to (repeat for any of several)"),
@@ -368,10 +380,10 @@ async def list_property_sets(
         "updatedAt": "updated_at",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.PropertySetsPage(
         items=[property_set_view(row, now) for row in rows],
         total=total,
@@ -396,6 +408,7 @@ async def get_property_set(
     use_cases: PropertySetCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.PropertySet | Response:
     """The property set with this id; 404 when there is none."""
@@ -406,7 +419,7 @@ async def get_property_set(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return property_set_view(set_, utc_now())
+    return property_set_view(set_, clock.now())
 
 
 @router.delete(

@@ -5,7 +5,7 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -41,6 +41,7 @@ from feature_flags.application.ports.inbound import (
     SegmentUseCases,
     UsageReportUseCases,
 )
+from feature_flags.application.ports.outbound import Clock
 from feature_flags.domain.errors import (
     ConcurrencyError,
     DomainError,
@@ -81,9 +82,14 @@ router = APIRouter(
 )
 
 
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
+async def service_clock(request: Request) -> Clock:
+    """The clock computed values are computed by: the service's, the one its commands
+    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+ServiceClock = Annotated[Clock, Depends(service_clock)]
 
 
 async def project_use_cases(request: Request) -> ProjectUseCases:
@@ -314,6 +320,7 @@ async def create_project(
     response: Response,
     body: schemas.CreateProjectRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Project:
     """create: creates a project."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -328,7 +335,7 @@ async def create_project(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/projects/" + project.id
     response.headers["ETag"] = etag(project.version)
-    return project_view(project, utc_now())
+    return project_view(project, clock.now())
 
 
 @router.get(
@@ -341,6 +348,7 @@ async def create_project(
 async def list_projects(
     request: Request,
     queries: ProjectsReads,
+    clock: ServiceClock,
     sort: Annotated[
         list[Literal["key", "-key"]] | None,
         Query(description="columns to sort by, - for descending"),
@@ -354,10 +362,10 @@ async def list_projects(
         "key": "key_",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.ProjectsPage(
         items=[project_view(row, now) for row in rows],
         total=total,
@@ -382,6 +390,7 @@ async def get_project(
     use_cases: ProjectCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Project | Response:
     """The project with this id; 404 when there is none."""
@@ -392,7 +401,7 @@ async def get_project(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return project_view(project, utc_now())
+    return project_view(project, clock.now())
 
 
 @router.put(
@@ -408,6 +417,7 @@ async def update_project(
     body: schemas.UpdateProjectRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Project:
     """update: changes the project."""
@@ -423,7 +433,7 @@ async def update_project(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(project.version)
-    return project_view(project, utc_now())
+    return project_view(project, clock.now())
 
 
 @router.delete(
@@ -467,6 +477,7 @@ async def create_segment(
     response: Response,
     body: schemas.CreateSegmentRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Segment:
     """create: creates a segment."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -480,7 +491,7 @@ async def create_segment(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/segments/" + segment.id
     response.headers["ETag"] = etag(segment.version)
-    return segment_view(segment, utc_now())
+    return segment_view(segment, clock.now())
 
 
 @router.get(
@@ -493,6 +504,7 @@ async def create_segment(
 async def list_segments(
     request: Request,
     queries: SegmentsReads,
+    clock: ServiceClock,
     sort: Annotated[
         list[Literal["name", "-name"]] | None,
         Query(description="columns to sort by, - for descending"),
@@ -506,10 +518,10 @@ async def list_segments(
         "name": "name",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.SegmentsPage(
         items=[segment_view(row, now) for row in rows],
         total=total,
@@ -534,6 +546,7 @@ async def get_segment(
     use_cases: SegmentCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Segment | Response:
     """The segment with this id; 404 when there is none."""
@@ -544,7 +557,7 @@ async def get_segment(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return segment_view(segment, utc_now())
+    return segment_view(segment, clock.now())
 
 
 @router.put(
@@ -560,6 +573,7 @@ async def update_segment(
     body: schemas.UpdateSegmentRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Segment:
     """update: changes the segment."""
@@ -575,7 +589,7 @@ async def update_segment(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(segment.version)
-    return segment_view(segment, utc_now())
+    return segment_view(segment, clock.now())
 
 
 @router.delete(
@@ -619,6 +633,7 @@ async def create_flag(
     response: Response,
     body: schemas.CreateFlagRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Flag:
     """create: creates a flag.
 
@@ -645,7 +660,7 @@ async def create_flag(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/flags/" + flag.id
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.get(
@@ -658,6 +673,7 @@ async def create_flag(
 async def list_flags(
     request: Request,
     queries: FlagsReads,
+    clock: ServiceClock,
     project_id: Annotated[
         list[UUID] | None,
         Query(alias="projectId", description="equal to (repeat for any of several)"),
@@ -697,10 +713,10 @@ async def list_flags(
         "updatedAt": "updated_at",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.FlagsPage(
         items=[flag_view(row, now) for row in rows],
         total=total,
@@ -725,6 +741,7 @@ async def get_flag(
     use_cases: FlagCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag | Response:
     """The flag with this id; 404 when there is none."""
@@ -735,7 +752,7 @@ async def get_flag(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.get(
@@ -753,6 +770,7 @@ async def get_flag_by_key(
     use_cases: FlagCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     key_: Annotated[str, Path(alias="key")],
 ) -> schemas.Flag | Response:
     """The flag with this key; 404 when there is none."""
@@ -763,7 +781,7 @@ async def get_flag_by_key(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.patch(
@@ -779,6 +797,7 @@ async def describe_flag(
     body: schemas.DescribeFlagPatch,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """describe: changes the flag.
@@ -800,7 +819,7 @@ async def describe_flag(
         if if_match is not None and if_match != current_state.version:
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
-        return flag_view(current_state, utc_now())
+        return flag_view(current_state, clock.now())
     # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
     flag = await after_merge(
         use_cases.describe(
@@ -820,7 +839,7 @@ async def describe_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.put(
@@ -836,6 +855,7 @@ async def configure_flag(
     body: schemas.ConfigureFlagRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """configure: changes the flag.
@@ -857,7 +877,7 @@ async def configure_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.put(
@@ -873,6 +893,7 @@ async def set_variants_flag(
     body: schemas.SetVariantsFlagRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """setVariants: changes the flag.
@@ -891,7 +912,7 @@ async def set_variants_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.put(
@@ -907,6 +928,7 @@ async def set_dependencies_flag(
     body: schemas.SetDependenciesFlagRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """setDependencies: changes the flag.
@@ -925,7 +947,7 @@ async def set_dependencies_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.put(
@@ -941,6 +963,7 @@ async def mark_stale_flag(
     body: schemas.MarkStaleFlagRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """markStale: changes the flag.
@@ -959,7 +982,7 @@ async def mark_stale_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.post(
@@ -974,6 +997,7 @@ async def archive_flag(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """archive: changes the flag.
@@ -991,7 +1015,7 @@ async def archive_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.post(
@@ -1006,6 +1030,7 @@ async def revive_flag(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Flag:
     """revive: changes the flag.
@@ -1023,7 +1048,7 @@ async def revive_flag(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(flag.version)
-    return flag_view(flag, utc_now())
+    return flag_view(flag, clock.now())
 
 
 @router.delete(
@@ -1072,6 +1097,7 @@ async def submit_usage_report(
     response: Response,
     body: schemas.SubmitUsageReportRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.UsageReport:
     """submit: creates a usage report.
 
@@ -1091,7 +1117,7 @@ async def submit_usage_report(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(report.version)
-    return usage_report_view(report, utc_now())
+    return usage_report_view(report, clock.now())
 
 
 @router.get(
@@ -1104,6 +1130,7 @@ async def submit_usage_report(
 async def list_usage_reports(
     request: Request,
     queries: UsageReportsReads,
+    clock: ServiceClock,
     environment: Annotated[
         list[str] | None,
         Query(alias="environment", description="equal to (repeat for any of several)"),
@@ -1138,10 +1165,10 @@ async def list_usage_reports(
         "stop": "stop",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.UsageReportsPage(
         items=[usage_report_view(row, now) for row in rows],
         total=total,

@@ -5,7 +5,7 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from secrets import token_urlsafe
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
@@ -42,6 +42,7 @@ from iam.application.ports.inbound import (
     TenantUseCases,
     UserUseCases,
 )
+from iam.application.ports.outbound import Clock
 from iam.domain import model as domain_model
 from iam.domain.errors import (
     ConcurrencyError,
@@ -94,9 +95,14 @@ router = APIRouter(
 TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
+async def service_clock(request: Request) -> Clock:
+    """The clock computed values are computed by: the service's, the one its commands
+    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+ServiceClock = Annotated[Clock, Depends(service_clock)]
 
 
 async def tenant_use_cases(request: Request) -> TenantUseCases:
@@ -361,6 +367,7 @@ RegisteredClientsReads = Annotated[
 )
 async def directory_create_tenant(
     request: Request,
+    clock: ServiceClock,
     body: schemas.NewTenant,
 ) -> schemas.Tenant:
     """Create a tenant with its built-in roles and first administrator (platform administrators only)."""
@@ -371,7 +378,7 @@ async def directory_create_tenant(
         admin_email=body.admin_email,
         admin_password=body.admin_password,
     )
-    return tenant_view(answer, utc_now())
+    return tenant_view(answer, clock.now())
 
 
 @router.get(
@@ -384,11 +391,12 @@ async def directory_create_tenant(
 )
 async def directory_tenants(
     request: Request,
+    clock: ServiceClock,
 ) -> list[schemas.Tenant]:
     """Every tenant, by name (platform administrators only)."""
     component: iam.application.directory.Directory = request.app.state.directory
     answer: list[Tenant] = await component.tenants()
-    now = utc_now()
+    now = clock.now()
     return [tenant_view(item, now) for item in answer]
 
 
@@ -449,6 +457,7 @@ async def get_tenant_of_the_tenant(
     use_cases: TenantCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -466,7 +475,7 @@ async def get_tenant_of_the_tenant(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return tenant_view(tenant_, utc_now())
+    return tenant_view(tenant_, clock.now())
 
 
 @router.patch(
@@ -487,6 +496,7 @@ async def change_status_tenant(
     body: schemas.TenantPatch,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -510,7 +520,7 @@ async def change_status_tenant(
         if if_match is not None and if_match != current_state.version:
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
-        return tenant_view(current_state, utc_now())
+        return tenant_view(current_state, clock.now())
     # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
     tenant_ = await after_merge(
         use_cases.change_status(
@@ -524,7 +534,7 @@ async def change_status_tenant(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(tenant_.version)
-    return tenant_view(tenant_, utc_now())
+    return tenant_view(tenant_, clock.now())
 
 
 @router.get(
@@ -542,6 +552,7 @@ async def get_role(
     use_cases: RoleCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -560,7 +571,7 @@ async def get_role(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return role_view(role, utc_now())
+    return role_view(role, clock.now())
 
 
 @router.get(
@@ -580,6 +591,7 @@ async def get_service_account(
     use_cases: ServiceAccountCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -598,7 +610,7 @@ async def get_service_account(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return service_account_view(account, utc_now())
+    return service_account_view(account, clock.now())
 
 
 @router.get(
@@ -612,6 +624,7 @@ async def get_service_account(
 async def list_user_list(
     request: Request,
     queries: UserListReads,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -627,8 +640,8 @@ async def list_user_list(
     )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("username", False)]
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [user_view(row, now) for row in rows]
 
 
@@ -647,6 +660,7 @@ async def get_user(
     use_cases: UserCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -665,7 +679,7 @@ async def get_user(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return user_view(user, utc_now())
+    return user_view(user, clock.now())
 
 
 @router.post(
@@ -681,6 +695,7 @@ async def create_user(
     response: Response,
     body: schemas.NewUser,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -706,7 +721,7 @@ async def create_user(
         "/api/v1/tenants/{tenantId}/users/".replace("{tenantId}", path_tenant) + user.id
     )
     response.headers["ETag"] = etag(user.version)
-    return user_view(user, utc_now())
+    return user_view(user, clock.now())
 
 
 @router.patch(
@@ -723,6 +738,7 @@ async def change_user(
     body: schemas.ChangeUserPatch,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -747,7 +763,7 @@ async def change_user(
         if if_match is not None and if_match != current_state.version:
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
-        return user_view(current_state, utc_now())
+        return user_view(current_state, clock.now())
     # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
     user = await after_merge(
         use_cases.change(
@@ -766,7 +782,7 @@ async def change_user(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(user.version)
-    return user_view(user, utc_now())
+    return user_view(user, clock.now())
 
 
 @router.delete(
@@ -816,6 +832,7 @@ async def remove_user(
 async def list_roles(
     request: Request,
     queries: RolesReads,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -831,8 +848,8 @@ async def list_roles(
     )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("name", False)]
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [role_view(row, now) for row in rows]
 
 
@@ -849,6 +866,7 @@ async def create_role(
     response: Response,
     body: schemas.NewRole,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -872,7 +890,7 @@ async def create_role(
         "/api/v1/tenants/{tenantId}/roles/".replace("{tenantId}", path_tenant) + role.id
     )
     response.headers["ETag"] = etag(role.version)
-    return role_view(role, utc_now())
+    return role_view(role, clock.now())
 
 
 @router.patch(
@@ -889,6 +907,7 @@ async def change_role(
     body: schemas.ChangeRolePatch,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -913,7 +932,7 @@ async def change_role(
         if if_match is not None and if_match != current_state.version:
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
-        return role_view(current_state, utc_now())
+        return role_view(current_state, clock.now())
     # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
     role = await after_merge(
         use_cases.change(
@@ -932,7 +951,7 @@ async def change_role(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(role.version)
-    return role_view(role, utc_now())
+    return role_view(role, clock.now())
 
 
 @router.put(
@@ -949,6 +968,7 @@ async def change_role_2(
     body: schemas.ChangeRoleRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -971,7 +991,7 @@ async def change_role_2(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(role.version)
-    return role_view(role, utc_now())
+    return role_view(role, clock.now())
 
 
 @router.get(
@@ -985,6 +1005,7 @@ async def change_role_2(
 async def list_policies(
     request: Request,
     queries: PoliciesReads,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1000,8 +1021,8 @@ async def list_policies(
     )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("name", False)]
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [policy_view(row, now) for row in rows]
 
 
@@ -1020,6 +1041,7 @@ async def get_policy(
     use_cases: PolicyCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1038,7 +1060,7 @@ async def get_policy(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.post(
@@ -1054,6 +1076,7 @@ async def create_policy(
     response: Response,
     body: schemas.NewPolicy,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1086,7 +1109,7 @@ async def create_policy(
         + policy.id
     )
     response.headers["ETag"] = etag(policy.version)
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.put(
@@ -1103,6 +1126,7 @@ async def change_policy(
     body: schemas.PolicyRule,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1133,7 +1157,7 @@ async def change_policy(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(policy.version)
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.delete(
@@ -1149,6 +1173,7 @@ async def disable_policy(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1169,7 +1194,7 @@ async def disable_policy(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(policy.version)
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.get(
@@ -1185,6 +1210,7 @@ async def disable_policy(
 async def list_service_accounts(
     request: Request,
     queries: ServiceAccountsReads,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1200,8 +1226,8 @@ async def list_service_accounts(
     )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("client_id", False)]
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [service_account_view(row, now) for row in rows]
 
 
@@ -1220,6 +1246,7 @@ async def create_service_account(
     response: Response,
     body: schemas.NewServiceAccount,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1253,7 +1280,7 @@ async def create_service_account(
         + account.id
     )
     response.headers["ETag"] = etag(account.version)
-    shown = service_account_view(account, utc_now()).model_dump(by_alias=True)
+    shown = service_account_view(account, clock.now()).model_dump(by_alias=True)
     # a replayed answer cannot show the secret: the first answer showed it, once
     replayed = idempotency is not None and idempotency.replayed
     return schemas.ServiceAccountWithClientSecret.model_validate(
@@ -1276,6 +1303,7 @@ async def change_secret_service_account(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1304,7 +1332,7 @@ async def change_secret_service_account(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(account.version)
-    shown = service_account_view(account, utc_now()).model_dump(by_alias=True)
+    shown = service_account_view(account, clock.now()).model_dump(by_alias=True)
     # a replayed answer cannot show the secret: the first answer showed it, once
     replayed = idempotency is not None and idempotency.replayed
     return schemas.ServiceAccountWithClientSecret.model_validate(
@@ -1371,6 +1399,7 @@ async def register_registered_client(
     response: Response,
     body: schemas.NewClient,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1416,7 +1445,7 @@ async def register_registered_client(
         "{tenantId}", path_tenant
     ) + quote(str(client.client_id), safe="")
     response.headers["ETag"] = etag(client.version)
-    shown = registered_client_view(client, utc_now()).model_dump(by_alias=True)
+    shown = registered_client_view(client, clock.now()).model_dump(by_alias=True)
     # a replayed answer cannot show the secret: the first answer showed it, once
     replayed = idempotency is not None and idempotency.replayed
     return schemas.RegisteredClientWithClientSecret.model_validate(
@@ -1437,6 +1466,7 @@ async def register_registered_client(
 async def list_registered_clients(
     request: Request,
     queries: RegisteredClientsReads,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1452,8 +1482,8 @@ async def list_registered_clients(
     )  # read your writes (503 past 5 s)
     where: list[Condition] = []
     order: list[tuple[str, bool]] = [("client_id", False)]
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [registered_client_view(row, now) for row in rows]
 
 
@@ -1474,6 +1504,7 @@ async def get_registered_client_by_client_id(
     use_cases: RegisteredClientCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     path_tenant: Annotated[
         str,
         Path(
@@ -1492,7 +1523,7 @@ async def get_registered_client_by_client_id(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return registered_client_view(client, utc_now())
+    return registered_client_view(client, clock.now())
 
 
 @router.delete(

@@ -5,7 +5,7 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -40,6 +40,7 @@ from licensing.application.ports.inbound import (
     PolicyUseCases,
     ProductUseCases,
 )
+from licensing.application.ports.outbound import Clock
 from licensing.domain.errors import (
     ConcurrencyError,
     DomainError,
@@ -71,9 +72,14 @@ router = APIRouter(
 )
 
 
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
+async def service_clock(request: Request) -> Clock:
+    """The clock computed values are computed by: the service's, the one its commands
+    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+ServiceClock = Annotated[Clock, Depends(service_clock)]
 
 
 async def product_use_cases(request: Request) -> ProductUseCases:
@@ -242,6 +248,7 @@ async def create_product(
     response: Response,
     body: schemas.CreateProductRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Product:
     """create: creates a product."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -256,7 +263,7 @@ async def create_product(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/products/" + product.id
     response.headers["ETag"] = etag(product.version)
-    return product_view(product, utc_now())
+    return product_view(product, clock.now())
 
 
 @router.get(
@@ -269,6 +276,7 @@ async def create_product(
 async def list_products(
     request: Request,
     queries: ProductsReads,
+    clock: ServiceClock,
     sort: Annotated[
         list[Literal["code", "-code"]] | None,
         Query(description="columns to sort by, - for descending"),
@@ -282,10 +290,10 @@ async def list_products(
         "code": "code",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.ProductsPage(
         items=[product_view(row, now) for row in rows],
         total=total,
@@ -310,6 +318,7 @@ async def get_product(
     use_cases: ProductCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Product | Response:
     """The product with this id; 404 when there is none."""
@@ -320,7 +329,7 @@ async def get_product(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return product_view(product, utc_now())
+    return product_view(product, clock.now())
 
 
 @router.put(
@@ -336,6 +345,7 @@ async def update_product(
     body: schemas.UpdateProductRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Product:
     """update: changes the product."""
@@ -351,7 +361,7 @@ async def update_product(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(product.version)
-    return product_view(product, utc_now())
+    return product_view(product, clock.now())
 
 
 @router.delete(
@@ -395,6 +405,7 @@ async def create_policy(
     response: Response,
     body: schemas.CreatePolicyRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Policy:
     """create: creates a policy.
 
@@ -417,7 +428,7 @@ async def create_policy(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/policies/" + policy.id
     response.headers["ETag"] = etag(policy.version)
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.get(
@@ -430,6 +441,7 @@ async def create_policy(
 async def list_policies(
     request: Request,
     queries: PoliciesReads,
+    clock: ServiceClock,
     product_id: Annotated[
         list[UUID] | None,
         Query(alias="productId", description="equal to (repeat for any of several)"),
@@ -449,10 +461,10 @@ async def list_policies(
         "name": "name",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.PoliciesPage(
         items=[policy_view(row, now) for row in rows],
         total=total,
@@ -477,6 +489,7 @@ async def get_policy(
     use_cases: PolicyCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Policy | Response:
     """The policy with this id; 404 when there is none."""
@@ -487,7 +500,7 @@ async def get_policy(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.put(
@@ -503,6 +516,7 @@ async def update_policy(
     body: schemas.UpdatePolicyRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Policy:
     """update: changes the policy.
@@ -526,7 +540,7 @@ async def update_policy(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(policy.version)
-    return policy_view(policy, utc_now())
+    return policy_view(policy, clock.now())
 
 
 @router.delete(
@@ -574,6 +588,7 @@ async def create_license(
     response: Response,
     body: schemas.CreateLicenseRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.License:
     """create: creates a license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -593,7 +608,7 @@ async def create_license(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/licenses/" + license_.id
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.get(
@@ -606,6 +621,7 @@ async def create_license(
 async def list_licenses(
     request: Request,
     queries: LicensesReads,
+    clock: ServiceClock,
     policy_id: Annotated[
         list[UUID] | None,
         Query(alias="policyId", description="equal to (repeat for any of several)"),
@@ -657,10 +673,10 @@ async def list_licenses(
         "expiresAt": "expires_at",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.LicensesPage(
         items=[license_view(row, now) for row in rows],
         total=total,
@@ -685,6 +701,7 @@ async def get_license(
     use_cases: LicenseCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License | Response:
     """The license with this id; 404 when there is none."""
@@ -695,7 +712,7 @@ async def get_license(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.get(
@@ -713,6 +730,7 @@ async def get_license_by_key(
     use_cases: LicenseCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     key_: Annotated[str, Path(alias="key")],
 ) -> schemas.License | Response:
     """The license with this key; 404 when there is none."""
@@ -723,7 +741,7 @@ async def get_license_by_key(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.patch(
@@ -739,6 +757,7 @@ async def update_license(
     body: schemas.UpdateLicensePatch,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License:
     """update: changes the license."""
@@ -755,7 +774,7 @@ async def update_license(
         if if_match is not None and if_match != current_state.version:
             raise PreconditionFailedError(if_match, current_state.version)
         response.headers["ETag"] = etag(current_state.version)
-        return license_view(current_state, utc_now())
+        return license_view(current_state, clock.now())
     # a write committed since the patch was merged: 409 to retry (412 for an If-Match)
     license_ = await after_merge(
         use_cases.update(
@@ -771,7 +790,7 @@ async def update_license(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.post(
@@ -786,6 +805,7 @@ async def suspend_license(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License:
     """suspend: changes the license."""
@@ -798,7 +818,7 @@ async def suspend_license(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.post(
@@ -813,6 +833,7 @@ async def reinstate_license(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License:
     """reinstate: changes the license."""
@@ -825,7 +846,7 @@ async def reinstate_license(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.post(
@@ -840,6 +861,7 @@ async def revoke_license(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License:
     """revoke: changes the license."""
@@ -852,7 +874,7 @@ async def revoke_license(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.post(
@@ -867,6 +889,7 @@ async def renew_license(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.License:
     """renew: changes the license."""
@@ -879,7 +902,7 @@ async def renew_license(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(license_.version)
-    return license_view(license_, utc_now())
+    return license_view(license_, clock.now())
 
 
 @router.post(
@@ -894,6 +917,7 @@ async def activate_machine(
     response: Response,
     body: schemas.ActivateMachineRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.Machine:
     """activate: creates a machine."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -908,7 +932,7 @@ async def activate_machine(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/machines/" + machine.id
     response.headers["ETag"] = etag(machine.version)
-    return machine_view(machine, utc_now())
+    return machine_view(machine, clock.now())
 
 
 @router.get(
@@ -921,6 +945,7 @@ async def activate_machine(
 async def list_machines(
     request: Request,
     queries: MachinesReads,
+    clock: ServiceClock,
     license_id: Annotated[
         list[UUID] | None,
         Query(alias="licenseId", description="equal to (repeat for any of several)"),
@@ -945,10 +970,10 @@ async def list_machines(
         "createdAt": "created_at",
     }
     order = order_by(sort, columns, default=[])
-    now = utc_now()
     rows, total = await queries.page(
         where=where, order_by=order, limit=limit, offset=offset
     )
+    now = clock.now()
     return schemas.MachinesPage(
         items=[machine_view(row, now) for row in rows],
         total=total,
@@ -973,6 +998,7 @@ async def get_machine(
     use_cases: MachineCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Machine | Response:
     """The machine with this id; 404 when there is none."""
@@ -983,7 +1009,7 @@ async def get_machine(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return machine_view(machine, utc_now())
+    return machine_view(machine, clock.now())
 
 
 @router.get(
@@ -1001,6 +1027,7 @@ async def get_machine_by_fingerprint(
     use_cases: MachineCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     fingerprint: Annotated[str, Path(alias="fingerprint")],
 ) -> schemas.Machine | Response:
     """The machine with this fingerprint; 404 when there is none."""
@@ -1011,7 +1038,7 @@ async def get_machine_by_fingerprint(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return machine_view(machine, utc_now())
+    return machine_view(machine, clock.now())
 
 
 @router.post(
@@ -1026,6 +1053,7 @@ async def heartbeat_machine(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.Machine:
     """heartbeat: changes the machine."""
@@ -1038,7 +1066,7 @@ async def heartbeat_machine(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(machine.version)
-    return machine_view(machine, utc_now())
+    return machine_view(machine, clock.now())
 
 
 @router.delete(

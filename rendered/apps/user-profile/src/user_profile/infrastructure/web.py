@@ -5,7 +5,7 @@ RFC 9457 problem bodies listing every broken rule."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any
 
 from eaf.eventsourcing import Idempotency
@@ -32,6 +32,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response
 from iam_client import require
 
 from user_profile.application.ports.inbound import SampleUserProfileUseCases
+from user_profile.application.ports.outbound import Clock
 from user_profile.domain.errors import (
     ConcurrencyError,
     DomainError,
@@ -57,9 +58,14 @@ router = APIRouter(
 )
 
 
-def utc_now() -> datetime:
-    """The instant computed values are computed at."""
-    return datetime.now(UTC)
+async def service_clock(request: Request) -> Clock:
+    """The clock computed values are computed by: the service's, the one its commands
+    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+ServiceClock = Annotated[Clock, Depends(service_clock)]
 
 
 async def sample_user_profile_use_cases(request: Request) -> SampleUserProfileUseCases:
@@ -117,6 +123,7 @@ async def create_sample_user_profile(
     response: Response,
     body: schemas.CreateUserProfileRequest,
     idempotency_key: IdempotencyKey,
+    clock: ServiceClock,
 ) -> schemas.SampleUserProfile:
     """create: creates a sample user profile."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -129,7 +136,7 @@ async def create_sample_user_profile(
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["Location"] = "/api/v1/user-profiles/" + profile.id
     response.headers["ETag"] = etag(profile.version)
-    return sample_user_profile_view(profile, utc_now())
+    return sample_user_profile_view(profile, clock.now())
 
 
 @router.get(
@@ -142,12 +149,13 @@ async def create_sample_user_profile(
 async def list_sample_user_profile_list(
     request: Request,
     queries: SampleUserProfileListReads,
+    clock: ServiceClock,
 ) -> list[schemas.SampleUserProfile]:
     """The tenant's SampleUserProfileList, from the read model (eventually consistent)."""
     where: list[Condition] = []
     order: list[tuple[str, bool]] = []
-    now = utc_now()
     rows, _ = await queries.page(where=where, order_by=order, limit=LIST_LIMIT)
+    now = clock.now()
     return [sample_user_profile_view(row, now) for row in rows]
 
 
@@ -166,6 +174,7 @@ async def get_sample_user_profile(
     use_cases: SampleUserProfileCases,
     response: Response,
     if_none_match: IfNoneMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.SampleUserProfile | Response:
     """The sample user profile with this id; 404 when there is none."""
@@ -176,7 +185,7 @@ async def get_sample_user_profile(
     if tag in if_none_match:
         return Response(status_code=304, headers={"ETag": tag})
     response.headers["ETag"] = tag
-    return sample_user_profile_view(profile, utc_now())
+    return sample_user_profile_view(profile, clock.now())
 
 
 @router.put(
@@ -192,6 +201,7 @@ async def update_profile_sample_user_profile(
     body: schemas.UpdateUserProfileRequest,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
+    clock: ServiceClock,
     id: Annotated[str, Path(alias="id")],
 ) -> schemas.SampleUserProfile:
     """updateProfile: changes the sample user profile."""
@@ -206,7 +216,7 @@ async def update_profile_sample_user_profile(
     if idempotency is not None and idempotency.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers["ETag"] = etag(profile.version)
-    return sample_user_profile_view(profile, utc_now())
+    return sample_user_profile_view(profile, clock.now())
 
 
 @router.delete(
