@@ -344,6 +344,34 @@ def test_text_no_store_can_keep_is_refused_before_it_is_stored(
 
 
 @pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        (r'{"k": 1, "k": 2}', '"k"'),
+        (r'[{"a": 1}, {"b": {"x": 1, "y": 2, "x": 3}}]', '"x"'),
+        (r'{"\ud800": 1, "\ud800": 2}', '"\\ud800"'),
+    ],
+)
+def test_a_key_given_twice_in_one_object_is_refused(data: str, key: str) -> None:
+    """Which of the two counts is each parser's choice: a proxy or a signature check that
+    kept the first would see another body than the service, which kept the last."""
+    head = b'{"amount": 1, "weight": 1.5, "count": 1, "data": '
+    answer = _posted_exactly(head + data.encode() + b"}", "application/json")
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [
+        {"field": "body", "message": f"The body holds a key twice in one object: {key}"}
+    ]
+    top = _posted_exactly(
+        b'{"amount": 1, "amount": 2, "weight": 1.5}', "application/json"
+    )
+    assert top.json()["errors"] == [
+        {
+            "field": "body",
+            "message": 'The body holds a key twice in one object: "amount"',
+        }
+    ]
+
+
+@pytest.mark.parametrize(
     ("content_type", "status"),
     [
         ("text/plain", 415),

@@ -22,7 +22,8 @@ bytes) would be ten million digits once written in plain notation, or as an inte
 OUT_OF_RANGE = "a number out of range: "
 UNWRITABLE = "text that is not Unicode at "
 NUL = "a NUL character (\\u0000) at "
-HELD = (OUT_OF_RANGE, UNWRITABLE, NUL)
+TWICE = "a key twice in one object: "
+HELD = (OUT_OF_RANGE, UNWRITABLE, NUL, TWICE)
 """How the messages of a body this module refuses start: each is told after ``The body
 holds ``."""
 NO_STORE_KEEPS = "no stored text may hold one"
@@ -60,6 +61,20 @@ def exact_integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_EXPONENT:
         raise _out_of_range(text)
     return int(text)
+
+
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object of a body; a ``json.JSONDecodeError`` naming a key it repeats, which
+    a parser that keeps the first would read otherwise than this one (RFC 8259 §4 leaves
+    it open; I-JSON, RFC 7493, forbids it)."""
+    members = dict(pairs)
+    if len(members) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise json.JSONDecodeError(f"{TWICE}{json.dumps(key[:80])}", "", 0)
+            seen.add(key)
+    return members
 
 
 def _unstorable(text: str) -> str | None:
@@ -111,12 +126,17 @@ class ExactJsonRequest(Request):
     """A request whose JSON body keeps its numbers' digits (``Decimal`` for a fraction or
     an exponent, within ±10^``MAX_EXPONENT``; an integer stays an ``int``), and holds
     only text every store can keep (a lone surrogate or a NUL character is refused, 422,
-    before anything is stored)."""
+    before anything is stored), and each key once in an object (422 otherwise)."""
 
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             body = await self.body()
-            read = json.loads(body, parse_float=exact_number, parse_int=exact_integer)
+            read = json.loads(
+                body,
+                parse_float=exact_number,
+                parse_int=exact_integer,
+                object_pairs_hook=_members,
+            )
             why = unstorable_text_at(read)
             if why is not None:
                 raise json.JSONDecodeError(why, body.decode("utf-8", "replace"), 0)
