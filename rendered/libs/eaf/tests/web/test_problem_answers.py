@@ -91,10 +91,10 @@ async def test_a_wrong_method_lists_every_method_of_the_path() -> None:
         on_static = await http.post("/static/test_problem_answers.py")
 
     problem(on_items, 405)
-    assert on_items.headers["allow"] == "GET, POST"
+    assert on_items.headers["allow"] == "GET, HEAD, POST"
     assert problem(on_item, 405)["detail"].startswith("POST is not allowed")
-    assert on_item.headers["allow"] == "DELETE, GET"
-    # Starlette's own routes serve HEAD with GET; FastAPI's do not, so it is not listed.
+    assert on_item.headers["allow"] == "DELETE, GET, HEAD"
+    # HEAD is served wherever GET is, by FastAPI's routes and Starlette's alike.
     assert on_page.headers["allow"] == "GET, HEAD"
     # A mounted app answers for itself.
     assert problem(on_static, 405)["detail"].startswith("POST is not allowed")
@@ -108,7 +108,45 @@ async def test_a_concrete_path_lists_only_its_own_methods() -> None:
         response = await http.post("/items/health")
 
     assert problem(response, 405)["detail"].startswith("POST is not allowed")
-    assert response.headers["allow"] == "GET"
+    assert response.headers["allow"] == "GET, HEAD"
+
+
+async def test_head_answers_the_headers_of_the_get_without_its_body() -> None:
+    """RFC 9110 §9.3.2: a server that serves GET should serve HEAD (uptime checks and
+    caches use it); FastAPI's routes answered 405."""
+    async with client(service()) as http:
+        got = await http.get("/items/42")
+        head = await http.head("/items/42")
+        missing = await http.head("/items/teapot")
+        posted_only = await http.head("/items/42/nothing")
+        wrong = await http.head("/static/nowhere.txt")
+
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == got.headers["content-length"] != "0"
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert (missing.status_code, missing.headers["x-brew"], missing.content) == (
+        418,
+        "tea",
+        b"",
+    )
+    assert (posted_only.status_code, posted_only.content) == (404, b"")
+    assert wrong.status_code == 404
+
+
+async def test_head_where_no_get_is_served_is_a_wrong_method() -> None:
+    app = FastAPI()
+    install_http_guards(app)
+
+    @app.post("/jobs")
+    async def start() -> dict[str, str]:
+        return {}
+
+    async with client(app) as http:
+        head = await http.head("/jobs")
+        post = await http.put("/jobs")
+
+    assert (head.status_code, head.headers["allow"], head.content) == (405, "POST", b"")
+    assert problem(post, 405)["detail"] == "PUT is not allowed here; see Allow"
 
 
 async def test_an_unknown_path_is_a_404_problem() -> None:

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Host, Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eaf.web._head import with_head
 from eaf.web._problems import problem_response, problem_title
 
 INTERNAL_ERROR_DETAIL = "The server could not handle this request."
@@ -67,6 +68,7 @@ async def http_error(request: Request, error: Exception) -> Response:
         documented = _documented_methods(request.app, request.scope["path"])
         if documented is not None:
             allowed = [method for method in allowed if method in documented]
+        allowed = with_head(allowed)
         if allowed:
             headers["Allow"] = ", ".join(allowed)
         if detail == problem_title(405):

@@ -5,6 +5,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from eaf.web._errors import UnhandledErrorMiddleware, http_error, internal_error
+from eaf.web._head import HeadAsGetMiddleware
 from eaf.web._limits import BodyLimitMiddleware, RequestLimits
 from eaf.web._openapi import document_body_problems
 
@@ -13,7 +14,8 @@ def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> No
     """Bound ``app``'s request bodies and answer its errors as problem bodies.
 
     Bodies over ``limits`` get 413, malformed or too deeply nested JSON 400; an unknown
-    path 404, a wrong method 405 with a complete ``Allow``, an ``HTTPException`` its
+    path 404, a wrong method 405 with a complete ``Allow`` (HEAD is served wherever GET
+    is: its headers, no body), an ``HTTPException`` its
     status, and an unhandled error 500 (logged with its traceback), all as
     ``application/problem+json``. Handlers the app registers for other exceptions (for
     example ``RequestValidationError``) keep working. The middleware goes innermost, so
@@ -28,6 +30,7 @@ def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> No
     app.user_middleware.append(
         Middleware(BodyLimitMiddleware, limits=app.state.eaf_web)
     )
+    app.user_middleware.append(Middleware(HeadAsGetMiddleware))
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, internal_error)
     document_body_problems(app)
