@@ -117,6 +117,10 @@ async def test_missing_aggregates(backend: Backend) -> None:
         assert await accounts.get("nope") is None
         with pytest.raises(AggregateNotFoundError):
             await accounts.load("nope")
+        # no stored text holds a NUL character (PostgreSQL's refuses it): an id from a
+        # request, a token or a message that holds one names no aggregate
+        assert await accounts.get("a\x00b") is None
+        assert await backend.events.stream_version("Account", "\x00") == 0
 
 
 async def test_a_stale_copy_cannot_overwrite(backend: Backend) -> None:

@@ -203,6 +203,8 @@ class SqlEventStore:
         self, stream_type: str, stream_id: str, *, after_version: int = 0
     ) -> list[StoredEvent]:
         tenant = write_tenant()
+        if "\x00" in stream_id:
+            return []  # no stream has one: no stored text may hold a NUL character
         if not self.database.postgres:
             return await sqlite_reads.read_stream(
                 self.database, tenant, stream_type, stream_id, after_version
@@ -224,6 +226,8 @@ class SqlEventStore:
 
     async def stream_version(self, stream_type: str, stream_id: str) -> int:
         tenant = write_tenant()
+        if "\x00" in stream_id:
+            return 0  # as read_stream: no such stream
         async with self.database.transaction(tenant=tenant) as connection:
             return await self._version(connection, tenant, stream_type, stream_id)
 
