@@ -156,6 +156,19 @@ async def test_an_unknown_path_is_a_404_problem() -> None:
     assert problem(response, 404)["title"] == "Not Found"
 
 
+@pytest.mark.parametrize("path", ["/items/", "/items/42/", "/items/a%2F"])
+async def test_a_trailing_slash_is_no_redirect_to_the_host_header(path: str) -> None:
+    """Starlette answered 307 to ``http://<Host header>/items``: an open redirect behind
+    a proxy that passes Host on, and a POST sent again by a client that follows it."""
+    async with client(service()) as http:
+        got = await http.get(path, headers={"Host": "evil.example"})
+        posted = await http.post(path, json={"name": "x"})
+
+    assert problem(got, 404)["detail"] == "Nothing is served at this path."
+    assert "location" not in got.headers
+    assert problem(posted, 404)["title"] == "Not Found"
+
+
 async def test_an_http_exception_keeps_its_status_detail_and_headers() -> None:
     async with client(service()) as http:
         response = await http.get("/items/teapot")

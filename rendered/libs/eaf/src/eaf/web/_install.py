@@ -14,7 +14,7 @@ def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> No
     """Bound ``app``'s request bodies and answer its errors as problem bodies.
 
     Bodies over ``limits`` get 413, malformed or too deeply nested JSON 400; an unknown
-    path 404, a wrong method 405 with a complete ``Allow`` (HEAD is served wherever GET
+    path 404 (one with a trailing slash too: no redirect), a wrong method 405 with a complete ``Allow`` (HEAD is served wherever GET
     is: its headers, no body), an ``HTTPException`` its
     status, and an unhandled error 500 (logged with its traceback), all as
     ``application/problem+json``. Handlers the app registers for other exceptions (for
@@ -26,6 +26,10 @@ def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> No
     if app.middleware_stack is not None:
         raise RuntimeError("eaf.web must be installed before the app starts")
     app.state.eaf_web = limits or RequestLimits()
+    # Starlette answers a path with a trailing slash (or a key holding %2F) by a 307 to
+    # the URL without it, built from the Host header: an open redirect behind a proxy,
+    # a body posted again, and a status no operation documents. Such a path is a 404.
+    app.router.redirect_slashes = False
     app.user_middleware.append(Middleware(UnhandledErrorMiddleware))
     app.user_middleware.append(
         Middleware(BodyLimitMiddleware, limits=app.state.eaf_web)
