@@ -42,7 +42,9 @@ from generator.spec import PASCAL, AggregateSpec, CommandSpec, InvariantSpec, Ke
 from generator.typeref import TypeRef
 
 TIMESTAMP = "occurredAt"
-BUILT_IN_FIELDS = ("id", "createdAt", "updatedAt")
+TIME_STAMPS = ("createdAt", "updatedAt")
+"""An aggregate's first and last events' times, which expressions read."""
+BUILT_IN_FIELDS = ("id", *TIME_STAMPS)
 AGGREGATE_METHODS = frozenset(
     {
         "get",
@@ -482,7 +484,7 @@ class _Resolver:
         problem = camel_problem(name, str(key))
         names = [(f.name, f.attr) for f in aggregate.fields]
         names += [(c.name, c.attr) for c in aggregate.computed]
-        taken = {name for name, _ in names} | set(BUILT_IN_FIELDS[1:])
+        taken = {name for name, _ in names} | set(TIME_STAMPS)
         attrs = {attr for _, attr in names} | {"id", "created_at", "updated_at"}
         if key == "view_tenant":
             taken.add(aggregate.view_id)
@@ -668,7 +670,7 @@ class _Resolver:
     def _state_scope(self, aggregate: RAggregate) -> Scope:
         names = {f.name: f.full_type for f in aggregate.fields}
         names.update({"id": STR, "now": DATETIME, "today": DATE})
-        names.update({stamp: DATETIME for stamp in BUILT_IN_FIELDS[1:]})
+        names.update(dict.fromkeys(TIME_STAMPS, DATETIME))
         spec = self.spec.aggregates[aggregate.name]
         why = "a computed value, which no other expression names: repeat its expression"
         return replace(
@@ -900,7 +902,7 @@ class _Resolver:
         for field in inputs:
             if field.name in by_name or field.name in ("id", "now", "today"):
                 self.domain.problem(field.loc, f"{field.name!r} is a field; list it in params")
-            elif field.name in BUILT_IN_FIELDS:
+            elif field.name in TIME_STAMPS:
                 self.domain.problem(
                     field.loc,
                     f"{field.name!r} is the {aggregate.name}'s own time stamp (expressions"

@@ -1,18 +1,19 @@
 """The application's components as FastAPI dependencies: what the composition root built."""
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
 
 
-def component(name: str) -> Callable[[Request], Any]:
+def component(name: str) -> Callable[[Request], Awaitable[Any]]:
     """A dependency answering the application's component ``name`` (``app.state.<name>``,
     where the application keeps each of ``bootstrap()``'s services, a test's override
     included): ``Annotated[TokenService, Depends(component("tokens"))]`` gives a
-    hand-written route the one the composition root built, not a second one."""
+    hand-written route the one the composition root built, not a second one. A coroutine:
+    FastAPI runs a plain function dependency on a worker thread."""
 
-    def wired(request: Request) -> Any:
+    async def wired(request: Request) -> Any:
         try:
             return getattr(request.app.state, name)
         except AttributeError:

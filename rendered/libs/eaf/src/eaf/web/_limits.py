@@ -122,13 +122,15 @@ def _nul_refused(scope: Scope) -> ASGIApp | None:
     if "\x00" in scope.get("path", ""):
         return problem_response(404, f"The path {NO_NUL}")
     query: bytes = scope.get("query_string", b"")
-    if b"%00" not in query:
+    if b"%00" not in query:  # a NUL reaches a parameter only written so
         return None
     held = [
         name.replace("\x00", "\\u0000")
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True)
         if "\x00" in name or "\x00" in value
     ]
+    if not held:
+        return None
     errors = [{"field": name, "message": f"The parameter {NO_NUL}"} for name in held]
     return problem_response(
         422,
