@@ -16,6 +16,7 @@ from eaf.web import (
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
+    component,
     install_domain_problems,
     known_query,
     problem,
@@ -65,14 +66,8 @@ router = APIRouter(
 )
 
 
-async def service_clock(request: Request) -> Clock:
-    """The clock computed values are computed by: the service's, the one its commands
-    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
-    clock: Clock = request.app.state.clock
-    return clock
-
-
-ServiceClock = Annotated[Clock, Depends(service_clock)]
+# the clock computed values are computed by: the service's, the one its commands read
+ServiceClock = Annotated[Clock, Depends(component("clock"))]
 
 
 async def config_schema_use_cases(request: Request) -> ConfigSchemaUseCases:

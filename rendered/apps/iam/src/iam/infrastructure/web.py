@@ -19,6 +19,7 @@ from eaf.web import (
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
+    component,
     install_domain_problems,
     known_query,
     problem,
@@ -95,14 +96,8 @@ router = APIRouter(
 TENANT_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
-async def service_clock(request: Request) -> Clock:
-    """The clock computed values are computed by: the service's, the one its commands
-    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
-    clock: Clock = request.app.state.clock
-    return clock
-
-
-ServiceClock = Annotated[Clock, Depends(service_clock)]
+# the clock computed values are computed by: the service's, the one its commands read
+ServiceClock = Annotated[Clock, Depends(component("clock"))]
 
 
 async def tenant_use_cases(request: Request) -> TenantUseCases:

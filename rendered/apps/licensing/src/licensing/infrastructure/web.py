@@ -18,6 +18,7 @@ from eaf.web import (
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
+    component,
     install_domain_problems,
     known_query,
     problem,
@@ -72,14 +73,8 @@ router = APIRouter(
 )
 
 
-async def service_clock(request: Request) -> Clock:
-    """The clock computed values are computed by: the service's, the one its commands
-    read (a coroutine: FastAPI runs a plain function dependency on a worker thread)."""
-    clock: Clock = request.app.state.clock
-    return clock
-
-
-ServiceClock = Annotated[Clock, Depends(service_clock)]
+# the clock computed values are computed by: the service's, the one its commands read
+ServiceClock = Annotated[Clock, Depends(component("clock"))]
 
 
 async def product_use_cases(request: Request) -> ProductUseCases:
