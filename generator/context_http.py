@@ -403,7 +403,7 @@ def _endpoint(
         for name in endpoint.path_params:
             if name in endpoint.by:
                 params.append(
-                    ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id")
+                    ParamCtx(name, "id" if name == "id" else naming.snake(name), "PathId", "id")
                 )
             elif name == endpoint.by_key:
                 key = next(f for f in aggregate.fields if f.name == name)
@@ -453,7 +453,8 @@ def _endpoint(
             function = f"{endpoint.use_case}_{aggregate.snake}_of_the_tenant"
         else:
             (name,) = endpoint.path_params
-            params.append(ParamCtx(name, "id" if name == "id" else naming.snake(name), "str", "id"))
+            attr = "id" if name == "id" else naming.snake(name)
+            params.append(ParamCtx(name, attr, "PathId", "id"))
             function = f"{endpoint.use_case}_{aggregate.snake}"
     else:
         assert read_model is not None

@@ -183,6 +183,7 @@ CLASSES = frozenset(
         "QueryBool",
         "QueryFloat",
         "QueryInt",
+        "PathId",
         "ValueCheck",
         "IntegerForm",
         "NumberForm",

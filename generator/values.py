@@ -10,7 +10,7 @@ import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -217,7 +217,11 @@ def _datetime(value: Any) -> str:
             raise Invalid(f"{str(value)[:40]!r} is not an ISO 8601 date and time") from None
     if parsed.tzinfo is None:
         raise Invalid("a date and time has a time zone (Z or +00:00)")
-    return parsed.isoformat().replace("+00:00", "Z")
+    try:  # the instant in UTC, as a service keeps and answers it
+        instant = parsed.astimezone(UTC)
+    except OverflowError:
+        raise Invalid("a date and time is within years 1 to 9999 in UTC") from None
+    return instant.isoformat().replace("+00:00", "Z")
 
 
 def _json_value(value: Any) -> Any:

@@ -1492,3 +1492,57 @@ def test_the_key_a_create_or_replace_put_makes_is_checked_with_its_body(
     project = service_of(workspace, generate, "courts", KEY_IN_A_PUT)
     ran_in(project, "-m", "mypy", "--strict", "src")
     app_probe(project, KEY_IN_A_PUT_PROBE, workspace)
+
+
+OFFSET_EXAMPLE = """\
+version: 2
+name: tzex
+aggregates:
+  Meeting:
+    fields:
+      startsAt: {type: datetime, example: "2099-03-01T00:00:00+02:00"}
+      endsAt: {type: datetime, optional: true, example: "2099-03-01T01:30:00.5-03:30"}
+    commands:
+      plan: {creates: true, params: [startsAt, endsAt], emits: MeetingPlanned}
+      move: {params: [startsAt], emits: MeetingMoved}
+endpoints:
+  - {method: POST, path: /api/v1/meetings, command: Meeting.plan}
+  - {method: GET, path: "/api/v1/meetings/{id}", query: Meeting.get}
+  - {method: POST, path: "/api/v1/meetings/{id}/move", command: Meeting.move}
+"""
+
+UPPER_CASE_ID_PROBE = """
+with TestClient(create_app(settings)) as client:
+    made = client.post("/api/v1/meetings", json={"startsAt": "2099-01-01T10:00:00+01:00"})
+    assert made.status_code == 201, made.text
+    (id_, starts) = (made.json()["id"], made.json()["startsAt"])
+    assert starts == "2099-01-01T09:00:00Z", starts
+    for named in (id_.upper(), id_):
+        found = client.get(f"/api/v1/meetings/{named}")
+        assert found.status_code == 200, found.text
+        assert found.json()["id"] == id_, found.text
+    moved = client.post(f"/api/v1/meetings/{id_.upper()}/move", json={"startsAt": starts})
+    assert moved.status_code == 200, moved.text
+    assert client.get(f"/api/v1/meetings/{id_.replace('-', '')}").status_code == 404
+"""
+
+
+def test_a_datetime_example_with_an_offset_is_expected_back_in_utc_and_ids_in_any_case(
+    workspace: Path, generate: Generate
+) -> None:
+    """The service keeps a datetime as its instant in UTC and answers it with ``Z``: the
+    generated tests compared the answer with the example as written (``+02:00``), and
+    failed; an example that is out of range once in UTC is named by ``validate``. An id
+    in a path is a UUID in any case (in upper case it named no aggregate: 404)."""
+    project = service_of(workspace, generate, "tzex", OFFSET_EXAMPLE)
+    tests = (project / "tests/test_api.py").read_text()
+    assert '"2099-02-28T22:00:00Z"' in tests
+    assert '"2099-03-01T05:00:00.500000Z"' in tests
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    # a UUID is read in any case (RFC 9562): the id in upper case names the same meeting
+    app_probe(project, UPPER_CASE_ID_PROBE, workspace)
+    early = OFFSET_EXAMPLE.replace("2099-03-01T00:00:00+02:00", "0001-01-01T00:30:00+01:00")
+    assert spec_problems(early, "tzex.yaml") == [
+        "tzex.yaml:6:43: aggregates.Meeting.fields.startsAt.example: '0001-01-01T00:30:00+01:00'"
+        " does not fit startsAt: a date and time is within years 1 to 9999 in UTC"
+    ]

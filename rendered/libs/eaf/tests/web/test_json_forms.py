@@ -298,6 +298,38 @@ def test_a_number_too_large_or_too_small_is_answered_without_being_written_out(
     ]
 
 
+FLOAT_RANGE = (
+    "Input should be a number a float holds: from about 5e-324 to 1.8e308 in size, or 0"
+)
+
+
+@pytest.mark.parametrize(
+    ("weight", "data", "refused"),
+    [
+        ("1e-400", "1", ["weight"]),  # read as 0.0, it was stored as another number
+        ("1", '[1, {"x": -1e-400}]', ["data"]),
+        ("1e400", "1e309", ["weight", "data"]),  # was "...finite (JSON has no NaN)"
+        ("-1.8e308", '{"x": 2e-324}', ["weight", "data"]),
+    ],
+)
+def test_a_number_no_float_holds_is_refused_not_stored_as_another(
+    weight: str, data: str, refused: list[str]
+) -> None:
+    """A float field and a ``json`` value keep a number with a fraction or an exponent
+    as the nearest float (I-JSON); one that has none near is refused, naming its field."""
+    sent = f'{{"amount": 1, "weight": {weight}, "count": 1, "data": {data}}}'
+    answer = _posted_exactly(sent, "application/json")
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"] == [
+        {"field": field, "message": FLOAT_RANGE} for field in refused
+    ]
+    kept = _posted_exactly(
+        '{"amount": 1, "weight": 1.10, "count": 1, "data": [1.10, 1E2, 4.9e-324]}',
+        "application/json",
+    )
+    assert kept.status_code == 200, kept.text
+
+
 SURROGATE = " (a lone surrogate, such as \\ud800)"
 NUL = ": no stored text may hold one"
 

@@ -76,6 +76,21 @@ JsonDateTime = Annotated[
 (so that ``date(...)`` of it and everything stored agree, whatever offset it came with)."""
 
 
+_UUID_TEXT = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+
+
+def _stream_id(value: str) -> str:
+    """An aggregate's id as its stream is named: a UUID in lower case (RFC 9562: a UUID
+    is read in any case), any other id (a tenant's own record) as given."""
+    return value.lower() if _UUID_TEXT.fullmatch(value) else value
+
+
+PathId = Annotated[str, AfterValidator(_stream_id)]
+"""An aggregate's id in a path: ``/orders/9F1C...`` names the order ``9f1c...``."""
+
+
 def _json_data(value: Any) -> JsonValue:
     """``value`` if it is JSON data a store can keep: not null, its numbers finite
     (Python's JSON reader takes ``NaN`` and ``Infinity``, which JSON has not). Checked
@@ -100,11 +115,25 @@ def _json_data(value: Any) -> JsonValue:
     return cast(JsonValue, value)
 
 
+def _double(number: Decimal) -> float:
+    """The float nearest to ``number``, a body's number read exactly (I-JSON, RFC 7493:
+    a number is what a double holds); refused when no float is near: past ±1.8e308, or
+    so near 0 that it would read as 0 (``1e-400``), which would store another value."""
+    near = float(number)
+    if math.isinf(near) or (near == 0 and number != 0):
+        raise PydanticCustomError(
+            "float_range",
+            "Input should be a number a float holds: from about 5e-324 to 1.8e308 in"
+            " size, or 0",
+        )
+    return near
+
+
 def _as_float(value: Any) -> Any:
     """``value`` with the numbers a body read exactly (``Decimal``) as the floats a
     ``json`` value keeps (its depth is bounded by the body's)."""
     if isinstance(value, Decimal):
-        return float(value)
+        return _double(value)
     if isinstance(value, list):
         return [_as_float(item) for item in value]
     if isinstance(value, dict):
@@ -146,10 +175,12 @@ exactly, as a body's (the document states the bounds)."""
 def _number(kind: str, name: str) -> BeforeValidator:
     # pydantic's lax mode reads the text "12" as the number 12, and true as 1
     def read(value: Any) -> Any:
+        if kind == "float_type" and isinstance(value, Decimal):
+            return _double(value)  # a JSON number read exactly (ExactJsonRequest)
         if value is None or (
             isinstance(value, int | float | Decimal) and not isinstance(value, bool)
         ):
-            return value  # a Decimal: a JSON number read exactly (ExactJsonRequest)
+            return value
         raise PydanticCustomError(
             kind, f"Input should be a valid {name} (a JSON number)"
         )
