@@ -13,6 +13,7 @@ from eaf.projectors import Condition, equal_to, order_by
 from eaf.web import (
     DomainErrors,
     ExactJsonRoute,
+    PathId,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -233,7 +234,7 @@ async def get_config_schema(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.ConfigSchema | Response:
     """The config schema with this id; 404 when there is none."""
     schema_ = await use_cases.get(id)
@@ -289,7 +290,7 @@ async def revise_config_schema(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.ConfigSchema:
     """revise: changes the config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -317,7 +318,7 @@ async def remove_config_schema(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the config schema."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -404,7 +405,7 @@ async def get_property_set(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.PropertySet | Response:
     """The property set with this id; 404 when there is none."""
     set_ = await use_cases.get(id)
@@ -429,7 +430,7 @@ async def remove_property_set(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the property set."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None

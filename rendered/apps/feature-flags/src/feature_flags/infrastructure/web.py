@@ -15,6 +15,7 @@ from eaf.web import (
     DomainErrors,
     ExactJsonRoute,
     JsonDateTime,
+    PathId,
     QueryBool,
     RuleCheck,
     ValueCheck,
@@ -386,7 +387,7 @@ async def get_project(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Project | Response:
     """The project with this id; 404 when there is none."""
     project = await use_cases.get(id)
@@ -413,7 +414,7 @@ async def update_project(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Project:
     """update: changes the project."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -443,7 +444,7 @@ async def remove_project(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the project."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -542,7 +543,7 @@ async def get_segment(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Segment | Response:
     """The segment with this id; 404 when there is none."""
     segment = await use_cases.get(id)
@@ -569,7 +570,7 @@ async def update_segment(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Segment:
     """update: changes the segment."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -599,7 +600,7 @@ async def remove_segment(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the segment."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -737,7 +738,7 @@ async def get_flag(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag | Response:
     """The flag with this id; 404 when there is none."""
     flag = await use_cases.get(id)
@@ -793,7 +794,7 @@ async def describe_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """describe: changes the flag.
 
@@ -851,7 +852,7 @@ async def configure_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """configure: changes the flag.
 
@@ -889,7 +890,7 @@ async def set_variants_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """setVariants: changes the flag.
 
@@ -924,7 +925,7 @@ async def set_dependencies_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """setDependencies: changes the flag.
 
@@ -959,7 +960,7 @@ async def mark_stale_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """markStale: changes the flag.
 
@@ -993,7 +994,7 @@ async def archive_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """archive: changes the flag.
 
@@ -1026,7 +1027,7 @@ async def revive_flag(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Flag:
     """revive: changes the flag.
 
@@ -1058,7 +1059,7 @@ async def remove_flag(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the flag.
 

@@ -16,6 +16,7 @@ from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
     ExactJsonRoute,
+    PathId,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -556,7 +557,7 @@ async def get_role(
             description="the tenant the request acts in",
         ),
     ],
-    role_id: Annotated[str, Path(alias="roleId")],
+    role_id: Annotated[PathId, Path(alias="roleId")],
 ) -> schemas.Role | Response:
     """The role with this id; 404 when there is none."""
     role = await use_cases.get(role_id)
@@ -595,7 +596,7 @@ async def get_service_account(
             description="the tenant the request acts in",
         ),
     ],
-    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+    service_account_id: Annotated[PathId, Path(alias="serviceAccountId")],
 ) -> schemas.ServiceAccount | Response:
     """The service account with this id; 404 when there is none."""
     account = await use_cases.get(service_account_id)
@@ -664,7 +665,7 @@ async def get_user(
             description="the tenant the request acts in",
         ),
     ],
-    user_id: Annotated[str, Path(alias="userId")],
+    user_id: Annotated[PathId, Path(alias="userId")],
 ) -> schemas.User | Response:
     """The user with this id; 404 when there is none."""
     user = await use_cases.get(user_id)
@@ -742,7 +743,7 @@ async def change_user(
             description="the tenant the request acts in",
         ),
     ],
-    user_id: Annotated[str, Path(alias="userId")],
+    user_id: Annotated[PathId, Path(alias="userId")],
 ) -> schemas.User:
     """Change a user's status (ACTIVE, DISABLED), roles, attributes or password (what the body leaves out is kept)."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -800,7 +801,7 @@ async def remove_user(
             description="the tenant the request acts in",
         ),
     ],
-    user_id: Annotated[str, Path(alias="userId")],
+    user_id: Annotated[PathId, Path(alias="userId")],
 ) -> Response:
     """remove: changes the user."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -911,7 +912,7 @@ async def change_role(
             description="the tenant the request acts in",
         ),
     ],
-    role_id: Annotated[str, Path(alias="roleId")],
+    role_id: Annotated[PathId, Path(alias="roleId")],
 ) -> schemas.Role:
     """Change a role's permissions or description (what the body leaves out is kept)."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -972,7 +973,7 @@ async def change_role_2(
             description="the tenant the request acts in",
         ),
     ],
-    role_id: Annotated[str, Path(alias="roleId")],
+    role_id: Annotated[PathId, Path(alias="roleId")],
 ) -> schemas.Role:
     """Replace a role's permissions and description (no description: empty)."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -1045,7 +1046,7 @@ async def get_policy(
             description="the tenant the request acts in",
         ),
     ],
-    policy_id: Annotated[str, Path(alias="policyId")],
+    policy_id: Annotated[PathId, Path(alias="policyId")],
 ) -> schemas.Policy | Response:
     """The policy with this id; 404 when there is none."""
     policy = await use_cases.get(policy_id)
@@ -1130,7 +1131,7 @@ async def change_policy(
             description="the tenant the request acts in",
         ),
     ],
-    policy_id: Annotated[str, Path(alias="policyId")],
+    policy_id: Annotated[PathId, Path(alias="policyId")],
 ) -> schemas.Policy:
     """Replace a policy's effect, permissions and conditions (its name stays).
 
@@ -1177,7 +1178,7 @@ async def disable_policy(
             description="the tenant the request acts in",
         ),
     ],
-    policy_id: Annotated[str, Path(alias="policyId")],
+    policy_id: Annotated[PathId, Path(alias="policyId")],
 ) -> schemas.Policy:
     """Disable the policy: it stays listed, with status DISABLED, and decides nothing."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -1307,7 +1308,7 @@ async def change_secret_service_account(
             description="the tenant the request acts in",
         ),
     ],
-    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+    service_account_id: Annotated[PathId, Path(alias="serviceAccountId")],
 ) -> schemas.ServiceAccountWithClientSecret:
     """Replace the secret: the new one is shown only here, the old one stops working at once (409 for a disabled service account).
 
@@ -1358,7 +1359,7 @@ async def disable_service_account(
             description="the tenant the request acts in",
         ),
     ],
-    service_account_id: Annotated[str, Path(alias="serviceAccountId")],
+    service_account_id: Annotated[PathId, Path(alias="serviceAccountId")],
 ) -> Response:
     """Disable the service account: it stays readable, with status DISABLED, and its client gets no token.
 

@@ -15,6 +15,7 @@ from eaf.web import (
     DomainErrors,
     ExactJsonRoute,
     JsonDateTime,
+    PathId,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -314,7 +315,7 @@ async def get_product(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Product | Response:
     """The product with this id; 404 when there is none."""
     product = await use_cases.get(id)
@@ -341,7 +342,7 @@ async def update_product(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Product:
     """update: changes the product."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -371,7 +372,7 @@ async def remove_product(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the product."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -485,7 +486,7 @@ async def get_policy(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Policy | Response:
     """The policy with this id; 404 when there is none."""
     policy = await use_cases.get(id)
@@ -512,7 +513,7 @@ async def update_policy(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Policy:
     """update: changes the policy.
 
@@ -550,7 +551,7 @@ async def remove_policy(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the policy.
 
@@ -697,7 +698,7 @@ async def get_license(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License | Response:
     """The license with this id; 404 when there is none."""
     license_ = await use_cases.get(id)
@@ -753,7 +754,7 @@ async def update_license(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License:
     """update: changes the license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -801,7 +802,7 @@ async def suspend_license(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License:
     """suspend: changes the license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -829,7 +830,7 @@ async def reinstate_license(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License:
     """reinstate: changes the license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -857,7 +858,7 @@ async def revoke_license(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License:
     """revoke: changes the license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -885,7 +886,7 @@ async def renew_license(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.License:
     """renew: changes the license."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -994,7 +995,7 @@ async def get_machine(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Machine | Response:
     """The machine with this id; 404 when there is none."""
     machine = await use_cases.get(id)
@@ -1049,7 +1050,7 @@ async def heartbeat_machine(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.Machine:
     """heartbeat: changes the machine."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -1076,7 +1077,7 @@ async def deactivate_machine(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """deactivate: changes the machine."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None

@@ -13,6 +13,7 @@ from eaf.projectors import Condition
 from eaf.web import (
     DomainErrors,
     ExactJsonRoute,
+    PathId,
     RuleCheck,
     ValueCheck,
     auth_problem_responses,
@@ -170,7 +171,7 @@ async def get_sample_user_profile(
     response: Response,
     if_none_match: IfNoneMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.SampleUserProfile | Response:
     """The sample user profile with this id; 404 when there is none."""
     profile = await use_cases.get(id)
@@ -197,7 +198,7 @@ async def update_profile_sample_user_profile(
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
     clock: ServiceClock,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> schemas.SampleUserProfile:
     """updateProfile: changes the sample user profile."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
@@ -229,7 +230,7 @@ async def remove_sample_user_profile(
     response: Response,
     idempotency_key: IdempotencyKey,
     if_match: IfMatch,
-    id: Annotated[str, Path(alias="id")],
+    id: Annotated[PathId, Path(alias="id")],
 ) -> Response:
     """remove: changes the sample user profile."""
     idempotency = Idempotency(idempotency_key) if idempotency_key else None
