@@ -31,6 +31,10 @@ class Result:
     err: str
 
 
+Generate = Callable[..., Result]
+"""The ``generate`` fixture: runs the CLI with its arguments (``cwd=`` a workspace)."""
+
+
 def ran_in(project: Path, *command: str, timeout: int = 600) -> None:
     """Run ``command`` (after the interpreter) in a generated project, which must pass."""
     ran = subprocess.run(

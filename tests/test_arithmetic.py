@@ -5,12 +5,9 @@ tests and docstrings stay right at the edges of floats and text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, app_probe, ran_in, service_of
-
-Generate = Callable[..., Result]
+from helpers import Generate, app_probe, ran_in, service_of
 
 ORDERS = """\
 version: 2

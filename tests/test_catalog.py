@@ -14,10 +14,8 @@ from typing import Any
 from urllib.parse import urljoin, urlparse
 
 import pytest
-from helpers import REPO, Result
+from helpers import REPO, Generate
 from jsonschema import Draft7Validator
-
-Generate = Callable[..., Result]
 
 CHROMIUM = Path("/usr/bin/chromium")
 ASYNCAPI_SCHEMA = REPO / "tests/asyncapi-schema/node_modules/@asyncapi/specs/schemas/3.0.0.json"

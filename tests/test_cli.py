@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
-from helpers import REPO, Result, tree_digest
-
-Generate = Callable[..., Result]
+from helpers import REPO, Generate, tree_digest
 
 
 @pytest.mark.parametrize("name", ["Bad", "1abc", "a", "a-", "a_b", "ab!", "ab c"])

@@ -5,14 +5,11 @@ rendered service does with them (its file, the environment, its generated tests)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
-from helpers import Result, probed_json, ran_in, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import Generate, probed_json, ran_in, spec_problems
 
 NOTES = """\
 version: 2

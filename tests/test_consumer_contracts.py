@@ -4,13 +4,10 @@ services it would break."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result
-
-Generate = Callable[..., Result]
+from helpers import Generate
 
 SHOP = """\
 version: 2

@@ -4,13 +4,10 @@ If-Match, idempotency keys, tenants), with the project's own generated tests and
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, probed_json, ran_in, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import Generate, probed_json, ran_in, spec_problems
 
 MIRRORS = """\
 version: 2

@@ -6,13 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-from helpers import Result
-
-Generate = Callable[..., Result]
+from helpers import Generate
 
 CHECK = """
 import asyncio, uuid

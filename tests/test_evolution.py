@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import GENERATE, Result, make_workspace, tree_digest
+from helpers import GENERATE, Generate, make_workspace, tree_digest
 
 from generator.evolution import breaking_changes, likely_renames, narrowed_rules
 from generator.loading import load_spec_text
@@ -64,7 +63,6 @@ REFUSED = (
     "`generate render` would refuse this change (--allow-breaking renders anyway, for a "
     "service without data)"
 )
-Generate = Callable[..., Result]
 
 
 @pytest.fixture(scope="module")

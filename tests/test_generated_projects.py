@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
-from helpers import REPO, Result
+from helpers import REPO
 
-Generate = Callable[..., Result]
 pytestmark = pytest.mark.slow
 EXAMPLES = sorted((REPO / "specs/examples").glob("*.yaml"))
 V1_SPEC = REPO / "tests/fixtures/warehouse-v1.yaml"

@@ -4,16 +4,13 @@ rendered service that takes, stores and answers any JSON value and reads its old
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in, spec_problems
+from helpers import Generate, ran_in, spec_problems
 
 from generator.evolution import breaking_changes
 from generator.loading import load_spec_text
-
-Generate = Callable[..., Result]
 
 RULES = """\
 version: 2

@@ -5,13 +5,10 @@ operators may call, while its own generated tests reach those endpoints as an op
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, ran_in, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import Generate, ran_in, spec_problems
 
 CONSOLE = """\
 version: 2

@@ -5,13 +5,10 @@ with ``made_when`` only for the values a condition holds for (else null)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Result, app_probe, ran_in, service_of, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import Generate, app_probe, ran_in, service_of, spec_problems
 
 KEYS = """\
 version: 2

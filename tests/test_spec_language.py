@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -13,15 +12,13 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import REPO, Result, spec_problems
+from helpers import REPO, Generate, spec_problems
 
 from generator.expr import ExprError, Scope, parse
 from generator.expr_code import evaluate, to_python
 from generator.loading import load_spec_text
 from generator.migrate import migrate_text
 from generator.typeref import TypeRef
-
-Generate = Callable[..., Result]
 
 BASE = """\
 version: 2

@@ -3,12 +3,9 @@ invariants and computed values read them as the times of its first and last even
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, app_probe, ran_in, service_of, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import Generate, app_probe, ran_in, service_of, spec_problems
 
 DESK = """\
 version: 2

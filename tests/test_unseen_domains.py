@@ -3,13 +3,9 @@ found: each case is a minimal spec that once rendered a project failing its own 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import Result, app_probe, ran_in, service_of, spec_problems
-
-Generate = Callable[..., Result]
-
+from helpers import Generate, app_probe, ran_in, service_of, spec_problems
 
 KEYWORD_PATH = """\
 version: 2

@@ -6,12 +6,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import REPO, Result, ran_in, spec_problems
-
-Generate = Callable[..., Result]
+from helpers import REPO, Generate, ran_in, spec_problems
 
 BROKEN = """\
 name: acme-orders
