@@ -78,6 +78,9 @@ class Node:
     type: TypeRef
     args: tuple[Node, ...] = ()
     value: Any = None  # a literal's value, a name, an operator, a function or an enum member
+    spelled: str | None = field(default=None, compare=False)
+    """A number literal with a fraction as the spec wrote it (``0.10``), which a decimal
+    takes exactly; its ``value`` is the nearest float."""
 
 
 def names_in(node: Node) -> set[str]:
@@ -110,6 +113,9 @@ class Scope:
     names: dict[str, TypeRef]
     enums: Mapping[str, list[str]] = field(default_factory=dict)
     values: Mapping[str, Mapping[str, TypeRef]] = field(default_factory=dict)
+    defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """The defaults of the values' fields that have one (as expressions compute with
+    them), which a value object made in an expression takes when it is left out."""
     unnamable: Mapping[str, str] = field(default_factory=dict)
     """Names that are known but may not be used here, with why (a computed value)."""
     refused: frozenset[str] = frozenset()
@@ -143,7 +149,8 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
         ):
             raise ExprError(_not_a_member(bare, enum.name, members))
     try:
-        tree = ast.parse(_keywords_as_names(text.strip()), mode="eval")
+        source = _keywords_as_names(text.strip())
+        tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError, tokenize.TokenError) as error:
         reason = getattr(error, "msg", None) or "not an expression"
         raise ExprError(
@@ -152,10 +159,19 @@ def parse(text: str, scope: Scope, expected: TypeRef | None = None) -> Node:
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise ExprError(f"an expression has at most {MAX_NODES} parts")
     _restore_keyword_names(tree)
+    _keep_spellings(tree, source)
     node = _Checker(scope).check(tree.body, expected)
     if expected is not None:
         node = coerce(node, expected, text)
     return node
+
+
+def _keep_spellings(tree: ast.AST, source: str) -> None:
+    """Mark each number literal with a fraction or an exponent with its text in ``source``
+    (``12345678901234567.89``, which a float would round): a decimal takes it as written."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, float):
+            node.spelled = ast.get_source_segment(source, node)  # type: ignore[attr-defined]
 
 
 # Python keywords that expressions never use as keywords may name a field (``class``,
@@ -254,7 +270,8 @@ def _decimal_literal(node: Node) -> Node:
     """The float literal ``node`` as the decimal it spells (``Decimal('0.98')``)."""
     if node.op in ("neg", "pos"):
         return Node(node.op, DECIMAL, (_decimal_literal(node.args[0]),))
-    return Node("call", DECIMAL, (Node("literal", STR, value=repr(node.value)),), "decimal")
+    written = (node.spelled or repr(node.value)).replace("_", "")
+    return Node("call", DECIMAL, (Node("literal", STR, value=written),), "decimal")
 
 
 def _as_decimals(left: Node, right: Node) -> tuple[Node, Node]:
@@ -365,7 +382,7 @@ class _Checker:
         if isinstance(value, float):
             if not math.isfinite(value):
                 raise self.fail(node, "a number literal is finite")
-            return Node("literal", FLOAT, value=value)
+            return Node("literal", FLOAT, value=value, spelled=getattr(node, "spelled", None))
         if isinstance(value, str):
             member = self._member(value, expected)
             if member is not None:
@@ -541,8 +558,9 @@ class _Checker:
 
     def _construct(self, node: ast.Call, name: str) -> Node:
         """A value object made of its fields, given by name (``Line(sku=sku, quantity=1)``);
-        an optional field left out is null."""
+        a field left out takes its default, or, optional, is null."""
         fields = self.scope.values[name]
+        defaults = self.scope.defaults.get(name, {})
         if node.args:
             raise self.fail(node, f"{name}(...) takes its fields by name: {name}(field=...)")
         given: dict[str, Node] = {}
@@ -558,10 +576,21 @@ class _Checker:
                 given[keyword.arg] = coerce(value, target, ast.unparse(keyword.value))
             except ExprError as error:
                 raise self.fail(node, f"{name}.{keyword.arg}: {error}") from None
-        missing = [f for f, t in fields.items() if f not in given and t.kind != "optional"]
+        missing = [
+            f
+            for f, t in fields.items()
+            if f not in given and f not in defaults and t.kind != "optional"
+        ]
         if missing:
             raise self.fail(node, f"{name}(...) needs {', '.join(missing)}")
-        args = tuple(given.get(f, Node("literal", NONE, value=None)) for f in fields)
+        args = tuple(
+            given[f]
+            if f in given
+            else Node("default", t, value=defaults[f])
+            if f in defaults
+            else Node("literal", NONE, value=None)
+            for f, t in fields.items()
+        )
         return Node("construct", TypeRef("value", name), args, tuple(fields))
 
     def _aggregate(self, node: ast.Call, name: str, gen: ast.GeneratorExp) -> Node:

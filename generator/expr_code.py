@@ -107,9 +107,10 @@ class _Writer:
     def _construct(self, node: Node) -> str:
         value = node.type.required().name  # an optional field's value is typed optional
         self.imports.add(value)
-        given = (
+        given = (  # a field left out that has a default: the dataclass's own
             f"{python_attribute(naming.snake(name))}={self.write(arg)}"
             for name, arg in zip(node.value, node.args, strict=True)
+            if arg.op != "default"
         )
         return f"{value}({', '.join(given)})"
 
@@ -267,7 +268,7 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 def _evaluate(node: Node, values: Mapping[str, Any]) -> Any:
     op, args = node.op, node.args
-    if op == "literal" or op == "member":
+    if op == "literal" or op == "member" or op == "default":
         return node.value
     if op == "name":
         return values[node.value]

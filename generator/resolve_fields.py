@@ -14,6 +14,7 @@ from generator.expr import ExprError, Node, SaidError, Scope, parse, spoken, zer
 from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
+from generator.scenarios import to_eval
 from generator.spec import (
     CAMEL,
     JSON_INT,
@@ -83,7 +84,12 @@ class FieldResolver:
     def scope(self, names: dict[str, TypeRef]) -> Scope:
         """The names an expression may use: ``names``, with the spec's enums and values."""
         values = {n: {f.name: f.full_type for f in v.fields} for n, v in self.domain.values.items()}
-        return Scope(names, self.domain.enums, values)
+        catalog = self.catalog
+        defaults = {
+            n: {f.name: to_eval(f.default, f.full_type, catalog) for f in v.fields if f.has_default}
+            for n, v in self.domain.values.items()
+        }
+        return Scope(names, self.domain.enums, values, defaults)
 
     def expression(
         self, text: Any, scope: Scope, loc: Loc, expected: TypeRef | None

@@ -8,6 +8,7 @@ import copy
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, NoReturn, Protocol
 
 import yaml
@@ -325,7 +326,15 @@ class _Composer:
         if _HEX.fullmatch(text):
             return self._integer(event, loc, text[2:], 16)
         if CORE_FLOAT.fullmatch(text):
-            return float(text)
+            number = float(text)
+            if math.isfinite(number) and Decimal(text) != Decimal(repr(number)):
+                self._note(
+                    event,
+                    loc,
+                    f"{shorten(text)} has more digits than a float holds (it would read as"
+                    f" {number!r}): write it in quotes to keep it as written",
+                )
+            return number
         if CORE_INFINITY.fullmatch(text):
             return -math.inf if text.startswith("-") else math.inf
         if CORE_NAN.fullmatch(text):

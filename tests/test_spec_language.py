@@ -1194,12 +1194,22 @@ def test_a_number_with_a_fraction_beside_a_decimal_is_a_decimal() -> None:
         '      - {check: "total >= 0 and total * 1.25 < 1000000.5 and -0.5 < total",',
     ).replace(
         "set: {status: paid}",
-        'set: {status: paid, total: "total + 0.01"}',
+        'set: {status: paid, total: "total + 0.10 + 12345678901234567.89 - 1_000.000"}',
     )
     assert problems(spec) == []
     model = _rendered(spec)["src/shop/domain/model.py"]
-    for literal in ("1.25", "1000000.5", "0.01"):
+    # as written, not as the nearest float spells it (0.1, 1.2345678901234568e+16, 1000.0)
+    for literal in ("1.25", "1000000.5", "0.10", "12345678901234567.89", "1000.000"):
         assert f"Decimal('{literal}')" in model or f'Decimal("{literal}")' in model, literal
+    # a plain YAML number a float cannot hold is named: quoted, it is text, kept as written
+    unquoted = BASE.replace(
+        "set: {status: paid}", "set: {status: paid, total: 0.1000000000000000001}"
+    )
+    assert [line for line in problems(unquoted) if "float" in line] == [
+        "shop.yaml:29:82: aggregates.Order.commands.pay.set.total: '0.1000000000000000001' has"
+        " more digits than a float holds (it would read as 0.1): write it in quotes to keep"
+        " it as written"
+    ]
     # a float where no decimal is beside it stays a float, and still does not mix
     mixed = BASE.replace("      - {check: total >= 0,", '      - {check: "total > 1.5 + 1.5",')
     assert any("cannot order a decimal and a float" in line for line in problems(mixed))

@@ -1542,3 +1542,55 @@ def test_a_datetime_example_with_an_offset_is_expected_back_in_utc_and_ids_in_an
         "tzex.yaml:6:43: aggregates.Meeting.fields.startsAt.example: '0001-01-01T00:30:00+01:00'"
         " does not fit startsAt: a date and time is within years 1 to 9999 in UTC"
     ]
+
+
+DEFAULT_IN_A_VALUE = """\
+version: 2
+name: payments
+values:
+  RentPayment:
+    fields:
+      amount: {type: decimal, scale: 2, min: 0.01}
+      lateFee: {type: decimal, scale: 2, min: 0, default: "0.00"}
+      kind: {type: str, default: rent, max_length: 20}
+aggregates:
+  Lease:
+    fields:
+      label: {type: str, max_length: 40}
+      payments: {type: "list[RentPayment]", default: []}
+    computed:
+      fees: {type: decimal, value: "sum(p.lateFee for p in payments)"}
+    commands:
+      draft: {creates: true, params: [label], emits: LeaseDrafted}
+      pay:
+        inputs: {amount: {type: decimal, scale: 2, min: 0.01}}
+        set: {payments: "payments + [RentPayment(amount=amount)]"}
+        emits: RentPaid
+endpoints:
+  - {method: POST, path: /api/v1/leases, command: Lease.draft}
+  - {method: POST, path: "/api/v1/leases/{id}/payments", command: Lease.pay, status: 200}
+"""
+
+DEFAULT_IN_A_VALUE_PROBE = """
+with TestClient(create_app(settings)) as client:
+    made = client.post("/api/v1/leases", json={"label": "a"}).json()
+    paid = client.post(f"/api/v1/leases/{made['id']}/payments", json={"amount": "10.50"})
+    assert paid.status_code == 200, paid.text
+    assert paid.json()["payments"] == [
+        {"amount": "10.50", "lateFee": "0.00", "kind": "rent"}
+    ], paid.text
+    assert paid.json()["fees"] == "0.00", paid.text
+"""
+
+
+def test_a_value_object_made_in_an_expression_takes_the_defaults_left_out(
+    workspace: Path, generate: Generate
+) -> None:
+    """A field with a default added to a value object (a safe change, README) made every
+    ``RentPayment(amount=...)`` of the spec refused: ``needs lateFee``."""
+    project = service_of(workspace, generate, "payments", DEFAULT_IN_A_VALUE)
+    model = (project / "src/payments/domain/model.py").read_text()
+    assert "RentPayment(amount=amount)" in model
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    app_probe(project, DEFAULT_IN_A_VALUE_PROBE, workspace)

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 import pytest
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, Query
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, ValidationError
 
@@ -214,4 +214,35 @@ def test_a_query_parameter_the_route_does_not_take_is_refused() -> None:
             "field": "state",
             "message": "Unknown query parameter (this endpoint takes limit, status)",
         }
+    ]
+
+
+def test_a_query_parameter_of_one_value_given_twice_is_refused() -> None:
+    """``?limit=1&limit=100`` took the last one silently; a list parameter (filters by
+    several values, several sort columns) takes each."""
+    app = FastAPI()
+    router = APIRouter(dependencies=[Depends(known_query)])
+
+    @router.get("/orders", name="orders")
+    async def orders(
+        status: Annotated[list[str] | None, Query()] = None, limit: int = 20
+    ) -> list[object]:
+        return [status, limit]
+
+    app.include_router(router)
+    install_domain_problems(app, _errors())
+    with TestClient(app) as client:
+        kept = client.get("/orders?status=open&status=paid&limit=5")
+        answer = client.get("/orders?limit=1&status=open&limit=100&nope=1")
+    assert kept.json() == [["open", "paid"], 5]
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [
+        {
+            "field": "limit",
+            "message": "Given more than once: this parameter takes one value",
+        },
+        {
+            "field": "nope",
+            "message": "Unknown query parameter (this endpoint takes limit, status)",
+        },
     ]

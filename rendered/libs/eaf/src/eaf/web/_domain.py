@@ -133,36 +133,42 @@ def _null_for_a_value(item: Mapping[str, Any]) -> bool:
 async def known_query(request: Request) -> None:
     """Refuse (422) a query parameter the route does not take, as a body's unknown key is
     refused: a filter whose name changed, or is misspelled, would otherwise be ignored
-    and the answer hold every row. A dependency of the generated routers."""
+    and the answer hold every row; and one that takes one value given several times
+    (``?limit=1&limit=100``: which one counts is each reader's choice, as for a key
+    twice in a body). A dependency of the generated routers."""
     dependant = getattr(request.scope.get("route"), "dependant", None)
     if dependant is None:
         return
     taken: set[str] = set()
+    single: set[str] = set()
     pending = [dependant]  # the route's own parameters and its dependencies'
     while pending:
         current = pending.pop()
-        taken |= {param.alias for param in current.query_params}
+        for param in current.query_params:
+            taken.add(param.alias)
+            if get_origin(_bare(param.field_info.annotation)[0]) not in (list, set):
+                single.add(param.alias)
         pending.extend(current.dependencies)
-    unknown = [
-        name for name in dict.fromkeys(request.query_params) if name not in taken
+    takes = (
+        f"this endpoint takes {', '.join(sorted(taken))}"
+        if taken
+        else "this endpoint takes none"
+    )
+    errors = [
+        {
+            "type": "extra_forbidden",
+            "loc": ("query", name),
+            "msg": f"Unknown query parameter ({takes})"
+            if name not in taken
+            else "Given more than once: this parameter takes one value",
+            "input": request.query_params.getlist(name),
+        }
+        for name in dict.fromkeys(request.query_params)
+        if name not in taken
+        or (name in single and len(request.query_params.getlist(name)) > 1)
     ]
-    if unknown:
-        takes = (
-            f"this endpoint takes {', '.join(sorted(taken))}"
-            if taken
-            else "this endpoint takes none"
-        )
-        raise RequestValidationError(
-            [
-                {
-                    "type": "extra_forbidden",
-                    "loc": ("query", name),
-                    "msg": f"Unknown query parameter ({takes})",
-                    "input": request.query_params.getlist(name),
-                }
-                for name in unknown
-            ]
-        )
+    if errors:
+        raise RequestValidationError(errors)
 
 
 def _detail(errors: Sequence[FieldProblem]) -> str:
