@@ -14,7 +14,6 @@ from generator.expr import ExprError, Node, SaidError, Scope, parse, spoken, zer
 from generator.patterns import pattern_error
 from generator.reserved import python_attribute
 from generator.resolved import Domain, Loc, RComputed, RField
-from generator.scenarios import to_eval
 from generator.spec import (
     CAMEL,
     JSON_INT,
@@ -25,7 +24,7 @@ from generator.spec import (
     ItemsSpec,
 )
 from generator.typeref import TypeError_, TypeRef, parse_type
-from generator.values import Catalog, Invalid, anchored, conform, normalized
+from generator.values import Catalog, Invalid, anchored, conform, normalized, to_eval
 
 _TEXT_RULES = ("not_blank", "contains", "pattern")
 _SIZE_RULES = ("min_length", "max_length")

@@ -10,14 +10,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 from generator.expr import Node, names_in
 from generator.expr_code import EvalError, evaluate
 from generator.resolved import Domain, RAggregate, RAlso, RCommand, RField
 from generator.typeref import TypeRef
-from generator.values import Catalog, Invalid, rule_breaks, sample
+from generator.values import Catalog, Invalid, rule_breaks, sample, to_eval
 
 MAX_STEPS = 4
 MAX_STATES = 200
@@ -31,30 +30,6 @@ class ScenarioError(ValueError):
 class BrokenSetError(ScenarioError):
     """A value ``set`` computes from the examples breaks its field's rule: the spec should
     keep it (round it), not only the examples."""
-
-
-def to_eval(value: Any, type_: TypeRef, catalog: Catalog) -> Any:
-    """JSON sample data as the values expressions compute with."""
-    if value is None:
-        return None
-    type_ = type_.required()
-    if type_.kind == "list":
-        return [to_eval(item, type_.element, catalog) for item in value]
-    if type_.kind == "map":
-        return {key: to_eval(item, type_.element, catalog) for key, item in value.items()}
-    if type_.kind == "value":
-        fields = {f.name: f for f in catalog.values.get(type_.name, [])}
-        return {
-            name: to_eval(value.get(name, f.default), f.full_type, catalog)
-            for name, f in fields.items()
-        }
-    if type_.is_scalar("decimal"):
-        return Decimal(str(value))
-    if type_.is_scalar("date"):
-        return date.fromisoformat(value)
-    if type_.is_scalar("datetime"):
-        return datetime.fromisoformat(value)
-    return value
 
 
 @dataclass

@@ -551,3 +551,27 @@ def _variants(first: Any, type_: TypeRef) -> list[Any]:
         variants += [text + ch for ch in _VARIANTS]
         return variants
     return []
+
+
+def to_eval(value: Any, type_: TypeRef, catalog: Catalog) -> Any:
+    """JSON sample data as the values expressions compute with."""
+    if value is None:
+        return None
+    type_ = type_.required()
+    if type_.kind == "list":
+        return [to_eval(item, type_.element, catalog) for item in value]
+    if type_.kind == "map":
+        return {key: to_eval(item, type_.element, catalog) for key, item in value.items()}
+    if type_.kind == "value":
+        fields = {f.name: f for f in catalog.values.get(type_.name, [])}
+        return {
+            name: to_eval(value.get(name, f.default), f.full_type, catalog)
+            for name, f in fields.items()
+        }
+    if type_.is_scalar("decimal"):
+        return Decimal(str(value))
+    if type_.is_scalar("date"):
+        return date.fromisoformat(value)
+    if type_.is_scalar("datetime"):
+        return datetime.fromisoformat(value)
+    return value
