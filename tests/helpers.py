@@ -72,10 +72,21 @@ def make_workspace(root: Path) -> Path:
 
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+    (port,) = free_ports(1)
+    return port
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` different TCP ports on 127.0.0.1 that nothing listens on right now (each
+    probe held open until all are chosen: one at a time, the system may give one twice)."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 class Service:

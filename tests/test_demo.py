@@ -13,14 +13,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from helpers import REPO, free_port
+from helpers import REPO, free_ports
 
 
 @pytest.mark.timeout(180)  # readline blocks: a stalled demo must fail, not hang
 def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -> None:
-    port, iam_port, flags_port, config_port, licensing_port, rp_port = (
-        free_port() for _ in range(6)
-    )
+    port, iam_port, flags_port, config_port, licensing_port, rp_port = free_ports(6)
     demo = subprocess.Popen(
         ["bash", str(REPO / "scripts/demo.sh")],
         env={
@@ -106,8 +104,14 @@ def test_the_demo_serves_iam_and_the_sample_with_a_ready_token(tmp_path: Path) -
         assert "user-profile answered 200" in signed_in.text, signed_in.text
     finally:
         os.killpg(demo.pid, signal.SIGTERM)
-        demo.wait(timeout=30)
-        demo.stdout.close()
+        try:
+            demo.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # still a failure, but none left to later tests
+            os.killpg(demo.pid, signal.SIGKILL)
+            demo.wait(timeout=10)
+            raise
+        finally:
+            demo.stdout.close()
     time.sleep(0.5)
     for port_in_use in (port, iam_port, flags_port, config_port, licensing_port, rp_port):
         with socket.socket() as probe:
