@@ -87,6 +87,11 @@ class ParamCtx:
 _PATH_TYPES = {"Decimal": "JsonDecimal", "int": "QueryInt", "float": "QueryFloat"}
 
 
+def _id_param(name: str) -> ParamCtx:
+    """The path parameter naming an aggregate by its id (a UUID read in any case)."""
+    return ParamCtx(name, "id" if name == "id" else naming.snake(name), "PathId", "id")
+
+
 @dataclass
 class FilterCtx:
     name: str
@@ -402,9 +407,7 @@ def _endpoint(
         arguments = {a.name: a for a in command.arguments}
         for name in endpoint.path_params:
             if name in endpoint.by:
-                params.append(
-                    ParamCtx(name, "id" if name == "id" else naming.snake(name), "PathId", "id")
-                )
+                params.append(_id_param(name))
             elif name == endpoint.by_key:
                 key = next(f for f in aggregate.fields if f.name == name)
                 # the tests' unknown key: one they make no aggregate with, else (an enum
@@ -453,8 +456,7 @@ def _endpoint(
             function = f"{endpoint.use_case}_{aggregate.snake}_of_the_tenant"
         else:
             (name,) = endpoint.path_params
-            attr = "id" if name == "id" else naming.snake(name)
-            params.append(ParamCtx(name, attr, "PathId", "id"))
+            params.append(_id_param(name))
             function = f"{endpoint.use_case}_{aggregate.snake}"
     else:
         assert read_model is not None

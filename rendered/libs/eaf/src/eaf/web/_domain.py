@@ -130,18 +130,24 @@ def _null_for_a_value(item: Mapping[str, Any]) -> bool:
     )
 
 
-async def known_query(request: Request) -> None:
-    """Refuse (422) a query parameter the route does not take, as a body's unknown key is
-    refused: a filter whose name changed, or is misspelled, would otherwise be ignored
-    and the answer hold every row; and one that takes one value given several times
-    (``?limit=1&limit=100``: which one counts is each reader's choice, as for a key
-    twice in a body). A dependency of the generated routers."""
-    dependant = getattr(request.scope.get("route"), "dependant", None)
-    if dependant is None:
-        return
+@dataclass(frozen=True)
+class _QueryParameters:
+    """The query parameters a route takes, and those of them that take one value."""
+
+    taken: frozenset[str]
+    single: frozenset[str]
+
+
+def _query_parameters(route: Any) -> _QueryParameters | None:
+    """What ``route`` takes in its query (its own parameters and its dependencies'),
+    read once per route and kept on it; None for a route without a dependant."""
+    known: _QueryParameters | None = getattr(route, "_eaf_query_parameters", None)
+    dependant = getattr(route, "dependant", None)
+    if known is not None or dependant is None:
+        return known
     taken: set[str] = set()
     single: set[str] = set()
-    pending = [dependant]  # the route's own parameters and its dependencies'
+    pending = [dependant]
     while pending:
         current = pending.pop()
         for param in current.query_params:
@@ -149,24 +155,42 @@ async def known_query(request: Request) -> None:
             if get_origin(_bare(param.field_info.annotation)[0]) not in (list, set):
                 single.add(param.alias)
         pending.extend(current.dependencies)
+    known = _QueryParameters(frozenset(taken), frozenset(single))
+    route._eaf_query_parameters = known
+    return known
+
+
+async def known_query(request: Request) -> None:
+    """Refuse (422) a query parameter the route does not take, as a body's unknown key is
+    refused: a filter whose name changed, or is misspelled, would otherwise be ignored
+    and the answer hold every row; and one that takes one value given several times
+    (``?limit=1&limit=100``: which one counts is each reader's choice, as for a key
+    twice in a body). A dependency of the generated routers."""
+    known = _query_parameters(request.scope.get("route"))
+    if known is None or not request.query_params:
+        return
     takes = (
-        f"this endpoint takes {', '.join(sorted(taken))}"
-        if taken
+        f"this endpoint takes {', '.join(sorted(known.taken))}"
+        if known.taken
         else "this endpoint takes none"
     )
-    errors = [
-        {
-            "type": "extra_forbidden",
-            "loc": ("query", name),
-            "msg": f"Unknown query parameter ({takes})"
-            if name not in taken
-            else "Given more than once: this parameter takes one value",
-            "input": request.query_params.getlist(name),
-        }
-        for name in dict.fromkeys(request.query_params)
-        if name not in taken
-        or (name in single and len(request.query_params.getlist(name)) > 1)
-    ]
+    errors = []
+    for name in dict.fromkeys(request.query_params):
+        given = request.query_params.getlist(name)
+        if name not in known.taken:
+            message = f"Unknown query parameter ({takes})"
+        elif name in known.single and len(given) > 1:
+            message = "Given more than once: this parameter takes one value"
+        else:
+            continue
+        errors.append(
+            {
+                "type": "extra_forbidden",
+                "loc": ("query", name),
+                "msg": message,
+                "input": given,
+            }
+        )
     if errors:
         raise RequestValidationError(errors)
 

@@ -14,10 +14,10 @@ def install_http_guards(app: FastAPI, limits: RequestLimits | None = None) -> No
     """Bound ``app``'s request bodies and answer its errors as problem bodies.
 
     Bodies over ``limits`` get 413, malformed or too deeply nested JSON 400; an unknown
-    path 404 (one with a trailing slash too: no redirect), a wrong method 405 with a complete ``Allow`` (HEAD is served wherever GET
-    is: its headers, no body), an ``HTTPException`` its
-    status, and an unhandled error 500 (logged with its traceback), all as
-    ``application/problem+json``. Handlers the app registers for other exceptions (for
+    path 404 (one with a trailing slash too: no redirect), a wrong method 405 with a
+    complete ``Allow`` (HEAD is served wherever GET is: its headers, no body), an
+    ``HTTPException`` its status, and an unhandled error 500 (logged with its traceback),
+    all as ``application/problem+json``. Handlers the app registers for other exceptions (for
     example ``RequestValidationError``) keep working. The middleware goes innermost, so
     the request's correlation id and metrics see its answers, whatever the call order.
     """

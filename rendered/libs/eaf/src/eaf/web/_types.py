@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -172,13 +173,18 @@ QueryInt = Annotated[int, Field(ge=-JSON_INT, le=JSON_INT)]
 exactly, as a body's (the document states the bounds)."""
 
 
-def _number(kind: str, name: str) -> BeforeValidator:
+def _number(
+    kind: str, name: str, exact: Callable[[Decimal], Any] = lambda number: number
+) -> BeforeValidator:
+    """A number's JSON form checked; ``exact`` takes a JSON number read exactly
+    (``ExactJsonRequest``'s ``Decimal``) to the value the type keeps."""
+
     # pydantic's lax mode reads the text "12" as the number 12, and true as 1
     def read(value: Any) -> Any:
-        if kind == "float_type" and isinstance(value, Decimal):
-            return _double(value)  # a JSON number read exactly (ExactJsonRequest)
+        if isinstance(value, Decimal):
+            return exact(value)
         if value is None or (
-            isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+            isinstance(value, int | float) and not isinstance(value, bool)
         ):
             return value
         raise PydanticCustomError(
@@ -206,7 +212,7 @@ def _plain_decimal(value: Any) -> Any:
 IntegerForm = _number("int_type", "integer")
 """An integer only as a JSON number (``12``, or ``12.0``, which JSON Schema calls an
 integer), not as the text ``"12"`` nor as ``true``: ``Annotated[int | None, IntegerForm]``."""
-NumberForm = _number("float_type", "number")
+NumberForm = _number("float_type", "number", exact=_double)
 """A number only as a JSON number, not as text nor as a boolean."""
 DecimalForm = BeforeValidator(_plain_decimal)
 """A decimal as a JSON number or as text in plain notation (``"12.50"``, not ``"1.25E+1"``),
