@@ -16,7 +16,7 @@ from generator.expr import names_in
 from generator.expr_code import EvalError, evaluate
 from generator.literals import python_literal
 from generator.reserved import call_keyword
-from generator.resolved import Domain, REndpoint, REvent, RReadModel
+from generator.resolved import Domain, REndpoint, REvent, RField, RReadModel
 from generator.typeref import TypeRef
 from generator.values import Catalog
 
@@ -352,18 +352,51 @@ def endpoints(
 def _ignores_case(domain: Domain, read_model: RReadModel, name: str) -> bool:
     """Whether a read model's column holds a key that ignores case (or a reference to
     one by that key), so that a filter on it matches in any case."""
-    held = [read_model.column(name)]
+    column = read_model.column(name)
+    if column is None or column.type != TypeRef.scalar("str"):
+        return False
     if read_model.of is not None:
-        held.append(domain.aggregates[read_model.of].field(name))
-    for field_ in held:
-        if field_ is None or field_.type != TypeRef.scalar("str"):
-            continue
-        target = domain.aggregates.get(field_.references or "")
-        if field_.folded or (
-            target is not None and field_.references_key is not None and target.key_ignore_case
-        ):
-            return True
-    return False
+        return _folded(domain, column) or _folded(
+            domain, domain.aggregates[read_model.of].field(name)
+        )
+    # a row's column: folded when every event writing it gives it such a field as it is
+    written = [
+        (handler.event, node)
+        for handler in read_model.handlers
+        for node in (handler.key.get(name), handler.values.get(name))
+        if node is not None
+    ]
+    return bool(written) and all(
+        node.op == "name"
+        and str(node.value).startswith("event.")
+        and _folded(domain, _event_source(domain, event, str(node.value).removeprefix("event.")))
+        for event, node in written
+    )
+
+
+def _folded(domain: Domain, field_: RField | None) -> bool:
+    """Whether ``field_`` holds a key that ignores case, or a reference to one by it."""
+    if field_ is None or field_.type != TypeRef.scalar("str"):
+        return False
+    target = domain.aggregates.get(field_.references or "")
+    return field_.folded or (
+        target is not None and field_.references_key is not None and target.key_ignore_case
+    )
+
+
+def _event_source(domain: Domain, event_name: str, name: str) -> RField | None:
+    """The field of its aggregate an event's field ``name`` carries (an argument of the
+    command that emits it, or the aggregate's own field); None for another service's."""
+    event = domain.events.get(event_name)
+    aggregate = domain.aggregates.get(event.aggregate or "") if event else None
+    if aggregate is None:
+        return None
+    for command in aggregate.commands:
+        if command.event == event_name:
+            argument = next((f for f in command.arguments if f.name == name), None)
+            if argument is not None:
+                return argument
+    return aggregate.field(name)
 
 
 def _endpoint(

@@ -387,7 +387,9 @@ with TestClient(create_app(settings, iam=iam)) as client:
     # the code as the tag has it), in the caller's tenant only
     shelf = client.post("/api/v1/shelves", json={"tag": "steel"}, headers=auth("acme"))
     assert shelf.status_code == 201 and shelf.json()["tag"] == "Steel", shelf.text
-    for path, name in (("/api/v1/shelves", "tag"), ("/api/v1/tags", "code")):
+    # the same of rows an event fed: with the reference or the key as the event carries it
+    for path, name in (("/api/v1/shelves", "tag"), ("/api/v1/tags", "code"),
+                       ("/api/v1/shelves-per-tag", "tag"), ("/api/v1/tag-codes", "code")):
         for value, tenant, found in (("STEEL", "acme", 1), ("sTeel", "acme", 1),
                                      ("steel", "globex", 0), ("zinc", "acme", 0)):
             listed = client.get(path, params={name: value},
@@ -423,7 +425,13 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
     # and a shelf naming a tag by its code; lists of tags and shelves filtered by it
     described = described.replace("# every product opens", SHELF + "# every product opens").replace(
         "  Products: {of: Product}\n",
-        "  Products: {of: Product}\n  Shelves: {of: Shelf}\n  Tags: {of: Tag}\n",
+        "  Products: {of: Product}\n  Shelves: {of: Shelf}\n  Tags: {of: Tag}\n"
+        # rows of their own, fed by the events: a count of shelves per tag, keyed by the
+        # reference the event carries, and the codes defined, by the key itself
+        "  ShelvesPerTag:\n    key: tag\n    fields: {tag: str, shelves: {type: int, default: 0}}\n"
+        "    on: {ShelfPlaced: {key: {tag: event.tag}, set: {shelves: shelves + 1},"
+        " create: true}}\n"
+        "  TagCodes:\n    key: code\n    fields: {code: str}\n    on: {TagDefined: upsert}\n",
     )
     spec.write_text(
         described + '  - {method: GET, path: "/api/v1/products/by-sku/{sku}", query: Product.get,'
@@ -435,6 +443,10 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
         "  - {method: GET, path: /api/v1/shelves, query: Shelves.list, filter: [tag],"
         ' consistent: true, permission: "stock:read"}\n'
         "  - {method: GET, path: /api/v1/tags, query: Tags.list, filter: [code],"
+        ' consistent: true, permission: "stock:read"}\n'
+        "  - {method: GET, path: /api/v1/shelves-per-tag, query: ShelvesPerTag.list,"
+        ' filter: [tag], consistent: true, permission: "stock:read"}\n'
+        "  - {method: GET, path: /api/v1/tag-codes, query: TagCodes.list, filter: [code],"
         ' consistent: true, permission: "stock:read"}\n'
     )
     assert generate("service", "stock", cwd=workspace).code == 0
