@@ -502,7 +502,16 @@ class _Checker:
                 raise self.fail(node, "`is` compares with None only (use == for values)")
             return
         if op in ("in", "not in"):
-            if b.required().kind in ("list", "map") and (
+            if b.required().kind == "map":
+                # a map is asked for a key, as Python's `in` asks a dict: its keys are text
+                if a == STR:
+                    return
+                raise self.fail(
+                    node,
+                    f"`in` asks a map for a key (text), not {_describe(a)}"
+                    " (`'vip' in labels`)",
+                )
+            if b.required().kind == "list" and (
                 b.required().element == NONE or _same(a, b.required().element)
             ):
                 return

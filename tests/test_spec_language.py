@@ -578,6 +578,21 @@ def test_a_text_looked_for_in_a_list_of_an_enum_names_a_member() -> None:
     assert "'implicit' is not a Grant (expected one of: code, refresh)" in str(raised.value)
 
 
+def test_a_map_is_asked_for_a_key() -> None:
+    """``in`` asks a map for a key, as the rendered Python asks its dict: a text; a value
+    of another type (an int of a ``map[int]``) would never be found, so it is refused."""
+    scope = Scope({"counts": TypeRef("map", item=TypeRef.scalar("int"))}, {})
+    node = parse("'vip' in counts and 'x' not in counts", scope)
+    assert to_python(node, {"counts": "self.counts"}).source == (
+        "('vip' in self.counts) and ('x' not in self.counts)"
+    )
+    assert evaluate(node, {"counts": {"vip": 3}}) is True
+    assert evaluate(node, {"counts": {"x": 3}}) is False
+    with pytest.raises(ExprError) as raised:
+        parse("3 in counts", scope)
+    assert "`in` asks a map for a key (text), not an int" in str(raised.value)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
