@@ -508,8 +508,7 @@ class _Checker:
                     return
                 raise self.fail(
                     node,
-                    f"`in` asks a map for a key (text), not {_describe(a)}"
-                    " (`'vip' in labels`)",
+                    f"`in` asks a map for a key (text), not {_describe(a)} (`'vip' in labels`)",
                 )
             if b.required().kind == "list" and (
                 b.required().element == NONE or _same(a, b.required().element)
