@@ -402,6 +402,9 @@ def _use_cases(endpoints: list[h.EndpointCtx], aggregates: dict[str, d.Aggregate
             named.add(key)
             endpoint.use_case = command.use_case
             continue
+        if endpoint.kind == "every":
+            aggregate.every = endpoint.use_case
+            continue
         if endpoint.by is None:
             if endpoint.use_case != "get":
                 aggregate.getters.append(d.GetterCtx(endpoint.use_case, None, None, "str"))

@@ -372,6 +372,8 @@ class AggregateCtx:
     """An endpoint serves it: its HTTP view and use-case dependency are rendered."""
     stream: str = ""
     getters: list[GetterCtx] = field(default_factory=list)
+    every: str | None = None
+    """The use case reading every tenant's own record (a tenant record's platform list)."""
     upserts: list[UpsertCtx] = field(default_factory=list)
     """Its create-or-replace use cases (none: it is never made anew once gone)."""
     extra: AggregateTests = field(default_factory=AggregateTests)

@@ -16,7 +16,7 @@ from generator.expr import names_in
 from generator.expr_code import EvalError, evaluate
 from generator.literals import python_literal
 from generator.reserved import call_keyword
-from generator.resolved import Domain, REndpoint, REvent, RField, RReadModel
+from generator.resolved import Domain, RAggregate, REndpoint, REvent, RField, RReadModel
 from generator.typeref import TypeRef
 from generator.values import Catalog
 
@@ -487,6 +487,8 @@ def _endpoint(
             function = f"{endpoint.use_case}_{aggregate.snake}_by_{field_.attr.rstrip('_')}"
         elif endpoint.id_is_tenant:
             function = f"{endpoint.use_case}_{aggregate.snake}_of_the_tenant"
+        elif endpoint.kind == "every":
+            function = f"list_every_{aggregate.snake}"
         else:
             (name,) = endpoint.path_params
             params.append(_id_param(name))
@@ -553,7 +555,9 @@ def _endpoint(
         by=by,
         filters=filters,
         sort=[_column_attr(read_model, s) for s in endpoint.sort],
-        order=[(_column_attr(read_model, name), down) for name, down in endpoint.order],
+        order=_every_order(domain.aggregates[endpoint.target], endpoint.order)
+        if endpoint.kind == "every"
+        else [(_column_attr(read_model, name), down) for name, down in endpoint.order],
         consistent=endpoint.consistent,
         id_is_tenant=endpoint.id_is_tenant,
         page=endpoint.page,
@@ -577,6 +581,19 @@ def _test_path(path: str, params: list[ParamCtx], tenant_path: bool) -> str:
     for param in params:
         path = path.replace("{" + param.name + "}", "{" + param.kwarg + "}")
     return path
+
+
+def _every_order(aggregate: RAggregate, order: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The sort keys of a list of every tenant's record, as code over ``item``, each with
+    whether it descends: text in any case first (``Acme`` beside ``acme``), then as written."""
+    keys = []
+    for name, down in order:
+        field_ = aggregate.field(name)
+        assert field_ is not None
+        attr = f"item.{field_.attr}"
+        folded = field_.type == TypeRef.scalar("str")
+        keys.append((f"({attr}.casefold(), {attr})" if folded else attr, down))
+    return keys
 
 
 def _column_attr(read_model: RReadModel | None, name: str) -> str:

@@ -449,7 +449,7 @@ def _endpoint(
         resolved is not None
         and endpoint.platform_only
         and endpoint.tenant != "path"
-        and resolved.kind != "call"
+        and resolved.kind not in ("call", "every")
     ):
         domain.problem(
             (*loc, "platform_only"),
@@ -863,6 +863,8 @@ def _query_endpoint(
     read_model = domain.read_models.get(target)
     if aggregate is not None and member == "list":
         read_model = next((r for r in domain.read_models.values() if r.of == target), None)
+        if read_model is None and TENANT_PARAM in aggregate.path_ids:
+            return _every_tenant(domain, index, endpoint, aggregate, path_params, loc)
         if read_model is None:
             domain.problem(
                 (*loc, "query"), f"a `list` query reads a read model: declare one `of: {target}`"
@@ -952,6 +954,58 @@ def _query_endpoint(
     )
     resolved.order = order
     resolved.page = endpoint.page
+    return resolved
+
+
+def _every_tenant(
+    domain: Domain,
+    index: int,
+    endpoint: EndpointSpec,
+    aggregate: RAggregate,
+    path_params: list[str],
+    loc: Loc,
+) -> REndpoint | None:
+    """Every tenant's own record (the aggregate whose id is its tenant), for platform
+    operators: read across the tenants, as the repository's ``all_tenants`` does."""
+    if not endpoint.platform_only or endpoint.tenant == "path" or path_params:
+        domain.problem(
+            (*loc, "query"),
+            f"{aggregate.name} is a tenant's own record: its list is every tenant's, for"
+            " platform operators (platform_only: true, no tenant or parameter in the path;"
+            f" or declare a read model `of: {aggregate.name}`)",
+        )
+        return None
+    if endpoint.permission is None:
+        domain.problem(
+            (*loc, "platform_only"),
+            "an endpoint for platform operators needs a `permission`: who is one is known"
+            " from bearer tokens only",
+        )
+    for key in ("filter", "sort", "page", "consistent"):
+        if key in endpoint.model_fields_set:
+            domain.problem(
+                (*loc, key),
+                f"{key} is not for the list of every tenant's record (it takes `order`)",
+            )
+    order: list[tuple[str, bool]] = []
+    for position, item in enumerate(endpoint.order):
+        name = item.removeprefix("-")
+        field_ = aggregate.field(name)
+        where = (*loc, "order", position)
+        if name in (n for n, _ in order):
+            domain.problem(where, f"{name!r} is named twice")
+        elif field_ is None or field_.hidden or field_.optional or not _sortable(field_):
+            domain.problem(
+                where,
+                f"{aggregate.name} cannot be ordered by {name!r}: the order takes required"
+                " str, int, float, date, datetime and enum fields that are not hidden",
+            )
+        else:
+            order.append((name, item.startswith("-")))
+    resolved = _query(index, endpoint, "every", aggregate.name, [], [], [], [])
+    if not endpoint.use_case:
+        resolved.use_case = "every_tenant"
+    resolved.order = order
     return resolved
 
 
