@@ -971,8 +971,8 @@ def _every_tenant(
         domain.problem(
             (*loc, "query"),
             f"{aggregate.name} is a tenant's own record: its list is every tenant's, for"
-            " platform operators (platform_only: true, no tenant or parameter in the path;"
-            f" or declare a read model `of: {aggregate.name}`)",
+            " platform operators (platform_only: true, no tenant or parameter in the path),"
+            f" or a read model `of: {aggregate.name}` lists a tenant's",
         )
         return None
     if endpoint.permission is None:

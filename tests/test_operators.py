@@ -42,6 +42,9 @@ endpoints:
      permission: "console:read", tenant: path}
   - {method: PATCH, path: "/api/v1/tenants/{tenantId}", command: Account.stand,
      permission: "console:write", tenant: path, platform_only: true}
+  # every tenant's record, for operators: the suspended ones first
+  - {method: GET, path: /api/v1/accounts, query: Account.list, order: [-standing],
+     permission: "console:read", platform_only: true}
 """
 
 
@@ -72,7 +75,25 @@ def test_the_spec_with_operator_endpoints_is_valid() -> None:
             " the one field of a key in its path (or, on a tenant path, is of the aggregate"
             " whose id is the tenant: its view_id or event_id tenantId);"
             "console.yaml:29:27: endpoints.4.path: command 'stand' needs the path parameter"
-            " {id}",
+            " {id};"
+            "console.yaml:32:50: endpoints.5.query: a `list` query reads a read model: declare"
+            " one `of: Account`",
+        ),
+        (
+            "order: [-standing],\n     permission: \"console:read\", platform_only: true}",
+            "order: [-standing],\n     permission: \"console:read\"}",
+            "console.yaml:33:50: endpoints.5.query: Account is a tenant's own record: its list"
+            " is every tenant's, for platform operators (platform_only: true, no tenant or"
+            " parameter in the path), or a read model `of: Account` lists a tenant's",
+        ),
+        (
+            "order: [-standing],",
+            "order: [-standing, seats], filter: [standing],",
+            "console.yaml:33:99: endpoints.5.filter: filter is not for the list of every"
+            " tenant's record (it takes `order`);"
+            "console.yaml:33:83: endpoints.5.order.1: Account cannot be ordered by 'seats': the"
+            " order takes required str, int, float, date, datetime and enum fields that are"
+            " not hidden",
         ),
     ],
 )
@@ -139,6 +160,17 @@ with TestClient(create_app(settings, iam=iam)) as client:
     missing = client.patch("/api/v1/tenants/globex", json={"standing": "good"},
                            headers=operator)
     assert missing.status_code == 404, missing.text
+    # every tenant's record, read across the tenants by an operator only, in its order
+    globex = "9b2f3f9e-6f0b-5a53-8b61-3c1f0e4c2a10"
+    async def open_globex():
+        with context.use(context.SecurityContext(tenant_id=globex)):
+            account = Account.open_(standing=Standing.GOOD, now=datetime.now(UTC), id=globex)
+            await EventSourcedAccountRepository(client.app.state.store).save(account)
+    client.portal.call(open_globex)
+    listed = client.get("/api/v1/accounts", headers=operator)
+    assert [(a["tenantId"], a["standing"]) for a in listed.json()] == [
+        (acme, "suspended"), (globex, "good")], listed.text
+    assert client.get("/api/v1/accounts", headers=tenant(acme)).status_code == 403
 print("ok")
 """
 
