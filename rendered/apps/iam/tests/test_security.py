@@ -45,7 +45,7 @@ ENDPOINTS = [
         "/api/v1/tenants",
         None,
         "iam-tenants:read",
-        id="directory_tenants",
+        id="list_every_tenant",
     ),
     pytest.param(
         "POST",
@@ -401,7 +401,7 @@ def test_a_platform_operator_needs_the_permission_too(
         if e.id
         in [
             "directory_create_tenant",
-            "directory_tenants",
+            "list_every_tenant",
             "tokens_rotate",
             "change_status_tenant",
         ]
@@ -425,6 +425,18 @@ def test_a_tenant_s_token_is_refused_where_only_platform_operators_call(
     )
     assert response.status_code == 403
     assert response.json()["detail"] == "platform operators only"
+
+
+def test_a_platform_operator_reads_every_tenant_s_record_at_list_every_tenant(
+    client: TestClient, as_platform: Callable[[list[str]], dict[str, str]]
+) -> None:
+    """No tenant's record is made here (the service's own code makes them): the list is
+    read across the tenants, empty, with the permission only."""
+    response = client.get("/api/v1/tenants", headers=as_platform(["iam-tenants:read"]))
+    assert response.status_code == 200, response.text
+    assert response.json() == []
+    others = [p for p in PERMISSIONS if p != "iam-tenants:read"]
+    assert client.get("/api/v1/tenants", headers=as_platform(others)).status_code == 403
 
 
 def test_a_tenant_header_does_not_choose_the_tenant(

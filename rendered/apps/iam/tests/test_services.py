@@ -126,6 +126,7 @@ def use_cases(store: EventStore) -> Cases:
         tenant=TenantService(
             wired,
             clock,
+            records=EventSourcedTenantRepository(store),
         ),
         user=UserService(
             wired,

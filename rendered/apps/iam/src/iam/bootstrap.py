@@ -267,6 +267,7 @@ async def bootstrap(
     tenant = tenant or TenantService(
         transactions,
         clock,
+        records=EventSourcedTenantRepository(store),
     )
     user = user or UserService(
         transactions,
@@ -319,7 +320,6 @@ async def bootstrap(
     if directory is None:
         directory = iam.application.directory.Directory(
             tenants=EventSourcedTenantRepository(store),
-            tenant_catalog=EventSourcedTenantRepository(store),
             users=user,
             roles=role,
             clock=clock,

@@ -23,6 +23,11 @@ class ConfigSchemaRepository(Protocol):
         """Every ConfigSchema of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[ConfigSchema]:
+        """Every ConfigSchema of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class PropertySetRepository(Protocol):
     """Keeps PropertySet aggregates as the events they emitted (tenant-scoped)."""
@@ -38,4 +43,9 @@ class PropertySetRepository(Protocol):
 
     async def all(self) -> list[PropertySet]:
         """Every PropertySet of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[PropertySet]:
+        """Every PropertySet of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...

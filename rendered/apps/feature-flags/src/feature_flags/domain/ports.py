@@ -23,6 +23,11 @@ class ProjectRepository(Protocol):
         """Every Project of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[Project]:
+        """Every Project of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class SegmentRepository(Protocol):
     """Keeps Segment aggregates as the events they emitted (tenant-scoped)."""
@@ -38,6 +43,11 @@ class SegmentRepository(Protocol):
 
     async def all(self) -> list[Segment]:
         """Every Segment of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[Segment]:
+        """Every Segment of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -57,6 +67,11 @@ class FlagRepository(Protocol):
         """Every Flag of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[Flag]:
+        """Every Flag of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class UsageReportRepository(Protocol):
     """Keeps UsageReport aggregates as the events they emitted (tenant-scoped)."""
@@ -72,4 +87,9 @@ class UsageReportRepository(Protocol):
 
     async def all(self) -> list[UsageReport]:
         """Every UsageReport of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[UsageReport]:
+        """Every UsageReport of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...

@@ -18,7 +18,6 @@ from iam.application.identity import (
     tenant_id_for,
     user_id_for,
 )
-from iam.application.ports.access import TenantCatalog
 from iam.application.ports.inbound import RoleUseCases, UserUseCases
 from iam.application.ports.outbound import Clock, TenantRepository
 from iam.domain.errors import ConcurrencyError, DomainValidationError, NotFoundError
@@ -41,7 +40,6 @@ class Directory:
         self,
         *,
         tenants: TenantRepository,
-        tenant_catalog: TenantCatalog,
         users: UserUseCases,
         roles: RoleUseCases,
         clock: Clock,
@@ -51,7 +49,6 @@ class Directory:
     ) -> None:
         self._admin = (admin_username, admin_password, admin_email)
         self._tenants = tenants
-        self._tenant_catalog = tenant_catalog
         self._users = users
         self._roles = roles
         self._clock = clock
@@ -107,11 +104,6 @@ class Directory:
         if tenant is None:
             raise NotFoundError("Tenant not found")
         return tenant
-
-    async def tenants(self) -> list[Tenant]:
-        """Every tenant, by name (a platform-level read)."""
-        tenants = await self._tenant_catalog.all_tenants()
-        return sorted(tenants, key=lambda tenant: (tenant.name.casefold(), tenant.id))
 
     async def ensure_platform_admin(self) -> User | None:
         """The platform administrator of the settings (``IAM_PLATFORM_ADMIN_USERNAME`` and

@@ -18,6 +18,7 @@ from iam.application.ports.outbound import (
     RegisteredClientListing,
     RoleListing,
     ServiceAccountListing,
+    TenantRepository,
     Transaction,
     Transactions,
     UserListing,
@@ -53,9 +54,12 @@ class TenantService:
         self,
         transactions: Transactions,
         clock: Clock,
+        *,
+        records: TenantRepository,
     ) -> None:
         self._transactions = transactions
         self._clock = clock
+        self._records = records  # the records of every tenant (a platform read)
 
     async def create(
         self, *, name: str, admin_user_id: str, idempotency: Idempotency | None = None
@@ -99,6 +103,11 @@ class TenantService:
 
     async def get(self, id: str) -> Tenant | None:
         return await self._transactions.load(Tenant, id)
+
+    async def every_tenant(self) -> list[Tenant]:
+        """Every tenant record, one per tenant (read across the tenants: for
+        platform operators only)."""
+        return await self._records.all_tenants()
 
 
 class UserService:

@@ -35,6 +35,11 @@ class TenantRepository(Protocol):
         """Every Tenant of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[Tenant]:
+        """Every Tenant of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class UserRepository(Protocol):
     """Keeps User aggregates as the events they emitted (tenant-scoped)."""
@@ -50,6 +55,11 @@ class UserRepository(Protocol):
 
     async def all(self) -> list[User]:
         """Every User of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[User]:
+        """Every User of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -69,6 +79,11 @@ class RoleRepository(Protocol):
         """Every Role of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[Role]:
+        """Every Role of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class PolicyRepository(Protocol):
     """Keeps Policy aggregates as the events they emitted (tenant-scoped)."""
@@ -84,6 +99,11 @@ class PolicyRepository(Protocol):
 
     async def all(self) -> list[Policy]:
         """Every Policy of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[Policy]:
+        """Every Policy of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -103,6 +123,11 @@ class ServiceAccountRepository(Protocol):
         """Every ServiceAccount of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[ServiceAccount]:
+        """Every ServiceAccount of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class RegisteredClientRepository(Protocol):
     """Keeps RegisteredClient aggregates as the events they emitted (tenant-scoped)."""
@@ -118,6 +143,11 @@ class RegisteredClientRepository(Protocol):
 
     async def all(self) -> list[RegisteredClient]:
         """Every RegisteredClient of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[RegisteredClient]:
+        """Every RegisteredClient of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -137,6 +167,11 @@ class RefreshTokenFamilyRepository(Protocol):
         """Every RefreshTokenFamily of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[RefreshTokenFamily]:
+        """Every RefreshTokenFamily of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class AccessTokenRevocationRepository(Protocol):
     """Keeps AccessTokenRevocation aggregates as the events they emitted (tenant-scoped)."""
@@ -152,6 +187,11 @@ class AccessTokenRevocationRepository(Protocol):
 
     async def all(self) -> list[AccessTokenRevocation]:
         """Every AccessTokenRevocation of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[AccessTokenRevocation]:
+        """Every AccessTokenRevocation of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -171,6 +211,11 @@ class SamlIdentityProviderRepository(Protocol):
         """Every SamlIdentityProvider of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[SamlIdentityProvider]:
+        """Every SamlIdentityProvider of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class SamlLoginRequestRepository(Protocol):
     """Keeps SamlLoginRequest aggregates as the events they emitted (tenant-scoped)."""
@@ -188,6 +233,11 @@ class SamlLoginRequestRepository(Protocol):
         """Every SamlLoginRequest of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[SamlLoginRequest]:
+        """Every SamlLoginRequest of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class SamlAssertionUseRepository(Protocol):
     """Keeps SamlAssertionUse aggregates as the events they emitted (tenant-scoped)."""
@@ -203,4 +253,9 @@ class SamlAssertionUseRepository(Protocol):
 
     async def all(self) -> list[SamlAssertionUse]:
         """Every SamlAssertionUse of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[SamlAssertionUse]:
+        """Every SamlAssertionUse of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...

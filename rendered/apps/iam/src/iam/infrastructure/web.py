@@ -382,18 +382,20 @@ async def directory_create_tenant(
     status_code=200,
     dependencies=[Depends(require("iam-tenants:read", platform_only=True))],
     response_model=list[schemas.Tenant],
-    responses=PROBLEM,
+    responses={422: PROBLEM[422]},
     summary="Every tenant, by name (platform administrators only)",
 )
-async def directory_tenants(
-    request: Request,
+async def list_every_tenant(
+    use_cases: TenantCases,
     clock: ServiceClock,
 ) -> list[schemas.Tenant]:
     """Every tenant, by name (platform administrators only)."""
-    component: iam.application.directory.Directory = request.app.state.directory
-    answer: list[Tenant] = await component.tenants()
+    items = await use_cases.every_tenant()
+    # records equal on the order keep their ids' order
+    items.sort(key=lambda item: item.id)
+    items.sort(key=lambda item: (item.name.casefold(), item.name))
     now = clock.now()
-    return [tenant_view(item, now) for item in answer]
+    return [tenant_view(item, now) for item in items]
 
 
 @router.post(

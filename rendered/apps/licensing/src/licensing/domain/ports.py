@@ -23,6 +23,11 @@ class ProductRepository(Protocol):
         """Every Product of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[Product]:
+        """Every Product of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class PolicyRepository(Protocol):
     """Keeps Policy aggregates as the events they emitted (tenant-scoped)."""
@@ -38,6 +43,11 @@ class PolicyRepository(Protocol):
 
     async def all(self) -> list[Policy]:
         """Every Policy of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[Policy]:
+        """Every Policy of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...
 
 
@@ -57,6 +67,11 @@ class LicenseRepository(Protocol):
         """Every License of the tenant as of the last stored event, but the deleted ones."""
         ...
 
+    async def all_tenants(self) -> list[License]:
+        """Every License of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...
+
 
 class MachineRepository(Protocol):
     """Keeps Machine aggregates as the events they emitted (tenant-scoped)."""
@@ -72,4 +87,9 @@ class MachineRepository(Protocol):
 
     async def all(self) -> list[Machine]:
         """Every Machine of the tenant as of the last stored event, but the deleted ones."""
+        ...
+
+    async def all_tenants(self) -> list[Machine]:
+        """Every Machine of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
         ...

@@ -22,3 +22,8 @@ class SampleUserProfileRepository(Protocol):
     async def all(self) -> list[SampleUserProfile]:
         """Every SampleUserProfile of the tenant as of the last stored event, but the deleted ones."""
         ...
+
+    async def all_tenants(self) -> list[SampleUserProfile]:
+        """Every SampleUserProfile of every tenant, as ``all`` (a platform read: for the platform's
+        own code, never for a tenant's request)."""
+        ...

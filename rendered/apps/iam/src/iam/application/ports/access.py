@@ -2,17 +2,6 @@
 
 from typing import Protocol
 
-from iam.domain.model import Tenant
-
-
-class TenantCatalog(Protocol):
-    """Every tenant, as of the last stored event; read across tenants (a platform-level
-    read), unlike the tenant-scoped repositories and read models."""
-
-    async def all_tenants(self) -> list[Tenant]:
-        """All tenants, whatever their status."""
-        ...
-
 
 class ClientRegistry(Protocol):
     """Which tenants have a service account or a registered client with a given client

@@ -49,6 +49,11 @@ class TenantUseCases(Protocol):
         """The tenant with this id, or None."""
         ...
 
+    async def every_tenant(self) -> list[Tenant]:
+        """Every tenant record, one per tenant (read across the tenants: for platform
+        operators only)."""
+        ...
+
 
 class UserUseCases(Protocol):
     """What callers can do with user aggregates."""
