@@ -80,8 +80,8 @@ def test_the_spec_with_operator_endpoints_is_valid() -> None:
             " one `of: Account`",
         ),
         (
-            "order: [-standing],\n     permission: \"console:read\", platform_only: true}",
-            "order: [-standing],\n     permission: \"console:read\"}",
+            'order: [-standing],\n     permission: "console:read", platform_only: true}',
+            'order: [-standing],\n     permission: "console:read"}',
             "console.yaml:33:50: endpoints.5.query: Account is a tenant's own record: its list"
             " is every tenant's, for platform operators (platform_only: true, no tenant or"
             " parameter in the path), or a read model `of: Account` lists a tenant's",
