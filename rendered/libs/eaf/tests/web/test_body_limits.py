@@ -241,3 +241,44 @@ async def test_query_parameters_holding_a_nul_character_are_each_refused() -> No
     assert (body["field"], body["detail"]) == ("title", message)
     assert fine.status_code == 200
     assert seen == [{"ok": "%00", "name": "\u200b"}]
+
+
+async def test_a_query_or_path_holding_bytes_that_are_no_text_is_refused() -> None:
+    """A lone surrogate (``%ED%A0%80``) or a byte no UTF-8 text holds (``%FF``) was read
+    as U+FFFD by the server, so that a filter found the rows holding that character:
+    each parameter holding one is refused (422), and a path holding one names nothing."""
+    app, seen = limited_app()
+
+    @app.get("/documents")
+    async def documents(request: Request) -> dict[str, str]:
+        seen.append(dict(request.query_params))
+        return {}
+
+    @app.get("/documents/{name}")
+    async def document(name: str) -> dict[str, str]:
+        seen.append({"path": name})
+        return {}
+
+    async with client(app) as http:
+        answer = await http.get(
+            "/documents?city=%ED%A0%80&limit=5&%FF=x&ok=%C3%A9+%E2%80%8B"
+        )
+        fine = await http.get("/documents?city=%C3%A9+%EF%BF%BD")
+        path = await http.get("/documents/%ED%A0%80")
+        named = await http.get("/documents/%C3%A9")
+    body = assert_problem(answer, 422)
+    message = (
+        "The parameter holds bytes that are no UTF-8 text (a lone surrogate, such as"
+        " %ED%A0%80, or %FF): no text is written so"
+    )
+    assert body["errors"] == [
+        {"field": "city", "message": message},
+        {"field": "\ufffd", "message": message},
+    ]
+    assert fine.status_code == 200, fine.text
+    assert assert_problem(path, 404)["detail"] == (
+        "The path holds bytes that are no UTF-8 text (a lone surrogate, such as"
+        " %ED%A0%80, or %FF): no text is written so"
+    )
+    assert named.status_code == 200, named.text
+    assert seen == [{"city": "\u00e9 \ufffd"}, {"path": "\u00e9"}]

@@ -157,14 +157,19 @@ class ExactJsonRoute(APIRoute):
             typed = request.headers.get("content-type")
             if (
                 self.body_field is not None
-                and typed  # none, or empty: read as JSON (as FastAPI does)
-                and not _json_type(typed)
+                and not (typed and _json_type(typed))
                 and await exact_request.body()
             ):
-                # FastAPI would read it as text and say it is no object: say what to send
+                # FastAPI would read it as bytes and say it is no object: say what to send
+                # (a body without a type too: a browser sends one cross-site unasked)
+                sent = (
+                    typed.split(";")[0].strip()[:60]
+                    if typed
+                    else "a body without a type"
+                )
                 return problem_response(
                     415,
-                    f"The body is read as JSON, not {typed.split(';')[0].strip()[:60]}:"
+                    f"The body is read as JSON, not {sent}:"
                     " send it with Content-Type: application/json",
                 )
             return await handler(exact_request)

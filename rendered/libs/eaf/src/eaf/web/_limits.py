@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -13,6 +14,12 @@ from eaf.web._json import JsonBodyError, check_json
 from eaf.web._problems import problem_response
 
 NO_NUL = f"holds a NUL character (\\u0000): {NO_STORE_KEEPS}"
+NO_TEXT = (
+    "holds bytes that are no UTF-8 text (a lone surrogate, such as %ED%A0%80, or %FF):"
+    " no text is written so"
+)
+# a byte past ASCII, written or percent-encoded: where text may not be UTF-8
+_HIGH_BYTE = re.compile(rb"%[89a-fA-F][0-9a-fA-F]|[\x80-\xff]")
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 DEFAULT_MAX_JSON_DEPTH = 32
@@ -56,7 +63,9 @@ class BodyLimitMiddleware:
 
     A NUL character (``%00``) no store can keep (PostgreSQL's text refuses it) is refused
     in the path (404: it names nothing) and in the query (422 naming each parameter);
-    :class:`~eaf.web.ExactJsonRequest` refuses one in a JSON body.
+    :class:`~eaf.web.ExactJsonRequest` refuses one in a JSON body. So are bytes that are
+    no UTF-8 text (a lone surrogate, ``%ED%A0%80``, or ``%FF``), which the server would
+    otherwise read as U+FFFD, so that they would find text holding that character.
     """
 
     def __init__(self, app: ASGIApp, limits: RequestLimits | None = None) -> None:
@@ -118,20 +127,34 @@ class BodyLimitMiddleware:
 
 
 def _nul_refused(scope: Scope) -> ASGIApp | None:
-    """The answer to a request whose path or query holds a NUL character, else None."""
+    """The answer to a request whose path or query holds a NUL character, or bytes that
+    are no UTF-8 text, else None."""
     if "\x00" in scope.get("path", ""):
         return problem_response(404, f"The path {NO_NUL}")
+    raw_path: bytes = scope.get("raw_path") or b""
+    if _HIGH_BYTE.search(raw_path) and not _utf8(unquote_to_bytes(raw_path)):
+        return problem_response(404, f"The path {NO_TEXT}")
     query: bytes = scope.get("query_string", b"")
-    if b"%00" not in query:  # a NUL reaches a parameter only written so
+    nul = b"%00" in query  # a NUL reaches a parameter only written so
+    if not nul and not _HIGH_BYTE.search(query):
         return None
-    held = [
-        name.replace("\x00", "\\u0000")
-        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-        if "\x00" in name or "\x00" in value
-    ]
-    if not held:
+    errors = []
+    pairs = parse_qsl(
+        query.decode("latin-1"), keep_blank_values=True, encoding="latin-1"
+    )
+    for raw_name, raw_value in pairs:
+        # each byte read as the latin-1 character of its value: the bytes again, exactly
+        name_bytes, value_bytes = (
+            raw_name.encode("latin-1"),
+            raw_value.encode("latin-1"),
+        )
+        name = name_bytes.decode("utf-8", "replace").replace("\x00", "\\u0000")
+        if nul and (b"\x00" in name_bytes or b"\x00" in value_bytes):
+            errors.append({"field": name, "message": f"The parameter {NO_NUL}"})
+        elif not (_utf8(name_bytes) and _utf8(value_bytes)):
+            errors.append({"field": name, "message": f"The parameter {NO_TEXT}"})
+    if not errors:
         return None
-    errors = [{"field": name, "message": f"The parameter {NO_NUL}"} for name in held]
     return problem_response(
         422,
         errors[0]["message"],
@@ -139,6 +162,15 @@ def _nul_refused(scope: Scope) -> ASGIApp | None:
         field=errors[0]["field"],
         errors=errors,
     )
+
+
+def _utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 text (no lone surrogate: Python's codec refuses one)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _declared_length(headers: Headers) -> int:
