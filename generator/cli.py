@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -348,11 +349,22 @@ def _regenerate(
             typer.echo(f"  kept deleted: {relative}")
         for relative in merge.kept_edited:
             typer.echo(f"  no longer generated, kept because edited: {relative}")
-        for relative in merge.yours_changed:
+        for relative, (rendered_before, rendered_now) in merge.yours_changed.items():
+            # shown now: once written, the render holds the new version, and `diff` no
+            # longer sees the change
             typer.echo(
                 f"  yours, not re-rendered: {relative} (the blueprint now renders it "
-                f"differently; `generate diff {project.directory.name}` shows how)"
+                "differently; bring in what you want of it):"
             )
+            changed = difflib.unified_diff(
+                rendered_before.splitlines(),
+                rendered_now.splitlines(),
+                "as generated before",
+                "as the blueprint renders it now",
+                lineterm="",
+            )
+            for line in changed:
+                typer.echo(f"    {line}")
         _report_own_code(load_spec_text(spec_text, project.name), project.directory)
         conflicted += [f"{where}/{relative}" for relative in merge.conflicts]
     if conflicted:
@@ -450,7 +462,6 @@ def update(names: Names = None, every: Every = False, allow_dirty: AllowDirty = 
 @app.command()
 def diff(name: Annotated[str, typer.Argument(help="Project name")]) -> None:
     """Print the unified diff `generate render NAME` would apply; write nothing."""
-    import difflib
 
     from generator import regenerate as rg
 

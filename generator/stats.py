@@ -25,6 +25,7 @@ _SKIPPED_DIRECTORIES = frozenset(
         ".pytest_cache",
         ".mypy_cache",
         ".ruff_cache",
+        ".import_linter_cache",
         "node_modules",
         "data",
         "dist",

@@ -406,6 +406,10 @@ def test_consumed_events_get_a_user_owned_reaction_created_once(repo: Repo) -> N
     result = repo.generate("render", NAME)
     assert result.returncode == 0, result.stderr
     assert f"yours, not re-rendered: {reactions}" in result.stdout
+    # the blueprint's change is shown there and then (`diff` no longer sees it once the
+    # render is written)
+    assert "    +    async def on_invoice_paid(self, event: InvoicePaid) -> None:" in result.stdout
+    assert f"# {PROJECT}/{reactions} is yours" not in repo.generate("diff", NAME).stdout
     assert repo.file(reactions).read_text() == user_file
     inbound = repo.file(f"src/{PACKAGE}/application/ports/inbound.py").read_text()
     assert "async def on_invoice_paid(self, event: InvoicePaid) -> None:" in inbound
