@@ -38,6 +38,10 @@ class HandlerCtx:
     """A missing row starts from its key and defaults (``set`` with ``create``)."""
     reads_event: bool = True
     """Whether the handler reads the event's fields (else it is not decoded)."""
+    part: int = 0
+    """Its place (from 1) among the changes its event makes, when it makes several (each
+    its own function, run in order by the event's one handler); else 0."""
+    parts: int = 0
 
 
 @dataclass
@@ -281,6 +285,11 @@ def _read_model(
             )
         )
         handlers[-1].reads_event = _reads_event(handlers[-1])
+    for made in handlers:
+        same = [h for h in handlers if h.event == made.event]
+        if len(same) > 1:
+            made.part = next(i for i, h in enumerate(same, 1) if h is made)
+            made.parts = len(same)
     written = [
         *(v["code"] for h in handlers for v in h.columns),
         *(k["code"] for h in handlers for k in h.key),

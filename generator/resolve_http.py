@@ -32,7 +32,7 @@ from generator.resolved import (
     RReadModel,
     listed,
 )
-from generator.spec import CAMEL, EndpointSpec, ReadModelSpec, Spec
+from generator.spec import CAMEL, EndpointSpec, OnSpec, ReadModelSpec, Spec
 from generator.typeref import TypeRef
 
 PATH = re.compile(r"^/[A-Za-z0-9._~/{}-]*$")
@@ -157,13 +157,26 @@ def _declared(
     if not spec.on:
         domain.problem((*loc, "on"), "a read model says what events do to its rows (`on`)")
     handlers = []
-    for event_name, on in spec.on.items():
-        where = (*loc, "on", event_name)
+    # each change an event makes, each located (a list of them: each at its index)
+    changes: list[tuple[str, OnSpec, Loc]] = []
+    for event_name, said in spec.on.items():
+        if isinstance(said, list):
+            changes += [
+                (event_name, each, (*loc, "on", event_name, index))
+                for index, each in enumerate(said)
+            ]
+        else:
+            changes.append((event_name, said, (*loc, "on", event_name)))
+    unknown: set[str] = set()
+    for event_name, on, where in changes:
         event = domain.events.get(event_name)
         if event is None or event.aggregate is None:
-            domain.problem(
-                where, f"unknown event {event_name!r} (events of this service's aggregates)"
-            )
+            if event_name not in unknown:
+                unknown.add(event_name)
+                domain.problem(
+                    (*loc, "on", event_name),
+                    f"unknown event {event_name!r} (events of this service's aggregates)",
+                )
             continue
         actions = [
             a

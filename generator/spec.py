@@ -404,8 +404,17 @@ class ReadModelSpec(_Strict):
     key: StrictStr | list[StrictStr] | None = Field(default=None, description="key column(s)")
     fields: Fields = {}
     computed: Annotated[dict[StrictStr, ComputedSpec], Field(max_length=100)] = {}
-    on: dict[StrictStr, Annotated[OnSpec, BeforeValidator(_shorthand_on)]] = Field(
-        default={}, description="event -> upsert, delete, or {set: {column: value}}"
+    on: dict[
+        StrictStr,
+        Annotated[OnSpec, BeforeValidator(_shorthand_on)]
+        | Annotated[
+            list[Annotated[OnSpec, BeforeValidator(_shorthand_on)]],
+            Field(min_length=1, max_length=20),
+        ],
+    ] = Field(
+        default={},
+        description="event -> upsert, delete, or {set: {column: value}}; or a list of these,"
+        " each changing a row of its own (a match played: its home team's, its away team's)",
     )
 
     @property
