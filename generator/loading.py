@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from generator.checks import runtime_library_problem, semantic_problems
 from generator.migrate import Migration, format_version, upgrade
 from generator.problems import Loc, Problem, SpecError, shorten
-from generator.spec import FORMAT_VERSION, RULE_KEYS, Spec
+from generator.spec import FORMAT_VERSION, RULE_KEYS, OnSpec, Spec
 from generator.workspace import Workspace
 from generator.yaml_compose import Marks
 from generator.yamlio import parse_yaml, read_spec_bytes
@@ -42,10 +42,16 @@ def _pydantic_problems(
     error: ValidationError, file: str, marks: Marks, migration: Migration
 ) -> Iterable[Problem]:
     merged: dict[Loc, list[str]] = {}
+    changes: dict[Loc, None] = {}  # read-model changes of another shape, said once each
     for detail in error.errors(include_url=False):
         loc: Loc = tuple(part for part in detail["loc"] if not _is_validator_tag(part))
         if loc and loc[-1] in _UNION_TAGS and detail["type"].endswith("_type"):
             merged.setdefault(loc[:-1], []).append(_UNION_TAGS[str(loc[-1])])
+            continue
+        if detail["msg"].endswith(f"instance of {OnSpec.__name__}") or (
+            detail["type"] == "list_type" and len(loc) == 4 and loc[2] == "on"
+        ):
+            changes[loc] = None
             continue
         message = detail["msg"].removeprefix("Value error, ")
         if detail["type"] == "extra_forbidden":
@@ -66,6 +72,22 @@ def _pydantic_problems(
     for loc, kinds in merged.items():
         line, column = marks.find(migration.old(loc))
         yield Problem(file, line, column, loc, f"expected {' or '.join(dict.fromkeys(kinds))}")
+    deeper = [
+        tuple(part for part in d["loc"] if not _is_validator_tag(part))
+        for d in error.errors(include_url=False)
+    ]
+    for loc in changes:
+        if any(len(other) > len(loc) and other[: len(loc)] == loc for other in deeper):
+            continue  # the shape it has is named deeper (an unknown key, a list's item)
+        line, column = marks.find(migration.old(loc))
+        message = "expected upsert, delete, or a mapping of upsert, set, delete, key, create"
+        yield Problem(
+            file,
+            line,
+            column,
+            loc,
+            message if isinstance(loc[-1], int) else message + " (or a list of such changes)",
+        )
 
 
 def _keys(model: type[BaseModel]) -> list[str]:
@@ -73,7 +95,8 @@ def _keys(model: type[BaseModel]) -> list[str]:
 
 
 def _is_validator_tag(part: str | int) -> bool:
-    return isinstance(part, str) and part.startswith("function-")
+    # a validator's, or a union member's holding one (`list[function-before[...]]`)
+    return isinstance(part, str) and part.startswith(("function-", "list[function-"))
 
 
 def _model_at(loc: Loc) -> type[BaseModel] | None:

@@ -124,3 +124,19 @@ def test_each_change_is_checked_at_its_index() -> None:
     assert problems[0].startswith(
         "league.yaml:55:23: read_models.Standings.on.MatchPlayed.1.set.goalsFor: unknown name"
     ), problems
+
+
+def test_a_change_of_another_shape_is_named_once() -> None:
+    """A change that is neither a mapping, a shorthand nor a list of them is named at its
+    place, once, saying what it may be (not as the union of types the spec reads)."""
+    spec = LEAGUE.replace(
+        "      MatchPlayed:\n        - key: {team: event.home}",
+        "      MatchScheduled: 5\n      MatchPlayed:\n        - upsert\n        - 3\n"
+        "        - key: {team: event.home}",
+    )
+    assert spec_problems(spec, "league.yaml") == [
+        "league.yaml:38:23: read_models.Standings.on.MatchScheduled: expected upsert, delete,"
+        " or a mapping of upsert, set, delete, key, create (or a list of such changes)",
+        "league.yaml:41:11: read_models.Standings.on.MatchPlayed.1: expected upsert, delete,"
+        " or a mapping of upsert, set, delete, key, create",
+    ]
