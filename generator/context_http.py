@@ -77,6 +77,8 @@ class ParamCtx:
     (``, max_length=5``): a key a create-or-replace PUT makes, a call's input."""
     checked: bool = False
     """The parameter is checked by its field's rules (the spec's messages)."""
+    ignore_case: bool = False
+    """A read model's column holding a key that ignores case: found in any case."""
     kwarg: str = field(init=False)
     """Its name as a keyword argument of the tests' ``str.format`` (a Python keyword,
     ``class``, is its attribute ``class_``)."""
@@ -516,6 +518,7 @@ def _endpoint(
                     column.param_py.removesuffix(" | None"),
                     role,
                     column.sample_json,
+                    ignore_case=_ignores_case(domain, read_model, name),
                 )
             )
         for name in endpoint.filters:

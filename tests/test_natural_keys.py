@@ -397,6 +397,12 @@ with TestClient(create_app(settings, iam=iam)) as client:
             assert listed.status_code == 200, listed.text
             assert [row[name] for row in listed.json()] == ["Steel"] * found, (
                 path, value, listed.text)
+    # and a row read by such a key, in any case, in the caller's tenant only
+    for value, tenant, status in (("STEEL", "acme", 200), ("steel", "globex", 404),
+                                  ("zinc", "acme", 404)):
+        read = client.get("/api/v1/tag-codes/" + value, headers=auth(tenant))
+        assert read.status_code == status, (value, read.text)
+        assert status == 404 or read.json()["code"] == "Steel", read.text
 print("ok")
 """
 
@@ -447,6 +453,8 @@ def test_a_keyed_service_makes_each_key_once_per_tenant(
         "  - {method: GET, path: /api/v1/shelves-per-tag, query: ShelvesPerTag.list,"
         ' filter: [tag], consistent: true, permission: "stock:read"}\n'
         "  - {method: GET, path: /api/v1/tag-codes, query: TagCodes.list, filter: [code],"
+        ' consistent: true, permission: "stock:read"}\n'
+        '  - {method: GET, path: "/api/v1/tag-codes/{code}", query: TagCodes.get,'
         ' consistent: true, permission: "stock:read"}\n'
     )
     assert generate("service", "stock", cwd=workspace).code == 0
