@@ -202,21 +202,25 @@ def dirty_files(directory: Path) -> list[str]:
 
 
 def apply(project: Project, merge: MergePlan) -> None:
-    """Apply ``merge`` to a staged copy of the project, then swap it in."""
+    """Apply ``merge`` in place: every file it writes is staged first (beside the project,
+    on its file system), then each is renamed over its place, and the files it deletes go.
+
+    Only those files change: what the project holds besides them (its ``data`` directory:
+    the database, the broker's store and key rings of a service that may be running) is
+    never moved or copied, so a running service keeps writing to the same files. A
+    failure while staging changes nothing."""
     directory = project.directory
-    staging_root = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
-    staged = staging_root / directory.name
-    backup = staging_root / "previous"
+    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     try:
-        shutil.copytree(directory, staged, symlinks=True)
-        write_tree(merge.writes, staged)
+        write_tree(merge.writes, staging)
+        for relative in merge.writes:
+            target = directory / relative
+            staged = staging / relative
+            if target.is_file():
+                shutil.copymode(target, staged)  # an executable stays one
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, target)
         for relative in merge.deletes:
-            (staged / relative).unlink()
-        os.rename(directory, backup)
-        try:
-            os.rename(staged, directory)
-        except BaseException:
-            os.rename(backup, directory)
-            raise
+            (directory / relative).unlink(missing_ok=True)
     finally:
-        shutil.rmtree(staging_root, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)

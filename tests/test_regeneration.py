@@ -331,6 +331,35 @@ def test_8_an_interrupted_render_leaves_the_project_unchanged(
     assert sorted(p.name for p in repo.project.parent.iterdir()) == [NAME]
 
 
+def test_render_under_a_running_service_leaves_its_data_where_it_writes(repo: Repo) -> None:
+    """The database (and every file under ``data``) stays the file the running service
+    has open: a render writes the files it changes in place and never moves or copies the
+    rest, so what the service writes after the render is still there on its restart."""
+    import sqlite3
+
+    data = repo.project / "data"
+    data.mkdir()
+    database = sqlite3.connect(data / "service.db")  # the running service's connection
+    database.execute("create table orders (id text)")
+    database.execute("insert into orders values ('before')")
+    database.commit()
+    inode = (data / "service.db").stat().st_ino
+    add_field_and_event(repo)
+    repo.commit("spec edit")
+    rendered = repo.generate("render", NAME)
+    assert rendered.returncode == 0, rendered.stderr
+    events = repo.file(f"src/{PACKAGE}/domain/events.py").read_text()
+    assert "class SampleAcmeOrdersRenamed" in events
+    database.execute("insert into orders values ('after')")  # confirmed to its client
+    database.commit()
+    database.close()
+    assert (data / "service.db").stat().st_ino == inode
+    reopened = sqlite3.connect(data / "service.db")
+    assert reopened.execute("select id from orders").fetchall() == [("before",), ("after",)]
+    reopened.close()
+    assert sorted(p.name for p in repo.project.parent.iterdir()) == [NAME]
+
+
 def test_a_dirty_project_is_refused_naming_the_files(repo: Repo) -> None:
     add_field_and_event(repo)
     repo.commit("spec edit")
