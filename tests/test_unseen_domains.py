@@ -1594,3 +1594,62 @@ def test_a_value_object_made_in_an_expression_takes_the_defaults_left_out(
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
     ran_in(project, "-m", "mypy", "--strict", "src")
     app_probe(project, DEFAULT_IN_A_VALUE_PROBE, workspace)
+
+
+# A guard comparing an input that references an aggregate with a field that references one
+# (two references by id: two aggregates the tests make, each anew for each request).
+MOVES = """\
+version: 2
+name: moves
+errors:
+  CannotMove: {status: 409, title: Cannot move}
+aggregates:
+  Room:
+    fields:
+      name: {type: str, not_blank: true, max_length: 50}
+    commands:
+      open: {creates: true, params: [name], emits: RoomOpened}
+  Guest:
+    fields:
+      roomId: {type: uuid, references: Room}
+      name: {type: str, not_blank: true, max_length: 50}
+    invariants:
+      - {check: "name != ''", message: A guest has a name}
+    commands:
+      checkIn: {creates: true, params: [roomId, name], emits: GuestCheckedIn}
+      move:
+        inputs: {toRoomId: {type: uuid, references: Room}}
+        when: "toRoomId != roomId"
+        error: CannotMove
+        set: {roomId: toRoomId}
+        emits: GuestMoved
+  Swap:
+    fields:
+      fromRoomId: {type: uuid, references: Room}
+      toRoomId: {type: uuid, references: Room}
+    invariants:
+      - {check: "fromRoomId != toRoomId", message: A swap is between two rooms, field: toRoomId}
+    commands:
+      plan: {creates: true, params: [fromRoomId, toRoomId], emits: SwapPlanned}
+endpoints:
+  - {method: POST, path: /api/v1/rooms, command: Room.open}
+  - {method: POST, path: /api/v1/guests, command: Guest.checkIn}
+  - {method: GET, path: "/api/v1/guests/{id}", query: Guest.get}
+  - {method: POST, path: "/api/v1/guests/{id}/move", command: Guest.move, status: 200}
+  - {method: POST, path: /api/v1/swaps, command: Swap.plan}
+"""
+
+
+def test_two_references_by_id_name_two_aggregates_in_the_tests(
+    workspace: Path, generate: Generate
+) -> None:
+    """The tests make the aggregate a reference by id names anew for each request: a guard
+    that the new room is not the guest's own, and an invariant that a swap is between two
+    rooms, hold in them. Both were taken as broken with the examples (every reference had
+    one sample id): the guard's test expected a 409 the service never answered, and the
+    invariant made `validate` refuse the examples."""
+    assert spec_problems(MOVES, "moves.yaml") == []
+    project = service_of(workspace, generate, "moves", MOVES)
+    tests = (project / "tests/test_api.py").read_text()
+    assert "def test_move_guest_is_refused_by_its_guard" not in tests
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
