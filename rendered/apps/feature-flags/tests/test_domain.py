@@ -304,7 +304,7 @@ def test_remove_segment_returns_a_changed_copy_with_its_event() -> None:
 def new_flag() -> Flag:
     return Flag.create(
         key_="new-checkout",
-        project_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        project_id=UUID("24492400-c65b-5cdb-af5d-6d0232e0aeed"),
         description="description",
         type_=FlagType.RELEASE,
         impression_data=True,
@@ -318,7 +318,7 @@ def new_flag() -> Flag:
 def test_create_flag_sets_fields_and_records_flag_created() -> None:
     flag = Flag.create(
         key_="new-checkout",
-        project_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        project_id=UUID("24492400-c65b-5cdb-af5d-6d0232e0aeed"),
         description="description",
         type_=FlagType.RELEASE,
         impression_data=True,
@@ -328,7 +328,7 @@ def test_create_flag_sets_fields_and_records_flag_created() -> None:
         now=NOW,
     )
     assert flag.key_ == "new-checkout"
-    assert flag.project_id == UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f")
+    assert flag.project_id == UUID("24492400-c65b-5cdb-af5d-6d0232e0aeed")
     assert flag.description == "description"
     assert flag.type_ == FlagType.RELEASE
     assert flag.impression_data is True
@@ -343,7 +343,7 @@ def test_create_flag_sets_fields_and_records_flag_created() -> None:
 def test_replaying_the_events_of_a_flag_rebuilds_it() -> None:
     flag = Flag.create(
         key_="new-checkout",
-        project_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        project_id=UUID("24492400-c65b-5cdb-af5d-6d0232e0aeed"),
         description="description",
         type_=FlagType.RELEASE,
         impression_data=True,
@@ -371,7 +371,7 @@ def test_create_flag_rejects_description_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         Flag.create(
             key_="new-checkout",
-            project_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            project_id=UUID("24492400-c65b-5cdb-af5d-6d0232e0aeed"),
             description="x" * 1001,
             type_=FlagType.RELEASE,
             impression_data=True,

@@ -107,7 +107,7 @@ ENDPOINTS = [
         "/api/v1/flags",
         {
             "key": "new-checkout",
-            "projectId": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "projectId": "24492400-c65b-5cdb-af5d-6d0232e0aeed",
             "description": "description",
             "type": "release",
             "impressionData": True,

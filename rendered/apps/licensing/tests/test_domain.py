@@ -140,7 +140,7 @@ def test_remove_product_returns_a_changed_copy_with_its_event() -> None:
 
 def new_policy() -> Policy:
     return Policy.create(
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         duration_days=365,
         max_machines=1,
@@ -154,7 +154,7 @@ def new_policy() -> Policy:
 
 def test_create_policy_sets_fields_and_records_policy_created() -> None:
     policy = Policy.create(
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         duration_days=365,
         max_machines=1,
@@ -164,7 +164,7 @@ def test_create_policy_sets_fields_and_records_policy_created() -> None:
         heartbeat_interval_seconds=600,
         now=NOW,
     )
-    assert policy.product_id == UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f")
+    assert policy.product_id == UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb")
     assert policy.name == "name"
     assert policy.duration_days == 365
     assert policy.max_machines == 1
@@ -179,7 +179,7 @@ def test_create_policy_sets_fields_and_records_policy_created() -> None:
 
 def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
     policy = Policy.create(
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         duration_days=365,
         max_machines=1,
@@ -205,7 +205,7 @@ def test_replaying_the_events_of_a_policy_rebuilds_it() -> None:
 def test_create_policy_rejects_name_breaking_not_blank() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="   ",
             duration_days=365,
             max_machines=1,
@@ -221,7 +221,7 @@ def test_create_policy_rejects_name_breaking_not_blank() -> None:
 def test_create_policy_rejects_name_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="x" * 201,
             duration_days=365,
             max_machines=1,
@@ -237,7 +237,7 @@ def test_create_policy_rejects_name_breaking_max_length() -> None:
 def test_create_policy_rejects_duration_days_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=0,
             max_machines=1,
@@ -256,7 +256,7 @@ def test_create_policy_rejects_duration_days_breaking_min() -> None:
 def test_create_policy_rejects_duration_days_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=36501,
             max_machines=1,
@@ -275,7 +275,7 @@ def test_create_policy_rejects_duration_days_breaking_max() -> None:
 def test_create_policy_rejects_max_machines_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=0,
@@ -294,7 +294,7 @@ def test_create_policy_rejects_max_machines_breaking_min() -> None:
 def test_create_policy_rejects_max_machines_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=100001,
@@ -313,7 +313,7 @@ def test_create_policy_rejects_max_machines_breaking_max() -> None:
 def test_create_policy_rejects_grace_period_days_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=1,
@@ -332,7 +332,7 @@ def test_create_policy_rejects_grace_period_days_breaking_min() -> None:
 def test_create_policy_rejects_grace_period_days_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=1,
@@ -351,7 +351,7 @@ def test_create_policy_rejects_grace_period_days_breaking_max() -> None:
 def test_create_policy_rejects_heartbeat_interval_seconds_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=1,
@@ -372,7 +372,7 @@ def test_create_policy_rejects_heartbeat_interval_seconds_breaking_min() -> None
 def test_create_policy_rejects_heartbeat_interval_seconds_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         Policy.create(
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             duration_days=365,
             max_machines=1,
@@ -611,8 +611,8 @@ def test_remove_policy_returns_a_changed_copy_with_its_event() -> None:
 def new_license() -> License:
     return License.create(
         key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-        policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         owner="owner",
         expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -626,8 +626,8 @@ def new_license() -> License:
 def test_create_license_sets_fields_and_records_license_created() -> None:
     license_ = License.create(
         key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-        policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         owner="owner",
         expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -637,8 +637,8 @@ def test_create_license_sets_fields_and_records_license_created() -> None:
         now=NOW,
     )
     assert license_.key_ == "A1B2C3-D4E5F6-A7B8C9-D0E1F2"
-    assert license_.policy_id == UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f")
-    assert license_.product_id == UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f")
+    assert license_.policy_id == UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b")
+    assert license_.product_id == UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb")
     assert license_.name == "name"
     assert license_.owner == "owner"
     assert license_.expires_at == datetime.fromisoformat("2030-01-02T03:04:05Z")
@@ -653,8 +653,8 @@ def test_create_license_sets_fields_and_records_license_created() -> None:
 def test_replaying_the_events_of_a_license_rebuilds_it() -> None:
     license_ = License.create(
         key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-        policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-        product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+        product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
         name="name",
         owner="owner",
         expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -678,8 +678,8 @@ def test_create_license_rejects_name_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="x" * 201,
             owner="owner",
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -698,8 +698,8 @@ def test_create_license_rejects_owner_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             owner="x" * 321,
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -718,8 +718,8 @@ def test_create_license_rejects_duration_days_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             owner="owner",
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -738,8 +738,8 @@ def test_create_license_rejects_duration_days_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             owner="owner",
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -758,8 +758,8 @@ def test_create_license_rejects_max_machines_breaking_min() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             owner="owner",
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -778,8 +778,8 @@ def test_create_license_rejects_max_machines_breaking_max() -> None:
     with pytest.raises(DomainValidationError) as error:
         License.create(
             key_="A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            policy_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
-            product_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            policy_id=UUID("17cfd893-2c87-52ad-a1e6-d3b3b662a35b"),
+            product_id=UUID("bc8330a5-58e8-5ff6-b4b1-d562485bb9bb"),
             name="name",
             owner="owner",
             expires_at=datetime.fromisoformat("2030-01-02T03:04:05Z"),
@@ -921,7 +921,7 @@ def test_release_machine_license_is_refused_by_its_guard() -> None:
 
 def new_machine() -> Machine:
     return Machine.activate(
-        license_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        license_id=UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e"),
         fingerprint="4a:9c:07:e1",
         name="name",
         platform="platform",
@@ -931,13 +931,13 @@ def new_machine() -> Machine:
 
 def test_activate_machine_sets_fields_and_records_machine_activated() -> None:
     machine = Machine.activate(
-        license_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        license_id=UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e"),
         fingerprint="4a:9c:07:e1",
         name="name",
         platform="platform",
         now=NOW,
     )
-    assert machine.license_id == UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f")
+    assert machine.license_id == UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e")
     assert machine.fingerprint == "4a:9c:07:e1"
     assert machine.name == "name"
     assert machine.platform == "platform"
@@ -948,7 +948,7 @@ def test_activate_machine_sets_fields_and_records_machine_activated() -> None:
 
 def test_replaying_the_events_of_a_machine_rebuilds_it() -> None:
     machine = Machine.activate(
-        license_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+        license_id=UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e"),
         fingerprint="4a:9c:07:e1",
         name="name",
         platform="platform",
@@ -961,7 +961,7 @@ def test_replaying_the_events_of_a_machine_rebuilds_it() -> None:
 def test_activate_machine_rejects_name_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         Machine.activate(
-            license_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            license_id=UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e"),
             fingerprint="4a:9c:07:e1",
             name="x" * 201,
             platform="platform",
@@ -976,7 +976,7 @@ def test_activate_machine_rejects_name_breaking_max_length() -> None:
 def test_activate_machine_rejects_platform_breaking_max_length() -> None:
     with pytest.raises(DomainValidationError) as error:
         Machine.activate(
-            license_id=UUID("3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f"),
+            license_id=UUID("2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e"),
             fingerprint="4a:9c:07:e1",
             name="name",
             platform="x" * 101,

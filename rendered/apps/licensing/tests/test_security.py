@@ -63,7 +63,7 @@ ENDPOINTS = [
         "POST",
         "/api/v1/policies",
         {
-            "productId": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "productId": "bc8330a5-58e8-5ff6-b4b1-d562485bb9bb",
             "name": "name",
             "durationDays": 365,
             "maxMachines": 1,
@@ -116,8 +116,8 @@ ENDPOINTS = [
         "/api/v1/licenses",
         {
             "key": "A1B2C3-D4E5F6-A7B8C9-D0E1F2",
-            "policyId": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
-            "productId": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "policyId": "17cfd893-2c87-52ad-a1e6-d3b3b662a35b",
+            "productId": "bc8330a5-58e8-5ff6-b4b1-d562485bb9bb",
             "name": "name",
             "owner": "owner",
             "expiresAt": "2030-01-02T03:04:05Z",
@@ -194,7 +194,7 @@ ENDPOINTS = [
         "POST",
         "/api/v1/machines",
         {
-            "licenseId": "3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f",
+            "licenseId": "2b9cdfb2-5eae-598b-a1ac-b8bbcda2622e",
             "fingerprint": "4a:9c:07:e1",
             "name": "name",
             "platform": "platform",
