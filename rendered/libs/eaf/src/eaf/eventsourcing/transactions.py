@@ -412,13 +412,21 @@ class _Work:
         ]
 
 
+#: How many times a use case runs when concurrent writers keep getting there first.
+ATTEMPTS = 25
+#: The longest pause between two of its attempts, in seconds.
+MAX_PAUSE = 0.25
+
+
 class StoreTransactions:
     """Transactions of an event store (implements :class:`Transactions`); ``events``
     encodes and decodes the domain events; a conflicting attempt is retried up to
-    ``attempts`` times, after a short random pause."""
+    ``attempts`` times, after a random pause that grows with each attempt (exponential
+    backoff with full jitter, up to a quarter second: many writers of one aggregate, a
+    sale's last seats, each get through rather than giving up after a few tries)."""
 
     def __init__(
-        self, store: EventStore, events: EventRegistry, *, attempts: int = 10
+        self, store: EventStore, events: EventRegistry, *, attempts: int = ATTEMPTS
     ) -> None:
         self._store = store
         self._events = events
@@ -509,8 +517,9 @@ class StoreTransactions:
 
 
 async def _pause(attempt: int) -> None:
-    """A short random pause before another attempt, so that rivals spread out."""
-    await asyncio.sleep(random.uniform(0.001, 0.005) * (attempt + 1))
+    """A random pause before another attempt, so that rivals spread out: up to 2 ms after
+    the first, doubling with each attempt up to :data:`MAX_PAUSE` (full jitter)."""
+    await asyncio.sleep(random.uniform(0, min(MAX_PAUSE, 0.002 * 2**attempt)))
 
 
 def _remember(key: str, fingerprint: str, result: object, version: int) -> StreamAppend:
