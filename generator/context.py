@@ -65,6 +65,8 @@ class PolicyCtx:
     description: str
     tests: PolicyTests
     by_key: bool = False
+    optional_id: bool = False
+    """The event may name no target (its ``id`` is optional): such an event runs nothing."""
 
 
 @dataclass
@@ -356,6 +358,7 @@ def _policies(domain: Domain, aggregates: dict[str, d.AggregateCtx]) -> list[Pol
                 ],
                 description=policy.description,
                 by_key=policy.by_key,
+                optional_id=policy.id is not None and policy.id.type.kind == "optional",
                 tests=PolicyTests(
                     trigger=naming.snake(event.aggregate or ""),
                     emitter=emitter.method,

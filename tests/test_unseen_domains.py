@@ -1653,3 +1653,66 @@ def test_two_references_by_id_name_two_aggregates_in_the_tests(
     tests = (project / "tests/test_api.py").read_text()
     assert "def test_move_guest_is_refused_by_its_guard" not in tests
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+# A policy whose target the event may not name (an order placed without a promo code).
+PROMOS = """\
+version: 2
+name: promos
+aggregates:
+  Promo:
+    key: code
+    fields:
+      code: {type: str, pattern: "^[A-Z]{3,10}$", example: SPRING}
+      uses: {type: int, default: 0}
+    commands:
+      define: {creates: true, params: [code], emits: PromoDefined}
+      use: {set: {uses: uses + 1}, emits: PromoUsed}
+  Order:
+    fields:
+      item: {type: str, not_blank: true, example: tee}
+      promoCode: {type: str, references: Promo.code, optional: true}
+    commands:
+      place: {creates: true, params: [item, promoCode], emits: OrderPlaced}
+policies:
+  CountThePromo:
+    on: OrderPlaced
+    run: {command: Promo.use, id: event.promoCode}
+endpoints:
+  - {method: POST, path: /api/v1/promos, command: Promo.define}
+  - {method: GET, path: "/api/v1/promos/{code}", query: Promo.get}
+  - {method: POST, path: /api/v1/orders, command: Order.place}
+"""
+
+PROMOS_PROBE = """
+import logging, time
+warned = []
+class Warned(logging.Handler):
+    def emit(self, record):
+        if record.levelno >= logging.WARNING:
+            warned.append(record.getMessage())
+logging.getLogger("promos").addHandler(Warned())
+with TestClient(create_app(settings)) as client:
+    assert client.post("/api/v1/promos", json={"code": "SPRING"}).status_code == 201
+    for body in ({"item": "tee"}, {"item": "cap", "promoCode": "SPRING"}, {"item": "mug"}):
+        placed = client.post("/api/v1/orders", json=body)
+        assert placed.status_code == 201, placed.text
+    for _ in range(100):
+        if client.get("/api/v1/promos/SPRING").json()["uses"] == 1:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)  # and the orders without a code are done with too
+    assert client.get("/api/v1/promos/SPRING").json()["uses"] == 1
+assert warned == [], warned
+"""
+
+
+def test_a_policy_whose_event_names_no_target_runs_nothing(
+    workspace: Path, generate: Generate
+) -> None:
+    """An order placed without a promo code names no promo: the policy counting the uses
+    of one runs nothing for it (it ran the command with a null key, refused and logged as
+    a warning for each such order), and counts the order that names one."""
+    project = service_of(workspace, generate, "promos", PROMOS)
+    app_probe(project, PROMOS_PROBE, workspace)
+    ran_in(project, "-m", "mypy", "--strict", "src")
