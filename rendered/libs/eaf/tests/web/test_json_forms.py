@@ -4,12 +4,13 @@ in the OpenAPI document."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Annotated, Any
 
 import pytest
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from eaf.web import Body as RequestBody
 from eaf.web import (
@@ -145,12 +146,21 @@ def test_the_decimal_schema_states_places_for_both_forms() -> None:
 
     number, text = properties["price"]["anyOf"]
     assert number == {"type": "number", "minimum": 0.0, "multipleOf": 0.01}
-    assert text == {"type": "string", "pattern": r"^-?[0-9]+(?:\.[0-9]{1,2})?$"}
+    assert text == {"type": "string", "pattern": r"^-?[0-9]+(?:\.[0-9]{1,2}0*)?$"}
     items = properties["prices"]["anyOf"][0]["items"]["anyOf"]
     assert items == [
         {"type": "number", "multipleOf": 1},
-        {"type": "string", "pattern": "^-?[0-9]+$"},
+        {"type": "string", "pattern": r"^-?[0-9]+(?:\.0+)?$"},
     ]
+    # the text forms the service takes, as it judges the value (12.500 is 12.5), and no more
+    two, none = re.compile(text["pattern"]), re.compile(items[1]["pattern"])
+    places = TypeAdapter(Annotated[JsonDecimal, Field(decimal_places=2)])
+    for taken in ("12", "12.5", "12.50", "12.500", "-0.01"):
+        assert two.fullmatch(taken) and places.validate_python(taken) is not None, taken
+    with pytest.raises(ValidationError):
+        places.validate_python("12.501")
+    assert not two.fullmatch("12.501") and not two.fullmatch("1e2")
+    assert none.fullmatch("12.000") and not none.fullmatch("12.5")
 
 
 def test_a_decimal_default_is_stated_in_plain_notation() -> None:

@@ -136,9 +136,14 @@ def key_patterns(schema: Any) -> None:
 def decimal_schema(scale: int | None) -> Callable[[dict[str, Any]], None]:
     """A pydantic ``json_schema_extra`` that states, for a decimal field, what its two JSON
     forms accept: a number a multiple of ``10**-scale``, or a text of digits with at most
-    ``scale`` places (pydantic's own schema lets any string through)."""
-    places = "" if scale is None else f"{{1,{scale}}}"
-    fraction = "" if scale == 0 else rf"(?:\.[0-9]{places or '+'})?"
+    ``scale`` places, as its value is judged (trailing zeros past them too: ``12.500`` is
+    ``12.5``; pydantic's own schema lets any string through)."""
+    if scale is None:
+        fraction = r"(?:\.[0-9]+)?"
+    elif scale == 0:
+        fraction = r"(?:\.0+)?"
+    else:
+        fraction = rf"(?:\.[0-9]{{1,{scale}}}0*)?"
     pattern = rf"^-?[0-9]+{fraction}$"
 
     def state(schema: dict[str, Any]) -> None:
