@@ -118,8 +118,9 @@ def matches(pattern: str, value: str) -> bool:
 
 def decimal_text(value: Decimal) -> str:
     """``value`` in plain positional notation (``0.000000000000000001``, ``100``), the one
-    form the OpenAPI documents state for a decimal given as text; never ``1E-18``."""
-    return format(value, "f")
+    form the OpenAPI documents state for a decimal given as text; never ``1E-18``. Zero
+    has no sign (``-0.00`` is written ``0.00``: a price of minus nothing is nothing)."""
+    return format(value.copy_abs() if value.is_zero() else value, "f")
 
 
 def decimal_places(value: Decimal) -> int:

@@ -478,3 +478,13 @@ def _posted_exactly(body: str | bytes, content_type: str | None) -> Any:
     with TestClient(app) as client:
         typed = {"Content-Type": content_type} if content_type else {}
         return client.post("/exact", content=body, headers=typed)
+
+
+def test_a_decimal_zero_is_written_without_a_sign() -> None:
+    """``-0.00`` keeps a ``min: 0`` (it is zero), and is written as the zero it is, not as
+    a price of minus nothing; any other value keeps its sign and its places."""
+    written = TypeAdapter(JsonDecimal)
+    assert written.dump_python(Decimal("-0.00"), mode="json") == "0.00"
+    assert written.dump_python(written.validate_python("-0"), mode="json") == "0"
+    assert written.dump_python(Decimal("-0.10"), mode="json") == "-0.10"
+    assert written.dump_python(Decimal("1E-18"), mode="json") == "0.000000000000000001"
