@@ -6,7 +6,7 @@ import hashlib
 import json
 import keyword
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator import naming
@@ -371,18 +371,38 @@ def _ignores_case(domain: Domain, read_model: RReadModel, name: str) -> bool:
             domain, domain.aggregates[read_model.of].field(name)
         )
     # a row's column: folded when every event writing it gives it such a field as it is
+    sources = _fed_from(domain, read_model, name)
+    return bool(sources) and all(_folded(domain, source) for source in sources)
+
+
+def _fed_from(domain: Domain, read_model: RReadModel, name: str) -> list[RField | None]:
+    """The fields of the aggregates whose values the events give a row's column ``name``
+    as they are (None for a value computed or of another service); none when no event
+    writes it."""
     written = [
         (handler.event, node)
         for handler in read_model.handlers
         for node in (handler.key.get(name), handler.values.get(name))
         if node is not None
     ]
-    return bool(written) and all(
-        node.op == "name"
-        and str(node.value).startswith("event.")
-        and _folded(domain, _event_source(domain, event, str(node.value).removeprefix("event.")))
+    return [
+        _event_source(domain, event, str(node.value).removeprefix("event."))
+        if node.op == "name" and str(node.value).startswith("event.")
+        else None
         for event, node in written
-    )
+    ]
+
+
+def _as_fed(domain: Domain, read_model: RReadModel, column: RField) -> RField:
+    """A row's column as a request names it: normalized as the field every event fills it
+    with is (an email kept lower-cased is filtered in any case), else as declared."""
+    if read_model.of is not None or column.normalize:
+        return column
+    sources = _fed_from(domain, read_model, column.name)
+    steps = {tuple(s.normalize) if s is not None else () for s in sources}
+    if len(steps) != 1 or not (only := next(iter(steps))):
+        return column
+    return replace(column, normalize=only)
 
 
 def _folded(domain: Domain, field_: RField | None) -> bool:
@@ -507,7 +527,7 @@ def _endpoint(
     else:
         assert read_model is not None
         request = None
-        columns = {c.name: c for c in read_model.columns}
+        columns = {c.name: _as_fed(domain, read_model, c) for c in read_model.columns}
         for name in endpoint.path_params:
             column = field_ctx(columns[name], catalog)
             role = "key" if endpoint.kind == "get" else "filter"

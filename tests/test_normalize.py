@@ -30,12 +30,19 @@ aggregates:
       rename: {params: [name], emits: MemberRenamed}
 read_models:
   Members: {of: Member}
+  # rows of their own, keyed by the normalized email the event carries
+  Joins:
+    key: email
+    fields: {email: str, name: str}
+    on: {MemberJoined: upsert}
 endpoints:
   - {method: POST, path: /api/v1/members, command: Member.join}
   - {method: GET, path: "/api/v1/members/{handle}", query: Member.get}
   - {method: PATCH, path: "/api/v1/members/{handle}", command: Member.rename}
   - {method: GET, path: /api/v1/members, query: Members.list, filter: [email, code],
      consistent: true}
+  - {method: GET, path: /api/v1/joins, query: Joins.list, filter: [email], consistent: true}
+  - {method: GET, path: "/api/v1/joins/{email}", query: Joins.get, consistent: true}
 """
 
 CLUB_PROBE = """
@@ -57,6 +64,9 @@ with TestClient(create_app(settings)) as client:
     assert renamed.status_code == 200 and renamed.json()["name"] == "Ada L.", renamed.text
     assert len(client.get("/api/v1/members?email=ADA@EXAMPLE.org").json()) == 1
     assert len(client.get("/api/v1/members?code=ab").json()) == 1
+    # so are a read model's own columns the events fill with a normalized field
+    assert len(client.get("/api/v1/joins?email= ADA@EXAMPLE.org").json()) == 1
+    assert client.get("/api/v1/joins/ADA@Example.org").json()["name"] == "Ada"
     # the rules hold for the normalized text: blank once trimmed
     answer = client.post("/api/v1/members", json={"handle": " ", "email": "x@y", "name": "  "})
     assert answer.status_code == 422, answer.text
