@@ -143,6 +143,8 @@ class AlsoCtx:
     id_field: str
     args: list[dict[str, str]]
     optional: bool = False
+    title: str = ""
+    """The other aggregate in words (``event``), as its broken rules are reported."""
 
 
 @dataclass
@@ -838,6 +840,7 @@ def _command(
             method=domain.aggregates[a.aggregate].command(a.command).method,  # type: ignore[union-attr]
             id_code=_code(a.id, service_scope),
             id_field=str(a.id.value),
+            title=" ".join(naming.words(a.aggregate)).lower(),
             args=[
                 {
                     "attr": _attr_of(domain, a.aggregate, a.command, k),

@@ -1716,3 +1716,59 @@ def test_a_policy_whose_event_names_no_target_runs_nothing(
     project = service_of(workspace, generate, "promos", PROMOS)
     app_probe(project, PROMOS_PROBE, workspace)
     ran_in(project, "-m", "mypy", "--strict", "src")
+
+
+# A rule of another aggregate that the command's `also` breaks: reported at the reference
+# naming it, as that aggregate's (the request holds none of its fields).
+WALLETS = """\
+version: 2
+name: wallets
+aggregates:
+  Wallet:
+    fields:
+      owner: {type: str, not_blank: true, example: ada}
+      balance: {type: int, min: 0, default: 0}
+    invariants:
+      - {check: "balance >= 0", message: A wallet holds no debt, field: balance}
+    commands:
+      open: {creates: true, params: [owner], set: {balance: 100}, emits: WalletOpened}
+      debit: {inputs: {amount: {type: int, min: 1}}, set: {balance: balance - amount},
+              emits: WalletDebited}
+  Payment:
+    fields:
+      walletId: {type: uuid, references: Wallet}
+      amount: {type: int, min: 1, max: 1000, example: 30}
+    commands:
+      pay:
+        creates: true
+        params: [walletId, amount]
+        emits: PaymentMade
+        also: [{command: Wallet.debit, id: walletId, with: {amount: amount}}]
+endpoints:
+  - {method: POST, path: /api/v1/wallets, command: Wallet.open}
+  - {method: POST, path: /api/v1/payments, command: Payment.pay}
+"""
+
+WALLETS_PROBE = """
+with TestClient(create_app(settings)) as client:
+    wallet = client.post("/api/v1/wallets", json={"owner": "ada"}).json()
+    paid = client.post("/api/v1/payments", json={"walletId": wallet["id"], "amount": 60})
+    assert paid.status_code == 201, paid.text
+    refused = client.post("/api/v1/payments", json={"walletId": wallet["id"], "amount": 60})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"] == [
+        {"field": "walletId", "message": "The wallet it names: Balance must be at least 0"}
+    ], refused.text
+"""
+
+
+def test_a_rule_another_aggregate_breaks_is_reported_at_its_reference(
+    workspace: Path, generate: Generate
+) -> None:
+    """A payment that would overdraw its wallet breaks the wallet's invariant: 422 at
+    ``walletId``, saying it is the wallet's (it was reported at ``balance``, a field the
+    payment's body has not)."""
+    project = service_of(workspace, generate, "wallets", WALLETS)
+    app_probe(project, WALLETS_PROBE, workspace)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")

@@ -240,6 +240,39 @@ class EveryViolation:
             raise DomainValidationError.of(*self.missing) from None
 
 
+@dataclass(frozen=True)
+class OfAnother:
+    """A block running the command of another aggregate (an ``also``): the rules it finds
+    broken there are reported at the reference that names it, saying whose they are
+    (the request holds none of that aggregate's fields)."""
+
+    reference: str
+    title: str
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if isinstance(error, DomainValidationError):
+            raise DomainValidationError.of(
+                *(
+                    Violation(self.reference, f"The {self.title} it names: {v.message}")
+                    for v in error.violations
+                )
+            ) from None
+
+
+def of_another(reference: str, title: str) -> OfAnother:
+    """``with of_another("eventId", "event"): tx.save(event.take_seats(...))``: a rule
+    the event breaks is reported at ``eventId``, as the event's."""
+    return OfAnother(reference, title)
+
+
 def every_violation(missing: Sequence[Violation]) -> EveryViolation:
     """``with every_violation(missing): made = Order.place(...)``: one answer lists the
     unknown references and every rule the values break."""
