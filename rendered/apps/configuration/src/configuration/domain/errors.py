@@ -20,6 +20,7 @@ from eaf.domain import (
     is_blank,
     matches,
     member_path,
+    of_another,
     violations_computing,
     with_value,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "is_blank",
     "matches",
     "member_path",
+    "of_another",
     "violations_computing",
     "with_value",
 ]

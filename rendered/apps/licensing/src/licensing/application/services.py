@@ -26,6 +26,7 @@ from licensing.domain.errors import (
     NotFoundError,
     Violation,
     every_violation,
+    of_another,
 )
 from licensing.domain.model import License, Machine, Policy, Product
 
@@ -572,7 +573,8 @@ class MachineService:
                 )
             if missing or license_ref is None:
                 raise DomainValidationError.of(*missing)
-            tx.save(license_ref.claim_machine(now=now))
+            with of_another("licenseId", "license"):
+                tx.save(license_ref.claim_machine(now=now))
             return tx.save(created)
 
         return await self._transactions.run(
@@ -636,7 +638,8 @@ class MachineService:
                 changed = current.deactivate(now=now)
             if missing or license_ref is None:
                 raise DomainValidationError.of(*missing)
-            tx.save(license_ref.release_machine(now=now))
+            with of_another("licenseId", "license"):
+                tx.save(license_ref.release_machine(now=now))
             return tx.save(changed)
 
         return await self._transactions.run(
