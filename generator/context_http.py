@@ -42,6 +42,10 @@ class HandlerCtx:
     """Its place (from 1) among the changes its event makes, when it makes several (each
     its own function, run in order by the event's one handler); else 0."""
     parts: int = 0
+    each_var: str | None = None
+    """The variable holding each item of the event's list the change is made for."""
+    each_code: str | None = None
+    """The code of that list (``each``), over the event."""
 
 
 @dataclass
@@ -255,6 +259,14 @@ def _read_model(
     for handler in read_model.handlers:
         event = domain.events[handler.event]
         names = {f"event.{f.name}": f"event.{f.attr}" for f in event.fields}
+        each_var = each_code = None
+        if handler.each is not None:
+            each_name, each_node = handler.each
+            each_code = _code(each_node, names)
+            if each_node.type.kind == "optional":
+                each_code = f"({each_code} or [])"
+            each_var = f"each_{naming.snake(each_name)}"
+            names[each_name] = each_var
         scope = {**names, **row_names}
         values = [
             {"attr": by_name[name].attr, "code": _code(node, scope)}
@@ -284,6 +296,8 @@ def _read_model(
                 if handler.gone is not None
                 else None,
                 create=handler.create,
+                each_var=each_var,
+                each_code=each_code,
             )
         )
         handlers[-1].reads_event = _reads_event(handlers[-1])
@@ -310,7 +324,11 @@ def _read_model(
     snake = naming.snake(read_model.name)
     shape: list[Any] = [
         [(c.name, c.type) for c in columns],
-        [(h.event, h.action, h.key, h.columns) for h in handlers],
+        # (a change made per item says over which list: others keep the shape they had)
+        [
+            (h.event, h.action, h.key, h.columns, *([h.each_code] if h.each_code else []))
+            for h in handlers
+        ],
     ]
     # (An aggregate's createdAt and updatedAt are the events' own times: UTC always.)
     stamps = ("createdAt", "updatedAt") if read_model.of else ()

@@ -193,6 +193,12 @@ def _declared(
         (action,) = actions
         event_names = {f"event.{f.name}": f.full_type for f in event.fields}
         event_scope = fields.scope(event_names)
+        each = _each(fields, on, event_scope, {c.name for c in columns}, where)
+        if on.each is not None and each is None:
+            continue
+        if each is not None:
+            item = each[1].type.required().element
+            event_scope = event_scope.with_names({each[0]: item})
         upsert = dict(on.upsert or {})
         # a key column's value may come from `upsert` (errors then name it there) or `key`
         origin = {k: "key" if k in (on.key or {}) else "upsert" for k in keys if k in upsert}
@@ -232,9 +238,42 @@ def _declared(
                     (*where, "create"),
                     f"a row it creates needs a default for {', '.join(bare)} (or make it optional)",
                 )
-        _no_hidden_value(domain, event.aggregate, {**key_values, **values}, (*where, action))
-        handlers.append(RHandler(event_name, action, key_values, values, create=on.create))
+        shown = {**key_values, **values, **({"each": each[1]} if each else {})}
+        _no_hidden_value(domain, event.aggregate, shown, (*where, action))
+        handlers.append(
+            RHandler(event_name, action, key_values, values, create=on.create, each=each)
+        )
     return RReadModel(name, None, keys, columns, [], handlers, spec.description or "")
+
+
+def _each(
+    fields: FieldResolver, on: OnSpec, scope: Scope, columns: set[str], loc: Loc
+) -> tuple[str, Node] | None:
+    """The list of the event a change is made once per item of, and the item's name."""
+    if on.each is None:
+        return None
+    if len(on.each) != 1:
+        fields.domain.problem(
+            (*loc, "each"), "each names one list, with its item's name: {line: event.lines}"
+        )
+        return None
+    ((name, text),) = on.each.items()
+    where = (*loc, "each", name)
+    if not re.fullmatch(CAMEL, name) or name == "event" or name in columns:
+        fields.domain.problem(
+            where,
+            f"the item's name is camelCase, neither `event` nor a column ({name!r})",
+        )
+        return None
+    node = fields.expression(text, scope, where, None)
+    if node is None:
+        return None
+    if node.type.required().kind != "list":
+        fields.domain.problem(
+            where, f"each goes over a list of the event, not {node.type} (in {text!r})"
+        )
+        return None
+    return name, node
 
 
 def _no_hidden_value(domain: Domain, aggregate: str, values: dict[str, Node], loc: Loc) -> None:

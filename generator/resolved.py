@@ -217,6 +217,9 @@ class RHandler:
     """Over the event's fields: when it holds, the aggregate is gone and so is its row."""
     create: bool = False
     """A ``set`` that starts a missing row from its key and its columns' defaults."""
+    each: tuple[str, Node] | None = None
+    """The change is made once for each item of this list of the event, the item read by
+    this name."""
 
 
 @dataclass

@@ -386,6 +386,11 @@ class OnSpec(_Strict):
         description="with set: a missing row starts from its key and its columns' defaults,"
         " then set changes it (a count per key)",
     )
+    each: dict[StrictStr, Expression] | None = Field(
+        default=None,
+        description="{name: event.<list>}: the change made once for each item of the event's"
+        " list, the item read by that name (a sale counted per line of an order)",
+    )
 
 
 def _shorthand_on(value: Any) -> Any:

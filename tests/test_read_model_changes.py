@@ -140,3 +140,87 @@ def test_a_change_of_another_shape_is_named_once() -> None:
         "league.yaml:41:11: read_models.Standings.on.MatchPlayed.1: expected upsert, delete,"
         " or a mapping of upsert, set, delete, key, create",
     ]
+
+
+SALES = """\
+version: 2
+name: sales
+values:
+  Line:
+    fields:
+      section: {type: str, pattern: "^[A-Z]$", example: A}
+      quantity: {type: int, min: 1, max: 10, example: 2}
+aggregates:
+  Order:
+    fields:
+      lines: {type: "list[Line]", min_length: 1}
+      cancelled: {type: bool, default: false}
+    commands:
+      place: {creates: true, params: [lines], emits: OrderPlaced}
+      cancel: {when: "not cancelled", set: {cancelled: true}, emits: OrderCancelled}
+events:
+  # its lines too: the rows it changes are theirs
+  OrderCancelled:
+    fields: {orderId: uuid, lines: "list[Line]", cancelled: bool, occurredAt: datetime}
+read_models:
+  # a row per section: an order changes as many as it has lines
+  Sections:
+    key: section
+    fields: {section: str, sold: {type: int, default: 0}, orders: {type: int, default: 0}}
+    on:
+      OrderPlaced:
+        each: {line: event.lines}
+        key: {section: line.section}
+        set: {sold: sold + line.quantity, orders: orders + 1}
+        create: true
+      OrderCancelled:
+        each: {line: event.lines}
+        key: {section: line.section}
+        set: {sold: sold - line.quantity, orders: orders - 1}
+endpoints:
+  - {method: POST, path: /api/v1/orders, command: Order.place}
+  - {method: POST, path: "/api/v1/orders/{id}/cancel", command: Order.cancel, status: 200}
+  - {method: GET, path: /api/v1/sections, query: Sections.list, order: [section],
+     consistent: true}
+"""
+
+SALES_PROBE = """
+def line(section, quantity):
+    return {"section": section, "quantity": quantity}
+
+with TestClient(create_app(settings)) as client:
+    first = client.post("/api/v1/orders", json={"lines": [line("A", 2), line("B", 1)]})
+    second = client.post("/api/v1/orders", json={"lines": [line("B", 3), line("C", 4)]})
+    assert first.status_code == second.status_code == 201, (first.text, second.text)
+    cancelled = client.post("/api/v1/orders/" + first.json()["id"] + "/cancel")
+    assert cancelled.status_code == 200, cancelled.text
+    rows = [(r["section"], r["sold"], r["orders"]) for r in client.get("/api/v1/sections").json()]
+    assert rows == [("A", 0, 0), ("B", 3, 1), ("C", 4, 1)], rows
+print("ok")
+"""
+
+
+def test_a_change_is_made_once_for_each_item_of_the_event(
+    workspace: Path, generate: Generate
+) -> None:
+    """``each: {line: event.lines}`` makes the change once per line of an order, the line
+    read by its name: a row per section, counted up by an order and down by its
+    cancellation; the project passes mypy --strict and its own tests."""
+    project = service_of(workspace, generate, "sales", SALES)
+    projections = (project / "src/sales/infrastructure/projections.py").read_text()
+    assert "for each_line in event.lines:" in projections
+    app_probe(project, SALES_PROBE, workspace)
+    ran_in(project, "-m", "mypy", "--strict", "src", "tests")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+def test_each_goes_over_a_list_of_the_event() -> None:
+    spec = SALES.replace("each: {line: event.lines}", "each: {line: event.cancelled}", 1)
+    assert spec_problems(spec, "sales.yaml") == [
+        "sales.yaml:27:22: read_models.Sections.on.OrderPlaced.each.line: each goes over a"
+        " list of the event, not bool (in 'event.cancelled')"
+    ]
+    named = SALES.replace("each: {line: event.lines}", "each: {event: event.lines}", 1)
+    assert spec_problems(named, "sales.yaml")[0].endswith(
+        "the item's name is camelCase, neither `event` nor a column ('event')"
+    )
