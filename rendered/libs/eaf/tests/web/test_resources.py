@@ -10,7 +10,14 @@ import httpx
 import pytest
 from fastapi import FastAPI, Request
 
-from eaf.web.resources import IdempotencyKey, IfMatch, PutCondition, sent_path
+from eaf.web.resources import (
+    IdempotencyKey,
+    IfMatch,
+    IfNoneMatch,
+    PutCondition,
+    etag,
+    sent_path,
+)
 
 
 def service() -> FastAPI:
@@ -23,6 +30,10 @@ def service() -> FastAPI:
     @app.post("/items")
     async def create(idempotency_key: IdempotencyKey) -> dict[str, Any]:
         return {"key": idempotency_key}
+
+    @app.get("/items/{item_id}")
+    async def read(item_id: str, if_none_match: IfNoneMatch) -> dict[str, Any]:
+        return {"current": etag(3) in if_none_match}
 
     @app.put("/things/{name}")
     async def put(
@@ -152,3 +163,21 @@ async def test_a_merge_patch_that_lost_a_race_is_a_conflict_unless_if_match_name
         await after_merge(stale(), None)
     with pytest.raises(PreconditionFailedError):
         await after_merge(stale(), 2)
+
+
+@pytest.mark.parametrize(
+    ("value", "current"),
+    [
+        ('"3"', True),
+        ('W/"3"', True),  # compared weakly (RFC 9110 13.1.2)
+        ('"1", W/"3"', True),
+        ("*", True),  # any current version
+        ('"2"', False),
+        ('W/"2", "4"', False),
+    ],
+)
+async def test_if_none_match_names_a_version_weakly_or_any(
+    value: str, current: bool
+) -> None:
+    answer = await send("GET", "/items/a", {b"If-None-Match": value.encode()})
+    assert answer.json() == {"current": current}

@@ -19,6 +19,7 @@ from eaf.eventsourcing import PreconditionFailedError
 T = TypeVar("T")
 
 __all__ = [
+    "EntityTags",
     "IdempotencyKey",
     "IfMatch",
     "IfNoneMatch",
@@ -99,18 +100,31 @@ async def _put_preconditions(
     return PutPreconditions(version, exists)
 
 
+class EntityTags(frozenset[str]):
+    """The entity tags ``If-None-Match`` names, each compared weakly (RFC 9110 13.1.2:
+    ``W/"3"`` names the version ``"3"`` too), ``*`` naming any current one."""
+
+    def __contains__(self, tag: object) -> bool:
+        if not isinstance(tag, str):
+            return False
+        held = super().__contains__
+        return held("*") or held(tag.removeprefix("W/"))
+
+
 async def _if_none_match(
     if_none_match: Annotated[
         str | None,
         Header(
-            alias="If-None-Match", description="An ETag held: 304 while it is current"
+            alias="If-None-Match",
+            description="ETags held (W/ or not), or *: 304 while one is current",
         ),
         _text(),
     ] = None,
-) -> set[str]:
+) -> EntityTags:
     if if_none_match is None:
-        return set()
-    return {part.strip() for part in if_none_match.split(",") if part.strip()}
+        return EntityTags()
+    parts = (part.strip() for part in if_none_match.split(","))
+    return EntityTags(part.removeprefix("W/") for part in parts if part)
 
 
 async def _idempotency_key(
@@ -133,8 +147,8 @@ async def _idempotency_key(
 # worker thread, a hop per request for what is a string check.
 IfMatch = Annotated[int | None, Depends(_if_match)]
 """The version named by ``If-Match`` (None when absent or ``*``)."""
-IfNoneMatch = Annotated[set[str], Depends(_if_none_match)]
-"""The entity tags named by ``If-None-Match``."""
+IfNoneMatch = Annotated[EntityTags, Depends(_if_none_match)]
+"""The entity tags named by ``If-None-Match`` (``tag in if_none_match``: weakly, or ``*``)."""
 PutCondition = Annotated[PutPreconditions, Depends(_put_preconditions)]
 """``If-Match`` (a version, or * to replace only) and ``If-None-Match: *`` (create only)."""
 IdempotencyKey = Annotated[str | None, Depends(_idempotency_key)]
