@@ -634,6 +634,8 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
         computed = upcast.get("compute", [])
         inputs = sorted({name for item in computed for name in _names_used(item["node"])})
         by_name = {f.name: f for f in event.fields}
+        # what the step's compute reads and gives: the fields of its next version
+        at_next: dict[str, RField] = upcast.get("fields") or by_name
         step = upcast["from"]
         result.append(
             UpcastCtx(
@@ -646,17 +648,28 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
                     {"attr": by_name[n].attr, "shape": repr(_shape(by_name[n].full_type, catalog))}
                     for n in upcast["decode"]
                 ],
-                inputs=[{"attr": by_name[n].attr, "py": by_name[n].full_type.py} for n in inputs],
+                inputs=[_upcast_input(at_next[n]) for n in inputs],
                 compute=[
                     {
                         "attr": item["field"].attr,
-                        "code": _code(item["node"], {n: by_name[n].attr for n in by_name}),
+                        "code": _code(item["node"], {n: at_next[n].attr for n in at_next}),
                     }
                     for item in computed
                 ],
             )
         )
     return result
+
+
+def _upcast_input(field_: RField) -> dict[str, str]:
+    """A field an upcast's ``compute`` reads from the stored payload, with what a payload
+    stored before the field was added holds instead: its default, or null (optional)."""
+    read = {"attr": field_.attr, "py": field_.full_type.py}
+    if field_.has_default:
+        read["default"] = repr(_json(field_.default))
+    elif field_.optional:
+        read["default"] = "None"
+    return read
 
 
 def _names_used(node: Node) -> set[str]:

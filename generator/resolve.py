@@ -729,6 +729,7 @@ class _Resolver:
                 f"({_numbers(needed)}), has {_numbers(set(upcasts))}",
             )
         by_name = {f.name: f for f in fields}
+        at_version = _fields_by_version(version, upcasts, by_name)
         resolved = []
         for from_version, upcast in sorted(upcasts.items()):
             where = (*loc, from_version)
@@ -753,12 +754,12 @@ class _Resolver:
                     value = None
                 added.append([field_name, value])
             computed = []
-            if upcast.compute and from_version != version - 1:
-                self.domain.problem(
-                    (*where, "compute"), f"compute is for the last step (from {version - 1})"
-                )
-            elif upcast.compute:
-                computed = self._computed_upcast(upcast.compute, by_name, where)
+            # an older step computes over the fields its next version has, as the later
+            # steps leave them (renamed back); one a later step adds, computes or decodes
+            # is not one it can read or give
+            next_fields = at_version.get(from_version + 1, {})
+            if upcast.compute:
+                computed = self._computed_upcast(upcast.compute, next_fields, where)
             resolved.append(
                 {
                     "from": from_version,
@@ -767,6 +768,7 @@ class _Resolver:
                     "remove": list(upcast.remove),
                     "decode": list(upcast.decode),
                     "compute": computed,
+                    "fields": next_fields,
                 }
             )
         self._upcast_outputs(name, version, upcasts, by_name)
@@ -803,14 +805,19 @@ class _Resolver:
         self, compute: dict[str, str], fields: dict[str, RField], loc: Loc
     ) -> list[dict[str, Any]]:
         """Fields an upcast computes from the payload's other fields (read as the event's
-        current types)."""
+        current types: ``fields`` are those of the step's next version the later steps
+        leave as they are, by their names then)."""
         result = []
         inputs = {name: f.full_type for name, f in fields.items() if name not in compute}
         scope = self.fields.scope(inputs)
         for name, text in compute.items():
             target = fields.get(name)
             if target is None:
-                self.domain.problem((*loc, "compute", name), f"the event has no field {name!r}")
+                self.domain.problem(
+                    (*loc, "compute", name),
+                    f"the event has no field {name!r} at this step's next version that the"
+                    f" later steps keep (its fields then: {', '.join(sorted(fields)) or 'none'})",
+                )
                 continue
             node = self.fields.expression(text, scope, (*loc, "compute", name), target.full_type)
             if node is not None:
@@ -1301,3 +1308,27 @@ def _by_key(emitter: RAggregate | None, id_node: Node | None, target: str) -> bo
         return False
     field = emitter.field(str(id_node.value).removeprefix("event."))
     return field is not None and field.references == target and field.references_key is not None
+
+
+def _fields_by_version(
+    version: int, upcasts: Mapping[int, Any], current: dict[str, RField]
+) -> dict[int, dict[str, RField]]:
+    """The fields of each version of an event whose type the spec knows: the current ones,
+    walked back through the upcasts (a field a step renamed goes by its older name; one a
+    step adds, computes or decodes did not exist before it, or had another type)."""
+    known = dict(current)
+    found = {version: dict(known)}
+    for from_version in sorted(upcasts, reverse=True):
+        upcast = upcasts[from_version]
+        renamed = {new: old for old, new in upcast.rename.items()}
+        made = set(upcast.add) | set(upcast.compute or {}) | set(upcast.decode)
+        older: dict[str, RField] = {}
+        for name, field in known.items():
+            if name in renamed:
+                old = renamed[name]
+                older[old] = replace(field, name=old, attr=python_attribute(naming.snake(old)))
+            elif name not in made:
+                older[name] = field
+        known = older
+        found[from_version] = dict(known)
+    return found

@@ -1772,3 +1772,106 @@ def test_a_rule_another_aggregate_breaks_is_reported_at_its_reference(
     app_probe(project, WALLETS_PROBE, workspace)
     ran_in(project, "-m", "mypy", "--strict", "src")
     ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+
+
+# An upcast's compute reading a field added with a default after events were stored.
+SIZES = """\
+version: 2
+name: sizes
+aggregates:
+  Item:
+    fields:
+      qty: {type: int, min: 0}
+      size: {type: int, default: 3}
+      label: {type: str, optional: true}
+      area: {type: int}
+      tag: {type: str, default: ""}
+    commands:
+      make: {creates: true, params: [qty, label], set: {area: qty * 3}, emits: ItemMade}
+events:
+  ItemMade:
+    version: 2
+    fields: {itemId: uuid, occurredAt: datetime, qty: int, size: {type: int, default: 3},
+             label: {type: str, optional: true}, area: int, tag: {type: str, default: ""}}
+    upcasts:
+      1: {compute: {area: "qty * size", tag: "label if label is not None else 'none'"}}
+endpoints:
+  - {method: POST, path: /api/v1/items, command: Item.make}
+"""
+
+SIZES_PROBE = """
+from sizes.infrastructure.persistence import _item_made_v1_to_v2
+
+# stored before size and label were added: they read as their default and null
+old = {"item_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "qty": 2,
+       "occurred_at": "2030-01-01T00:00:00Z"}
+assert _item_made_v1_to_v2(dict(old)) == {**old, "area": 6, "tag": "none"}
+later = {**old, "size": 5, "label": "x"}
+assert _item_made_v1_to_v2(dict(later)) == {**later, "area": 10, "tag": "x"}
+"""
+
+
+def test_an_upcast_computes_with_the_default_of_a_field_the_stored_events_lack(
+    workspace: Path, generate: Generate
+) -> None:
+    """A compute reading a field added with a default (or optional) after events were
+    stored raised KeyError on each of them: 500 on every read, projections dead-lettered.
+    It reads the default (null) for a payload that lacks it."""
+    project = service_of(workspace, generate, "sizes", SIZES)
+    persistence = (project / "src/sizes/infrastructure/persistence.py").read_text()
+    assert 'payload.get("size", 3)' in persistence
+    ran_in(project, "-c", SIZES_PROBE)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+
+
+# An upcast that computes a field for the oldest events, then a later version's rename.
+AREAS = """\
+version: 2
+name: areas
+aggregates:
+  Item:
+    fields:
+      count: {type: int, min: 0}
+      area: {type: int}
+    commands:
+      make: {creates: true, params: [count], set: {area: count * 3}, emits: ItemMade}
+events:
+  ItemMade:
+    version: 3
+    fields: {itemId: uuid, occurredAt: datetime, count: int, area: int}
+    upcasts:
+      # v1 had no area: computed then, by the name qty had at v2
+      1: {compute: {area: "qty * 2"}}
+      2: {rename: {qty: count}}
+endpoints:
+  - {method: POST, path: /api/v1/items, command: Item.make}
+"""
+
+AREAS_PROBE = """
+from areas.infrastructure.persistence import _item_made_v1_to_v2, _item_made_v2_to_v3
+
+head = {"item_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "occurred_at": "2030-01-01T00:00:00Z"}
+# a v1 event gets its area from the step that computes it, then its count
+assert _item_made_v2_to_v3(_item_made_v1_to_v2({**head, "qty": 2})) == {
+    **head, "count": 2, "area": 4}
+# a v2 event keeps the area it was stored with (3 per item, as the command set it)
+assert _item_made_v2_to_v3({**head, "qty": 2, "area": 6}) == {**head, "count": 2, "area": 6}
+"""
+
+
+def test_an_older_step_computes_a_field_and_a_later_one_renames(
+    workspace: Path, generate: Generate
+) -> None:
+    """`compute` was for the last step only: a spec that bumped an event again had to move
+    it there, where it recomputed (wrongly) the value every event of the middle version
+    had stored. An older step computes with the names its next version has."""
+    assert spec_problems(AREAS, "areas.yaml") == []
+    project = service_of(workspace, generate, "areas", AREAS)
+    ran_in(project, "-c", AREAS_PROBE)
+    ran_in(project, "-m", "mypy", "--strict", "src")
+    ran_in(project, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+    # a field a later step gives is none an older step can read
+    later = AREAS.replace('1: {compute: {area: "qty * 2"}}', '1: {compute: {area: "count * 2"}}')
+    assert spec_problems(later, "areas.yaml")[0].startswith(
+        "areas.yaml:16:27: events.ItemMade.upcasts.1.compute.area: unknown name 'count'"
+    )
