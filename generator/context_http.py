@@ -240,7 +240,7 @@ def _upcast_shape(event: REvent) -> list[Any]:
         return []
     steps = [
         {
-            **{key: value for key, value in step.items() if key != "compute"},
+            **{key: value for key, value in step.items() if key not in ("compute", "fields")},
             "compute": [[c["field"].name, repr(c["node"])] for c in step["compute"]],
         }
         for step in event.upcasts
