@@ -56,7 +56,7 @@ USER_LIST_TABLE = read_model_table(
     },
     key=("id",),
 )
-USER_LIST = Projection("UserList", USER_LIST_TABLE, version="6c2686018053")
+USER_LIST = Projection("UserList", USER_LIST_TABLE, version="0b14dd9893c3")
 
 
 @USER_LIST.handles("UserCreated", writer_only=True)
@@ -192,7 +192,7 @@ ROLES_TABLE = read_model_table(
     },
     key=("id",),
 )
-ROLES = Projection("Roles", ROLES_TABLE, version="0b7e0e7350e7")
+ROLES = Projection("Roles", ROLES_TABLE, version="6b97592203d8")
 
 
 @ROLES.handles("RoleCreated", writer_only=True)
@@ -283,7 +283,7 @@ SERVICE_ACCOUNTS_TABLE = read_model_table(
     key=("id",),
 )
 SERVICE_ACCOUNTS = Projection(
-    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="30e1cc0bc224"
+    "ServiceAccounts", SERVICE_ACCOUNTS_TABLE, version="45542e218e90"
 )
 
 
@@ -364,7 +364,7 @@ POLICIES_TABLE = read_model_table(
     },
     key=("id",),
 )
-POLICIES = Projection("Policies", POLICIES_TABLE, version="c31d5f1e6a59")
+POLICIES = Projection("Policies", POLICIES_TABLE, version="46aa0e5f050c")
 
 
 @POLICIES.handles("PolicyCreated", writer_only=True)
@@ -453,7 +453,7 @@ REGISTERED_CLIENTS_TABLE = read_model_table(
     key=("id",),
 )
 REGISTERED_CLIENTS = Projection(
-    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="73571b2b2d51"
+    "RegisteredClients", REGISTERED_CLIENTS_TABLE, version="7262ca7fba3d"
 )
 
 
