@@ -644,10 +644,7 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
                 rename=[[attr(old), attr(new)] for old, new in upcast["rename"]],
                 add=[[attr(name), repr(_json(value))] for name, value in upcast["add"]],
                 remove=[attr(name) for name in upcast["remove"]],
-                decode=[
-                    {"attr": by_name[n].attr, "shape": repr(_shape(by_name[n].full_type, catalog))}
-                    for n in upcast["decode"]
-                ],
+                decode=[_decoded(at_next.get(n) or by_name[n], catalog) for n in upcast["decode"]],
                 inputs=[_upcast_input(at_next[n]) for n in inputs],
                 compute=[
                     {
@@ -659,6 +656,17 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
             )
         )
     return result
+
+
+def _decoded(field_: RField, catalog: Catalog) -> dict[str, str]:
+    """A field an upcast decodes from JSON text: its name, the shape of its stored form,
+    and what text that reads as no value of its type becomes (its default, or null)."""
+    decoded = {"attr": field_.attr, "shape": repr(_shape(field_.full_type, catalog))}
+    if field_.has_default:
+        decoded["fallback"] = repr(_json(field_.default))
+    elif field_.optional:
+        decoded["fallback"] = "None"
+    return decoded
 
 
 def _upcast_input(field_: RField) -> dict[str, str]:

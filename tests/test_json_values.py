@@ -42,7 +42,7 @@ events:
   # v1 held the matches as JSON text, as the API writes them (valueOf)
   RuleCreated:
     version: 2
-    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
+    fields: {ruleId: uuid, name: str, data: json, matches: {default: [], type: "list[Match]"},
              note: {type: json, optional: true}, limits: {type: json, default: {}},
              occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
@@ -143,7 +143,7 @@ V1 = (
     .replace(
         """  RuleCreated:
     version: 2
-    fields: {ruleId: uuid, name: str, data: json, matches: "list[Match]",
+    fields: {ruleId: uuid, name: str, data: json, matches: {default: [], type: "list[Match]"},
              note: {type: json, optional: true}, limits: {type: json, default: {}},
              occurredAt: datetime}
     upcasts: {1: {rename: {conditions: matches}, decode: [matches]}}
@@ -247,6 +247,17 @@ with TestClient(create_app(settings)) as client:
     assert read.status_code == 200, read.text
     assert read.json()["matches"] == [
         {"attribute": "user.team", "op": "eq", "value": None, "valueOf": "env.team"}], read.text
+    # text that is no JSON, or JSON that is no list of matches, reads as the default:
+    # neither its rule nor the list of every rule answers 500
+    for number, text in ((2, "not json"), (3, json.dumps([{"attribute": 1}])),
+                         (4, json.dumps({"a": "b"}))):
+        old = {**old, "rule_id": f"00000000-0000-4000-8000-00000000000{number}",
+               "name": f"bad{number}", "conditions": text}
+        client.portal.call(store)
+        read = client.get("/api/v1/rules/" + old["rule_id"], headers=acme)
+        assert read.status_code == 200 and read.json()["matches"] == [], (text, read.text)
+    listed = client.get("/api/v1/rules", headers=acme)
+    assert listed.status_code == 200 and len(listed.json()) == 5, listed.text
 print("ok")
 """
 

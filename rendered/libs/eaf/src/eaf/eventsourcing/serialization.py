@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import json
 import types
 import typing
 import uuid
@@ -23,7 +25,14 @@ from eaf.domain import decimal_text
 
 T = TypeVar("T")
 
-__all__ = ["decode_value", "encode_value", "from_dict", "stored_form", "to_dict"]
+__all__ = [
+    "decode_value",
+    "decoded_text",
+    "encode_value",
+    "from_dict",
+    "stored_form",
+    "to_dict",
+]
 
 
 def encode_value(value: Any) -> Any:
@@ -109,6 +118,38 @@ def _field_hints(cls: type[Any]) -> dict[str, Any]:
         }
         _hints[cls] = known
     return known
+
+
+_NO_FALLBACK: Any = object()
+
+
+def decoded_text(
+    text: str, shape: Shape, event: type[Any], field: str, fallback: Any = _NO_FALLBACK
+) -> Any:
+    """The JSON text a service stored in ``field`` (``json.dumps`` of a value with its
+    spec names), in the form the store keeps, as an upcast's ``decode`` reads it: text
+    that is no JSON, or JSON that is no value of the field's type in ``event``, is
+    ``fallback`` (the field's default, or null), or ValueError without one (the event
+    cannot be read: nothing wrong is made of it)."""
+    try:
+        data = stored_form(json.loads(text), shape)
+        hint = _field_hints(event).get(field)
+        if hint is not None:
+            _adapter(hint).validate_python(data)
+        return data
+    except ValueError as error:  # json.JSONDecodeError and pydantic's ValidationError too
+        if fallback is _NO_FALLBACK:
+            raise ValueError(
+                f"{event.__name__}.{field} holds text that is not its value as JSON"
+            ) from error
+        return stored_form(fallback, shape)
+
+
+@functools.cache
+def _adapter(hint: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(hint)
 
 
 def decode_value(hint: Any, data: Any) -> Any:
