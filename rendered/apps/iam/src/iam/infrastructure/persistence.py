@@ -5,7 +5,6 @@ aggregate is the fold of its stream; a use case's changes are appended in one tr
 (with unique-value reservations and idempotency records); stored events of older schema
 versions are upcast on read."""
 
-import json
 from typing import Any
 
 from eaf.eventsourcing import (
@@ -14,7 +13,7 @@ from eaf.eventsourcing import (
     EventStore,
     StoreTransactions,
 )
-from eaf.eventsourcing.serialization import stored_form
+from eaf.eventsourcing.serialization import decoded_text
 
 from iam.domain.errors import ConcurrencyError
 from iam.domain.events import (
@@ -138,8 +137,8 @@ EVENTS.add_upcaster("RoleCreated", 1, _role_created_v1_to_v2)
 def _policy_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """PolicyCreated v1 as v2."""
     if payload.get("conditions") is not None:  # JSON text, with the spec's names
-        payload["conditions"] = stored_form(
-            json.loads(payload["conditions"]),
+        payload["conditions"] = decoded_text(
+            payload["conditions"],
             (
                 "list",
                 (
@@ -152,6 +151,8 @@ def _policy_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
                     },
                 ),
             ),
+            PolicyCreated,
+            "conditions",
         )
     return payload
 
@@ -163,8 +164,8 @@ def _policy_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """PolicyChanged v1 as v2."""
     payload.pop("name", None)
     if payload.get("conditions") is not None:  # JSON text, with the spec's names
-        payload["conditions"] = stored_form(
-            json.loads(payload["conditions"]),
+        payload["conditions"] = decoded_text(
+            payload["conditions"],
             (
                 "list",
                 (
@@ -177,6 +178,8 @@ def _policy_changed_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
                     },
                 ),
             ),
+            PolicyChanged,
+            "conditions",
         )
     return payload
 
