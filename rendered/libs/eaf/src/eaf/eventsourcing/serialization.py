@@ -137,7 +137,9 @@ def decoded_text(
         if hint is not None:
             _adapter(hint).validate_python(data)
         return data
-    except ValueError as error:  # json.JSONDecodeError and pydantic's ValidationError too
+    except (
+        ValueError
+    ) as error:  # json.JSONDecodeError and pydantic's ValidationError too
         if fallback is _NO_FALLBACK:
             raise ValueError(
                 f"{event.__name__}.{field} holds text that is not its value as JSON"
