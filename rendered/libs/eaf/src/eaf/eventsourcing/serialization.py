@@ -134,8 +134,9 @@ def decoded_text(
     try:
         data = stored_form(json.loads(text), shape)
         hint = _field_hints(event).get(field)
-        if hint is not None:
-            _adapter(hint).validate_python(data)
+        adapter = _adapter(hint) if hint is not None else None
+        if adapter is not None:
+            adapter.validate_python(data)
         return data
     except (
         ValueError
@@ -149,9 +150,14 @@ def decoded_text(
 
 @functools.cache
 def _adapter(hint: Any) -> Any:
+    """pydantic's validator of ``hint``; None for a type it cannot validate (the value is
+    then kept as the text gave it)."""
     from pydantic import TypeAdapter
 
-    return TypeAdapter(hint)
+    try:
+        return TypeAdapter(hint)
+    except Exception:  # noqa: BLE001 - a type pydantic has no schema for: unchecked
+        return None
 
 
 def decode_value(hint: Any, data: Any) -> Any:
