@@ -660,24 +660,23 @@ def _upcasts(event: REvent, catalog: Catalog) -> list[UpcastCtx]:
 
 def _decoded(field_: RField, catalog: Catalog) -> dict[str, str]:
     """A field an upcast decodes from JSON text: its name, the shape of its stored form,
-    and what text that reads as no value of its type becomes (its default, or null)."""
+    and what text that reads as no value of its type becomes (``fallback``)."""
     decoded = {"attr": field_.attr, "shape": repr(_shape(field_.full_type, catalog))}
-    if field_.has_default:
-        decoded["fallback"] = repr(_json(field_.default))
-    elif field_.optional:
-        decoded["fallback"] = "None"
-    return decoded
+    return decoded | _instead(field_, "fallback")
 
 
 def _upcast_input(field_: RField) -> dict[str, str]:
     """A field an upcast's ``compute`` reads from the stored payload, with what a payload
-    stored before the field was added holds instead: its default, or null (optional)."""
-    read = {"attr": field_.attr, "py": field_.full_type.py}
+    stored before the field was added holds instead (``default``)."""
+    return {"attr": field_.attr, "py": field_.full_type.py} | _instead(field_, "default")
+
+
+def _instead(field_: RField, key: str) -> dict[str, str]:
+    """Under ``key``, the code of what a stored payload without a value of ``field_``
+    reads as: its default, or null for an optional one; nothing for a required one."""
     if field_.has_default:
-        read["default"] = repr(_json(field_.default))
-    elif field_.optional:
-        read["default"] = "None"
-    return read
+        return {key: repr(_json(field_.default))}
+    return {key: "None"} if field_.optional else {}
 
 
 def _names_used(node: Node) -> set[str]:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import keyword
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -301,11 +302,13 @@ def _read_model(
             )
         )
         handlers[-1].reads_event = _reads_event(handlers[-1])
+    # an event making several changes: each its place among them
+    parts = Counter(h.event for h in handlers)
+    placed: Counter[str] = Counter()
     for made in handlers:
-        same = [h for h in handlers if h.event == made.event]
-        if len(same) > 1:
-            made.part = next(i for i, h in enumerate(same, 1) if h is made)
-            made.parts = len(same)
+        if parts[made.event] > 1:
+            placed[made.event] += 1
+            made.part, made.parts = placed[made.event], parts[made.event]
     written = [
         *(v["code"] for h in handlers for v in h.columns),
         *(k["code"] for h in handlers for k in h.key),

@@ -43,8 +43,11 @@ def _pydantic_problems(
 ) -> Iterable[Problem]:
     merged: dict[Loc, list[str]] = {}
     changes: dict[Loc, None] = {}  # read-model changes of another shape, said once each
-    for detail in error.errors(include_url=False):
-        loc: Loc = tuple(part for part in detail["loc"] if not _is_validator_tag(part))
+    details = error.errors(include_url=False)
+    found: list[Loc] = [
+        tuple(part for part in d["loc"] if not _is_validator_tag(part)) for d in details
+    ]
+    for detail, loc in zip(details, found, strict=True):
         if loc and loc[-1] in _UNION_TAGS and detail["type"].endswith("_type"):
             merged.setdefault(loc[:-1], []).append(_UNION_TAGS[str(loc[-1])])
             continue
@@ -72,12 +75,8 @@ def _pydantic_problems(
     for loc, kinds in merged.items():
         line, column = marks.find(migration.old(loc))
         yield Problem(file, line, column, loc, f"expected {' or '.join(dict.fromkeys(kinds))}")
-    deeper = [
-        tuple(part for part in d["loc"] if not _is_validator_tag(part))
-        for d in error.errors(include_url=False)
-    ]
     for loc in changes:
-        if any(len(other) > len(loc) and other[: len(loc)] == loc for other in deeper):
+        if any(len(other) > len(loc) and other[: len(loc)] == loc for other in found):
             continue  # the shape it has is named deeper (an unknown key, a list's item)
         line, column = marks.find(migration.old(loc))
         message = "expected upsert, delete, or a mapping of upsert, set, delete, key, create"

@@ -561,13 +561,8 @@ def _call_endpoint(
                 (*given.loc, "type"),
                 f"{param!r} is in the path: a required str, int, uuid or date",
             )
-    if endpoint.platform_only and endpoint.permission is None:
+    if not _operators_named(domain, endpoint, loc):
         ok = False
-        domain.problem(
-            (*loc, "platform_only"),
-            "an endpoint for platform operators needs a `permission`: who is one is known"
-            " from bearer tokens only",
-        )
     body = [f for f in inputs if f.name not in path_params]
     if body and endpoint.method in ("GET", "DELETE"):
         ok = False
@@ -1009,6 +1004,19 @@ def _query_endpoint(
     return resolved
 
 
+def _operators_named(domain: Domain, endpoint: EndpointSpec, loc: Loc) -> bool:
+    """Whether an endpoint for platform operators names the permission they need (a
+    problem otherwise: who is one is known from bearer tokens only)."""
+    if endpoint.platform_only and endpoint.permission is None:
+        domain.problem(
+            (*loc, "platform_only"),
+            "an endpoint for platform operators needs a `permission`: who is one is known"
+            " from bearer tokens only",
+        )
+        return False
+    return True
+
+
 def _every_tenant(
     domain: Domain,
     index: int,
@@ -1027,12 +1035,7 @@ def _every_tenant(
             f" or a read model `of: {aggregate.name}` lists a tenant's",
         )
         return None
-    if endpoint.permission is None:
-        domain.problem(
-            (*loc, "platform_only"),
-            "an endpoint for platform operators needs a `permission`: who is one is known"
-            " from bearer tokens only",
-        )
+    _operators_named(domain, endpoint, loc)
     for key in ("filter", "sort", "page", "consistent"):
         if key in endpoint.model_fields_set:
             domain.problem(

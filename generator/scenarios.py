@@ -17,7 +17,7 @@ from generator.expr import Node, names_in
 from generator.expr_code import EvalError, evaluate
 from generator.resolved import Domain, RAggregate, RAlso, RCommand, RField
 from generator.typeref import TypeRef
-from generator.values import Catalog, Invalid, rule_breaks, sample, to_eval
+from generator.values import Catalog, Invalid, made_by_id, rule_breaks, sample, to_eval
 
 MAX_STEPS = 4
 MAX_STATES = 200
@@ -83,7 +83,7 @@ class Simulator:
             scope.update(state)
         for argument in command.arguments:
             value = to_eval(body.get(argument.name), argument.full_type, self.catalog)
-            if value is not None and _made_by_id(argument):
+            if value is not None and made_by_id(argument):
                 # the tests make the aggregate a reference by id names anew for each
                 # request: two requests name two aggregates (a guest moved twice is moved
                 # to two rooms)
@@ -489,13 +489,3 @@ def _shown(value: Any) -> str:
 
 # the namespace of the ids the simulator gives the aggregates the tests make for a request
 _MADE = UUID("5f0c6a4e-2b7d-5c1e-9f3a-8d4b6e2a1c07")
-
-
-def _made_by_id(argument: RField) -> bool:
-    """Whether the tests make a new aggregate for ``argument``: a reference by id (one by
-    a key names the aggregate the examples make)."""
-    return (
-        argument.references is not None
-        and argument.references_key is None
-        and argument.type.required().is_scalar("uuid")
-    )

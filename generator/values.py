@@ -314,6 +314,16 @@ def normalized(value: Any, steps: tuple[str, ...]) -> Any:
     return value
 
 
+def made_by_id(field: RField) -> bool:
+    """Whether the tests make a new aggregate for ``field``, a reference by id, for each
+    request (a reference by a key names the aggregate the examples make)."""
+    return (
+        field.references is not None
+        and field.references_key is None
+        and field.type.required().is_scalar("uuid")
+    )
+
+
 def sample(field: RField, types: Catalog) -> Any:
     """A JSON value of ``field`` meeting all its rules: its example, else one derived from
     the rules; raises Invalid when none can be derived (a pattern the sampler cannot
@@ -323,11 +333,7 @@ def sample(field: RField, types: Catalog) -> Any:
         return field.example
     if field.optional and field.loc in types.unmade_references:
         return None  # a reference, or a value object holding one, the tests cannot make
-    if (
-        field.references is not None
-        and field.references_key is None
-        and field.type.required().is_scalar("uuid")
-    ):
+    if made_by_id(field):
         # each reference by id names an aggregate of its own (the tests make one for each):
         # two of them differ (a guest moved to a room is moved to another than its own)
         return str(uuid.uuid5(uuid.UUID(SAMPLE_UUID), field.name))

@@ -87,6 +87,12 @@ def test_the_spec_with_operator_endpoints_is_valid() -> None:
             " parameter in the path), or a read model `of: Account` lists a tenant's",
         ),
         (
+            'permission: "console:read", platform_only: true}',
+            "platform_only: true}",
+            "console.yaml:34:21: endpoints.5.platform_only: an endpoint for platform operators"
+            " needs a `permission`: who is one is known from bearer tokens only",
+        ),
+        (
             "order: [-standing],",
             "order: [-standing, seats], filter: [standing],",
             "console.yaml:33:99: endpoints.5.filter: filter is not for the list of every"

@@ -7,7 +7,8 @@ import enum
 import functools
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, DivisionUndefined, InvalidOperation
@@ -240,37 +241,21 @@ class EveryViolation:
             raise DomainValidationError.of(*self.missing) from None
 
 
-@dataclass(frozen=True)
-class OfAnother:
-    """A block running the command of another aggregate (an ``also``): the rules it finds
-    broken there are reported at the reference that names it, saying whose they are
-    (the request holds none of that aggregate's fields)."""
-
-    reference: str
-    title: str
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if isinstance(error, DomainValidationError):
-            raise DomainValidationError.of(
-                *(
-                    Violation(self.reference, f"The {self.title} it names: {v.message}")
-                    for v in error.violations
-                )
-            ) from None
-
-
-def of_another(reference: str, title: str) -> OfAnother:
-    """``with of_another("eventId", "event"): tx.save(event.take_seats(...))``: a rule
-    the event breaks is reported at ``eventId``, as the event's."""
-    return OfAnother(reference, title)
+@contextmanager
+def of_another(reference: str, title: str) -> Iterator[None]:
+    """``with of_another("eventId", "event"): tx.save(event.take_seats(...))``: a block
+    running the command of another aggregate (an ``also``), whose broken rules are
+    reported at the reference naming it, as that aggregate's (the request holds none of
+    its fields)."""
+    try:
+        yield
+    except DomainValidationError as error:
+        raise DomainValidationError.of(
+            *(
+                Violation(reference, f"The {title} it names: {v.message}")
+                for v in error.violations
+            )
+        ) from None
 
 
 def every_violation(missing: Sequence[Violation]) -> EveryViolation:

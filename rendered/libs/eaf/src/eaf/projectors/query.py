@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Generic, TypeVar
 
 from eaf.context import platform_context, require_tenant, use
@@ -12,7 +12,7 @@ from eaf.eventsourcing.errors import NotYetProjected
 from eaf.eventsourcing.ports import EventStore
 from eaf.eventsourcing.serialization import encode_value, from_dict
 from eaf.projectors.cache import ReadModelCache
-from eaf.projectors.paging import Condition, OrderBy, Page
+from eaf.projectors.paging import Condition, OrderBy, Page, equal_to
 from eaf.projectors.ports import ProjectionStore
 from eaf.projectors.projection import TENANT_COLUMN, Projection
 
@@ -144,8 +144,22 @@ class RowQueries(Generic[R]):
         )
         return [from_dict(self._row, row) for row in page.rows], page.total
 
-    async def get(self, **key: object) -> R | None:
-        """The row with this key (its values as the domain has them: ids, dates...)."""
+    async def get(
+        self, ignoring_case: Collection[str] = (), /, **key: object
+    ) -> R | None:
+        """The row with this key (its values as the domain has them: ids, dates...); the
+        columns ``ignoring_case`` names hold a key that ignores case, and match in any
+        case (one row at most holds each value, as the key it copies is taken once)."""
+        if ignoring_case:
+            where = [
+                condition
+                for name, value in key.items()
+                for condition in equal_to(
+                    name, [value], ignore_case=name in ignoring_case
+                )
+            ]
+            rows, _ = await self.page(where=where, limit=1)
+            return rows[0] if rows else None
         row = await self._rows.get(
             **{name: str(encode_value(v)) for name, v in key.items()}
         )

@@ -76,7 +76,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refused = _nul_refused(scope)
+        refused = _unreadable_refused(scope)
         if refused is not None:
             await refused(scope, receive, send)
             return
@@ -126,7 +126,7 @@ class BodyLimitMiddleware:
         return _replaying(body, receive)
 
 
-def _nul_refused(scope: Scope) -> ASGIApp | None:
+def _unreadable_refused(scope: Scope) -> ASGIApp | None:
     """The answer to a request whose path or query holds a NUL character, or bytes that
     are no UTF-8 text, else None."""
     if "\x00" in scope.get("path", ""):
